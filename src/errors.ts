@@ -1,0 +1,43 @@
+/**
+ * One base error for everything a site owner may see. Messages say what
+ * happened and what to do; the original error rides along as `cause` for
+ * debugging and is never printed as a stack trace for an expected failure.
+ */
+export class PublisherError extends Error {
+  override name = "PublisherError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Invalid or missing configuration; the message names the variable. */
+export class ConfigError extends PublisherError {
+  override name = "ConfigError";
+}
+
+/** The portal API failed or answered something unusable. */
+export class ApiError extends PublisherError {
+  override name = "ApiError";
+  constructor(
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The portal rejected the token (401/403). */
+export class AuthError extends ApiError {
+  override name = "AuthError";
+}
+
+/** A record could not be turned into the domain model. */
+export class NormalizationError extends PublisherError {
+  override name = "NormalizationError";
+}
+
+/** The build refused to publish (for example the shrink guard). */
+export class PublishError extends PublisherError {
+  override name = "PublishError";
+}

@@ -1,0 +1,118 @@
+/**
+ * The domain model every output is built from.
+ *
+ * These types are independent of the portal's wire format (see src/api) and of
+ * the public JSON we publish (see src/outputs). Only the normalizer knows both
+ * the wire records and these types.
+ *
+ * Times are ISO 8601 strings with an explicit UTC offset, expressed in the
+ * event's own time zone (`2026-03-29T10:00:00+02:00`), so that a snapshot is
+ * plain data: serializable, comparable and independent of the build machine's
+ * time zone. Parse them with Luxon: `DateTime.fromISO(e.start, { zone: e.timeZone })`.
+ */
+
+export type EventStatus = "scheduled" | "postponed" | "cancelled";
+
+/** schema.org eventAttendanceMode, in short form. */
+export type AttendanceMode = "offline" | "online" | "mixed";
+
+export interface Calendar {
+  /** The portal's id, verbatim. Paths are derived from it with `encodeIdSegment`. */
+  readonly id: string;
+  readonly name: string;
+  /** Plain text. */
+  readonly description: string;
+  /** IANA zone name, e.g. "Europe/Amsterdam". */
+  readonly timeZone: string;
+  /** "#rrggbb", or null when the portal gives none. */
+  readonly color: string | null;
+  readonly updatedAt: string | null;
+}
+
+export interface Category {
+  /** Portal id when it gives one, otherwise a slug of the name. */
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface PostalAddress {
+  readonly street: string | null;
+  readonly locality: string | null;
+  readonly region: string | null;
+  readonly postalCode: string | null;
+  readonly country: string | null;
+  /** One line, comma separated, for display and iCalendar LOCATION. */
+  readonly formatted: string;
+}
+
+export interface Place {
+  readonly name: string | null;
+  readonly address: PostalAddress | null;
+  readonly geo: { readonly lat: number; readonly lon: number } | null;
+}
+
+export interface EventImage {
+  /** Absolute http(s) URL. */
+  readonly url: string;
+  readonly alt: string;
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+export interface Organizer {
+  readonly name: string;
+  readonly email: string | null;
+  readonly url: string | null;
+}
+
+export interface CalendarEvent {
+  readonly id: string;
+  readonly calendarId: string;
+  readonly title: string;
+  /** Short plain-text teaser; may be empty. */
+  readonly summary: string;
+  /** Sanitized HTML (allowlist; links are http, https or mailto only). */
+  readonly descriptionHtml: string;
+  /** Plain-text rendering of the description. */
+  readonly descriptionText: string;
+  /** Start instant, with the offset of `timeZone`. All-day: local midnight of the first day. */
+  readonly start: string;
+  /**
+   * Exclusive end instant. All-day: local midnight after the last day (RFC 5545
+   * DTEND semantics). A timed event without an end in the portal has end === start.
+   */
+  readonly end: string;
+  readonly allDay: boolean;
+  /** IANA zone: the event's own, else its calendar's, else the site default. */
+  readonly timeZone: string;
+  readonly status: EventStatus;
+  readonly attendanceMode: AttendanceMode;
+  readonly location: Place | null;
+  readonly onlineUrl: string | null;
+  readonly image: EventImage | null;
+  readonly categories: readonly Category[];
+  readonly organizer: Organizer | null;
+  readonly registrationUrl: string | null;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  /**
+   * Revision counter that rises whenever the portal changes the event
+   * (iCalendar SEQUENCE). From the portal's revision field when it has one,
+   * otherwise derived from `updatedAt`.
+   */
+  readonly sequence: number;
+}
+
+/** One immutable picture of the organization's portal, taken once per build. */
+export interface PortalSnapshot {
+  /** API base URL without credentials or query string. */
+  readonly source: string;
+  /** When the data was fetched (ISO 8601, UTC). */
+  readonly fetchedAt: string;
+  /** Sorted by name. */
+  readonly calendars: readonly Calendar[];
+  /** Sorted by start, then calendar id, then event id. Details merged in. */
+  readonly events: readonly CalendarEvent[];
+  /** Human-readable warnings about skipped or repaired records. */
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { readSiteConfig } from "../../src/config/site.ts";
+import { ConfigError } from "../../src/errors.ts";
+
+describe("readSiteConfig", () => {
+  it("should give working defaults with nothing configured", () => {
+    const config = readSiteConfig({});
+    expect(config.url).toBe("http://localhost:8080");
+    expect(config.lang).toBe("en");
+    expect(config.refreshMinutes).toBe(60);
+  });
+
+  it("should normalize SITE_URL and pin SITE_NOW", () => {
+    const config = readSiteConfig({
+      SITE_URL: "https://events.example.org/sub/",
+      SITE_NOW: "2026-03-01T12:00:00Z",
+    });
+    expect(config.url).toBe("https://events.example.org/sub");
+    expect(config.now.toISO()).toBe("2026-03-01T12:00:00.000Z");
+  });
+
+  it.each([
+    [{ SITE_URL: "not a url" }, /SITE_URL/],
+    [{ SITE_URL: "ftp://x.org" }, /SITE_URL/],
+    [{ SITE_TIMEZONE: "Mars/Olympus" }, /SITE_TIMEZONE/],
+    [{ SITE_LANG: "xx" }, /SITE_LANG/],
+    [{ SITE_NOW: "yesterday" }, /SITE_NOW/],
+    [{ FEED_PAST_DAYS: "-3" }, /FEED_PAST_DAYS/],
+  ])("should reject %o with a line naming the variable", (env, pattern) => {
+    expect(() => readSiteConfig(env)).toThrow(ConfigError);
+    expect(() => readSiteConfig(env)).toThrow(pattern);
+  });
+});

@@ -1,0 +1,31 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+/**
+ * Tests that need a system package (Chromium, Python's icalendar/feedparser)
+ * skip with a printed reason on a bare machine, and fail in CI, where
+ * `.ci/run` installs them: a missing package there is a broken CI, not a skip.
+ */
+export function systemDependency(name: string, isAvailable: () => boolean): boolean {
+  if (isAvailable()) return true;
+  const reason = `${name} is not installed (see .ci/run for the Debian packages)`;
+  if (process.env.CI === "true" || process.env.REQUIRE_SYSTEM_DEPS === "1") {
+    throw new Error(`Required system dependency missing in CI: ${reason}`);
+  }
+  console.warn(`[skip] ${reason}`);
+  return false;
+}
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Debian's Python, which sees python3-icalendar and python3-feedparser. */
+export const SYSTEM_PYTHON = "/usr/bin/python3";
+
+export const hasChromium = (): boolean =>
+  systemDependency("Chromium (/usr/bin/chromium)", () => existsSync(CHROMIUM_PATH));
+
+export const hasPythonModule = (module: string): boolean =>
+  systemDependency(`Python module ${module} (${SYSTEM_PYTHON})`, () => {
+    if (!existsSync(SYSTEM_PYTHON)) return false;
+    return spawnSync(SYSTEM_PYTHON, ["-c", `import ${module}`]).status === 0;
+  });
