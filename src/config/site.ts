@@ -11,8 +11,10 @@ export interface SiteConfig {
   readonly url: string;
   readonly title: string;
   readonly description: string;
-  /** UI language: a key of the locale files in src/eleventy/locales. */
+  /** BCP 47 tag for `<html lang>` and Intl formatting, e.g. "en-GB", "nl". */
   readonly lang: string;
+  /** Primary language subtag: picks the UI strings file in src/eleventy/locales. */
+  readonly uiLanguage: string;
   /** Zone for pages that span calendars (home, categories); events keep their own. */
   readonly timeZone: string;
   /** "Now" for this build: SITE_NOW pins it for reproducible builds and tests. */
@@ -36,18 +38,14 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
       `SITE_TIMEZONE: "${timeZone}" is not an IANA time zone (expected e.g. Europe/Amsterdam).`,
     );
   }
-  const lang = (env.SITE_LANG?.trim() || "en").toLowerCase();
-  if (!(SUPPORTED_LANGUAGES as readonly string[]).includes(lang)) {
-    throw new ConfigError(
-      `SITE_LANG: "${lang}" is not supported (expected one of ${SUPPORTED_LANGUAGES.join(", ")}).`,
-    );
-  }
+  const { lang, uiLanguage } = readLanguage(env.SITE_LANG);
   return {
     url: readSiteUrl(env.SITE_URL),
     title: env.SITE_TITLE?.trim() || "Events",
     description:
       env.SITE_DESCRIPTION?.trim() || "Upcoming events, feeds and calendar subscriptions.",
     lang,
+    uiLanguage,
     timeZone,
     now: readNow(env.SITE_NOW),
     pastDays: readPositiveInt(env, "SITE_PAST_DAYS", 365),
@@ -55,6 +53,23 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     cancelledGraceDays: readPositiveInt(env, "CANCELLED_GRACE_DAYS", 30),
     refreshMinutes: readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
   };
+}
+
+function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {
+  const value = raw?.trim() || "en-GB";
+  let lang: string | undefined;
+  try {
+    [lang] = Intl.getCanonicalLocales(value);
+  } catch {
+    lang = undefined;
+  }
+  const uiLanguage = lang?.split("-")[0]?.toLowerCase() ?? "";
+  if (!lang || !(SUPPORTED_LANGUAGES as readonly string[]).includes(uiLanguage)) {
+    throw new ConfigError(
+      `SITE_LANG: "${value}" is not supported (expected a language tag for ${SUPPORTED_LANGUAGES.join(" or ")}, e.g. en-GB, en-US, nl).`,
+    );
+  }
+  return { lang, uiLanguage };
 }
 
 function readSiteUrl(raw: string | undefined): string {

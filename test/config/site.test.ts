@@ -6,7 +6,8 @@ describe("readSiteConfig", () => {
   it("should give working defaults with nothing configured", () => {
     const config = readSiteConfig({});
     expect(config.url).toBe("http://localhost:8080");
-    expect(config.lang).toBe("en");
+    expect(config.lang).toBe("en-GB");
+    expect(config.uiLanguage).toBe("en");
     expect(config.refreshMinutes).toBe(60);
   });
 
@@ -17,6 +18,13 @@ describe("readSiteConfig", () => {
     });
     expect(config.url).toBe("https://events.example.org/sub");
     expect(config.now.toISO()).toBe("2026-03-01T12:00:00.000Z");
+  });
+
+  it("should accept regional language tags and pick UI strings by language", () => {
+    expect(readSiteConfig({ SITE_LANG: "nl-be" })).toMatchObject({
+      lang: "nl-BE",
+      uiLanguage: "nl",
+    });
   });
 
   it.each([
