@@ -1,0 +1,98 @@
+import { DateTime } from "luxon";
+import type { CalendarEvent } from "../model/types.ts";
+
+/**
+ * Human-readable dates and times, always in the event's own time zone and
+ * formatted with Intl for the site language, so the output never depends on
+ * the build machine's zone.
+ */
+
+export interface EventTimes {
+  start: DateTime;
+  /** Exclusive end, as in the domain model. */
+  end: DateTime;
+  /** Last day of an all-day event (inclusive). */
+  lastDay: DateTime;
+}
+
+export function eventTimes(event: CalendarEvent): EventTimes {
+  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
+  const end = DateTime.fromISO(event.end, { zone: event.timeZone });
+  const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
+  return { start, end, lastDay: lastDay < start.startOf("day") ? start.startOf("day") : lastDay };
+}
+
+const dayFormat = { weekday: "long", day: "numeric", month: "long", year: "numeric" } as const;
+const timeFormat = { hour: "2-digit", minute: "2-digit" } as const;
+
+function formatter(lang: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  return new Intl.DateTimeFormat(lang, { ...options, timeZone });
+}
+
+/** "Sunday 29 March 2026" in the given zone. */
+export function formatDay(iso: string, lang: string, timeZone: string): string {
+  return formatter(lang, timeZone, dayFormat).format(new Date(iso));
+}
+
+/** Short zone name at that instant ("CET", "CEST", "GMT-4"). */
+export function zoneAbbreviation(date: DateTime, lang: string): string {
+  const parts = formatter(lang, date.zoneName ?? "UTC", { timeZoneName: "short" }).formatToParts(
+    date.toJSDate(),
+  );
+  return parts.find((p) => p.type === "timeZoneName")?.value ?? date.toFormat("ZZ");
+}
+
+/**
+ * The full "when" line of an event page, e.g.
+ * "Sunday 29 March 2026, 10:00–13:00 CEST" or "Friday 15 May – Sunday 17 May 2026".
+ * An event across a DST change names both offsets, because one zone label for
+ * the whole range (what Intl's formatRange does) misstates the start.
+ */
+export function formatWhen(event: CalendarEvent, lang: string): string {
+  const { start, end, lastDay } = eventTimes(event);
+  const zone = event.timeZone;
+  if (event.allDay) {
+    const days = formatter(lang, zone, dayFormat);
+    if (lastDay.hasSame(start, "day")) return days.format(start.toJSDate());
+    return days.formatRange(start.toJSDate(), lastDay.toJSDate());
+  }
+  const startZone = zoneAbbreviation(start, lang);
+  const endZone = zoneAbbreviation(end, lang);
+  const dayAndTime = formatter(lang, zone, { ...dayFormat, ...timeFormat });
+  if (end.equals(start)) return `${dayAndTime.format(start.toJSDate())} ${startZone}`;
+  if (startZone !== endZone) {
+    return `${dayAndTime.format(start.toJSDate())} ${startZone} – ${dayAndTime.format(end.toJSDate())} ${endZone}`;
+  }
+  return `${dayAndTime.formatRange(start.toJSDate(), end.toJSDate())} ${startZone}`;
+}
+
+/** Time of day for list rows: "10:00–13:00", "10:00", or "" for all-day events. */
+export function formatTimeRange(event: CalendarEvent, lang: string): string {
+  if (event.allDay) return "";
+  const { start, end } = eventTimes(event);
+  const times = formatter(lang, event.timeZone, timeFormat);
+  if (end.equals(start)) return times.format(start.toJSDate());
+  if (!end.hasSame(start, "day")) {
+    const withDay = formatter(lang, event.timeZone, {
+      day: "numeric",
+      month: "short",
+      ...timeFormat,
+    });
+    return withDay.formatRange(start.toJSDate(), end.toJSDate());
+  }
+  return times.formatRange(start.toJSDate(), end.toJSDate());
+}
+
+/** "March 2026" */
+export function formatMonth(year: number, month: number, lang: string): string {
+  return new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    Date.UTC(year, month - 1, 15),
+  );
+}
+
+/** Abbreviated weekday names, Monday first (ISO 8601 weeks). */
+export function weekdayNames(lang: string, width: "short" | "long" = "short"): string[] {
+  const format = new Intl.DateTimeFormat(lang, { weekday: width, timeZone: "UTC" });
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
+}

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { request } from "undici";
+import type { CalendarEvent, PortalSnapshot } from "../model/types.ts";
+
+/**
+ * Event images are copied into the site (`/media/<hash>.<ext>`) so that pages,
+ * feeds and the widget do not depend on the portal staying reachable (or on
+ * loopback, for the demo), pages need no third-party image requests, and a
+ * strict `img-src 'self'` policy is possible.
+ *
+ * Images are fetched without the API token: they are public URLs the portal
+ * hands out, and the token must never travel to another host. A failed
+ * download keeps the original URL and adds a warning: an image is never worth
+ * failing a build.
+ */
+
+const TYPES: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/avif": "avif",
+  "image/svg+xml": "svg",
+};
+
+const MAX_BYTES = 10 * 1024 * 1024;
+
+export interface MediaFile {
+  /** Path below the output folder, e.g. "media/ab12….jpg". */
+  readonly outputPath: string;
+  /** Where the bytes are cached between builds. */
+  readonly cachePath: string;
+}
+
+export interface LocalizedImages {
+  readonly snapshot: PortalSnapshot;
+  readonly files: readonly MediaFile[];
+  readonly warnings: readonly string[];
+}
+
+export async function localizeImages(
+  snapshot: PortalSnapshot,
+  options: { siteUrl: string; cacheDir: string; timeoutMs?: number },
+): Promise<LocalizedImages> {
+  const cacheDir = join(options.cacheDir, "media");
+  await mkdir(cacheDir, { recursive: true });
+  const urls = [...new Set(snapshot.events.flatMap((e) => (e.image ? [e.image.url] : [])))];
+  const warnings: string[] = [];
+  const localized = new Map<string, MediaFile>();
+
+  await Promise.all(
+    urls.map(async (url) => {
+      try {
+        localized.set(url, await cacheImage(url, cacheDir, options.timeoutMs ?? 15_000));
+      } catch (error) {
+        warnings.push(`Image ${url} was not copied into the site (${(error as Error).message}).`);
+      }
+    }),
+  );
+
+  const withLocalImage = (event: CalendarEvent): CalendarEvent => {
+    const file = event.image && localized.get(event.image.url);
+    if (!event.image || !file) return event;
+    return { ...event, image: { ...event.image, url: `${options.siteUrl}/${file.outputPath}` } };
+  };
+  return {
+    snapshot: { ...snapshot, events: snapshot.events.map(withLocalImage) },
+    files: [...localized.values()],
+    warnings,
+  };
+}
+
+async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Promise<MediaFile> {
+  const key = createHash("sha256").update(url).digest("hex").slice(0, 32);
+  const indexPath = join(cacheDir, `${key}.type`);
+  const cachedType = await readFile(indexPath, "utf8").catch(() => null);
+  if (cachedType && TYPES[cachedType]) {
+    const name = `${key}.${TYPES[cachedType]}`;
+    return { outputPath: `media/${name}`, cachePath: join(cacheDir, name) };
+  }
+
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new Error("not an http(s) URL");
+  const response = await request(parsed, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  if (response.statusCode !== 200) {
+    await response.body.dump();
+    throw new Error(`HTTP ${response.statusCode}`);
+  }
+  const type =
+    String(response.headers["content-type"] ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase() ?? "";
+  const extension = TYPES[type];
+  if (!extension) {
+    await response.body.dump();
+    throw new Error(`unsupported content type "${type}"`);
+  }
+  const bytes = Buffer.from(await response.body.arrayBuffer());
+  if (bytes.length > MAX_BYTES) throw new Error("larger than 10 MB");
+  // An SVG is a document: served from our origin, one with scripts could run
+  // when opened directly. Only passive SVGs are copied.
+  if (
+    extension === "svg" &&
+    /<script|<foreignObject|\son\w+\s*=|javascript:/i.test(bytes.toString("utf8"))
+  ) {
+    throw new Error("SVG contains active content");
+  }
+  const name = `${key}.${extension}`;
+  const cachePath = join(cacheDir, name);
+  await writeFile(cachePath, bytes);
+  await writeFile(indexPath, type);
+  return { outputPath: `media/${name}`, cachePath };
+}

@@ -1,0 +1,285 @@
+import { DateTime } from "luxon";
+import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
+import { eventTimes } from "./format.ts";
+import { paths } from "./paths.ts";
+
+/**
+ * Everything the page templates iterate over, derived once per build from the
+ * snapshot: which events are upcoming or past, list pages grouped by day, month
+ * grids (only for months that have events), categories and event pages.
+ * Pure: the same snapshot and clock always give the same views.
+ */
+
+export const EVENTS_PER_LIST_PAGE = 20;
+export const HOME_EVENT_COUNT = 20;
+
+export interface DayGroup {
+  /** ISO date (yyyy-mm-dd) in the page's zone. */
+  readonly date: string;
+  readonly events: readonly CalendarEvent[];
+}
+
+export interface ListPage {
+  readonly calendar: Calendar;
+  readonly kind: "upcoming" | "past";
+  readonly href: string;
+  readonly pageNumber: number;
+  readonly pageCount: number;
+  readonly days: readonly DayGroup[];
+  readonly previousHref: string | null;
+  readonly nextHref: string | null;
+}
+
+export interface MonthDay {
+  readonly date: string;
+  readonly inMonth: boolean;
+  readonly isToday: boolean;
+  readonly events: readonly CalendarEvent[];
+}
+
+export interface MonthRef {
+  readonly year: number;
+  readonly month: number;
+  readonly href: string;
+}
+
+export interface MonthPage extends MonthRef {
+  readonly calendar: Calendar;
+  readonly weeks: readonly (readonly MonthDay[])[];
+  readonly eventCount: number;
+  readonly previous: MonthRef | null;
+  readonly next: MonthRef | null;
+}
+
+export interface CalendarSummary {
+  readonly calendar: Calendar;
+  readonly href: string;
+  readonly pastHref: string;
+  readonly upcoming: readonly CalendarEvent[];
+  readonly past: readonly CalendarEvent[];
+  readonly months: readonly MonthRef[];
+}
+
+export interface CategorySummary {
+  readonly category: Category;
+  readonly href: string;
+  readonly upcomingDays: readonly DayGroup[];
+  readonly upcoming: readonly CalendarEvent[];
+  readonly past: readonly CalendarEvent[];
+}
+
+export interface EventPage {
+  readonly event: CalendarEvent;
+  readonly calendar: Calendar;
+  readonly href: string;
+  readonly isPast: boolean;
+}
+
+export interface SiteViews {
+  /** Events on the site: upcoming ones and those that ended within the past window. */
+  readonly events: readonly CalendarEvent[];
+  readonly upcoming: readonly CalendarEvent[];
+  /** The next events across all calendars, for the home page. */
+  readonly homeDays: readonly DayGroup[];
+  readonly homeEventCount: number;
+  readonly calendars: readonly CalendarSummary[];
+  readonly categories: readonly CategorySummary[];
+  readonly listPages: readonly ListPage[];
+  readonly monthPages: readonly MonthPage[];
+  readonly eventPages: readonly EventPage[];
+}
+
+export interface ViewOptions {
+  readonly now: DateTime;
+  readonly pastDays: number;
+  /** Zone for pages spanning calendars (home, categories). */
+  readonly timeZone: string;
+}
+
+export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
+  const nowMs = options.now.toMillis();
+  const horizon = options.now.minus({ days: options.pastDays }).toMillis();
+  const events = snapshot.events.filter((e) => endMillis(e) > horizon);
+  const isPast = (e: CalendarEvent) => endMillis(e) <= nowMs;
+  const upcoming = events.filter((e) => !isPast(e));
+  const past = events.filter(isPast).reverse();
+
+  const calendars = snapshot.calendars.map((calendar): CalendarSummary => {
+    const own = (e: CalendarEvent) => e.calendarId === calendar.id;
+    return {
+      calendar,
+      href: paths.calendar(calendar.id),
+      pastHref: paths.calendarPast(calendar.id),
+      upcoming: upcoming.filter(own),
+      past: past.filter(own),
+      months: monthsWithEvents(events.filter(own), calendar),
+    };
+  });
+  const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
+
+  return {
+    events,
+    upcoming,
+    homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone),
+    homeEventCount: HOME_EVENT_COUNT,
+    calendars,
+    categories: buildCategories(upcoming, past, options.timeZone),
+    listPages: calendars.flatMap((summary) => [
+      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.href),
+      ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
+    ]),
+    monthPages: calendars.flatMap((summary) =>
+      monthPages(summary, events, options.now.setZone(summary.calendar.timeZone)),
+    ),
+    eventPages: events.flatMap((event) => {
+      const calendar = calendarsById.get(event.calendarId);
+      if (!calendar) return [];
+      return [{ event, calendar, href: paths.event(calendar.id, event.id), isPast: isPast(event) }];
+    }),
+  };
+}
+
+function endMillis(event: CalendarEvent): number {
+  const { start, end } = eventTimes(event);
+  // A point-in-time event is over once it has started.
+  return Math.max(start.toMillis(), end.toMillis());
+}
+
+export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
+  const groups = new Map<string, CalendarEvent[]>();
+  for (const event of events) {
+    const date = DateTime.fromISO(event.start, { zone: timeZone }).toISODate() ?? "";
+    const group = groups.get(date);
+    if (group) group.push(event);
+    else groups.set(date, [event]);
+  }
+  return [...groups].map(([date, groupEvents]) => ({ date, events: groupEvents }));
+}
+
+function listPages(
+  calendar: Calendar,
+  kind: ListPage["kind"],
+  events: readonly CalendarEvent[],
+  firstHref: string,
+): ListPage[] {
+  const pageCount = Math.max(1, Math.ceil(events.length / EVENTS_PER_LIST_PAGE));
+  const hrefOf = (n: number) => (n === 1 ? firstHref : `${firstHref}page/${n}/`);
+  return Array.from({ length: pageCount }, (_, i) => {
+    const pageNumber = i + 1;
+    const pageEvents = events.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
+    return {
+      calendar,
+      kind,
+      href: hrefOf(pageNumber),
+      pageNumber,
+      pageCount,
+      days: groupByDay(pageEvents, calendar.timeZone),
+      previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
+      nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
+    };
+  });
+}
+
+/** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
+function eventDays(event: CalendarEvent, zone: string): string[] {
+  const { start, end } = eventTimes(event);
+  const first = start.setZone(zone).startOf("day");
+  // Exclusive end: an event ending at midnight does not occupy the next day.
+  const lastInstant = end > start ? end.minus({ milliseconds: 1 }) : start;
+  const last = lastInstant.setZone(zone).startOf("day");
+  const days: string[] = [];
+  for (let day = first; day <= last && days.length < 366; day = day.plus({ days: 1 })) {
+    days.push(day.toISODate() ?? "");
+  }
+  return days;
+}
+
+function monthKey(isoDate: string): string {
+  return isoDate.slice(0, 7);
+}
+
+function monthsWithEvents(events: readonly CalendarEvent[], calendar: Calendar): MonthRef[] {
+  const keys = new Set<string>();
+  for (const event of events) {
+    for (const day of eventDays(event, calendar.timeZone)) keys.add(monthKey(day));
+  }
+  return [...keys].sort().map((key) => {
+    const year = Number(key.slice(0, 4));
+    const month = Number(key.slice(5, 7));
+    return { year, month, href: paths.calendarMonth(calendar.id, year, month) };
+  });
+}
+
+function monthPages(
+  summary: CalendarSummary,
+  allEvents: readonly CalendarEvent[],
+  now: DateTime,
+): MonthPage[] {
+  const { calendar, months } = summary;
+  const zone = calendar.timeZone;
+  const byDay = new Map<string, CalendarEvent[]>();
+  for (const event of allEvents) {
+    if (event.calendarId !== calendar.id) continue;
+    for (const day of eventDays(event, zone)) {
+      const list = byDay.get(day);
+      if (list) list.push(event);
+      else byDay.set(day, [event]);
+    }
+  }
+  const today = now.toISODate();
+  return months.map((ref, index) => {
+    const first = DateTime.fromObject({ year: ref.year, month: ref.month, day: 1 }, { zone });
+    const gridStart = first.minus({ days: first.weekday - 1 });
+    const last = first.endOf("month").startOf("day");
+    const gridEnd = last.plus({ days: 7 - last.weekday });
+    const weeks: MonthDay[][] = [];
+    const seen = new Set<string>();
+    for (let day = gridStart; day <= gridEnd; day = day.plus({ days: 1 })) {
+      if (day.weekday === 1) weeks.push([]);
+      const date = day.toISODate() ?? "";
+      const dayEvents = byDay.get(date) ?? [];
+      if (day.month === ref.month)
+        for (const e of dayEvents) seen.add(`${e.calendarId}\u0000${e.id}`);
+      weeks[weeks.length - 1]?.push({
+        date,
+        inMonth: day.month === ref.month,
+        isToday: date === today,
+        events: dayEvents,
+      });
+    }
+    return {
+      ...ref,
+      calendar,
+      weeks,
+      eventCount: seen.size,
+      previous: months[index - 1] ?? null,
+      next: months[index + 1] ?? null,
+    };
+  });
+}
+
+function buildCategories(
+  upcoming: readonly CalendarEvent[],
+  past: readonly CalendarEvent[],
+  timeZone: string,
+): CategorySummary[] {
+  const categories = new Map<string, Category>();
+  for (const event of [...upcoming, ...past]) {
+    for (const category of event.categories) {
+      if (!categories.has(category.id)) categories.set(category.id, category);
+    }
+  }
+  const has = (id: string) => (e: CalendarEvent) => e.categories.some((c) => c.id === id);
+  return [...categories.values()]
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+    .map((category) => {
+      const categoryUpcoming = upcoming.filter(has(category.id));
+      return {
+        category,
+        href: paths.category(category.id),
+        upcoming: categoryUpcoming,
+        upcomingDays: groupByDay(categoryUpcoming, timeZone),
+        past: past.filter(has(category.id)),
+      };
+    });
+}
