@@ -1,0 +1,132 @@
+import { DateTime } from "luxon";
+import type { CalendarEvent, EventStatus } from "../model/types.ts";
+
+/**
+ * Plain-text "when" and "where" lines shared by the feeds, the iCalendar
+ * DESCRIPTION and the add-to-calendar links, so every output describes an
+ * event the same way. Dates are formatted in the EVENT's zone (not the site's
+ * or the build machine's) and the zone is always named, because a reader in
+ * another zone must not guess which clock "19:30" refers to.
+ */
+
+export interface EventTimes {
+  readonly start: DateTime;
+  /** Exclusive end (RFC 5545 DTEND semantics), never before start. */
+  readonly end: DateTime;
+}
+
+const LABELS = {
+  en: {
+    when: "When",
+    where: "Where",
+    online: "Online",
+    allDay: "all day",
+    cancelled: "Cancelled",
+    postponed: "Postponed",
+    registration: "Registration",
+    moreInfo: "More information",
+    organizer: "Organizer",
+  },
+  nl: {
+    when: "Wanneer",
+    where: "Waar",
+    online: "Online",
+    allDay: "hele dag",
+    cancelled: "Geannuleerd",
+    postponed: "Uitgesteld",
+    registration: "Aanmelden",
+    moreInfo: "Meer informatie",
+    organizer: "Organisator",
+  },
+} as const;
+
+export type EventTextLabels = { readonly [K in keyof (typeof LABELS)["en"]]: string };
+
+export function eventTextLabels(lang: string): EventTextLabels {
+  return lang in LABELS ? LABELS[lang as keyof typeof LABELS] : LABELS.en;
+}
+
+/**
+ * Parses start and end in the event's own zone. Returns null when either is not
+ * a valid ISO instant, so callers can skip the record with a warning.
+ */
+export function eventTimes(event: CalendarEvent): EventTimes | null {
+  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
+  const end = DateTime.fromISO(event.end, { zone: event.timeZone });
+  if (!start.isValid || !end.isValid) return null;
+  return { start, end: DateTime.max(start, end) };
+}
+
+/** "Sun 29 Mar 2026" in the site language, on the event's calendar day. */
+export function formatEventDate(start: DateTime, lang: string): string {
+  return start.setLocale(lang).toFormat("ccc d LLL yyyy");
+}
+
+/**
+ * "Sun 29 Mar 2026, 01:30 – 04:00 (Europe/Amsterdam)";
+ * "Mon 27 Apr 2026 (all day)"; "Fri 15 May 2026 – Sun 17 May 2026 (all day)".
+ * All-day ends are exclusive, so the last day shown is the day before `end`.
+ */
+export function formatWhen(event: CalendarEvent, times: EventTimes, lang: string): string {
+  const labels = eventTextLabels(lang);
+  const { start, end } = times;
+  if (event.allDay) {
+    const lastDay = DateTime.max(start, end.minus({ days: 1 }));
+    const range = lastDay.hasSame(start, "day")
+      ? formatEventDate(start, lang)
+      : `${formatEventDate(start, lang)} – ${formatEventDate(lastDay, lang)}`;
+    return `${range} (${labels.allDay})`;
+  }
+  const day = formatEventDate(start, lang);
+  const from = start.toFormat("HH:mm");
+  const zone = `(${event.timeZone})`;
+  if (+end === +start) return `${day}, ${from} ${zone}`;
+  if (end.hasSame(start, "day")) return `${day}, ${from} – ${end.toFormat("HH:mm")} ${zone}`;
+  return `${day}, ${from} – ${formatEventDate(end, lang)}, ${end.toFormat("HH:mm")} ${zone}`;
+}
+
+/** Place name and address on one line, or null for a purely online event. */
+export function formatPlace(event: CalendarEvent): string | null {
+  const place = event.location;
+  if (!place) return null;
+  const parts = [place.name, place.address?.formatted].filter(
+    (part): part is string => typeof part === "string" && part.trim() !== "",
+  );
+  // The formatted address often repeats the name ("Town Hall, Town Hall, ...").
+  const unique = parts.filter((part, index) => parts.indexOf(part) === index);
+  return unique.length > 0 ? unique.join(", ") : null;
+}
+
+/** Status word for events that are not simply scheduled. */
+export function statusLabel(status: EventStatus, lang: string): string | null {
+  const labels = eventTextLabels(lang);
+  if (status === "cancelled") return labels.cancelled;
+  if (status === "postponed") return labels.postponed;
+  return null;
+}
+
+/**
+ * Collapses characters that must not reach single-line fields (titles,
+ * locations): control characters and Unicode line/paragraph separators become
+ * spaces, runs of whitespace one space.
+ */
+export function singleLine(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Keeps line breaks (normalized to "\n") but drops other control characters,
+ * which are invalid in iCalendar TEXT (RFC 5545 3.3.11) and in XML 1.0.
+ */
+export function multiLine(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(/\t/g, " ")
+    .replace(/(?!\n)\p{Cc}/gu, "")
+    .replace(/[ ]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

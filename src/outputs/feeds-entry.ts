@@ -1,0 +1,123 @@
+import { DateTime } from "luxon";
+import sanitizeHtml from "sanitize-html";
+import type { Category } from "../model/types.ts";
+import {
+  eventTextLabels,
+  formatEventDate,
+  formatPlace,
+  formatWhen,
+  multiLine,
+  singleLine,
+  statusLabel,
+} from "./event-text.ts";
+import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
+import { eventPageUrl } from "./feeds-urls.ts";
+import type { TimedEvent } from "./feeds-window.ts";
+
+/** One event as every feed format sees it, before format-specific encoding. */
+export interface FeedEntry {
+  /** Stable id: the absolute event page URL (derived from portal ids only). */
+  readonly id: string;
+  readonly url: string;
+  /** Plain text: "Sun 29 Mar 2026 · Night Walk", with the status when not scheduled. */
+  readonly title: string;
+  /** Plain text: when and where on one line. */
+  readonly summary: string;
+  /** HTML with every portal string escaped and the description re-sanitized. */
+  readonly contentHtml: string;
+  readonly categories: readonly Category[];
+  readonly image: { readonly url: string; readonly type: string | null } | null;
+  /** The portal's creation time, when it gives one. */
+  readonly published: Date | null;
+  /** The portal's update time, else creation time, else the snapshot time; never the build clock. */
+  readonly updated: Date;
+}
+
+export interface FeedEntryContext {
+  readonly siteUrl: string;
+  readonly lang: string;
+  /** Snapshot fetchedAt: the last resort for an event without portal timestamps. */
+  readonly fetchedAt: string;
+}
+
+export function feedEntry({ event, times }: TimedEvent, context: FeedEntryContext): FeedEntry {
+  const labels = eventTextLabels(context.lang);
+  const url = eventPageUrl(context.siteUrl, event);
+  const status = statusLabel(event.status, context.lang);
+  const title = singleLine(event.title);
+  const when = formatWhen(event, times, context.lang);
+  const place = formatPlace(event);
+  const where = place ? singleLine(place) : null;
+  const onlineUrl = normalizeHttpUrl(event.onlineUrl);
+  const registrationUrl = normalizeHttpUrl(event.registrationUrl);
+  const imageUrl = normalizeHttpUrl(event.image?.url);
+
+  const html: string[] = [];
+  if (status) html.push(`<p><strong>${escapeHtml(status)}</strong></p>`);
+  html.push(`<p><strong>${labels.when}:</strong> ${escapeHtml(when)}</p>`);
+  if (where) html.push(`<p><strong>${labels.where}:</strong> ${escapeHtml(where)}</p>`);
+  if (onlineUrl)
+    html.push(`<p><strong>${labels.online}:</strong> ${link(onlineUrl, onlineUrl)}</p>`);
+  if (event.summary.trim()) html.push(`<p>${escapeHtml(multiLine(event.summary))}</p>`);
+  const description = resanitize(event.descriptionHtml);
+  if (description) html.push(description);
+  if (imageUrl) {
+    const alt = escapeHtml(singleLine(event.image?.alt ?? ""));
+    html.push(`<p><img src="${escapeHtml(imageUrl)}" alt="${alt}"></p>`);
+  }
+  if (registrationUrl) html.push(`<p>${link(registrationUrl, labels.registration)}</p>`);
+  html.push(`<p>${link(url, labels.moreInfo)}</p>`);
+
+  return {
+    id: url,
+    url,
+    title: `${formatEventDate(times.start, context.lang)} · ${status ? `${status}: ` : ""}${title}`,
+    summary: [when, where ?? (onlineUrl ? labels.online : null)].filter(Boolean).join(" · "),
+    contentHtml: html.join("\n"),
+    categories: event.categories,
+    image: imageUrl ? { url: imageUrl, type: imageMediaType(imageUrl) } : null,
+    published: parseInstant(event.createdAt),
+    updated:
+      parseInstant(event.updatedAt) ??
+      parseInstant(event.createdAt) ??
+      parseInstant(context.fetchedAt) ??
+      new Date(0),
+  };
+}
+
+/** Newest `updated` of the entries; the snapshot time when there are none. */
+export function feedUpdated(entries: readonly FeedEntry[], fetchedAt: string): Date {
+  if (entries.length === 0) return parseInstant(fetchedAt) ?? new Date(0);
+  return new Date(Math.max(...entries.map((entry) => entry.updated.getTime())));
+}
+
+export function parseInstant(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const parsed = DateTime.fromISO(iso, { setZone: true });
+  return parsed.isValid ? parsed.toJSDate() : null;
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+function link(href: string, text: string): string {
+  return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+}
+
+/**
+ * The model already sanitizes descriptions; feeds are read by many clients
+ * that render HTML, so the allowlist is applied again here (idempotent).
+ */
+function resanitize(html: string): string {
+  return sanitizeHtml(html, {
+    allowedSchemes: ["http", "https", "mailto"],
+    allowedSchemesAppliedToAttributes: ["href", "src"],
+    allowProtocolRelative: false,
+  }).trim();
+}

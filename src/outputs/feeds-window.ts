@@ -1,0 +1,96 @@
+import type { DateTime } from "luxon";
+import type { CalendarEvent } from "../model/types.ts";
+import { type EventTimes, eventTimes } from "./event-text.ts";
+
+/**
+ * Which events a feed or a calendar subscription carries. Relative to the
+ * build's pinned "now" (SiteConfig.now), never to the machine clock, so two
+ * builds of the same snapshot select the same events.
+ */
+
+export interface TimedEvent {
+  readonly event: CalendarEvent;
+  readonly times: EventTimes;
+}
+
+export type Warn = (message: string) => void;
+
+export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}`);
+
+/**
+ * Parses every event's times, skips (with a warning naming it) events whose
+ * times do not parse and duplicates of an already seen calendar/event id pair
+ * (a duplicate would give two VEVENTs the same UID), and sorts by start
+ * instant, then calendar id, then event id. Code-unit comparison keeps the
+ * order independent of the build machine's locale.
+ */
+export function timedEvents(
+  events: readonly CalendarEvent[],
+  warn: Warn = warnToConsole,
+): TimedEvent[] {
+  const seen = new Set<string>();
+  const result: TimedEvent[] = [];
+  for (const event of events) {
+    const key = JSON.stringify([event.calendarId, event.id]);
+    if (seen.has(key)) {
+      warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
+      continue;
+    }
+    const times = eventTimes(event);
+    if (!times) {
+      warn(
+        `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
+      );
+      continue;
+    }
+    seen.add(key);
+    result.push({ event, times });
+  }
+  return result.sort(compareTimedEvents);
+}
+
+function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {
+  return (
+    a.times.start.toMillis() - b.times.start.toMillis() ||
+    compareCodeUnits(a.event.calendarId, b.event.calendarId) ||
+    compareCodeUnits(a.event.id, b.event.id)
+  );
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface FeedWindow {
+  readonly now: DateTime;
+  /** Days of recent past kept after an event has ended. */
+  readonly feedPastDays: number;
+}
+
+export interface SubscriptionWindow extends FeedWindow {
+  /** Days a cancelled event stays (as STATUS:CANCELLED) after its end. */
+  readonly cancelledGraceDays: number;
+}
+
+/** Feeds: upcoming and ongoing events plus those that ended within `feedPastDays`. */
+export function selectFeedEvents(events: readonly TimedEvent[], window: FeedWindow): TimedEvent[] {
+  const cutoff = window.now.minus({ days: window.feedPastDays });
+  return events.filter(({ times }) => times.end >= cutoff);
+}
+
+/**
+ * Subscriptions: the feed window for scheduled and postponed events. A
+ * cancelled event is kept until `cancelledGraceDays` after its end, so a
+ * client that already stored it learns of the cancellation (RFC 5546 3.2.5
+ * semantics through STATUS:CANCELLED) instead of seeing it silently vanish.
+ */
+export function selectSubscriptionEvents(
+  events: readonly TimedEvent[],
+  window: SubscriptionWindow,
+): TimedEvent[] {
+  const feedCutoff = window.now.minus({ days: window.feedPastDays });
+  const graceCutoff = window.now.minus({ days: window.cancelledGraceDays });
+  return events.filter(({ event, times }) =>
+    event.status === "cancelled" ? times.end >= graceCutoff : times.end >= feedCutoff,
+  );
+}

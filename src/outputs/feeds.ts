@@ -1,0 +1,210 @@
+import { Feed, type Item } from "feed";
+import type { DateTime } from "luxon";
+import type { CalendarEvent } from "../model/types.ts";
+import { paths } from "../site/paths.ts";
+import { singleLine } from "./event-text.ts";
+import { escapeHtml, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
+import { absoluteUrl, type FeedFiles, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
+import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
+
+/**
+ * RSS 2.0, Atom 1.0 and JSON Feed writers: `(events, options) => string`.
+ * Each writes one item per event in the feed window (upcoming plus
+ * `feedPastDays` of recent past, relative to the build's pinned `now`).
+ *
+ * The `feed` package does the serialization. It leaves some escaping to the
+ * caller (xml-js escapes only quotes in attributes, splits only the first
+ * "]]>" of a CDATA section, passes characters XML 1.0 forbids) and guesses
+ * enclosure types from file extensions; the helpers below cover those gaps.
+ */
+
+export interface FeedSiteOptions {
+  /** Absolute SITE_URL without trailing slash. */
+  readonly url: string;
+  readonly title: string;
+  readonly description: string;
+  readonly lang: string;
+  readonly now: DateTime;
+  readonly feedPastDays: number;
+  readonly refreshMinutes: number;
+}
+
+export interface FeedOptions {
+  readonly site: FeedSiteOptions;
+  /** Whole site, one calendar or one category: decides URLs and the title. */
+  readonly scope: FeedScope;
+  /** Snapshot fetchedAt: the feed's date when it has no items. */
+  readonly fetchedAt: string;
+  /** Defaults to the site description. */
+  readonly description?: string;
+  readonly warn?: Warn;
+}
+
+export const FEED_GENERATOR = "Event Calendar Publisher";
+
+interface PreparedFeed {
+  readonly title: string;
+  readonly description: string;
+  readonly urls: FeedFiles;
+  readonly entries: readonly FeedEntry[];
+  readonly updated: Date;
+}
+
+function prepare(events: readonly CalendarEvent[], options: FeedOptions): PreparedFeed {
+  const { site } = options;
+  const selected = selectFeedEvents(timedEvents(events, options.warn), site);
+  const context = { siteUrl: site.url, lang: site.lang, fetchedAt: options.fetchedAt };
+  const entries = selected.map((timed) => feedEntry(timed, context));
+  return {
+    title: scopeTitle(options.scope, singleLine(site.title)),
+    description: singleLine(options.description ?? site.description),
+    urls: feedUrls(options.scope, site.url),
+    entries,
+    updated: feedUpdated(entries, options.fetchedAt),
+  };
+}
+
+export function renderRss(events: readonly CalendarEvent[], options: FeedOptions): string {
+  const feed = prepare(events, options);
+  const out = new Feed({
+    title: xmlText(feed.title),
+    id: feed.urls.page,
+    link: feed.urls.page,
+    description: xmlText(feed.description),
+    language: options.site.lang,
+    ttl: options.site.refreshMinutes,
+    updated: feed.updated,
+    generator: FEED_GENERATOR,
+    feedLinks: { rss: feed.urls.rss },
+  });
+  for (const entry of feed.entries) {
+    // No `id`/`guid`: the package then writes <guid isPermaLink="true"> with the
+    // event page URL, which is stable (derived from portal ids only).
+    const item: Item = {
+      title: cdataText(entry.title),
+      link: entry.url,
+      date: entry.updated,
+      description: cdataHtml(escapeHtml(entry.summary)),
+      content: cdataHtml(entry.contentHtml),
+      category: entry.categories.map((category) => ({
+        name: xmlText(singleLine(category.name)),
+        domain: xmlAttr(absoluteUrl(options.site.url, paths.category(category.id))),
+      })),
+    };
+    if (entry.published) item.published = entry.published;
+    // RSS 2.0 requires a type on <enclosure>; without a known one we leave it
+    // out (the image still appears in the content).
+    if (entry.image?.type) item.image = { url: xmlAttr(entry.image.url), type: entry.image.type };
+    out.addItem(item);
+  }
+  return `${out.rss2()}\n`;
+}
+
+export function renderAtom(events: readonly CalendarEvent[], options: FeedOptions): string {
+  const feed = prepare(events, options);
+  const out = new Feed({
+    title: xmlText(feed.title),
+    id: feed.urls.atom,
+    link: feed.urls.page,
+    description: xmlText(feed.description),
+    updated: feed.updated,
+    generator: FEED_GENERATOR,
+    feedLinks: { atom: feed.urls.atom },
+    // RFC 4287 4.1.1: a feed needs an author unless every entry has one.
+    author: { name: xmlText(singleLine(options.site.title)), link: options.site.url },
+  });
+  const scheme = xmlAttr(absoluteUrl(options.site.url, "/categories/"));
+  for (const entry of feed.entries) {
+    const item: Item = {
+      // type="html": the title is HTML, so the plain-text title is escaped once.
+      title: cdataHtml(escapeHtml(entry.title)),
+      id: entry.id,
+      link: entry.url,
+      date: entry.updated,
+      description: cdataHtml(escapeHtml(entry.summary)),
+      content: cdataHtml(entry.contentHtml),
+      category: entry.categories.map((category) => ({
+        term: xmlAttr(singleLine(category.id)),
+        name: xmlAttr(singleLine(category.name)),
+        scheme,
+      })),
+    };
+    if (entry.published) item.published = entry.published;
+    out.addItem(item);
+  }
+  return `${addAtomEnclosures(out.atom1(), feed.entries)}\n`;
+}
+
+export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOptions): string {
+  const feed = prepare(events, options);
+  const out = new Feed({
+    title: feed.title,
+    id: feed.urls.json,
+    link: feed.urls.page,
+    description: feed.description,
+    updated: feed.updated,
+    generator: FEED_GENERATOR,
+    feedLinks: { json: feed.urls.json },
+    author: { name: singleLine(options.site.title), link: options.site.url },
+  });
+  for (const entry of feed.entries) {
+    const item: Item = {
+      title: entry.title,
+      id: entry.id,
+      link: entry.url,
+      date: entry.updated,
+      // JSON Feed `summary` is plain text; `content_html` carries the HTML.
+      description: entry.summary,
+      content: entry.contentHtml,
+      category: entry.categories.map((category) => ({ name: singleLine(category.name) })),
+    };
+    if (entry.published) item.published = entry.published;
+    // JSON Feed 1.0 `image` is a URL string, not an enclosure object.
+    if (entry.image) item.image = entry.image.url;
+    out.addItem(item);
+  }
+  return `${out.json1()}\n`;
+}
+
+/**
+ * Atom enclosures are written here rather than by the package, which would
+ * state "image/<last path segment>" as the type (see feeds-image-type.ts).
+ * The entry's own alternate link is unique (one entry per event page).
+ */
+function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
+  let result = xml;
+  for (const entry of entries) {
+    if (!entry.image) continue;
+    const anchor = `<link href="${xmlAttr(entry.url)}"/>`;
+    const type = entry.image.type ? ` type="${entry.image.type}"` : "";
+    const enclosure = `<link rel="enclosure" href="${xmlAttr(entry.image.url).replace(/"/g, "&quot;")}"${type}/>`;
+    result = result.replace(anchor, () => `${anchor}\n        ${enclosure}`);
+  }
+  return result;
+}
+
+/** Characters outside the XML 1.0 Char production make a document ill-formed. */
+const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+export function xmlText(text: string): string {
+  return text.replace(XML_INVALID, "");
+}
+
+/** xml-js escapes only `"` in attribute values; `&` and `<` are ours to escape. */
+function xmlAttr(text: string): string {
+  return xmlText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/**
+ * Plain text bound for a CDATA section. xml-js splits only the first "]]>",
+ * so any later one would end the section early; a space keeps the text
+ * readable and the document well-formed.
+ */
+function cdataText(text: string): string {
+  return xmlText(text).replace(/]]>/g, "]] >");
+}
+
+/** HTML bound for a CDATA section: "]]&gt;" means the same to an HTML parser. */
+function cdataHtml(html: string): string {
+  return xmlText(html).replace(/]]>/g, "]]&gt;");
+}

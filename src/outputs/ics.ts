@@ -1,0 +1,247 @@
+import ical, {
+  type ICalCalendar,
+  ICalCalendarMethod,
+  type ICalEventData,
+  ICalEventStatus,
+  type ICalLocation,
+} from "ical-generator";
+import { DateTime } from "luxon";
+import type { CalendarEvent, EventStatus } from "../model/types.ts";
+import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
+import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
+import { eventPageUrl, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
+import {
+  selectSubscriptionEvents,
+  type TimedEvent,
+  timedEvents,
+  type Warn,
+} from "./feeds-window.ts";
+import {
+  finishIcs,
+  icsMultiLineText,
+  icsParamText,
+  icsSingleLineText,
+  icsUri,
+} from "./ics-lines.ts";
+import { vtimezone } from "./ics-timezones.ts";
+import { eventUid } from "./ics-uid.ts";
+
+/**
+ * iCalendar writers (RFC 5545, with RFC 7986 properties):
+ * - `renderCalendar`: a subscription (/calendar.ics and per calendar/category);
+ * - `renderEventIcs`: a single-event download.
+ *
+ * Output depends only on the events and options: every date is a Luxon
+ * DateTime with an explicit zone (ical-generator formats plain Dates in the
+ * host's zone), DTSTAMP/LAST-MODIFIED come from the portal, never from the
+ * clock, and events are sorted. Two builds of one snapshot give the same bytes
+ * on any machine.
+ */
+
+/** Stable across builds and releases: clients may key behaviour on it. */
+export const ICS_PRODID = "//Event Calendar Publisher//Events//EN";
+
+export interface IcsSiteOptions {
+  /** Absolute SITE_URL without trailing slash; its host qualifies every UID. */
+  readonly url: string;
+  readonly title: string;
+  readonly description: string;
+  readonly lang: string;
+  readonly now: DateTime;
+  readonly feedPastDays: number;
+  readonly cancelledGraceDays: number;
+  readonly refreshMinutes: number;
+}
+
+export interface CalendarOptions {
+  readonly site: IcsSiteOptions;
+  readonly scope: FeedScope;
+  /** Snapshot fetchedAt: DTSTAMP of events without portal timestamps. */
+  readonly fetchedAt: string;
+  /** Defaults to the site description. */
+  readonly description?: string;
+  /** "#rrggbb" for Apple's X-APPLE-CALENDAR-COLOR, when the portal gives one. */
+  readonly color?: string | null;
+  readonly warn?: Warn;
+}
+
+export interface EventIcsOptions {
+  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly fetchedAt: string;
+  readonly warn?: Warn;
+}
+
+export function renderCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
+  const { site, scope } = options;
+  const urls = feedUrls(scope, site.url);
+  const name = icsSingleLineText(scopeTitle(scope, site.title));
+  const description = icsMultiLineText(options.description ?? site.description);
+  const calendar = ical({
+    prodId: ICS_PRODID,
+    method: ICalCalendarMethod.PUBLISH,
+    scale: "GREGORIAN",
+    // NAME and X-WR-CALNAME (RFC 7986 5.1 and the de-facto name) and
+    // X-WR-CALDESC: the package writes these unescaped, so they are escaped here.
+    name,
+    description,
+    url: urls.page,
+    source: urls.ics,
+    // REFRESH-INTERVAL (RFC 7986 5.7) and X-PUBLISHED-TTL follow the rebuild schedule.
+    ttl: site.refreshMinutes * 60,
+    // No calendar zone: DTSTAMP/CREATED/LAST-MODIFIED stay UTC, each event
+    // carries its own TZID. No X-WR-TIMEZONE either: nothing is floating.
+    timezone: { name: null, generator: vtimezone },
+  });
+  if (options.color && /^#[0-9a-f]{6}$/i.test(options.color)) calendar.color(options.color);
+  const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
+  const eventExtras = addEvents(calendar, selected, { ...options, site });
+  return finishIcs(calendar.toString(), {
+    calendar: [`DESCRIPTION:${description}`],
+    events: eventExtras,
+  });
+}
+
+/**
+ * One event, for "add to calendar" downloads. No NAME/X-WR-CALNAME and no
+ * REFRESH-INTERVAL: with them Outlook creates a new calendar instead of adding
+ * the event to the user's own. The UID is the one the subscriptions use, so a
+ * subscriber who also downloads the file gets an update, not a duplicate.
+ */
+export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): string {
+  const calendar = ical({
+    prodId: ICS_PRODID,
+    method: ICalCalendarMethod.PUBLISH,
+    scale: "GREGORIAN",
+    timezone: { name: null, generator: vtimezone },
+  });
+  const eventExtras = addEvents(calendar, timedEvents([event], options.warn), options);
+  return finishIcs(calendar.toString(), { calendar: [], events: eventExtras });
+}
+
+interface EventContext {
+  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly fetchedAt: string;
+}
+
+function addEvents(
+  calendar: ICalCalendar,
+  events: readonly TimedEvent[],
+  context: EventContext,
+): Map<string, string[]> {
+  const extras = new Map<string, string[]>();
+  for (const timed of events) {
+    const { data, extraLines } = veventData(timed, context);
+    calendar.createEvent(data);
+    extras.set(String(data.id), extraLines);
+  }
+  return extras;
+}
+
+const STATUS: Readonly<Record<EventStatus, ICalEventStatus>> = {
+  scheduled: ICalEventStatus.CONFIRMED,
+  // RFC 5545 3.8.1.11: TENTATIVE is the closest to "date to be confirmed".
+  postponed: ICalEventStatus.TENTATIVE,
+  cancelled: ICalEventStatus.CANCELLED,
+};
+
+function veventData(
+  { event, times }: TimedEvent,
+  context: EventContext,
+): { data: ICalEventData; extraLines: string[] } {
+  const { lang, url: siteUrl } = context.site;
+  const pageUrl = eventPageUrl(siteUrl, event);
+  const status = statusLabel(event.status, lang);
+  const modified =
+    utcInstant(event.updatedAt) ?? utcInstant(event.createdAt) ?? utcInstant(context.fetchedAt);
+  const created = utcInstant(event.createdAt);
+  // An unknown zone gets UTC times rather than a TZID without VTIMEZONE.
+  const zone = !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;
+
+  const data: ICalEventData = {
+    id: eventUid(event, siteUrl),
+    sequence: Number.isSafeInteger(event.sequence) && event.sequence > 0 ? event.sequence : 0,
+    stamp: modified ?? DateTime.fromMillis(0, { zone: "utc" }),
+    lastModified: modified,
+    created,
+    allDay: event.allDay,
+    start: event.allDay ? times.start.startOf("day") : times.start,
+    end: event.allDay ? allDayEnd(times.start, times.end) : times.end,
+    timezone: zone,
+    // Some clients (Outlook subscriptions) ignore STATUS; the title says it too.
+    summary: singleLine(status ? `${status}: ${event.title}` : event.title),
+    description: plainDescription(event, pageUrl, lang),
+    location: location(event),
+    categories: event.categories
+      .map((category) => singleLine(category.name))
+      .filter((name) => name !== "")
+      .map((name) => ({ name })),
+    status: STATUS[event.status] ?? ICalEventStatus.CONFIRMED,
+    organizer: organizer(event),
+  };
+
+  const extraLines = [`URL;VALUE=URI:${pageUrl}`];
+  const image = event.image ? icsUri(event.image.url) : null;
+  if (image) {
+    const type = imageMediaType(image);
+    // RFC 7986 5.10 IMAGE; DISPLAY=BADGE is the default, stated for clarity.
+    extraLines.push(`IMAGE;VALUE=URI;DISPLAY=BADGE${type ? `;FMTTYPE=${type}` : ""}:${image}`);
+  }
+  return { data, extraLines };
+}
+
+/** DATE values with an exclusive end of at least one day (RFC 5545 3.6.1). */
+function allDayEnd(start: DateTime, end: DateTime): DateTime {
+  const firstDay = start.startOf("day");
+  let endDay = end.startOf("day");
+  if (end > endDay) endDay = endDay.plus({ days: 1 });
+  return endDay > firstDay ? endDay : firstDay.plus({ days: 1 });
+}
+
+function plainDescription(event: CalendarEvent, pageUrl: string, lang: string): string {
+  const labels = eventTextLabels(lang);
+  const status = statusLabel(event.status, lang);
+  const onlineUrl = normalizeHttpUrl(event.onlineUrl);
+  const registrationUrl = normalizeHttpUrl(event.registrationUrl);
+  const parts = [
+    status ? `${status}.` : "",
+    event.summary,
+    event.descriptionText,
+    onlineUrl ? `${labels.online}: ${onlineUrl}` : "",
+    registrationUrl ? `${labels.registration}: ${registrationUrl}` : "",
+    `${labels.moreInfo}: ${pageUrl}`,
+  ];
+  // Cleaned, not escaped: ical-generator escapes DESCRIPTION itself.
+  return parts
+    .map(multiLine)
+    .filter((part) => part !== "")
+    .join("\n\n");
+}
+
+function location(event: CalendarEvent): ICalLocation | null {
+  const place = formatPlace(event);
+  const title = place ? singleLine(place) : (normalizeHttpUrl(event.onlineUrl) ?? "");
+  const geo = event.location?.geo;
+  const validGeo =
+    geo && Number.isFinite(geo.lat) && Number.isFinite(geo.lon)
+      ? { lat: geo.lat, lon: geo.lon }
+      : null;
+  if (title && validGeo) return { title, geo: validGeo };
+  if (title) return { title };
+  if (validGeo) return { geo: validGeo };
+  return null;
+}
+
+const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+\.[^\s@<>"(),;:\\[\]]+$/;
+
+/** ORGANIZER needs a mailto: address (RFC 5545 3.8.4.3); without an email there is none. */
+function organizer(event: CalendarEvent): ICalEventData["organizer"] {
+  const email = event.organizer?.email?.trim();
+  if (!email || !EMAIL.test(email)) return null;
+  return { name: icsParamText(event.organizer?.name ?? "") || email, email };
+}
+
+function utcInstant(iso: string | null | undefined): DateTime | null {
+  if (!iso) return null;
+  const parsed = DateTime.fromISO(iso, { zone: "utc" });
+  return parsed.isValid ? parsed : null;
+}
