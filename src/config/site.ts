@@ -109,3 +109,19 @@ function readPositiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number)
   }
   return value;
 }
+
+let current: SiteConfig | undefined;
+
+/**
+ * The settings of this build, read once: every part of one build must agree on
+ * "now" (an unpinned clock would otherwise move between data files).
+ */
+export function getSiteConfig(): SiteConfig {
+  current ??= readSiteConfig();
+  return current;
+}
+
+/** Forget the settings, for a new build in the same process (watch mode, tests). */
+export function resetSiteConfig(): void {
+  current = undefined;
+}

@@ -25,8 +25,18 @@ export function eventTimes(event: CalendarEvent): EventTimes {
 const dayFormat = { weekday: "long", day: "numeric", month: "long", year: "numeric" } as const;
 const timeFormat = { hour: "2-digit", minute: "2-digit" } as const;
 
+// Building an Intl.DateTimeFormat costs far more than using one; a site build
+// formats thousands of dates with a handful of option sets.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 function formatter(lang: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
-  return new Intl.DateTimeFormat(lang, { ...options, timeZone });
+  const key = `${lang}|${timeZone}|${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { ...options, timeZone });
+    formatters.set(key, format);
+  }
+  return format;
 }
 
 /** "Sunday 29 March 2026" in the given zone. */
@@ -85,14 +95,29 @@ export function formatTimeRange(event: CalendarEvent, lang: string): string {
 
 /** "March 2026" */
 export function formatMonth(year: number, month: number, lang: string): string {
-  return new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+  return formatter(lang, "UTC", { month: "long", year: "numeric" }).format(
     Date.UTC(year, month - 1, 15),
   );
 }
 
+/** "Central European Time (Europe/Amsterdam)": the zone, not one of its offsets. */
+export function zoneDisplayName(timeZone: string, lang: string): string {
+  const parts = formatter(lang, timeZone, { timeZoneName: "longGeneric" }).formatToParts(
+    Date.UTC(2026, 0, 1),
+  );
+  const name = parts.find((p) => p.type === "timeZoneName")?.value;
+  const id = timeZone.replace(/_/g, " ");
+  return name && name !== id ? `${name} (${id})` : id;
+}
+
+/** A date-time for "last updated" notes, in the site's zone. */
+export function formatDateTime(iso: string, lang: string, timeZone: string): string {
+  return formatter(lang, timeZone, { dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
+}
+
 /** Abbreviated weekday names, Monday first (ISO 8601 weeks). */
 export function weekdayNames(lang: string, width: "short" | "long" = "short"): string[] {
-  const format = new Intl.DateTimeFormat(lang, { weekday: width, timeZone: "UTC" });
+  const format = formatter(lang, "UTC", { weekday: width });
   // 2024-01-01 was a Monday.
   return Array.from({ length: 7 }, (_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
 }
