@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/helpers/global-setup.ts"],
     // Builds and browser tests are heavy; two workers match the 2-core machines we target.
     pool: "forks",
     maxWorkers: 2,
