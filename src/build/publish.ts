@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import * as nodeFs from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { PublishError } from "../errors.ts";
+
+/**
+ * A build writes into a staging folder next to the output folder (same file
+ * system, so renames are atomic) and swaps it in only when everything
+ * succeeded. A failed build, or a failure during the swap, leaves the
+ * previous site exactly as it was. The swap is two renames, so a server
+ * reading the output folder sees at most a moment without it.
+ *
+ * Folder names: `<output>.staging-<pid>-<hex>` while building,
+ * `<output>.previous-<pid>-<hex>` for the old site during the swap. Folders
+ * of these shapes left by a crashed build are cleaned up by the next build,
+ * and a previous site left aside by a crash mid-swap is put back.
+ */
+export interface PublishFs {
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string, options: { recursive: true; force: true }): Promise<void>;
+  mkdir(path: string): Promise<unknown>;
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<{ isDirectory(): boolean }>;
+}
+
+export interface PublishOptions {
+  readonly fs?: PublishFs;
+  readonly log?: (line: string) => void;
+  /** Whether a build with this process id may still be running. */
+  readonly isProcessAlive?: (pid: number) => boolean;
+}
+
+const realFs: PublishFs = {
+  rename: nodeFs.rename,
+  rm: nodeFs.rm,
+  mkdir: (path) => nodeFs.mkdir(path),
+  readdir: (path) => nodeFs.readdir(path),
+  stat: nodeFs.stat,
+};
+
+const TEMP_NAME = /^(?<base>.+)\.(?<kind>staging|previous)-(?<pid>\d+)-[0-9a-f]{12}$/;
+
+/** Staging folders this process created: a same-pid folder not in here is a crashed run's. */
+const ownFolders = new Set<string>();
+
+/** Cleans what crashed builds left, then creates an empty staging folder for the build. */
+export async function prepareStaging(
+  outputDir: string,
+  options: PublishOptions = {},
+): Promise<string> {
+  const fs = options.fs ?? realFs;
+  const output = resolve(outputDir);
+  await cleanStaleStaging(output, options);
+  const staging = tempName(output, "staging");
+  try {
+    await fs.mkdir(staging);
+  } catch (error) {
+    throw new PublishError(`Cannot create the staging folder ${staging}: ${describe(error)}.`, {
+      cause: error,
+    });
+  }
+  ownFolders.add(staging);
+  return staging;
+}
+
+/**
+ * Replaces the output folder with the staging folder. On any failure the
+ * previous output is restored, the staging folder removed, and a
+ * PublishError thrown.
+ */
+export async function publishAtomically(
+  stagingDir: string,
+  outputDir: string,
+  options: PublishOptions = {},
+): Promise<void> {
+  const fs = options.fs ?? realFs;
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const staging = resolve(stagingDir);
+  const output = resolve(outputDir);
+  if (dirname(staging) !== dirname(output)) {
+    throw new PublishError(
+      `The staging folder ${staging} must sit next to ${output} (same file system).`,
+    );
+  }
+  if (!(await isDirectory(fs, staging))) {
+    throw new PublishError(`Nothing to publish: the staging folder ${staging} does not exist.`);
+  }
+
+  const previous = tempName(output, "previous");
+  let movedAside = false;
+  try {
+    if (await exists(fs, output)) {
+      if (!(await isDirectory(fs, output))) throw new Error(`${output} is not a folder`);
+      await fs.rename(output, previous);
+      movedAside = true;
+    }
+    await fs.rename(staging, output);
+  } catch (error) {
+    const restored = movedAside ? await tryRename(fs, previous, output) : true;
+    await fs.rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    ownFolders.delete(staging);
+    const state = restored
+      ? "the previous site is unchanged"
+      : `the previous site is kept in ${previous} and the next build puts it back`;
+    throw new PublishError(`Publishing ${output} failed (${describe(error)}); ${state}.`, {
+      cause: error,
+    });
+  }
+  ownFolders.delete(staging);
+  if (movedAside) {
+    // The new site is live; a leftover old copy is only disk space, removed by the next build.
+    await fs.rm(previous, { recursive: true, force: true }).catch((error: unknown) => {
+      log(
+        `warning: could not remove the old site ${previous} (${describe(error)}); the next build removes it.`,
+      );
+    });
+  }
+}
+
+/** Removes a staging folder after a failed build. Refuses paths that are not staging folders. */
+export async function discardStaging(
+  stagingDir: string,
+  options: PublishOptions = {},
+): Promise<void> {
+  const fs = options.fs ?? realFs;
+  const staging = resolve(stagingDir);
+  if (TEMP_NAME.exec(basename(staging))?.groups?.kind !== "staging") {
+    throw new PublishError(`Refusing to remove ${staging}: not a staging folder.`);
+  }
+  await fs.rm(staging, { recursive: true, force: true });
+  ownFolders.delete(staging);
+}
+
+/**
+ * Removes staging and old-site folders of builds that are no longer running.
+ * If a crash happened between the two renames of a swap, the output folder is
+ * missing and the old site is put back instead of removed. Returns what it did.
+ */
+export async function cleanStaleStaging(
+  outputDir: string,
+  options: PublishOptions = {},
+): Promise<string[]> {
+  const fs = options.fs ?? realFs;
+  const isAlive = options.isProcessAlive ?? isProcessAlive;
+  const output = resolve(outputDir);
+  const parent = dirname(output);
+  const base = basename(output);
+  let names: string[];
+  try {
+    names = await fs.readdir(parent);
+  } catch {
+    return [];
+  }
+  const stale = names
+    .map((name) => ({ name, match: TEMP_NAME.exec(name)?.groups }))
+    .filter(({ name, match }) => {
+      if (!match || match.base !== base) return false;
+      const pid = Number(match.pid);
+      if (pid === process.pid) return !ownFolders.has(join(parent, name));
+      return !isAlive(pid);
+    })
+    .map(({ name, match }) => ({ path: join(parent, name), kind: match?.kind }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+
+  const done: string[] = [];
+  let outputPresent = await exists(fs, output);
+  for (const folder of stale) {
+    if (
+      folder.kind === "previous" &&
+      !outputPresent &&
+      (await tryRename(fs, folder.path, output))
+    ) {
+      outputPresent = true;
+      done.push(`restored ${folder.path}`);
+      continue;
+    }
+    await fs.rm(folder.path, { recursive: true, force: true });
+    done.push(`removed ${folder.path}`);
+  }
+  return done;
+}
+
+function tempName(output: string, kind: "staging" | "previous"): string {
+  return `${output}.${kind}-${process.pid}-${randomBytes(6).toString("hex")}`;
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function exists(fs: PublishFs, path: string): Promise<boolean> {
+  try {
+    await fs.stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+async function isDirectory(fs: PublishFs, path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function tryRename(fs: PublishFs, from: string, to: string): Promise<boolean> {
+  try {
+    await fs.rename(from, to);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

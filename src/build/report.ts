@@ -1,0 +1,83 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * The short report that ends every build log. docs/deploy.md explains each
+ * line; keep the two in step.
+ */
+export interface BuildReportInput {
+  readonly calendars: number;
+  readonly events: number;
+  readonly pages: number;
+  readonly files: number;
+  readonly bytes?: number;
+  readonly warnings: readonly string[];
+  readonly seconds: number;
+  /** Where the site was published, e.g. "_site". */
+  readonly output: string;
+}
+
+export interface OutputCount {
+  readonly files: number;
+  readonly bytes: number;
+  /** HTML files: the pages of the site. */
+  readonly pages: number;
+}
+
+/** Warnings beyond this many are counted, not listed, so the report stays short. */
+export const MAX_LISTED_WARNINGS = 10;
+
+export function formatBuildReport(input: BuildReportInput): string {
+  const size = input.bytes === undefined ? "" : `, ${formatBytes(input.bytes)}`;
+  const lines = [
+    "Build report",
+    `  calendars  ${input.calendars}`,
+    `  events     ${input.events}`,
+    `  pages      ${input.pages}`,
+    `  files      ${input.files}${size} in ${input.output}`,
+    `  warnings   ${input.warnings.length}`,
+    ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
+  ];
+  const hidden = input.warnings.length - MAX_LISTED_WARNINGS;
+  if (hidden > 0) lines.push(`    … and ${hidden} more`);
+  lines.push(`  time       ${input.seconds.toFixed(1)} s`);
+  return lines.join("\n");
+}
+
+/** Counts what a build wrote: files, their total size, and HTML pages. */
+export async function countOutput(dir: string): Promise<OutputCount> {
+  let files = 0;
+  let bytes = 0;
+  let pages = 0;
+  const pending = [dir];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        pending.push(path);
+      } else if (entry.isFile()) {
+        files += 1;
+        bytes += (await stat(path)).size;
+        if (entry.name.endsWith(".html")) pages += 1;
+      }
+    }
+  }
+  return { files, bytes, pages };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Keeps each warning on one report line (portal text may contain newlines). */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
