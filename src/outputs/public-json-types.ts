@@ -1,0 +1,115 @@
+/**
+ * The public JSON mirror's wire types (docs/public-json.md). They are a
+ * published contract, separate from the domain model: a field may be added
+ * within `version: 1`, never renamed or removed. The portal's `source` URL,
+ * warnings and anything token-related never appear here.
+ */
+
+export const PUBLIC_JSON_VERSION = 1;
+
+export interface PublicCalendarCounts {
+  /** Events in this calendar's events.json (the published window). */
+  readonly events: number;
+  /** Of those, events that had not ended at build time. */
+  readonly upcoming: number;
+}
+
+export interface PublicCalendar {
+  readonly id: string;
+  /** The URL path segment derived from `id` (stable across renames). */
+  readonly segment: string;
+  readonly name: string;
+  readonly description: string;
+  readonly timeZone: string;
+  /** "#rrggbb" or null. */
+  readonly color: string | null;
+  /** Absolute URL of the calendar's page. */
+  readonly url: string;
+  /** Absolute URL of this calendar's events.json. */
+  readonly eventsUrl: string;
+  /** Absolute URL of the iCalendar subscription. */
+  readonly icsUrl: string;
+  /** Absolute URL of the embeddable widget page. */
+  readonly embedUrl: string;
+  readonly counts: PublicCalendarCounts;
+}
+
+export interface PublicAddress {
+  readonly street: string | null;
+  readonly locality: string | null;
+  readonly region: string | null;
+  readonly postalCode: string | null;
+  readonly country: string | null;
+  readonly formatted: string;
+}
+
+export interface PublicLocation {
+  readonly name: string | null;
+  readonly address: PublicAddress | null;
+  readonly geo: { readonly lat: number; readonly lon: number } | null;
+}
+
+export interface PublicImage {
+  readonly url: string;
+  readonly alt: string;
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+export interface PublicCategory {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface PublicEvent {
+  readonly id: string;
+  readonly calendarId: string;
+  readonly title: string;
+  /** ISO 8601 with the offset of `timeZone`. */
+  readonly start: string;
+  /** Exclusive end (all-day: midnight after the last day). */
+  readonly end: string;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  readonly status: "scheduled" | "postponed" | "cancelled";
+  readonly attendanceMode: "offline" | "online" | "mixed";
+  readonly onlineUrl: string | null;
+  readonly location: PublicLocation | null;
+  readonly image: PublicImage | null;
+  readonly categories: readonly PublicCategory[];
+  /** Plain text; may be empty. */
+  readonly summary: string;
+  /** Absolute URL of the event's page. */
+  readonly url: string;
+}
+
+/** `/api/calendars.json` */
+export interface PublicCalendarsDocument {
+  readonly version: typeof PUBLIC_JSON_VERSION;
+  readonly calendars: readonly PublicCalendar[];
+}
+
+/** `/api/calendars/{segment}/events.json` */
+export interface PublicEventsDocument {
+  readonly version: typeof PUBLIC_JSON_VERSION;
+  readonly calendar: PublicCalendar;
+  /** Events ending after (build time - pastDays), sorted by start. */
+  readonly events: readonly PublicEvent[];
+}
+
+/** `/api/manifest.json`; the deploy shrink guard compares it between builds. */
+export interface PublicManifest {
+  readonly version: typeof PUBLIC_JSON_VERSION;
+  readonly generatedAt: string;
+  readonly snapshotFetchedAt: string;
+  readonly siteUrl: string;
+  readonly calendars: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly events: number;
+    readonly url: string;
+  }[];
+  readonly totals: { readonly calendars: number; readonly events: number };
+  /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
+  readonly contentHash: string;
+}

@@ -1,0 +1,204 @@
+import { createHash } from "node:crypto";
+import type { SiteConfig } from "../config/site.ts";
+import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
+import { encodeIdSegment, paths } from "../site/paths.ts";
+import {
+  PUBLIC_JSON_VERSION,
+  type PublicCalendar,
+  type PublicCalendarsDocument,
+  type PublicEvent,
+  type PublicEventsDocument,
+  type PublicManifest,
+} from "./public-json-types.ts";
+
+/**
+ * Writers for the token-free public JSON mirror (docs/public-json.md).
+ * Pure: the same snapshot and settings give the same bytes. Objects are built
+ * with a fixed key order, and only the manifest carries a build time, so
+ * calendars.json and events.json stay byte-identical (and CDN-cacheable)
+ * until the published content changes.
+ */
+
+export type PublicJsonSite = Pick<SiteConfig, "url" | "now" | "pastDays">;
+
+const DAY_MS = 86_400_000;
+
+/** Site-relative locations of the mirror's files. */
+export const publicJsonPaths = {
+  calendars: () => "/api/calendars.json",
+  events: (calendarId: string) => `/api/calendars/${encodeIdSegment(calendarId)}/events.json`,
+  manifest: () => "/api/manifest.json",
+} as const;
+
+/** True while an event has not ended; an event without duration counts until its start. */
+export function isUpcoming(event: Pick<CalendarEvent, "start" | "end">, nowMs: number): boolean {
+  return Math.max(Date.parse(event.start), Date.parse(event.end)) >= nowMs;
+}
+
+/** The published window: every event that ends after `now - pastDays`, in snapshot order. */
+export function publishedEvents(
+  snapshot: PortalSnapshot,
+  calendarId: string,
+  site: PublicJsonSite,
+): CalendarEvent[] {
+  return publishedByCalendar(snapshot, site).get(calendarId) ?? [];
+}
+
+export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
+  const { location, image } = event;
+  return {
+    id: event.id,
+    calendarId: event.calendarId,
+    title: event.title,
+    start: event.start,
+    end: event.end,
+    allDay: event.allDay,
+    timeZone: event.timeZone,
+    status: event.status,
+    attendanceMode: event.attendanceMode,
+    onlineUrl: event.onlineUrl,
+    location: location
+      ? {
+          name: location.name,
+          address: location.address
+            ? {
+                street: location.address.street,
+                locality: location.address.locality,
+                region: location.address.region,
+                postalCode: location.address.postalCode,
+                country: location.address.country,
+                formatted: location.address.formatted,
+              }
+            : null,
+          geo: location.geo ? { lat: location.geo.lat, lon: location.geo.lon } : null,
+        }
+      : null,
+    image: image
+      ? { url: image.url, alt: image.alt, width: image.width, height: image.height }
+      : null,
+    categories: event.categories.map((c) => ({ id: c.id, name: c.name })),
+    summary: event.summary,
+    url: siteUrl + paths.event(event.calendarId, event.id),
+  };
+}
+
+export function toPublicCalendar(
+  calendar: Calendar,
+  snapshot: PortalSnapshot,
+  site: PublicJsonSite,
+): PublicCalendar {
+  const events = publishedEvents(snapshot, calendar.id, site);
+  const nowMs = site.now.toMillis();
+  return {
+    id: calendar.id,
+    segment: encodeIdSegment(calendar.id),
+    name: calendar.name,
+    description: calendar.description,
+    timeZone: calendar.timeZone,
+    color: calendar.color,
+    url: site.url + paths.calendar(calendar.id),
+    eventsUrl: site.url + publicJsonPaths.events(calendar.id),
+    icsUrl: `${site.url + paths.calendar(calendar.id)}calendar.ics`,
+    embedUrl: site.url + paths.embed(calendar.id),
+    counts: {
+      events: events.length,
+      upcoming: events.filter((e) => isUpcoming(e, nowMs)).length,
+    },
+  };
+}
+
+export function publicCalendarsDocument(
+  snapshot: PortalSnapshot,
+  site: PublicJsonSite,
+): PublicCalendarsDocument {
+  return {
+    version: PUBLIC_JSON_VERSION,
+    calendars: snapshot.calendars.map((c) => toPublicCalendar(c, snapshot, site)),
+  };
+}
+
+export function publicEventsDocument(
+  snapshot: PortalSnapshot,
+  calendarId: string,
+  site: PublicJsonSite,
+): PublicEventsDocument {
+  const calendar = snapshot.calendars.find((c) => c.id === calendarId);
+  if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
+  return {
+    version: PUBLIC_JSON_VERSION,
+    calendar: toPublicCalendar(calendar, snapshot, site),
+    events: publishedEvents(snapshot, calendarId, site).map((e) => toPublicEvent(e, site.url)),
+  };
+}
+
+export function publicManifest(snapshot: PortalSnapshot, site: PublicJsonSite): PublicManifest {
+  const calendars = snapshot.calendars.map((c) => ({
+    id: c.id,
+    name: c.name,
+    events: publishedEvents(snapshot, c.id, site).length,
+    url: site.url + paths.calendar(c.id),
+  }));
+  // The hash covers exactly the published bodies, so it changes when and only
+  // when what consumers can read changes (not with the build time).
+  const hash = createHash("sha256").update(writeCalendarsJson(snapshot, site));
+  for (const c of snapshot.calendars) {
+    hash.update("\n").update(writeCalendarEventsJson(snapshot, c.id, site));
+  }
+  return {
+    version: PUBLIC_JSON_VERSION,
+    generatedAt: site.now.toUTC().toISO() ?? "",
+    snapshotFetchedAt: snapshot.fetchedAt,
+    siteUrl: site.url,
+    calendars,
+    totals: {
+      calendars: calendars.length,
+      events: calendars.reduce((sum, c) => sum + c.events, 0),
+    },
+    contentHash: `sha256-${hash.digest("hex")}`,
+  };
+}
+
+export function writeCalendarsJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
+  return `${JSON.stringify(publicCalendarsDocument(snapshot, site))}\n`;
+}
+
+export function writeCalendarEventsJson(
+  snapshot: PortalSnapshot,
+  calendarId: string,
+  site: PublicJsonSite,
+): string {
+  return `${JSON.stringify(publicEventsDocument(snapshot, calendarId, site))}\n`;
+}
+
+export function writeManifestJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
+  return `${JSON.stringify(publicManifest(snapshot, site), null, 2)}\n`;
+}
+
+// Grouping is done once per snapshot and window; a build asks for it once per
+// calendar and output file.
+const groupCache = new WeakMap<PortalSnapshot, Map<string, Map<string, CalendarEvent[]>>>();
+
+function publishedByCalendar(
+  snapshot: PortalSnapshot,
+  site: PublicJsonSite,
+): Map<string, CalendarEvent[]> {
+  const nowMs = site.now.toMillis();
+  const key = `${nowMs}/${site.pastDays}`;
+  let byWindow = groupCache.get(snapshot);
+  if (!byWindow) {
+    byWindow = new Map();
+    groupCache.set(snapshot, byWindow);
+  }
+  const cached = byWindow.get(key);
+  if (cached) return cached;
+  const cutoff = nowMs - site.pastDays * DAY_MS;
+  const groups = new Map<string, CalendarEvent[]>();
+  for (const event of snapshot.events) {
+    if (!isUpcoming(event, cutoff)) continue;
+    const list = groups.get(event.calendarId);
+    if (list) list.push(event);
+    else groups.set(event.calendarId, [event]);
+  }
+  byWindow.set(key, groups);
+  return groups;
+}

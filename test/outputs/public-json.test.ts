@@ -1,0 +1,176 @@
+import { DateTime } from "luxon";
+import { describe, expect, it } from "vitest";
+import type { PortalSnapshot } from "../../src/model/types.ts";
+import {
+  publicCalendarsDocument,
+  publicEventsDocument,
+  publicManifest,
+  writeCalendarEventsJson,
+  writeCalendarsJson,
+  writeManifestJson,
+} from "../../src/outputs/public-json.ts";
+import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+
+const site = {
+  url: "https://events.example.org",
+  now: DateTime.fromISO(FIXTURE_NOW, { zone: "utc" }),
+  pastDays: 365,
+};
+
+function allOutputs(snapshot: PortalSnapshot, s = site): string {
+  return [
+    writeCalendarsJson(snapshot, s),
+    writeManifestJson(snapshot, s),
+    ...snapshot.calendars.map((c) => writeCalendarEventsJson(snapshot, c.id, s)),
+  ].join("\n");
+}
+
+describe("public-json", () => {
+  it("should list every calendar with absolute URLs, its path segment and event counts", () => {
+    const doc = JSON.parse(writeCalendarsJson(fixtureSnapshot, site));
+    expect(doc.version).toBe(1);
+    expect(doc.calendars.map((c: { id: string }) => c.id)).toEqual(["community", "culture"]);
+    expect(doc.calendars[0]).toEqual({
+      id: "community",
+      segment: "community",
+      name: "Community",
+      description: "Markets, walks and neighbourhood events.",
+      timeZone: "Europe/Amsterdam",
+      color: "#0b7285",
+      url: "https://events.example.org/calendars/community/",
+      eventsUrl: "https://events.example.org/api/calendars/community/events.json",
+      icsUrl: "https://events.example.org/calendars/community/calendar.ics",
+      embedUrl: "https://events.example.org/embed/community/",
+      // The Winter Market (1 March) is past but inside the 365-day window.
+      counts: { events: 3, upcoming: 2 },
+    });
+  });
+
+  it("should publish each event with exactly the documented fields and an absolute page URL", () => {
+    const doc = publicEventsDocument(fixtureSnapshot, "culture", site);
+    expect(doc.version).toBe(1);
+    expect(doc.calendar.id).toBe("culture");
+    const hostile = doc.events.find((e) => e.id === "Weird/ID?<x>");
+    expect(hostile).toBeDefined();
+    expect(Object.keys(hostile ?? {})).toEqual([
+      "id",
+      "calendarId",
+      "title",
+      "start",
+      "end",
+      "allDay",
+      "timeZone",
+      "status",
+      "attendanceMode",
+      "onlineUrl",
+      "location",
+      "image",
+      "categories",
+      "summary",
+      "url",
+    ]);
+    expect(hostile?.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
+    expect(hostile?.url).toBe(
+      "https://events.example.org/calendars/culture/events/_57656972642f49443f3c783e/",
+    );
+    const cancelled = doc.events.find((e) => e.id === "e-cancelled");
+    expect(cancelled?.status).toBe("cancelled");
+    const community = publicEventsDocument(fixtureSnapshot, "community", site);
+    const walk = community.events.find((e) => e.id === "e-dst");
+    expect(walk?.location?.address?.formatted).toBe("Vondelpark 1, 1071 AA Amsterdam, NL");
+    expect(walk?.location?.geo).toEqual({ lat: 52.358, lon: 4.868 });
+    expect(walk?.image?.alt).toBe("Lanterns in the park");
+    expect(walk?.start).toBe("2026-03-29T01:30:00+01:00");
+    expect(walk?.end).toBe("2026-03-29T04:00:00+02:00");
+  });
+
+  it("should keep events sorted by start and limit them to the pastDays window", () => {
+    const wide = publicEventsDocument(fixtureSnapshot, "community", site).events;
+    expect(wide.map((e) => e.id)).toEqual(["e-past", "e-dst", "e-allday"]);
+    const narrow = publicEventsDocument(fixtureSnapshot, "community", { ...site, pastDays: 10 });
+    expect(narrow.events.map((e) => e.id)).toEqual(["e-dst", "e-allday"]);
+    expect(narrow.calendar.counts).toEqual({ events: 2, upcoming: 2 });
+  });
+
+  it("should never publish the portal source URL, warnings, organizer e-mail or descriptions", () => {
+    const snapshot: PortalSnapshot = {
+      ...fixtureSnapshot,
+      source: "https://portal.example.org/api/v1?secret-marker",
+      warnings: ["Skipped event x: warning-marker"],
+    };
+    const out = allOutputs(snapshot);
+    expect(out).not.toContain("portal.example.org");
+    expect(out).not.toContain("secret-marker");
+    expect(out).not.toContain("warning-marker");
+    expect(out).not.toContain("info@example.org");
+    expect(out).not.toContain("Meet at the");
+    expect(out.toLowerCase()).not.toContain("token");
+  });
+
+  it("should give byte-identical output for the same snapshot and settings", () => {
+    expect(allOutputs(fixtureSnapshot)).toBe(allOutputs(structuredClone(fixtureSnapshot)));
+  });
+
+  it("should describe the build in the manifest with the shape the shrink guard reads", () => {
+    const manifest = JSON.parse(writeManifestJson(fixtureSnapshot, site));
+    expect(Object.keys(manifest)).toEqual([
+      "version",
+      "generatedAt",
+      "snapshotFetchedAt",
+      "siteUrl",
+      "calendars",
+      "totals",
+      "contentHash",
+    ]);
+    expect(manifest.version).toBe(1);
+    expect(manifest.generatedAt).toBe("2026-03-20T12:00:00.000Z");
+    expect(manifest.snapshotFetchedAt).toBe(FIXTURE_NOW);
+    expect(manifest.siteUrl).toBe("https://events.example.org");
+    expect(manifest.calendars).toEqual([
+      {
+        id: "community",
+        name: "Community",
+        events: 3,
+        url: "https://events.example.org/calendars/community/",
+      },
+      {
+        id: "culture",
+        name: "Culture",
+        events: 5,
+        url: "https://events.example.org/calendars/culture/",
+      },
+    ]);
+    expect(manifest.totals).toEqual({ calendars: 2, events: 8 });
+    expect(manifest.contentHash).toMatch(/^sha256-[0-9a-f]{64}$/);
+  });
+
+  it("should keep the content hash when only the build time changes", () => {
+    const later = { ...site, now: site.now.plus({ minutes: 30 }) };
+    const a = publicManifest(fixtureSnapshot, site);
+    const b = publicManifest(fixtureSnapshot, later);
+    expect(b.generatedAt).not.toBe(a.generatedAt);
+    expect(b.contentHash).toBe(a.contentHash);
+  });
+
+  it("should change the content hash when a published event changes", () => {
+    const renamed: PortalSnapshot = {
+      ...fixtureSnapshot,
+      events: fixtureSnapshot.events.map((e) =>
+        e.id === "e-postponed" ? { ...e, title: "Poetry Night (new date)" } : e,
+      ),
+    };
+    expect(publicManifest(renamed, site).contentHash).not.toBe(
+      publicManifest(fixtureSnapshot, site).contentHash,
+    );
+  });
+
+  it("should publish an empty portal as empty lists, not fail", () => {
+    const empty: PortalSnapshot = { ...fixtureSnapshot, calendars: [], events: [] };
+    expect(publicCalendarsDocument(empty, site)).toEqual({ version: 1, calendars: [] });
+    expect(publicManifest(empty, site).totals).toEqual({ calendars: 0, events: 0 });
+  });
+
+  it("should refuse an unknown calendar id", () => {
+    expect(() => publicEventsDocument(fixtureSnapshot, "nope", site)).toThrow(RangeError);
+  });
+});
