@@ -42,8 +42,10 @@ const LABELS = {
 
 export type EventTextLabels = { readonly [K in keyof (typeof LABELS)["en"]]: string };
 
+/** Labels by primary language subtag ("nl-BE" -> nl); English otherwise. */
 export function eventTextLabels(lang: string): EventTextLabels {
-  return lang in LABELS ? LABELS[lang as keyof typeof LABELS] : LABELS.en;
+  const primary = lang.split("-")[0]?.toLowerCase() ?? "";
+  return primary in LABELS ? LABELS[primary as keyof typeof LABELS] : LABELS.en;
 }
 
 /**

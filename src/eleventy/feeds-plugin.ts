@@ -1,0 +1,255 @@
+import { DateTime } from "luxon";
+import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
+import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
+import {
+  eventIcsPath,
+  eventPageUrl,
+  type FeedFiles,
+  type FeedLink,
+  type FeedScope,
+  feedFilePaths,
+  feedLinks,
+  feedUrls,
+} from "../outputs/feeds-urls.ts";
+import { renderCalendar, renderEventIcs } from "../outputs/ics.ts";
+import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
+import { subscribeLinks } from "../outputs/ics-subscribe.ts";
+import { renderQrSvg } from "../outputs/qr.ts";
+
+/**
+ * Writes the feeds and calendar files (docs/feeds.md) as Eleventy virtual
+ * templates and gives page templates filters for autodiscovery, subscribe and
+ * add-to-calendar links. Reads only the global data `portal` (`calendars`,
+ * `events`, `categories`, `fetchedAt`) and `site` (SiteConfig).
+ */
+
+interface PortalData {
+  readonly fetchedAt: string;
+  readonly calendars: readonly Calendar[];
+  readonly events: readonly CalendarEvent[];
+  readonly categories?: readonly Pick<Category, "id" | "name">[];
+}
+
+/** The SiteConfig fields the writers use; `now` may arrive as a string. */
+interface SiteData {
+  readonly url: string;
+  readonly title: string;
+  readonly description: string;
+  readonly lang: string;
+  readonly now: DateTime | string | Date;
+  readonly feedPastDays: number;
+  readonly cancelledGraceDays: number;
+  readonly refreshMinutes: number;
+}
+
+interface TemplateData {
+  readonly portal: PortalData;
+  readonly site: SiteData;
+}
+
+type Format = "rss" | "atom" | "json" | "ics";
+const FORMATS: readonly Format[] = ["rss", "atom", "json", "ics"];
+
+interface FilePage {
+  readonly scope: FeedScope;
+  readonly format: Format;
+  readonly path: string;
+  readonly description: string | null;
+  readonly color: string | null;
+}
+
+/** The subset of Eleventy's UserConfig this plugin calls. */
+interface EleventyConfigLike {
+  addTemplate(path: string, content: unknown, data?: unknown): void;
+  addTemplateFormats(formats: string): void;
+  addFilter(name: string, filter: (...args: never[]) => unknown): void;
+}
+
+export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
+  // The site may restrict templateFormats to njk; virtual .11ty.js need this.
+  eleventyConfig.addTemplateFormats("11ty.js");
+
+  for (const format of FORMATS) {
+    const scope: FeedScope = { kind: "site" };
+    eleventyConfig.addTemplate(`feeds/site-${format}.11ty.js`, {
+      data: {
+        eleventyExcludeFromCollections: true,
+        permalink: feedFilePaths(scope)[format],
+      },
+      render: (data: TemplateData) => renderFile(data, fileFor(scope, format, null, null)),
+    });
+  }
+
+  eleventyConfig.addTemplate("feeds/calendars.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.calendars",
+        size: 1,
+        alias: "feedFile",
+        before: (calendars: readonly Calendar[]) =>
+          calendars.flatMap((calendar) =>
+            FORMATS.map((format) =>
+              fileFor(
+                { kind: "calendar", id: calendar.id, name: calendar.name },
+                format,
+                calendar.description || null,
+                calendar.color,
+              ),
+            ),
+          ),
+      },
+      permalink: (data: { feedFile: FilePage }) => data.feedFile.path,
+    },
+    render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
+  });
+
+  eleventyConfig.addTemplate("feeds/categories.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.categories",
+        size: 1,
+        alias: "feedFile",
+        before: (categories: readonly Pick<Category, "id" | "name">[] | undefined) =>
+          (categories ?? []).flatMap((category) =>
+            FORMATS.map((format) =>
+              fileFor(
+                { kind: "category", id: category.id, name: category.name },
+                format,
+                null,
+                null,
+              ),
+            ),
+          ),
+      },
+      permalink: (data: { feedFile: FilePage }) => data.feedFile.path,
+    },
+    render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
+  });
+
+  eleventyConfig.addTemplate("feeds/event-ics.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: { data: "portal.events", size: 1, alias: "feedEvent" },
+      permalink: (data: { feedEvent: CalendarEvent }) => eventIcsPath(data.feedEvent),
+    },
+    render: (data: TemplateData & { feedEvent: CalendarEvent }) =>
+      renderEventIcs(data.feedEvent, {
+        site: { url: data.site.url, lang: data.site.lang },
+        fetchedAt: data.portal.fetchedAt,
+      }),
+  });
+
+  eleventyConfig.addFilter("feedLinks", function (this: unknown, scope: unknown, kind?: string) {
+    return feedLinks(toScope(scope, kind), siteFrom(this));
+  });
+  eleventyConfig.addFilter("feedUrls", function (this: unknown, scope: unknown, kind?: string) {
+    return feedUrls(toScope(scope, kind), siteFrom(this).url);
+  });
+  eleventyConfig.addFilter("subscribeLinks", (httpsIcsUrl: string, name: string) =>
+    subscribeLinks(httpsIcsUrl, name),
+  );
+  eleventyConfig.addFilter(
+    "addToCalendarLinks",
+    function (this: unknown, event: CalendarEvent, eventUrl?: string) {
+      const site = siteFrom(this);
+      return addToCalendarLinks(event, eventUrl ?? eventPageUrl(site.url, event), site.lang);
+    },
+  );
+  eleventyConfig.addFilter("qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
+}
+
+function fileFor(
+  scope: FeedScope,
+  format: Format,
+  description: string | null,
+  color: string | null,
+): FilePage {
+  return { scope, format, path: feedFilePaths(scope)[format], description, color };
+}
+
+function renderFile(data: TemplateData, file: FilePage): string {
+  const site = toSiteOptions(data.site);
+  const events = eventsInScope(data.portal, file.scope);
+  const common = {
+    site,
+    scope: file.scope,
+    fetchedAt: data.portal.fetchedAt,
+    ...(file.description ? { description: file.description } : {}),
+  };
+  if (file.format === "ics") return renderCalendar(events, { ...common, color: file.color });
+  const feedOptions: FeedOptions = common;
+  if (file.format === "rss") return renderRss(events, feedOptions);
+  if (file.format === "atom") return renderAtom(events, feedOptions);
+  return renderJsonFeed(events, feedOptions);
+}
+
+const byScope = new WeakMap<readonly CalendarEvent[], Map<string, CalendarEvent[]>>();
+
+/** Calendar and category event lists, computed once per events array. */
+function eventsInScope(portal: PortalData, scope: FeedScope): readonly CalendarEvent[] {
+  if (scope.kind === "site") return portal.events;
+  let index = byScope.get(portal.events);
+  if (!index) {
+    index = new Map();
+    for (const event of portal.events) {
+      push(index, `calendar:${event.calendarId}`, event);
+      for (const category of new Set(event.categories.map((c) => c.id))) {
+        push(index, `category:${category}`, event);
+      }
+    }
+    byScope.set(portal.events, index);
+  }
+  return index.get(`${scope.kind}:${scope.id}`) ?? [];
+}
+
+function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarEvent): void {
+  const list = index.get(key);
+  if (list) list.push(event);
+  else index.set(key, [event]);
+}
+
+function toSiteOptions(site: SiteData) {
+  return { ...site, now: toDateTime(site.now) };
+}
+
+/** Eleventy may hand data through as copies; accept a DateTime, Date or ISO string. */
+function toDateTime(value: DateTime | string | Date): DateTime {
+  if (DateTime.isDateTime(value)) return value;
+  const parsed =
+    value instanceof Date ? DateTime.fromJSDate(value) : DateTime.fromISO(String(value));
+  if (!parsed.isValid) throw new Error(`site.now is not a date: ${String(value)}`);
+  return parsed.toUTC();
+}
+
+/**
+ * Filter scope argument: "/" or "site" for the whole site; a calendar or a
+ * category object ({ id, name }), with `kind` "calendar" or "category". Without
+ * `kind`, an object with a `timeZone` is taken for a calendar.
+ */
+function toScope(value: unknown, kind?: string): FeedScope {
+  if (value === "/" || value === "site" || value === undefined || value === null) {
+    return { kind: "site" };
+  }
+  if (typeof value === "object" && "id" in value && "name" in value) {
+    const { id, name } = value as { id: unknown; name: unknown };
+    const resolved = kind ?? ("timeZone" in value ? "calendar" : "category");
+    if (resolved === "calendar" || resolved === "category") {
+      return { kind: resolved, id: String(id), name: String(name) };
+    }
+  }
+  throw new Error(
+    `feeds filter: expected "/" or a calendar/category object with kind "calendar" or "category", got ${JSON.stringify(value)}`,
+  );
+}
+
+/** The `site` global from the filter's context (nunjucks `this.ctx`, 11ty.js `this`). */
+function siteFrom(context: unknown): { url: string; title: string; lang: string } {
+  const holder = context as { ctx?: { site?: SiteData }; site?: SiteData } | undefined;
+  const site = holder?.ctx?.site ?? holder?.site;
+  if (!site?.url) throw new Error("feeds filters need the global data `site` (SiteConfig)");
+  return site;
+}
+
+export type { FeedFiles, FeedLink };

@@ -1,0 +1,86 @@
+import type { CalendarEvent } from "../model/types.ts";
+import { eventTimes, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
+import { normalizeHttpUrl } from "./feeds-image-type.ts";
+
+/**
+ * "Add to calendar" links for one event: Google Calendar's and Outlook.com's
+ * event templates, and our single-event .ics download (Apple, Thunderbird,
+ * desktop Outlook). The web links carry UTC instants (all-day events: dates
+ * with an exclusive end, as both services expect), so no client has to guess
+ * the zone; Google also gets `ctz` to show the event in its own zone.
+ */
+export interface AddToCalendarLinks {
+  readonly google: string;
+  readonly outlook: string;
+  readonly office365: string;
+  /** Absolute URL of the event's event.ics, next to its page. */
+  readonly ics: string;
+}
+
+/** Keeps the links well under the ~2,000 characters some browsers and services accept. */
+const MAX_DETAILS = 800;
+
+export function addToCalendarLinks(
+  event: CalendarEvent,
+  eventUrl: string,
+  lang = "en",
+): AddToCalendarLinks | null {
+  const times = eventTimes(event);
+  if (!times) return null;
+  const status = statusLabel(event.status, lang);
+  const title = singleLine(status ? `${status}: ${event.title}` : event.title);
+  const details =
+    `${truncate(multiLine(event.summary || event.descriptionText))}\n\n${eventUrl}`.trim();
+  const location = formatPlace(event) ?? normalizeHttpUrl(event.onlineUrl) ?? "";
+
+  const start = times.start.toUTC();
+  const end = times.end.toUTC();
+  const firstDay = times.start.startOf("day");
+  const endDay = event.allDay
+    ? times.end.startOf("day") > firstDay
+      ? times.end.startOf("day")
+      : firstDay.plus({ days: 1 })
+    : null;
+
+  const googleDates = endDay
+    ? `${firstDay.toFormat("yyyyLLdd")}/${endDay.toFormat("yyyyLLdd")}`
+    : `${start.toFormat("yyyyLLdd'T'HHmmss'Z'")}/${end.toFormat("yyyyLLdd'T'HHmmss'Z'")}`;
+  const google = query("https://calendar.google.com/calendar/render", {
+    action: "TEMPLATE",
+    text: title,
+    dates: googleDates,
+    details,
+    location,
+    ctz: event.timeZone,
+  });
+
+  const outlookParams = {
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: title,
+    startdt: endDay ? firstDay.toISODate() : start.toISO({ suppressMilliseconds: true }),
+    enddt: endDay ? endDay.toISODate() : end.toISO({ suppressMilliseconds: true }),
+    allday: event.allDay ? "true" : "false",
+    body: details,
+    location,
+  };
+  return {
+    google,
+    outlook: query("https://outlook.live.com/calendar/0/deeplink/compose", outlookParams),
+    office365: query("https://outlook.office.com/calendar/0/deeplink/compose", outlookParams),
+    ics: new URL("event.ics", eventUrl).href,
+  };
+}
+
+/** encodeURIComponent, not URLSearchParams: Outlook shows "+" literally. */
+function query(base: string, params: Record<string, string | null>): string {
+  const pairs = Object.entries(params)
+    .filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1] !== "")
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`);
+  return `${base}?${pairs.join("&")}`;
+}
+
+function truncate(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= MAX_DETAILS ? text : `${chars.slice(0, MAX_DETAILS - 1).join("")}…`;
+}
