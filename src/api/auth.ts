@@ -1,0 +1,55 @@
+import type { AuthMode } from "../config/api.ts";
+
+/** What replaces the token wherever text might show it. */
+export const REDACTED = "[redacted]";
+
+/** Adds the token to a request the way EVENT_API_AUTH says. */
+export function authorize(
+  url: URL,
+  headers: Record<string, string>,
+  auth: AuthMode,
+  token: string,
+): void {
+  if (auth.kind === "bearer") headers.authorization = `Bearer ${token}`;
+  else if (auth.kind === "header") headers[auth.name.toLowerCase()] = token;
+  else url.searchParams.set(auth.name, token);
+}
+
+/**
+ * The URL without the token parameter (query mode), for cache keys, messages
+ * and logs. Portals often echo the request's query into next-page links, so
+ * this also cleans URLs the portal gave us.
+ */
+export function withoutToken(url: URL, auth: AuthMode): URL {
+  const clean = new URL(url);
+  if (auth.kind === "query") clean.searchParams.delete(auth.name);
+  return clean;
+}
+
+/**
+ * Removes the token from any text (error messages, causes, cache contents),
+ * in raw, URL-encoded and JSON-escaped forms. Tokens shorter than 4
+ * characters are not searched for: they would redact ordinary words.
+ */
+export function createRedactor(token: string): (text: string) => string {
+  const forms = [
+    ...new Set([
+      token,
+      encodeURIComponent(token),
+      new URLSearchParams({ t: token }).toString().slice(2),
+      JSON.stringify(token).slice(1, -1),
+    ]),
+  ].filter((form) => form.length >= 4);
+  return (text) => {
+    let result = text;
+    for (const form of forms) result = result.split(form).join(REDACTED);
+    return result;
+  };
+}
+
+/** A JSON value with every occurrence of the token replaced, for storage. */
+export function redactJson<T>(value: T, redact: (text: string) => string): T {
+  const text = JSON.stringify(value);
+  const clean = redact(text);
+  return clean === text ? value : (JSON.parse(clean) as T);
+}

@@ -1,0 +1,351 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, type Dispatcher } from "undici";
+import type { AuthMode } from "../config/api.ts";
+import { ApiError, AuthError } from "../errors.ts";
+import { authorize, createRedactor, withoutToken } from "./auth.ts";
+import { ApiNotFoundError, ApiUnavailableError, formatMs } from "./errors.ts";
+import { backoffMs, isRetryableStatus, isTransientNetworkError, parseRetryAfter } from "./retry.ts";
+import { Semaphore } from "./semaphore.ts";
+
+export interface HttpClientOptions {
+  readonly token: string;
+  readonly auth: AuthMode;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryMaxWaitMs: number;
+  readonly signal?: AbortSignal;
+  /** Injected for tests of the backoff; defaults to Math.random. */
+  readonly random?: () => number;
+}
+
+export interface ConditionalHeaders {
+  readonly etag?: string | null;
+  readonly lastModified?: string | null;
+}
+
+export interface JsonResponse {
+  /** 200-299, or 304 when a conditional request still matches. */
+  readonly status: number;
+  /** Parsed JSON; null for 304. */
+  readonly body: unknown;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  /** Link header (RFC 8288), with any token parameter removed from its URLs. */
+  readonly link: string | null;
+  readonly totalCount: number | null;
+}
+
+export interface HttpStats {
+  requests: number;
+  retries: number;
+  notModified: number;
+}
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** Far above any calendar list we expect; stops a runaway response from eating memory. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * GETs JSON from the portal: keep-alive connections (undici Agent, one pool
+ * per origin), at most `concurrency` requests in flight, a time limit per
+ * attempt, retries with backoff for transient failures, and errors whose
+ * messages never contain the token.
+ */
+export class HttpClient {
+  readonly stats: HttpStats = { requests: 0, retries: 0, notModified: 0 };
+  readonly redact: (text: string) => string;
+  readonly #options: HttpClientOptions;
+  readonly #agent: Agent;
+  readonly #slots: Semaphore;
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options;
+    this.redact = createRedactor(options.token);
+    this.#slots = new Semaphore(options.concurrency);
+    this.#agent = new Agent({
+      connections: options.concurrency,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** The URL as it may be shown: token parameter removed. */
+  display(url: URL): string {
+    return this.redact(withoutToken(url, this.#options.auth).href);
+  }
+
+  async getJson(target: URL, conditional: ConditionalHeaders = {}): Promise<JsonResponse> {
+    const { retries, retryMaxWaitMs } = this.#options;
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.#attempt(target, conditional);
+      if (outcome.ok) return outcome.response;
+      if (!outcome.retryable || attempt >= retries) throw this.#finalError(outcome.error, attempt);
+      this.stats.retries++;
+      const wait = outcome.retryAfterMs ?? backoffMs(attempt, retryMaxWaitMs, this.#options.random);
+      await sleep(Math.min(wait, retryMaxWaitMs), undefined, { signal: this.#options.signal });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #attempt(target: URL, conditional: ConditionalHeaders): Promise<Attempt> {
+    const release = await this.#slots.acquire();
+    try {
+      return await this.#send(target, conditional);
+    } finally {
+      release();
+    }
+  }
+
+  async #send(target: URL, conditional: ConditionalHeaders): Promise<Attempt> {
+    const url = new URL(target);
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": "event-calendar-publisher",
+    };
+    authorize(url, headers, this.#options.auth, this.#options.token);
+    if (conditional.etag) headers["if-none-match"] = conditional.etag;
+    if (conditional.lastModified) headers["if-modified-since"] = conditional.lastModified;
+    const shown = this.display(url);
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+    const signal = this.#options.signal
+      ? AbortSignal.any([this.#options.signal, timeout])
+      : timeout;
+
+    this.stats.requests++;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.#agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "GET",
+        headers,
+        signal,
+      });
+    } catch (error) {
+      return this.#networkFailure(error, url, shown, timeout);
+    }
+
+    const header = (name: string): string | null => {
+      const value = response.headers[name];
+      return (Array.isArray(value) ? value.join(", ") : value) ?? null;
+    };
+    const status = response.statusCode;
+    if (status === 304) {
+      await response.body.dump();
+      this.stats.notModified++;
+      return { ok: true, response: this.#response(304, null, header) };
+    }
+    let text: string;
+    try {
+      text = await readText(response.body);
+    } catch (error) {
+      return this.#networkFailure(error, url, shown, timeout);
+    }
+    if (status >= 200 && status < 300) {
+      const type = header("content-type");
+      if (type && !JSON_TYPE.test(type)) {
+        return failed(
+          new ApiError(
+            `The portal answered ${shown} with ${type.split(";")[0]} instead of JSON; check that EVENT_API_URL points at the API, not a web page.`,
+            status,
+          ),
+        );
+      }
+      try {
+        return { ok: true, response: this.#response(status, JSON.parse(text), header) };
+      } catch (cause) {
+        // A truncated body (dropped connection, proxy hiccup) is worth another try.
+        return failed(
+          new ApiUnavailableError(`The portal sent invalid JSON for ${shown}.`, status, {
+            cause: this.#clean(cause),
+          }),
+          true,
+        );
+      }
+    }
+    return this.#statusFailure(status, shown, text, header);
+  }
+
+  #response(status: number, body: unknown, header: (name: string) => string | null): JsonResponse {
+    const link = header("link");
+    const total = Number(header("x-total-count") ?? Number.NaN);
+    return {
+      status,
+      body,
+      etag: header("etag"),
+      lastModified: header("last-modified"),
+      link: link ? this.#cleanLink(link) : null,
+      totalCount: Number.isInteger(total) && total >= 0 ? total : null,
+    };
+  }
+
+  /** Portals often echo the request query (our token, in query mode) into Link URLs. */
+  #cleanLink(link: string): string {
+    const auth = this.#options.auth;
+    if (auth.kind !== "query") return this.redact(link);
+    return this.redact(
+      link.replace(/<([^>]*)>/g, (whole, inner: string) => {
+        try {
+          const parsed = new URL(inner);
+          return `<${withoutToken(parsed, auth).href}>`;
+        } catch {
+          return whole;
+        }
+      }),
+    );
+  }
+
+  #statusFailure(
+    status: number,
+    shown: string,
+    text: string,
+    header: (name: string) => string | null,
+  ): Attempt {
+    const detail = problemDetail(text, this.redact);
+    if (status === 401 || status === 403) {
+      return failed(
+        new AuthError(
+          `The portal rejected the token (HTTP ${status}) for ${shown}; ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN.`,
+          status,
+        ),
+      );
+    }
+    if (status === 404) {
+      return failed(new ApiNotFoundError(`The portal has nothing at ${shown} (HTTP 404).`, 404));
+    }
+    if (isRetryableStatus(status)) {
+      const retryAfterMs = parseRetryAfter(header("retry-after") ?? undefined);
+      const what = status === 429 ? "is limiting our request rate" : "failed";
+      return {
+        ok: false,
+        retryable: true,
+        retryAfterMs,
+        error: new ApiUnavailableError(
+          `The portal ${what} (HTTP ${status}) for ${shown}${detail}.`,
+          status,
+        ),
+      };
+    }
+    return failed(
+      new ApiError(
+        `The portal refused ${shown} (HTTP ${status})${detail}; check EVENT_API_URL and EVENT_API_AUTH.`,
+        status,
+      ),
+    );
+  }
+
+  #networkFailure(error: unknown, url: URL, shown: string, timeout: AbortSignal): Attempt {
+    if (this.#options.signal?.aborted) throw this.#options.signal.reason;
+    const code = errorCode(error);
+    const cause = this.#clean(error);
+    const host = url.host;
+    if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      return failed(
+        new ApiUnavailableError(
+          `The portal did not answer ${shown} within ${formatMs(this.#options.timeoutMs)} (EVENT_API_TIMEOUT).`,
+          undefined,
+          { cause },
+        ),
+        true,
+      );
+    }
+    if (code === "ENOTFOUND") {
+      return failed(
+        new ApiUnavailableError(
+          `Cannot find the host "${url.hostname}" (DNS); check EVENT_API_URL.`,
+          undefined,
+          { cause },
+        ),
+      );
+    }
+    if (code === "ECONNREFUSED") {
+      return failed(
+        new ApiUnavailableError(
+          `Cannot reach the portal at ${host}: connection refused; check EVENT_API_URL and that the portal is up.`,
+          undefined,
+          { cause },
+        ),
+        true,
+      );
+    }
+    return failed(
+      new ApiUnavailableError(
+        `Cannot reach the portal at ${host}: ${code ?? "network error"} for ${shown}.`,
+        undefined,
+        { cause },
+      ),
+      isTransientNetworkError(code) || code === undefined,
+    );
+  }
+
+  #finalError(error: ApiError, attempt: number): ApiError {
+    if (attempt === 0 || !(error instanceof ApiUnavailableError)) return error;
+    const message = `${error.message.replace(/\.$/, "")} (after ${attempt + 1} attempts).`;
+    return new ApiUnavailableError(message, error.status, { cause: error.cause });
+  }
+
+  /** A cause safe to keep: same class of information, token removed from its message. */
+  #clean(error: unknown): Error {
+    const message = error instanceof Error ? error.message : String(error);
+    const clean = new Error(this.redact(message));
+    clean.name = error instanceof Error ? error.name : "Error";
+    const code = errorCode(error);
+    if (code) Object.assign(clean, { code });
+    return clean;
+  }
+}
+
+type Attempt =
+  | { readonly ok: true; readonly response: JsonResponse }
+  | {
+      readonly ok: false;
+      readonly retryable: boolean;
+      readonly retryAfterMs?: number | null;
+      readonly error: ApiError;
+    };
+
+function failed(error: ApiError, retryable = false): Attempt {
+  return { ok: false, retryable, error };
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = current.cause ?? (current as Error & { errors?: unknown[] }).errors?.[0];
+  }
+  return undefined;
+}
+
+async function readText(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      throw Object.assign(new Error("response larger than 64 MiB"), { code: "EFBIG" });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** RFC 9457 problem details give a human explanation worth passing on. */
+function problemDetail(text: string, redact: (text: string) => string): string {
+  try {
+    const problem = JSON.parse(text) as { detail?: unknown; title?: unknown };
+    const detail = typeof problem.detail === "string" ? problem.detail : problem.title;
+    return typeof detail === "string" && detail.trim()
+      ? `: ${redact(detail.trim().replace(/\s+/g, " ").slice(0, 200))}`
+      : "";
+  } catch {
+    return "";
+  }
+}

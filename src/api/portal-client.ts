@@ -1,0 +1,295 @@
+import type { ApiConfig } from "../config/api.ts";
+import { ApiError } from "../errors.ts";
+import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
+import { ApiNotFoundError } from "./errors.ts";
+import { HttpClient, type HttpStats } from "./http-client.ts";
+import { firstPageUrl, readPage } from "./paging.ts";
+import { type CachedResponse, ResponseCache } from "./response-cache.ts";
+import type { WireCalendar, WireEvent, WireRecord } from "./wire.ts";
+
+export interface FetchStats extends HttpStats {
+  /** Responses taken from the cache without asking (younger than EVENT_API_CACHE_DURATION). */
+  cacheHits: number;
+  /** Details not requested because the list showed the event unchanged. */
+  detailsReused: number;
+  pages: number;
+}
+
+export type FetchPhase = "calendars" | "events" | "details";
+
+export interface FetchProgress {
+  readonly phase: FetchPhase;
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface PortalClientOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: FetchProgress) => void;
+  readonly onWarning?: (warning: string) => void;
+  /** Injected for tests of the backoff. */
+  readonly random?: () => number;
+}
+
+/** A list holds at most this many pages; beyond it the portal's paging is broken. */
+export const MAX_PAGES = 10_000;
+
+/**
+ * The three operations of the service (docs/api.md) over the HTTP client,
+ * with paging, the persistent response cache and conditional requests.
+ */
+export class PortalClient {
+  readonly http: HttpClient;
+  readonly stats: FetchStats;
+  readonly #config: ApiConfig;
+  readonly #cache: ResponseCache;
+  readonly #options: PortalClientOptions;
+
+  constructor(config: ApiConfig, options: PortalClientOptions = {}) {
+    this.#config = config;
+    this.#options = options;
+    this.http = new HttpClient({ ...config, signal: options.signal, random: options.random });
+    this.stats = Object.assign(this.http.stats, { cacheHits: 0, detailsReused: 0, pages: 0 });
+    this.#cache = new ResponseCache(config.cacheDir, this.http.redact);
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  endpoint(...segments: string[]): URL {
+    const path = segments.map((segment) => encodeURIComponent(segment)).join("/");
+    return new URL(`${this.#config.baseUrl}/${path}`);
+  }
+
+  async listCalendars(): Promise<WireRecord[]> {
+    return this.#records(await this.#list(this.endpoint("event-calendars")), "the calendar list");
+  }
+
+  async listEvents(calendarId: string): Promise<WireRecord[]> {
+    try {
+      const items = await this.#list(this.endpoint("event-calendar", calendarId, "events"));
+      return this.#records(items, `calendar "${calendarId}"`);
+    } catch (error) {
+      if (error instanceof ApiNotFoundError) {
+        throw new ApiError(
+          `Calendar "${calendarId}" is not available to this organization (HTTP 404 for its events); check EVENT_API_CALENDARS and the token's organization.`,
+          404,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Details of one event, or null when the portal answers 404 (the event went
+   * away between the list and the details). Not requested at all when the
+   * cached details carry the same revision/updatedAt as the list record.
+   */
+  async getDetails(
+    calendarId: string,
+    eventId: string,
+    listed?: WireRecord,
+  ): Promise<WireRecord | null> {
+    const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
+    const key = this.#key(url);
+    const cached = this.#cache.get<CachedResponse>(key);
+    if (
+      cached &&
+      listed &&
+      isPlainObject(cached.value.body) &&
+      this.#sameVersion(listed, cached.value.body)
+    ) {
+      this.stats.detailsReused++;
+      return cached.value.body;
+    }
+    try {
+      const body = await this.#get(url, key, cached?.value ?? null, cached?.ageMs ?? null);
+      if (!isPlainObject(body.body)) {
+        throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
+      }
+      return body.body;
+    } catch (error) {
+      if (error instanceof ApiNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /** Calendars (filtered by EVENT_API_CALENDARS), their events and every event's details. */
+  async fetchAll(): Promise<WireCalendar[]> {
+    const progress = this.#options.onProgress;
+    progress?.({ phase: "calendars", done: 0, total: 1 });
+    let calendars = await this.listCalendars();
+    progress?.({ phase: "calendars", done: 1, total: 1 });
+    calendars = this.#selectCalendars(calendars);
+
+    let eventsDone = 0;
+    const listed = await Promise.all(
+      calendars.map(async (record) => {
+        const id = calendarIdOf(record, this.#config);
+        const events = id === null ? [] : await this.listEvents(id);
+        progress?.({ phase: "events", done: ++eventsDone, total: calendars.length });
+        return { record, id, events };
+      }),
+    );
+
+    const total = listed.reduce((sum, calendar) => sum + calendar.events.length, 0);
+    let detailsDone = 0;
+    progress?.({ phase: "details", done: 0, total });
+    return Promise.all(
+      listed.map(async ({ record, id, events }): Promise<WireCalendar> => {
+        const wire = await Promise.all(
+          events.map(async (event): Promise<WireEvent | null> => {
+            const eventId = eventIdOf(event, this.#config);
+            const details =
+              id === null || eventId === null ? null : await this.getDetails(id, eventId, event);
+            progress?.({ phase: "details", done: ++detailsDone, total });
+            if (id !== null && eventId !== null && details === null) {
+              this.#warn(
+                `calendar "${id}", event "${eventId}": skipped (listed, but its details answer 404)`,
+              );
+              return null;
+            }
+            return { listed: event, details };
+          }),
+        );
+        return { record, events: wire.filter((event): event is WireEvent => event !== null) };
+      }),
+    );
+  }
+
+  #selectCalendars(calendars: WireRecord[]): WireRecord[] {
+    const wanted = this.#config.calendars;
+    if (!wanted) return calendars;
+    const byId = new Map(calendars.map((record) => [calendarIdOf(record, this.#config), record]));
+    const missing = wanted.filter((id) => !byId.has(id));
+    if (missing.length > 0) {
+      const available = [...byId.keys()].filter(Boolean).join(", ") || "none";
+      throw new ApiError(
+        `Calendar ${missing.map((id) => `"${id}"`).join(", ")} (EVENT_API_CALENDARS) is not available to this organization; available: ${available}.`,
+        404,
+      );
+    }
+    return wanted.map((id) => byId.get(id) as WireRecord);
+  }
+
+  #sameVersion(listed: WireRecord, details: WireRecord): boolean {
+    const map = this.#config.fieldMap;
+    let compared = false;
+    for (const field of ["revision", "updatedAt"] as const) {
+      const a = pickEventField([listed], field, map);
+      const b = pickEventField([details], field, map);
+      if (a === undefined || b === undefined) continue;
+      if (JSON.stringify(a) !== JSON.stringify(b)) return false;
+      compared = true;
+    }
+    return compared;
+  }
+
+  async #list(url: URL): Promise<unknown[]> {
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let next: URL | null = firstPageUrl(url, this.#config.paging, this.#config.pageSize);
+    while (next) {
+      const key = this.#key(next);
+      if (seen.has(key)) {
+        throw new ApiError(
+          `The portal's paging repeats ${this.http.display(next)}; stopped to avoid a loop.`,
+        );
+      }
+      if (seen.size >= MAX_PAGES) {
+        throw new ApiError(
+          `The list at ${this.http.display(url)} has more than ${MAX_PAGES} pages; stopped.`,
+        );
+      }
+      seen.add(key);
+      const cached = this.#cache.get<CachedResponse>(key);
+      const response = await this.#get(next, key, cached?.value ?? null, cached?.ageMs ?? null);
+      this.stats.pages++;
+      let page: ReturnType<typeof readPage>;
+      try {
+        page = readPage({
+          body: response.body,
+          link: response.link,
+          totalCount: response.totalCount,
+          url: new URL(this.http.display(next)),
+          mode: this.#config.paging,
+          pageSize: this.#config.pageSize,
+          collected: items.length,
+        });
+      } catch (error) {
+        throw new ApiError(
+          `Unexpected answer for ${this.http.display(next)}: ${(error as Error).message}.`,
+        );
+      }
+      items.push(...page.items);
+      next = page.next;
+    }
+    return items;
+  }
+
+  /** A response from the cache when fresh enough, else from the portal (conditionally). */
+  async #get(
+    url: URL,
+    key: string,
+    cached: CachedResponse | null,
+    ageMs: number | null,
+  ): Promise<CachedResponse> {
+    if (cached && ageMs !== null && ageMs < this.#config.cacheDurationMs) {
+      this.stats.cacheHits++;
+      return cached;
+    }
+    const response = await this.http.getJson(url, cached ?? {});
+    if (response.status === 304 && cached) {
+      // Re-saving restarts the cache age: the portal just confirmed this body.
+      await this.#cache.set(key, cached);
+      return cached;
+    }
+    if (response.status === 304) {
+      throw new ApiError(
+        `The portal answered 304 for ${this.http.display(url)} without being asked.`,
+      );
+    }
+    const entry: CachedResponse = {
+      body: response.body,
+      etag: response.etag,
+      lastModified: response.lastModified,
+      link: response.link,
+      totalCount: response.totalCount,
+    };
+    // Stored even without validators: unchanged details are reused by revision.
+    await this.#cache.set(key, entry);
+    return entry;
+  }
+
+  #key(url: URL): string {
+    return `GET ${this.http.display(url)}`;
+  }
+
+  #records(items: unknown[], where: string): WireRecord[] {
+    const records: WireRecord[] = [];
+    items.forEach((item, index) => {
+      if (isPlainObject(item)) records.push(item);
+      else this.#warn(`${where}: item #${index + 1} is not a JSON object; skipped`);
+    });
+    return records;
+  }
+
+  #warn(message: string): void {
+    this.#options.onWarning?.(message);
+  }
+}
+
+export function calendarIdOf(record: WireRecord, config: ApiConfig): string | null {
+  return idOf(pickCalendarField([record], "id", config.fieldMap));
+}
+
+export function eventIdOf(record: WireRecord, config: ApiConfig): string | null {
+  return idOf(pickEventField([record], "id", config.fieldMap));
+}
+
+function idOf(raw: unknown): string | null {
+  if (typeof raw === "number" && Number.isSafeInteger(raw)) return String(raw);
+  return typeof raw === "string" && raw.trim() !== "" ? raw.trim() : null;
+}

@@ -1,0 +1,205 @@
+import type { WireRecord } from "../api/wire.ts";
+
+/**
+ * Portals name the same thing differently. Each of our fields has a list of
+ * common wire names, tried in order; a site owner can pin the wire name (a dot
+ * path for nested fields) through EVENT_API_FIELD_MAP, which then wins.
+ */
+export const CALENDAR_FIELDS = {
+  id: ["id", "calendarId", "calendar_id", "eventCalendarId", "uid", "key", "slug"],
+  name: ["name", "title", "label", "displayName", "display_name", "summary"],
+  description: ["description", "summary", "about", "details"],
+  timeZone: ["timeZone", "timezone", "time_zone", "tz", "tzid", "zone"],
+  color: ["color", "colour", "colorHex", "backgroundColor"],
+  updatedAt: ["updatedAt", "updated_at", "modifiedAt", "modified_at", "lastModified", "updated"],
+} as const;
+
+export const EVENT_FIELDS = {
+  id: ["id", "eventId", "event_id", "uid", "uuid", "key"],
+  calendarId: ["calendarId", "calendar_id", "eventCalendarId"],
+  title: ["title", "name", "summary", "subject", "headline"],
+  summary: ["summary", "teaser", "excerpt", "shortDescription", "short_description", "subtitle"],
+  description: [
+    "description",
+    "descriptionHtml",
+    "description_html",
+    "body",
+    "content",
+    "details",
+    "text",
+  ],
+  start: [
+    "start",
+    "startDate",
+    "start_date",
+    "startTime",
+    "start_time",
+    "startsAt",
+    "starts_at",
+    "dtstart",
+    "begin",
+    "from",
+  ],
+  end: [
+    "end",
+    "endDate",
+    "end_date",
+    "endTime",
+    "end_time",
+    "endsAt",
+    "ends_at",
+    "dtend",
+    "until",
+    "to",
+  ],
+  allDay: ["allDay", "all_day", "isAllDay", "is_all_day", "allday", "wholeDay"],
+  timeZone: ["timeZone", "timezone", "time_zone", "tz", "tzid", "zone"],
+  status: ["status", "state", "eventStatus", "event_status"],
+  cancelled: ["cancelled", "canceled", "isCancelled", "isCanceled", "is_cancelled"],
+  attendanceMode: ["attendanceMode", "attendance_mode", "eventAttendanceMode", "mode"],
+  location: ["location", "venue", "place", "address"],
+  onlineUrl: [
+    "onlineUrl",
+    "online_url",
+    "streamUrl",
+    "stream_url",
+    "meetingUrl",
+    "virtualLocation",
+    "url_online",
+  ],
+  image: ["image", "imageUrl", "image_url", "picture", "photo", "thumbnail"],
+  categories: ["categories", "category", "tags", "keywords", "topics"],
+  organizer: ["organizer", "organiser", "host", "contact"],
+  registrationUrl: [
+    "registrationUrl",
+    "registration_url",
+    "ticketUrl",
+    "ticket_url",
+    "ticketsUrl",
+    "bookingUrl",
+  ],
+  createdAt: ["createdAt", "created_at", "created", "createdOn"],
+  updatedAt: [
+    "updatedAt",
+    "updated_at",
+    "modifiedAt",
+    "modified_at",
+    "lastModified",
+    "updated",
+    "modified",
+  ],
+  revision: ["revision", "sequence", "version", "rev"],
+} as const;
+
+export type CalendarField = keyof typeof CALENDAR_FIELDS;
+export type EventField = keyof typeof EVENT_FIELDS;
+
+/** Our field name -> the portal's wire name (dot path), per record kind. */
+export interface FieldMap {
+  readonly calendar: Readonly<Partial<Record<CalendarField, string>>>;
+  readonly event: Readonly<Partial<Record<EventField, string>>>;
+}
+
+export const EMPTY_FIELD_MAP: FieldMap = { calendar: {}, event: {} };
+
+/**
+ * Reads `{ "event": { "title": "headline" }, "calendar": { "name": "label" } }`
+ * or the flat form `{ "event.title": "headline" }`. Throws a one-line message
+ * (without a prefix) for the caller to attribute to its setting.
+ */
+export function parseFieldMap(value: unknown): FieldMap {
+  if (!isPlainObject(value)) throw new Error("expected a JSON object");
+  const calendar: Record<string, string> = {};
+  const event: Record<string, string> = {};
+  const put = (kind: string, field: string, wire: unknown): void => {
+    const target = kind === "calendar" ? calendar : kind === "event" ? event : null;
+    const known = kind === "calendar" ? CALENDAR_FIELDS : EVENT_FIELDS;
+    if (!target) throw new Error(`unknown record kind "${kind}" (expected "calendar" or "event")`);
+    if (!Object.hasOwn(known, field)) {
+      throw new Error(
+        `unknown ${kind} field "${field}" (expected one of ${Object.keys(known).join(", ")})`,
+      );
+    }
+    if (typeof wire !== "string" || wire.trim() === "") {
+      throw new Error(`${kind}.${field} must map to a non-empty string`);
+    }
+    target[field] = wire.trim();
+  };
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "calendar" || key === "event") {
+      if (!isPlainObject(inner)) throw new Error(`"${key}" must be an object`);
+      for (const [field, wire] of Object.entries(inner)) put(key, field, wire);
+    } else {
+      const dot = key.indexOf(".");
+      if (dot < 0) throw new Error(`key "${key}" must be "calendar", "event" or "<kind>.<field>"`);
+      put(key.slice(0, dot), key.slice(dot + 1), inner);
+    }
+  }
+  return { calendar, event };
+}
+
+/** Reads a dot path ("dates.start") from a record; own properties only. */
+export function readPath(record: unknown, path: string): unknown {
+  let current: unknown = record;
+  for (const part of path.split(".")) {
+    if (!isPlainObject(current) || !Object.hasOwn(current, part)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+/** The first present (non-null, non-empty-string) value among the records, mapped name first. */
+export function pickCalendarField(
+  records: readonly WireRecord[],
+  field: CalendarField,
+  map: FieldMap,
+): unknown {
+  return pick(records, map.calendar[field], CALENDAR_FIELDS[field]);
+}
+
+export function pickEventField(
+  records: readonly WireRecord[],
+  field: EventField,
+  map: FieldMap,
+): unknown {
+  return pick(records, map.event[field], EVENT_FIELDS[field]);
+}
+
+function pick(
+  records: readonly WireRecord[],
+  mapped: string | undefined,
+  variants: readonly string[],
+): unknown {
+  const names = mapped ? [mapped] : variants;
+  for (const record of records) {
+    for (const name of names) {
+      const value = readPath(record, name);
+      if (value !== undefined && value !== null && value !== "") return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Top-level wire fields the normalizer did not read (for `npm run check-api`):
+ * a hint that the field map may need an entry.
+ */
+export function unmappedFields(
+  record: WireRecord,
+  kind: "calendar" | "event",
+  map: FieldMap,
+): string[] {
+  const variants = kind === "calendar" ? CALENDAR_FIELDS : EVENT_FIELDS;
+  const mapped = kind === "calendar" ? map.calendar : map.event;
+  const used = new Set<string>();
+  for (const [field, names] of Object.entries(variants)) {
+    const pinned = (mapped as Record<string, string | undefined>)[field];
+    if (pinned) used.add(pinned.split(".")[0] ?? pinned);
+    else for (const name of names) used.add(name);
+  }
+  return Object.keys(record).filter((key) => !used.has(key));
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

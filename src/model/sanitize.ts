@@ -1,0 +1,156 @@
+import sanitizeHtml from "sanitize-html";
+
+/**
+ * Portal descriptions are HTML from a rich-text editor, entered by many people
+ * and published on our pages, feeds and widget. We keep an allowlist of
+ * structural tags; links keep http(s) and mailto only and get
+ * rel="noopener noreferrer". Scripts, styles, images, frames, forms and event
+ * handler attributes are removed; the text of unknown tags is kept.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "p",
+    "br",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "h2",
+    "h3",
+    "h4",
+    "blockquote",
+    "code",
+    "pre",
+    "hr",
+  ],
+  allowedAttributes: { a: ["href", "rel"] },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesAppliedToAttributes: ["href"],
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  nonTextTags: [
+    "script",
+    "style",
+    "textarea",
+    "option",
+    "noscript",
+    "iframe",
+    "object",
+    "template",
+    "svg",
+    "math",
+    "title",
+    "head",
+  ],
+  transformTags: {
+    // The page title is the h1; portal headings fit below it.
+    h1: "h2",
+    h5: "h4",
+    h6: "h4",
+    a: (tagName, attribs): sanitizeHtml.Tag => {
+      const href = safeLink(attribs.href);
+      // Without a usable target the text stays and the link goes (an <a> without href).
+      if (!href) return { tagName, attribs: {} };
+      return { tagName, attribs: { href, rel: "noopener noreferrer" } };
+    },
+  },
+};
+
+/** Sanitized HTML for a description; plain text (no tags) is turned into paragraphs. */
+export function sanitizeDescription(raw: string): string {
+  const source = looksLikeHtml(raw) ? raw : textToHtml(raw);
+  return sanitizeHtml(source, OPTIONS).trim();
+}
+
+/** Plain text from sanitized HTML: paragraphs separated by a blank line, links as "text (url)". */
+export function htmlToText(html: string): string {
+  const text = html
+    .replace(/<a href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g, (_, href: string, inner: string) => {
+      const label = stripTags(inner).trim();
+      const url = decodeEntities(href);
+      const shown = url.startsWith("mailto:") ? url.slice("mailto:".length) : url;
+      return label === "" || decodeEntities(label) === shown ? shown : `${label} (${url})`;
+    })
+    .replace(/<br\s*\/?>/g, "\n")
+    .replace(/<li>/g, "\n- ")
+    .replace(/<\/(p|h2|h3|h4|blockquote|pre|ul|ol)>|<hr\s*\/?>/g, "\n\n");
+  return decodeEntities(stripTags(text))
+    .replace(/[ \t\u00a0]+/g, " ")
+    .replace(/ *\n */g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** Plain text from any (possibly hostile) HTML or text, on one line. */
+export function toPlainLine(raw: string): string {
+  const text = looksLikeHtml(raw) ? htmlToText(sanitizeDescription(raw)) : raw;
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function safeLink(raw: unknown): string | null {
+  if (typeof raw !== "string") return null;
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol === "http:" || url.protocol === "https:") {
+    if (url.username || url.password) return null;
+    // Keep the portal's spelling unless it holds characters that need escaping.
+    return /^[\x21-\x7e]+$/.test(value) && !/["<>\\^`{|}]/.test(value) ? value : url.href;
+  }
+  if (url.protocol === "mailto:") return value;
+  return null;
+}
+
+function looksLikeHtml(raw: string): boolean {
+  return /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z]+);/i.test(raw);
+}
+
+function textToHtml(raw: string): string {
+  return raw
+    .trim()
+    .split(/\n\s*\n/)
+    .map((block) => `<p>${escapeHtml(block.trim()).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function stripTags(html: string): string {
+  return html.replace(/<[^>]*>/g, "");
+}
+
+const NAMED: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (entity, code: string) => {
+    if (code[0] === "#") {
+      const point =
+        code[1] === "x" || code[1] === "X"
+          ? Number.parseInt(code.slice(2), 16)
+          : Number.parseInt(code.slice(1), 10);
+      return Number.isFinite(point) && point > 0 && point <= 0x10ffff
+        ? String.fromCodePoint(point)
+        : entity;
+    }
+    return NAMED[code.toLowerCase()] ?? entity;
+  });
+}

@@ -1,0 +1,330 @@
+import { describe, expect, it } from "vitest";
+import type { WireRecord } from "../../src/api/wire.ts";
+import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
+import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
+import { normalizeEvent, readSequence } from "../../src/model/normalize-event.ts";
+import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
+
+const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
+
+const calendar: Calendar = {
+  id: "community",
+  name: "Community",
+  description: "",
+  timeZone: "Europe/Amsterdam",
+  color: null,
+  updatedAt: null,
+};
+
+/** The list record of docs/api.md. */
+const listed: WireRecord = {
+  id: "e1042",
+  calendarId: "community",
+  title: "Repair Café",
+  start: "2026-03-29T10:00:00+02:00",
+  end: "2026-03-29T13:00:00+02:00",
+  allDay: false,
+  timeZone: "Europe/Amsterdam",
+  status: "scheduled",
+  revision: 3,
+  updatedAt: "2026-03-01T08:00:00Z",
+};
+
+/** The details record of docs/api.md. */
+const details: WireRecord = {
+  ...listed,
+  summary: "Bring what is broken; volunteers help you fix it.",
+  description: "<p>HTML, as entered in the portal's editor.</p>",
+  location: {
+    name: "Community Centre De Pijp",
+    address: {
+      street: "Ferdinand Bolstraat 1",
+      locality: "Amsterdam",
+      region: "Noord-Holland",
+      postalCode: "1072 LA",
+      country: "NL",
+    },
+    geo: { lat: 52.3547, lon: 4.8918 },
+  },
+  onlineUrl: null,
+  attendanceMode: "offline",
+  image: {
+    url: "http://127.0.0.1:4010/media/repair-cafe.svg",
+    alt: "Volunteers repairing a lamp",
+    width: 1200,
+    height: 630,
+  },
+  categories: [{ id: "sustainability", name: "Sustainability" }],
+  organizer: { name: "Buurtwerk Zuid", email: "info@example.org", url: "https://example.org" },
+  registrationUrl: "https://example.org/register/e1042",
+  createdAt: "2026-02-10T14:03:00Z",
+};
+
+function event(
+  record: WireRecord,
+  extra: WireRecord | null = null,
+  map = EMPTY_FIELD_MAP,
+): CalendarEvent {
+  const result = normalizeEvent(record, extra, calendar, { ...options, fieldMap: map });
+  if (!result.ok) throw new Error(result.reason);
+  return result.value;
+}
+
+function reason(record: WireRecord): string {
+  const result = normalizeEvent(record, null, calendar, options);
+  if (result.ok) throw new Error("expected the record to be skipped");
+  return result.reason;
+}
+
+describe("normalizeEvent", () => {
+  it("should turn the documented wire records into a complete domain event", () => {
+    expect(event(listed, details)).toEqual({
+      id: "e1042",
+      calendarId: "community",
+      title: "Repair Café",
+      summary: "Bring what is broken; volunteers help you fix it.",
+      descriptionHtml: "<p>HTML, as entered in the portal's editor.</p>",
+      descriptionText: "HTML, as entered in the portal's editor.",
+      start: "2026-03-29T10:00:00+02:00",
+      end: "2026-03-29T13:00:00+02:00",
+      allDay: false,
+      timeZone: "Europe/Amsterdam",
+      status: "scheduled",
+      attendanceMode: "offline",
+      location: {
+        name: "Community Centre De Pijp",
+        address: {
+          street: "Ferdinand Bolstraat 1",
+          locality: "Amsterdam",
+          region: "Noord-Holland",
+          postalCode: "1072 LA",
+          country: "NL",
+          formatted: "Ferdinand Bolstraat 1, 1072 LA Amsterdam, Noord-Holland, NL",
+        },
+        geo: { lat: 52.3547, lon: 4.8918 },
+      },
+      onlineUrl: null,
+      image: {
+        url: "http://127.0.0.1:4010/media/repair-cafe.svg",
+        alt: "Volunteers repairing a lamp",
+        width: 1200,
+        height: 630,
+      },
+      categories: [{ id: "sustainability", name: "Sustainability" }],
+      organizer: { name: "Buurtwerk Zuid", email: "info@example.org", url: "https://example.org" },
+      registrationUrl: "https://example.org/register/e1042",
+      createdAt: "2026-02-10T14:03:00Z",
+      updatedAt: "2026-03-01T08:00:00Z",
+      sequence: 3,
+    });
+  });
+
+  it("should keep real duration across the DST change (01:30 CET to 04:00 CEST)", () => {
+    const walk = event({ ...listed, start: "2026-03-29T01:30:00", end: "2026-03-29T04:00:00" });
+    expect(walk.start).toBe("2026-03-29T01:30:00+01:00");
+    expect(walk.end).toBe("2026-03-29T04:00:00+02:00");
+    expect(Date.parse(walk.end) - Date.parse(walk.start)).toBe(90 * 60_000);
+  });
+
+  it("should read times without offset as wall-clock time in the event's zone", () => {
+    const ny = event({
+      ...listed,
+      timeZone: "America/New_York",
+      start: "2026-04-02T12:00:00",
+      end: null,
+    });
+    expect(ny.start).toBe("2026-04-02T12:00:00-04:00");
+    expect(ny.timeZone).toBe("America/New_York");
+  });
+
+  it("should express instants with an offset in the event's zone", () => {
+    const utc = event({ ...listed, start: "2026-07-01T08:00:00Z", end: "2026-07-01T09:00:00Z" });
+    expect(utc.start).toBe("2026-07-01T10:00:00+02:00");
+  });
+
+  it("should fall back to the calendar's zone, then the site default", () => {
+    const { timeZone: _, ...withoutZone } = listed;
+    const inCalendar = normalizeEvent(
+      withoutZone,
+      null,
+      { ...calendar, timeZone: "Europe/London" },
+      options,
+    );
+    expect(inCalendar.ok && inCalendar.value.start).toBe("2026-03-29T09:00:00+01:00");
+    const bare = normalizeCalendar(
+      { id: "x", name: "X" },
+      { ...options, defaultTimeZone: "Asia/Tokyo" },
+    );
+    expect(bare.ok && bare.value.timeZone).toBe("Asia/Tokyo");
+  });
+
+  it("should make date-only events all-day with an exclusive end (RFC 5545)", () => {
+    const single = event({ ...listed, start: "2026-05-01", end: "2026-05-02", allDay: undefined });
+    expect(single).toMatchObject({
+      allDay: true,
+      start: "2026-05-01T00:00:00+02:00",
+      end: "2026-05-02T00:00:00+02:00",
+    });
+    const noEnd = event({ ...listed, start: "2026-05-01", end: undefined, allDay: true });
+    expect(noEnd.end).toBe("2026-05-02T00:00:00+02:00");
+    const inclusive = event({ ...listed, start: "2026-05-01", end: "2026-05-01", allDay: true });
+    expect(inclusive.end).toBe("2026-05-02T00:00:00+02:00");
+  });
+
+  it("should keep multi-day all-day and timed events whole", () => {
+    const weekend = event({ ...listed, start: "2026-05-15", end: "2026-05-18", allDay: true });
+    expect(weekend.end).toBe("2026-05-18T00:00:00+02:00");
+    const festival = event({
+      ...listed,
+      start: "2026-05-15T18:00:00+02:00",
+      end: "2026-05-17T23:00:00+02:00",
+    });
+    expect(festival.end).toBe("2026-05-17T23:00:00+02:00");
+    const flagged = event({
+      ...listed,
+      start: "2026-05-15T09:00:00+02:00",
+      end: "2026-05-16T17:00:00+02:00",
+      allDay: true,
+    });
+    expect(flagged).toMatchObject({
+      start: "2026-05-15T00:00:00+02:00",
+      end: "2026-05-17T00:00:00+02:00",
+    });
+  });
+
+  it("should end a timed event without an end when it starts", () => {
+    const { end: _, ...noEnd } = listed;
+    expect(event(noEnd).end).toBe("2026-03-29T10:00:00+02:00");
+  });
+
+  it("should read epoch seconds and milliseconds, as numbers or strings", () => {
+    const seconds = event({ ...listed, start: 1_774_771_200, end: "1774774800" });
+    expect(seconds.start).toBe("2026-03-29T10:00:00+02:00");
+    expect(seconds.end).toBe("2026-03-29T11:00:00+02:00");
+    expect(event({ ...listed, start: 1_774_771_200_000, end: null }).start).toBe(
+      "2026-03-29T10:00:00+02:00",
+    );
+  });
+
+  it.each([
+    [{ ...listed, id: undefined }, "no id"],
+    [{ ...listed, id: "" }, "no id"],
+    [{ ...listed, start: "next tuesday" }, 'unparseable start date "next tuesday"'],
+    [{ ...listed, start: undefined }, "no start date"],
+    [{ ...listed, end: "2026-03-29T09:00:00+02:00" }, "end before start"],
+    [{ ...listed, timeZone: "Mars/Olympus_Mons" }, 'unknown time zone "Mars/Olympus_Mons"'],
+    [{ ...listed, title: "  " }, "no title"],
+  ])("should reject a bad record (%#) with the reason", (record, expected) => {
+    expect(reason(record)).toBe(expected);
+  });
+
+  it("should accept common field-name variants", () => {
+    const variant = event({
+      event_id: 7,
+      name: "Quiz",
+      start_time: "2026-06-01 19:00:00",
+      endDate: "2026-06-01T21:00:00",
+      tz: "Europe/Amsterdam",
+      is_all_day: false,
+      state: "Canceled",
+      tags: ["Pub quiz", "Fun & Games"],
+      updated_at: "2026-05-01T10:00:00Z",
+    });
+    expect(variant).toMatchObject({
+      id: "7",
+      title: "Quiz",
+      start: "2026-06-01T19:00:00+02:00",
+      end: "2026-06-01T21:00:00+02:00",
+      status: "cancelled",
+      categories: [
+        { id: "pub-quiz", name: "Pub quiz" },
+        { id: "fun-games", name: "Fun & Games" },
+      ],
+    });
+  });
+
+  it("should let the field map override the variants", () => {
+    const map = parseFieldMap({ event: { title: "headline", start: "when.begins", id: "ref" } });
+    const mapped = event(
+      {
+        ref: "x1",
+        headline: "Mapped",
+        title: "Not this",
+        when: { begins: "2026-06-01T10:00:00+02:00" },
+      },
+      null,
+      map,
+    );
+    expect(mapped).toMatchObject({ id: "x1", title: "Mapped", start: "2026-06-01T10:00:00+02:00" });
+  });
+
+  it("should map status words onto scheduled, postponed and cancelled", () => {
+    const status = (value: unknown) => event({ ...listed, status: value }).status;
+    expect(status("confirmed")).toBe("scheduled");
+    expect(status("https://schema.org/EventRescheduled")).toBe("scheduled");
+    expect(status("POSTPONED")).toBe("postponed");
+    expect(status("EventCancelled")).toBe("cancelled");
+    expect(event({ ...listed, status: "active", cancelled: true }).status).toBe("cancelled");
+    const unknown = normalizeEvent({ ...listed, status: "on-fire" }, null, calendar, options);
+    expect(unknown.ok && unknown.notes).toEqual(['unknown status "on-fire", treated as scheduled']);
+  });
+
+  it("should derive the attendance mode when the portal gives none", () => {
+    const base = { ...details, attendanceMode: undefined };
+    expect(event(listed, { ...base, onlineUrl: "https://meet.example.org/x" }).attendanceMode).toBe(
+      "mixed",
+    );
+    expect(
+      event(listed, { ...base, location: null, onlineUrl: "https://meet.example.org/x" })
+        .attendanceMode,
+    ).toBe("online");
+    expect(event(listed, base).attendanceMode).toBe("offline");
+    expect(event(listed, { ...details, attendanceMode: "hybrid" }).attendanceMode).toBe("mixed");
+  });
+
+  it("should sanitize hostile HTML and drop unsafe links", () => {
+    const hostile = event(listed, {
+      ...details,
+      title: "<script>alert(1)</script>Concert <b>live</b>",
+      description:
+        '<p onclick="steal()">Hi <a href="javascript:alert(1)">click</a> <a href="https://ok.example/">ok</a></p><img src=x onerror=alert(1)><iframe src="https://evil.example"></iframe><style>body{}</style>',
+      onlineUrl: "javascript:alert(1)",
+      registrationUrl: "data:text/html,<script>alert(1)</script>",
+      image: { url: "javascript:alert(1)", alt: "x" },
+      organizer: { name: "Org", email: "not an email", url: "vbscript:x" },
+    });
+    expect(hostile.title).toBe("Concert live");
+    expect(hostile.descriptionHtml).toBe(
+      '<p>Hi <a>click</a> <a href="https://ok.example/" rel="noopener noreferrer">ok</a></p>',
+    );
+    expect(hostile.descriptionText).toBe("Hi click ok (https://ok.example/)");
+    expect(hostile.onlineUrl).toBeNull();
+    expect(hostile.registrationUrl).toBeNull();
+    expect(hostile.image).toBeNull();
+    expect(hostile.organizer).toEqual({ name: "Org", email: null, url: null });
+  });
+
+  it("should turn a plain-text description into paragraphs", () => {
+    const plain = event(listed, { ...details, description: "Line one\nline two\n\nA < B & C" });
+    expect(plain.descriptionHtml).toBe("<p>Line one<br />line two</p><p>A &lt; B &amp; C</p>");
+    expect(plain.descriptionText).toBe("Line one\nline two\n\nA < B & C");
+  });
+
+  it("should prefer details over the list record", () => {
+    expect(event(listed, { ...details, title: "Renamed" }).title).toBe("Renamed");
+  });
+});
+
+describe("readSequence", () => {
+  it("should use the revision when there is one", () => {
+    expect(readSequence(3, "2026-03-01T08:00:00Z")).toBe(3);
+  });
+
+  it("should derive a rising 32-bit value from updatedAt otherwise", () => {
+    const a = readSequence(undefined, "2026-03-01T08:00:00Z");
+    const b = readSequence(undefined, "2026-03-01T08:00:01Z");
+    expect(b).toBe(a + 1);
+    expect(readSequence(undefined, "2088-01-01T00:00:00Z")).toBeLessThanOrEqual(2 ** 31 - 1);
+    expect(readSequence(undefined, null)).toBe(0);
+  });
+});
