@@ -1,0 +1,155 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadPreviousManifest } from "../../src/build/previous-manifest.ts";
+import { writeTree } from "../deploy/site-tree.ts";
+
+const PUBLISHED = {
+  version: 1,
+  generatedAt: "2025-03-01T10:00:00Z",
+  snapshotFetchedAt: "2025-03-01T09:59:00Z",
+  siteUrl: "https://events.example.org",
+  calendars: [
+    { id: "music", name: "Music", events: 12, url: "https://events.example.org/calendars/music/" },
+  ],
+  totals: { calendars: 1, events: 12 },
+  contentHash: "sha256-00",
+};
+
+let work: string;
+let servers: Server[];
+let lines: string[];
+const log = (line: string) => lines.push(line);
+
+async function serve(status: number, body: string): Promise<{ url: string; paths: string[] }> {
+  const paths: string[] = [];
+  const server = createServer((request, response) => {
+    paths.push(request.url ?? "");
+    response.writeHead(status, { "content-type": "application/json" }).end(body);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths };
+}
+
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), "ecp-previous-"));
+  servers = [];
+  lines = [];
+});
+
+afterEach(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("loadPreviousManifest", () => {
+  it("should prefer the local output's manifest", async () => {
+    const output = join(work, "_site");
+    await writeTree(output, { "api/manifest.json": JSON.stringify(PUBLISHED) });
+    const fetch = vi.fn<typeof globalThis.fetch>();
+
+    const found = await loadPreviousManifest({
+      siteUrl: PUBLISHED.siteUrl,
+      outputDir: output,
+      fetch,
+      log,
+    });
+
+    expect(found.manifest?.totals.events).toBe(12);
+    expect(found.source).toBe(join(output, "api/manifest.json"));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("should fetch the published manifest at SITE_URL when there is no local output", async () => {
+    const site = await serve(200, JSON.stringify(PUBLISHED));
+
+    const found = await loadPreviousManifest({
+      siteUrl: `${site.url}/events/`,
+      outputDir: join(work, "_site"),
+      fetchLoopback: true,
+      log,
+    });
+
+    expect(found.manifest).toEqual({
+      calendars: [{ id: "music", name: "Music", events: 12 }],
+      totals: { events: 12 },
+    });
+    expect(site.paths).toEqual(["/events/api/manifest.json"]);
+    expect(lines).toEqual([`previous manifest: ${site.url}/events/api/manifest.json (12 events)`]);
+  });
+
+  it("should treat a site that is not published yet as a first build", async () => {
+    const site = await serve(404, "not found");
+
+    const found = await loadPreviousManifest({
+      siteUrl: site.url,
+      outputDir: work,
+      fetchLoopback: true,
+      log,
+    });
+
+    expect(found.manifest).toBeNull();
+    expect(lines).toEqual([
+      `previous manifest: none (${site.url}/api/manifest.json not published yet; treating this as a first build)`,
+    ]);
+  });
+
+  it("should treat an unreachable or silent site as a first build", async () => {
+    const silent = createServer(() => undefined);
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+
+    const found = await loadPreviousManifest({
+      siteUrl: url,
+      outputDir: work,
+      fetchLoopback: true,
+      timeoutMs: 200,
+      log,
+    });
+
+    expect(found.manifest).toBeNull();
+    expect(lines[0]).toMatch(/no answer within 0.2 s; treating this as a first build/);
+  });
+
+  it("should not fetch a local SITE_URL such as the unconfigured default", async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+
+    const found = await loadPreviousManifest({
+      siteUrl: "http://localhost:8080",
+      outputDir: work,
+      fetch,
+      log,
+    });
+
+    expect(found.manifest).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(lines[0]).toMatch(/SITE_URL is local/);
+  });
+
+  it("should ignore a local output built for another site, and a file that is not a manifest", async () => {
+    const output = join(work, "_site");
+    await writeTree(output, {
+      "api/manifest.json": JSON.stringify({ ...PUBLISHED, siteUrl: "http://localhost:8080" }),
+    });
+    const site = await serve(200, '{"hello":"world"}');
+
+    const found = await loadPreviousManifest({
+      siteUrl: site.url,
+      outputDir: output,
+      fetchLoopback: true,
+      log,
+    });
+
+    expect(found.manifest).toBeNull();
+    expect(lines[0]).toMatch(/was built for http:\/\/localhost:8080, not http:\/\/127\.0\.0\.1/);
+    expect(lines[1]).toMatch(/is not a manifest \(totals\.events is missing\); ignored/);
+  });
+});

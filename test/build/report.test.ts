@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { countOutput, formatBuildReport, formatBytes } from "../../src/build/report.ts";
+import { writeTree } from "../deploy/site-tree.ts";
+
+describe("formatBuildReport", () => {
+  it("should say what was written, the warnings and the time, one fact a line", () => {
+    const text = formatBuildReport({
+      calendars: 4,
+      events: 128,
+      pages: 212,
+      files: 540,
+      bytes: 3_355_443,
+      warnings: ['event "x" skipped: no start date', "calendar jazz: description\ntoo long"],
+      seconds: 12.43,
+      output: "_site",
+    });
+
+    expect(text).toBe(
+      [
+        "Build report",
+        "  calendars  4",
+        "  events     128",
+        "  pages      212",
+        "  files      540, 3.2 MB in _site",
+        "  warnings   2",
+        '    - event "x" skipped: no start date',
+        "    - calendar jazz: description too long",
+        "  time       12.4 s",
+      ].join("\n"),
+    );
+  });
+
+  it("should list at most ten warnings and count the rest", () => {
+    const warnings = Array.from({ length: 13 }, (_, index) => `warning ${index + 1}`);
+    const text = formatBuildReport({
+      calendars: 1,
+      events: 1,
+      pages: 1,
+      files: 1,
+      warnings,
+      seconds: 1,
+      output: "out",
+    });
+
+    expect(text).toContain("  warnings   13");
+    expect(text).toContain("    - warning 10");
+    expect(text).not.toContain("warning 11");
+    expect(text).toContain("    … and 3 more");
+    expect(text).toContain("  files      1 in out");
+  });
+});
+
+describe("countOutput", () => {
+  it("should count files, bytes and HTML pages in nested folders", async () => {
+    const root = await mkdtemp(join(tmpdir(), "ecp-count-"));
+    try {
+      await writeTree(root, {
+        "index.html": "12345",
+        "a/b/index.html": "123",
+        "a/feed.xml": "1",
+        "c.ics": "",
+      });
+      expect(await countOutput(root)).toEqual({ files: 4, bytes: 9, pages: 2 });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("formatBytes", () => {
+  it("should use binary units with one decimal", () => {
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(2048)).toBe("2.0 KB");
+    expect(formatBytes(5 * 1024 ** 3)).toBe("5.0 GB");
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkShrink,
+  type ManifestCounts,
+  readShrinkGuardConfig,
+} from "../../src/build/shrink-guard.ts";
+import { ConfigError, PublishError } from "../../src/errors.ts";
+
+function manifest(calendars: Record<string, number>): ManifestCounts {
+  const entries = Object.entries(calendars).map(([id, events]) => ({
+    id,
+    name: `Calendar ${id}`,
+    events,
+  }));
+  return {
+    calendars: entries,
+    totals: { events: entries.reduce((sum, entry) => sum + entry.events, 0) },
+  };
+}
+
+function blocked(run: () => unknown): PublishError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof PublishError) return error;
+    throw error;
+  }
+  throw new Error("expected the shrink guard to block");
+}
+
+describe("checkShrink", () => {
+  const previous = manifest({ music: 60, talks: 40 });
+
+  it("should block a drop of 60% with a message that says how many and how to allow it", () => {
+    const error = blocked(() =>
+      checkShrink({ previous, next: manifest({ music: 24, talks: 16 }) }),
+    );
+
+    expect(error.message).toMatch(
+      /^Shrink guard: not publishing, events would drop from 100 to 40 \(-60, 60%; the limit is 50%\)\./,
+    );
+    expect(error.message).toContain("ALLOW_SHRINK=1");
+    expect(error.message).toContain("SHRINK_GUARD_MAX_DROP");
+  });
+
+  it("should publish the same drop when allowed for this build, with a warning", () => {
+    const result = checkShrink({ previous, next: manifest({ music: 24, talks: 16 }), allow: true });
+
+    expect(result.status).toBe("allowed");
+    expect(result.warnings[0]).toMatch(
+      /^shrink allowed for this build: events would drop from 100 to 40/,
+    );
+  });
+
+  it("should publish a drop within a raised limit", () => {
+    const result = checkShrink({
+      previous,
+      next: manifest({ music: 24, talks: 16 }),
+      maxDropShare: 0.8,
+    });
+    expect(result.status).toBe("ok");
+  });
+
+  it("should publish growth and small drops", () => {
+    expect(checkShrink({ previous, next: manifest({ music: 90, talks: 45 }) }).status).toBe("ok");
+    expect(checkShrink({ previous, next: manifest({ music: 55, talks: 35 }) })).toMatchObject({
+      status: "ok",
+      warnings: [],
+    });
+  });
+
+  it("should publish a first build", () => {
+    expect(checkShrink({ previous: null, next: manifest({ music: 3 }) })).toEqual({
+      status: "first-build",
+      previousEvents: null,
+      nextEvents: 3,
+      warnings: [],
+    });
+  });
+
+  it("should block an emptied site however small it was", () => {
+    const error = blocked(() =>
+      checkShrink({ previous: manifest({ music: 4 }), next: manifest({ music: 0 }) }),
+    );
+    expect(error.message).toMatch(/the site would have no events \(it had 4\)/);
+  });
+
+  it("should let a small site lose a few events to time passing", () => {
+    const result = checkShrink({ previous: manifest({ music: 6 }), next: manifest({ music: 2 }) });
+    expect(result.status).toBe("ok");
+  });
+
+  it("should block when a sizeable calendar vanishes, naming it", () => {
+    const next = manifest({ music: 60, jazz: 10 });
+    const error = blocked(() => checkShrink({ previous, next }));
+    expect(error.message).toMatch(/calendar "Calendar talks" \(40 events\) would disappear/);
+  });
+
+  it("should report a small vanished calendar and a halved one as warnings", () => {
+    const before = manifest({ music: 60, talks: 40, kids: 3 });
+    const result = checkShrink({
+      previous: before,
+      next: manifest({ music: 60, talks: 19, extra: 30 }),
+    });
+
+    expect(result.status).toBe("ok");
+    expect(result.warnings).toEqual([
+      'calendar "Calendar talks" would drop from 40 to 19 events',
+      'calendar "Calendar kids" (3 events) would disappear',
+    ]);
+  });
+});
+
+describe("readShrinkGuardConfig", () => {
+  it("should default to a 50% limit, not allowed", () => {
+    expect(readShrinkGuardConfig({})).toEqual({
+      maxDropShare: 0.5,
+      minDropEvents: 10,
+      allow: false,
+    });
+  });
+
+  it("should read ALLOW_SHRINK and SHRINK_GUARD_MAX_DROP", () => {
+    expect(
+      readShrinkGuardConfig({ ALLOW_SHRINK: "1", SHRINK_GUARD_MAX_DROP: "0.8" }),
+    ).toMatchObject({
+      maxDropShare: 0.8,
+      allow: true,
+    });
+    expect(readShrinkGuardConfig({ ALLOW_SHRINK: "0" }).allow).toBe(false);
+  });
+
+  it("should allow one build started by a build hook whose body asks for it", () => {
+    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: "ALLOW_SHRINK=1" }).allow).toBe(true);
+    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: "{}" }).allow).toBe(false);
+  });
+
+  it("should name the variable when a value is wrong", () => {
+    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MAX_DROP: "80%" })).toThrow(ConfigError);
+    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MAX_DROP: "1.5" })).toThrow(
+      /SHRINK_GUARD_MAX_DROP/,
+    );
+    expect(() => readShrinkGuardConfig({ ALLOW_SHRINK: "please" })).toThrow(/ALLOW_SHRINK/);
+    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MIN_EVENTS: "0" })).toThrow(
+      /SHRINK_GUARD_MIN_EVENTS/,
+    );
+  });
+});
