@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApiUnavailableError } from "../../src/api/errors.ts";
+import { AuthError } from "../../src/errors.ts";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
+import { apiEnv, cacheFiles, NOW, recorder, tempDir } from "./portal-env.ts";
+
+let portal: RunningPortal;
+
+beforeAll(async () => {
+  portal = await startPortal({ port: 0, now: NOW });
+});
+afterAll(() => portal.close());
+beforeEach(() => {
+  resetSnapshotCache();
+  portal.resetCounters();
+});
+
+describe("loadSnapshot", () => {
+  it("should load every calendar, event and details record of the organization", async () => {
+    const snapshot = await loadSnapshot({ env: apiEnv(portal), progress: false });
+    expect(snapshot.source).toBe(portal.url);
+    expect(snapshot.fetchedAt).toBe("2026-03-20T12:00:00.000Z");
+    // "library" belongs to another organization (docs/dataset.md).
+    expect(snapshot.calendars.map((c) => c.id).sort()).toEqual([
+      "city",
+      "community",
+      "culture",
+      "sport",
+    ]);
+    expect(snapshot.warnings).toEqual([]);
+    const counters = portal.counters;
+    expect(counters.byRoute.details).toBe(snapshot.events.length);
+    expect(snapshot.events.every((e) => e.descriptionHtml !== "" && e.sequence >= 1)).toBe(true);
+    const starts = snapshot.events.map((e) => Date.parse(e.start));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  });
+
+  it("should memoize per configuration and forget on reset", async () => {
+    const env = apiEnv(portal);
+    const first = loadSnapshot({ env, progress: false });
+    expect(loadSnapshot({ env, progress: false })).toBe(first);
+    await first;
+    resetSnapshotCache();
+    const again = loadSnapshot({ env, progress: false });
+    expect(again).not.toBe(first);
+    await again;
+  });
+
+  it("should reuse unchanged details and revalidate lists with conditional requests", async () => {
+    const env = apiEnv(portal);
+    const cold = await loadSnapshot({ env, progress: false });
+    const coldCounters = portal.counters;
+    resetSnapshotCache();
+    portal.resetCounters();
+
+    const warm = await loadSnapshot({ env, progress: false });
+    expect(warm).toEqual(cold);
+    const warmCounters = portal.counters;
+    expect(warmCounters.byRoute.details ?? 0).toBe(0);
+    expect(warmCounters.byStatus["304"]).toBe(warmCounters.total);
+    expect(warmCounters.total).toBe(coldCounters.total - (coldCounters.byRoute.details ?? 0));
+
+    const target = cold.events[5];
+    if (!target) throw new Error("the demo dataset has events");
+    portal.updateEvent(target.calendarId, target.id, { title: "Renamed in the portal" });
+    resetSnapshotCache();
+    portal.resetCounters();
+    const changed = await loadSnapshot({ env, progress: false });
+    expect(portal.counters.byRoute.details).toBe(1);
+    const updated = changed.events.find(
+      (e) => e.id === target.id && e.calendarId === target.calendarId,
+    );
+    expect(updated?.title).toBe("Renamed in the portal");
+    expect(updated?.sequence).toBe(target.sequence + 1);
+  });
+
+  it("should print phases, warnings and a summary line on a non-terminal", async () => {
+    const sink = recorder(false);
+    await loadSnapshot({ env: apiEnv(portal), progress: sink });
+    const lines = sink.text().trim().split("\n");
+    expect(lines).toContain("Portal: calendars 1/1");
+    expect(lines).toContain("Portal: event lists 4/4");
+    expect(lines.at(-1)).toMatch(
+      /^Portal: 4 calendars, \d+ events, \d+ requests \(0 retries, 0 not modified, 0 from cache\), 0 details reused, 0 warnings, [\d.]+ m?s$/,
+    );
+  });
+
+  it("should draw a live bar on a terminal and clear it before the summary", async () => {
+    const sink = recorder(true);
+    await loadSnapshot({ env: apiEnv(portal), progress: sink });
+    expect(sink.text()).toMatch(/\r\x1b\[2KPortal: \[#+\.*\] event details \d+\/\d+/);
+    expect(sink.text()).toMatch(/\r\x1b\[2KPortal: 4 calendars/);
+  });
+
+  it("should reject a bad token with an actionable message", async () => {
+    const load = loadSnapshot({
+      env: apiEnv(portal, { EVENT_API_TOKEN: "ecp_wrong_token" }),
+      progress: false,
+    });
+    await expect(load).rejects.toThrow(AuthError);
+    await expect(load).rejects.toThrow(
+      /ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN/,
+    );
+  });
+
+  it("should say which calendar is not available to the organization", async () => {
+    const load = loadSnapshot({
+      env: apiEnv(portal, { EVENT_API_CALENDARS: "community,library" }),
+      progress: false,
+    });
+    await expect(load).rejects.toThrow(
+      /Calendar "library" \(EVENT_API_CALENDARS\) is not available to this organization/,
+    );
+  });
+
+  it("should include only the calendars asked for", async () => {
+    const snapshot = await loadSnapshot({
+      env: apiEnv(portal, { EVENT_API_CALENDARS: "culture" }),
+      progress: false,
+    });
+    expect(snapshot.calendars.map((c) => c.id)).toEqual(["culture"]);
+    expect(new Set(snapshot.events.map((e) => e.calendarId))).toEqual(new Set(["culture"]));
+  });
+});
+
+describe("loadSnapshot with the portal down", () => {
+  it("should fail by default, and with EVENT_API_ALLOW_STALE use a young enough cached snapshot loudly", async () => {
+    const down = await startPortal({ port: 0, now: NOW });
+    const env = apiEnv(down, { EVENT_API_RETRIES: "1", EVENT_API_RETRY_MAX_WAIT: "10ms" });
+    const good = await loadSnapshot({ env, progress: false });
+    await down.close();
+    resetSnapshotCache();
+
+    const strict = loadSnapshot({ env, progress: false });
+    await expect(strict).rejects.toThrow(ApiUnavailableError);
+    await expect(strict).rejects.toThrow(
+      /Cannot reach the portal at 127\.0\.0\.1:\d+: connection refused.*\(after 2 attempts\)/,
+    );
+
+    const sink = recorder(false);
+    const stale = await loadSnapshot({
+      env: { ...env, EVENT_API_ALLOW_STALE: "1h" },
+      progress: sink,
+    });
+    expect(stale.events).toEqual(good.events);
+    expect(stale.fetchedAt).toBe(good.fetchedAt);
+    expect(stale.warnings.at(-1)).toMatch(/^STALE DATA: the portal is unavailable/);
+    expect(sink.text()).toContain("!!! STALE DATA");
+
+    const empty = loadSnapshot({
+      env: { ...env, EVENT_API_ALLOW_STALE: "1h", EVENT_API_CACHE_DIR: tempDir() },
+      progress: false,
+    });
+    await expect(empty).rejects.toThrow(
+      /EVENT_API_ALLOW_STALE=.* cannot help: there is no cached data/,
+    );
+  });
+
+  it("should not fall back to stale data when the token is rejected", async () => {
+    const env = apiEnv(portal);
+    await loadSnapshot({ env, progress: false });
+    resetSnapshotCache();
+    const load = loadSnapshot({
+      env: { ...env, EVENT_API_TOKEN: "ecp_revoked_token", EVENT_API_ALLOW_STALE: "1d" },
+      progress: false,
+    });
+    await expect(load).rejects.toThrow(AuthError);
+  });
+});
+
+describe("loadSnapshot and the token", () => {
+  it.each(["bearer", "header:X-Api-Key", "query:api_key"])(
+    "should keep the token out of cache files, progress and errors (%s)",
+    async (auth) => {
+      const own = await startPortal({ port: 0, now: NOW, auth, paging: "link" });
+      try {
+        const env = apiEnv(own, { EVENT_API_AUTH: auth, EVENT_API_RETRIES: "0" });
+        const sink = recorder(false);
+        const snapshot = await loadSnapshot({ env, progress: sink });
+        expect(snapshot.events.length).toBeGreaterThan(0);
+        resetSnapshotCache();
+        await loadSnapshot({ env, progress: sink });
+        const files = cacheFiles(env.EVENT_API_CACHE_DIR as string);
+        expect(files.length).toBeGreaterThan(snapshot.events.length);
+        for (const file of files) {
+          expect(file.name).not.toContain(own.token);
+          expect(file.content).not.toContain(own.token);
+          expect(file.content).not.toContain(encodeURIComponent(own.token));
+        }
+        expect(sink.text()).not.toContain(own.token);
+        expect(JSON.stringify(snapshot)).not.toContain(own.token);
+
+        const messages: string[] = [];
+        for (const extra of [
+          { EVENT_API_CALENDARS: "library" },
+          { EVENT_API_URL: `${own.url}/nowhere` },
+        ]) {
+          resetSnapshotCache();
+          await loadSnapshot({ env: { ...env, ...extra }, progress: false }).catch((error: Error) =>
+            messages.push(
+              `${error.message} ${String((error.cause as Error | undefined)?.message)}`,
+            ),
+          );
+        }
+        await own.close();
+        resetSnapshotCache();
+        await loadSnapshot({ env, progress: false }).catch((error: Error) =>
+          messages.push(`${error.message} ${String((error.cause as Error | undefined)?.message)}`),
+        );
+        expect(messages).toHaveLength(3);
+        for (const message of messages) expect(message).not.toContain(own.token);
+      } finally {
+        await own.close();
+      }
+    },
+  );
+});
