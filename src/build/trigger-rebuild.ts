@@ -87,7 +87,7 @@ export function checkHookUrl(raw: string | undefined): CheckedHook {
   if (!value) {
     return {
       problem:
-        "BUILD_HOOK_URL is not set; no rebuild was started. Create a build hook (Site configuration > Build & deploy > Build hooks) and set BUILD_HOOK_URL.",
+        "BUILD_HOOK_URL is not set; no rebuild was started. Create a build hook (Site configuration > Build & deploy > Continuous deployment > Build hooks) and set BUILD_HOOK_URL for the Functions scope.",
     };
   }
   let url: URL;
