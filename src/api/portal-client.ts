@@ -136,22 +136,33 @@ export class PortalClient {
 
     const total = listed.reduce((sum, calendar) => sum + calendar.events.length, 0);
     let detailsDone = 0;
+    // A list that repeats an event (paging while the portal changes) costs one request.
+    const pending = new Map<string, Promise<WireRecord | null>>();
+    const details = (calendarId: string, eventId: string, event: WireRecord) => {
+      const key = `${calendarId}\u0000${eventId}`;
+      let request = pending.get(key);
+      if (!request) {
+        request = this.getDetails(calendarId, eventId, event);
+        pending.set(key, request);
+      }
+      return request;
+    };
     progress?.({ phase: "details", done: 0, total });
     return Promise.all(
       listed.map(async ({ record, id, events }): Promise<WireCalendar> => {
         const wire = await Promise.all(
           events.map(async (event): Promise<WireEvent | null> => {
             const eventId = eventIdOf(event, this.#config);
-            const details =
-              id === null || eventId === null ? null : await this.getDetails(id, eventId, event);
+            const record =
+              id === null || eventId === null ? null : await details(id, eventId, event);
             progress?.({ phase: "details", done: ++detailsDone, total });
-            if (id !== null && eventId !== null && details === null) {
+            if (id !== null && eventId !== null && record === null) {
               this.#warn(
                 `calendar "${id}", event "${eventId}": skipped (listed, but its details answer 404)`,
               );
               return null;
             }
-            return { listed: event, details };
+            return { listed: event, details: record };
           }),
         );
         return { record, events: wire.filter((event): event is WireEvent => event !== null) };

@@ -1,0 +1,385 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiUnavailableError } from "../../src/api/errors.ts";
+import { PortalClient } from "../../src/api/portal-client.ts";
+import { readApiConfig } from "../../src/config/api.ts";
+import { ApiError } from "../../src/errors.ts";
+import type { PortalSnapshot } from "../../src/model/types.ts";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
+import { apiEnv, NOW, tempDir } from "../snapshot/portal-env.ts";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A tiny server for what the reference portal cannot produce. */
+async function serve(handler: Handler): Promise<{ url: string; server: Server }> {
+  const server = createServer(handler);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/api`, server };
+}
+
+function json(res: ServerResponse, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const load = (env: NodeJS.ProcessEnv) => {
+  resetSnapshotCache();
+  return loadSnapshot({ env, progress: false });
+};
+
+describe("PortalClient against the reference portal", () => {
+  let portal: RunningPortal;
+  let reference: PortalSnapshot | undefined;
+  beforeAll(async () => {
+    portal = await startPortal({
+      port: 0,
+      now: NOW,
+      synthetic: { calendars: 2, eventsPerCalendar: 70 },
+      seed: 7,
+    });
+  });
+  afterAll(() => portal.close());
+
+  it("should retry transient faults to a snapshot identical to a fault-free one", async () => {
+    const clean = await load(apiEnv(portal));
+    const faulty = await startPortal({
+      port: 0,
+      now: NOW,
+      synthetic: { calendars: 2, eventsPerCalendar: 70 },
+      seed: 7,
+      faultRate: 0.25,
+    });
+    try {
+      const summary: { retries: number }[] = [];
+      resetSnapshotCache();
+      const snapshot = await loadSnapshot({
+        env: apiEnv(faulty, { EVENT_API_RETRIES: "10", EVENT_API_RETRY_MAX_WAIT: "20ms" }),
+        progress: false,
+        onSummary: (s) => summary.push(s),
+      });
+      const faults = faulty.counters.faults;
+      expect(Object.keys(faults).sort()).toEqual(["429", "500", "503", "reset", "truncated"]);
+      expect(summary[0]?.retries).toBeGreaterThanOrEqual(
+        Object.values(faults).reduce((a, b) => a + b, 0),
+      );
+      expect({ ...snapshot, source: "" }).toEqual({ ...clean, source: "" });
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it("should give up on a slow portal after the timeout and name it", async () => {
+    const slow = await startPortal({ port: 0, now: NOW, latencyMs: 3000 });
+    try {
+      const attempt = load(
+        apiEnv(slow, {
+          EVENT_API_TIMEOUT: "150ms",
+          EVENT_API_RETRIES: "1",
+          EVENT_API_RETRY_MAX_WAIT: "10ms",
+        }),
+      );
+      await expect(attempt).rejects.toThrow(ApiUnavailableError);
+      await expect(attempt).rejects.toThrow(
+        /The portal did not answer http:\/\/127\.0\.0\.1:\d+\/v1\/event-calendars within 150 ms \(EVENT_API_TIMEOUT\) \(after 2 attempts\)\./,
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("should wait and succeed when the portal limits the request rate", async () => {
+    const limited = await startPortal({
+      port: 0,
+      now: NOW,
+      synthetic: { calendars: 1, eventsPerCalendar: 12 },
+      rateLimit: 8,
+    });
+    try {
+      const snapshot = await load(apiEnv(limited, { EVENT_API_RETRIES: "10" }));
+      expect(snapshot.events).toHaveLength(12);
+      expect(limited.counters.byStatus["429"]).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("should answer 404 for another organization's calendar with a clear message", async () => {
+    const demo = await startPortal({ port: 0, now: NOW });
+    const client = new PortalClient(readApiConfig(apiEnv(demo)));
+    try {
+      await expect(client.listEvents("library")).rejects.toThrow(
+        'Calendar "library" is not available to this organization (HTTP 404 for its events)',
+      );
+      expect(await client.getDetails("community", "no-such-event")).toBeNull();
+    } finally {
+      await client.close();
+      await demo.close();
+    }
+  });
+
+  it.each([
+    ["link", {}],
+    ["envelope-next", {}],
+    ["envelope-cursor", {}],
+    ["page", { EVENT_API_PAGING: "page", EVENT_API_PAGE_SIZE: "30" }],
+    ["offset", { EVENT_API_PAGING: "offset", EVENT_API_PAGE_SIZE: "30" }],
+    ["none", { EVENT_API_PAGING: "none" }],
+  ] as const)("should page through %s lists to the same snapshot", async (paging, extra) => {
+    reference ??= await load(apiEnv(portal));
+    const styled = await startPortal({
+      port: 0,
+      now: NOW,
+      synthetic: { calendars: 2, eventsPerCalendar: 70 },
+      seed: 7,
+      paging,
+    });
+    try {
+      const snapshot = await load(apiEnv(styled, extra));
+      expect(snapshot.events.map((e) => `${e.calendarId}/${e.id}`)).toEqual(
+        reference.events.map((e) => `${e.calendarId}/${e.id}`),
+      );
+      const lists = styled.counters.byRoute.events ?? 0;
+      expect(lists).toBe(
+        paging === "none" ? 2 : paging === "link" || paging.startsWith("envelope") ? 4 : 6,
+      );
+    } finally {
+      await styled.close();
+    }
+  });
+
+  it("should not stop silently at the first page of a list it cannot page", async () => {
+    const paged = await startPortal({
+      port: 0,
+      now: NOW,
+      synthetic: { calendars: 1, eventsPerCalendar: 70 },
+      paging: "page",
+    });
+    try {
+      await expect(load(apiEnv(paged))).rejects.toThrow(
+        /reports 70 items but sent 50 .*EVENT_API_PAGING/,
+      );
+    } finally {
+      await paged.close();
+    }
+  });
+});
+
+describe("PortalClient against other portals", () => {
+  const seen: string[] = [];
+  let other: { url: string; server: Server };
+  const TOKEN = "other-portal-token-123";
+
+  beforeAll(async () => {
+    other = await serve((req, res) => {
+      seen.push(`${req.url} ${req.headers["x-api-key"] ?? "-"}`);
+      if (req.headers["x-api-key"] !== TOKEN) {
+        res.writeHead(401).end();
+        return;
+      }
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (path === "/api/event-calendars") {
+        json(res, { records: [{ key: "main", label: "Main", zone: "America/New_York" }] });
+      } else if (path === "/api/event-calendar/main/events") {
+        json(res, {
+          records: [
+            { ref: "a", headline: "Epoch event", begins: 1_775_142_000, ends: 1_775_145_600 },
+            { ref: "gone", headline: "Deleted", begins: 1_775_142_000 },
+            { ref: "a", headline: "Epoch event", begins: 1_775_142_000, ends: 1_775_145_600 },
+          ],
+        });
+      } else if (path === "/api/event-calendar/main/event/a/details") {
+        json(res, {
+          ref: "a",
+          headline: "Epoch event",
+          begins: 1_775_142_000,
+          ends: 1_775_145_600,
+          blurb: "<p>Hi</p>",
+        });
+      } else {
+        res
+          .writeHead(404, { "content-type": "application/problem+json" })
+          .end('{"title":"Not found"}');
+      }
+    });
+  });
+  afterAll(() => other.server.close());
+
+  it("should read a field-mapped portal with an API-key header and epoch times", async () => {
+    const warnings: string[] = [];
+    resetSnapshotCache();
+    const snapshot = await loadSnapshot({
+      env: {
+        EVENT_API_URL: other.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_AUTH: "header:X-Api-Key",
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_FIELD_MAP: JSON.stringify({
+          calendar: { id: "key", name: "label" },
+          event: {
+            id: "ref",
+            title: "headline",
+            start: "begins",
+            end: "ends",
+            description: "blurb",
+          },
+        }),
+        SITE_NOW: NOW,
+      },
+      progress: { write: (text: string) => void warnings.push(text) },
+    });
+    expect(snapshot.calendars).toEqual([
+      {
+        id: "main",
+        name: "Main",
+        description: "",
+        timeZone: "America/New_York",
+        color: null,
+        updatedAt: null,
+      },
+    ]);
+    expect(snapshot.events).toHaveLength(1);
+    expect(snapshot.events[0]).toMatchObject({
+      id: "a",
+      title: "Epoch event",
+      start: "2026-04-02T11:00:00-04:00",
+      end: "2026-04-02T12:00:00-04:00",
+      descriptionHtml: "<p>Hi</p>",
+    });
+    expect(snapshot.warnings).toEqual([
+      'calendar "main", event "gone": skipped (listed, but its details answer 404)',
+    ]);
+    expect(warnings.join("")).toContain('warning: calendar "main", event "gone": skipped');
+    // A duplicated list entry is fetched once.
+    expect(seen.filter((line) => line.includes("/event/a/details"))).toHaveLength(1);
+  });
+
+  it("should refuse a web page instead of JSON", async () => {
+    const html = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<html>Login</html>");
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: html.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+      });
+      await expect(attempt).rejects.toThrow(ApiError);
+      await expect(attempt).rejects.toThrow(
+        /answered .* with text\/html instead of JSON; check that EVENT_API_URL points at the API/,
+      );
+    } finally {
+      html.server.close();
+    }
+  });
+
+  it("should retry a truncated JSON body, then fail clearly", async () => {
+    let requests = 0;
+    const broken = await serve((_req, res) => {
+      requests++;
+      res.writeHead(200, { "content-type": "application/json" }).end('[{"id": "a", "na');
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: broken.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_RETRIES: "2",
+        EVENT_API_RETRY_MAX_WAIT: "5ms",
+      });
+      await expect(attempt).rejects.toThrow(
+        /The portal sent invalid JSON for .*event-calendars \(after 3 attempts\)\./,
+      );
+      expect(requests).toBe(3);
+    } finally {
+      broken.server.close();
+    }
+  });
+
+  it("should honour Retry-After before the next attempt, up to the cap", async () => {
+    const arrivals: number[] = [];
+    const busy = await serve((_req, res) => {
+      arrivals.push(performance.now());
+      if (arrivals.length === 1) {
+        res.writeHead(429, { "retry-after": "1" }).end();
+      } else if (arrivals.length === 2) {
+        res.writeHead(503, { "retry-after": "3600" }).end();
+      } else {
+        json(res, []);
+      }
+    });
+    try {
+      const snapshot = await load({
+        EVENT_API_URL: busy.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_RETRY_MAX_WAIT: "1500ms",
+      });
+      expect(snapshot.calendars).toEqual([]);
+      expect(arrivals).toHaveLength(3);
+      // The server asked for a one-second pause; a retry earlier than that would be rude.
+      expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(950);
+    } finally {
+      busy.server.close();
+    }
+  });
+
+  it("should not retry other client errors", async () => {
+    let requests = 0;
+    const strict = await serve((_req, res) => {
+      requests++;
+      res
+        .writeHead(400, { "content-type": "application/problem+json" })
+        .end('{"detail":"limit must be 1-100"}');
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: strict.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+      });
+      await expect(attempt).rejects.toThrow(
+        /refused .* \(HTTP 400\): limit must be 1-100; check EVENT_API_URL/,
+      );
+      expect(requests).toBe(1);
+    } finally {
+      strict.server.close();
+    }
+  });
+
+  it("should name an unknown host", async () => {
+    const attempt = load({
+      EVENT_API_URL: "http://portal.invalid/api",
+      EVENT_API_TOKEN: TOKEN,
+      EVENT_API_CACHE_DIR: tempDir(),
+      EVENT_API_RETRIES: "0",
+    });
+    await expect(attempt).rejects.toThrow(
+      /Cannot (find the host "portal\.invalid"|reach the portal at portal\.invalid)/,
+    );
+  });
+
+  it("should stop when the portal's paging repeats itself", async () => {
+    const loop = await serve((req, res) => {
+      json(res, [{ id: "c" }], {
+        link: `<${"http://127.0.0.1"}:${(req.socket.localPort ?? 0).toString()}/api/event-calendars?cursor=same>; rel="next"`,
+      });
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: loop.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+      });
+      await expect(attempt).rejects.toThrow(
+        /paging repeats .*cursor=same; stopped to avoid a loop/,
+      );
+    } finally {
+      loop.server.close();
+    }
+  });
+});
