@@ -1,0 +1,17 @@
+import { getSiteConfig } from "./src/config/site.ts";
+import sitePlugin from "./src/eleventy/site-plugin.ts";
+
+/** Eleventy setup: folders and plugins. Everything else lives in src/eleventy/. */
+export default function (eleventyConfig) {
+  // Data files import TypeScript modules, which Eleventy's watcher cannot parse.
+  eleventyConfig.setWatchJavaScriptDependencies(false);
+  eleventyConfig.addPlugin(sitePlugin);
+
+  return {
+    dir: { input: "templates", data: "../_data", includes: "_includes", layouts: "_layouts" },
+    templateFormats: ["njk"],
+    htmlTemplateEngine: "njk",
+    markdownTemplateEngine: false,
+    pathPrefix: new URL(getSiteConfig().url).pathname,
+  };
+}

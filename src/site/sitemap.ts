@@ -1,0 +1,46 @@
+import type { SiteData } from "./load.ts";
+
+export interface SitemapEntry {
+  readonly path: string;
+  /** W3C date-time from the portal's update times; absent when unknown. */
+  readonly lastmod: string | null;
+}
+
+/** Every HTML page of the site, with `lastmod` from the portal, never the build clock. */
+export function sitemapEntries(portal: SiteData): SitemapEntry[] {
+  const { views } = portal;
+  const latest = (values: readonly (string | null)[]): string | null =>
+    values.reduce<string | null>(
+      (max, value) => (value && (!max || value > max) ? value : max),
+      null,
+    );
+  const latestOfAll = latest(portal.events.map((e) => e.updatedAt));
+  const latestByCalendar = new Map(
+    views.calendars.map((s) => [
+      s.calendar.id,
+      latest([
+        s.calendar.updatedAt,
+        ...portal.events.filter((e) => e.calendarId === s.calendar.id).map((e) => e.updatedAt),
+      ]),
+    ]),
+  );
+  return [
+    { path: "/", lastmod: latestOfAll },
+    { path: "/calendars/", lastmod: latestOfAll },
+    { path: "/categories/", lastmod: latestOfAll },
+    { path: "/subscribe/", lastmod: null },
+    ...views.listPages.map((p) => ({
+      path: p.href,
+      lastmod: latestByCalendar.get(p.calendar.id) ?? null,
+    })),
+    ...views.monthPages.map((p) => ({
+      path: p.href,
+      lastmod: latestByCalendar.get(p.calendar.id) ?? null,
+    })),
+    ...views.categories.map((c) => ({
+      path: c.href,
+      lastmod: latest([...c.upcoming, ...c.past].map((e) => e.updatedAt)),
+    })),
+    ...views.eventPages.map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
+  ];
+}

@@ -1,0 +1,236 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { HtmlValidate } from "html-validate";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDemoDataset } from "../../src/portal/index.ts";
+import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
+import { encodeIdSegment } from "../../src/site/paths.ts";
+import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+
+let dir: string;
+let dataset: PortalDataset;
+let visibleEvents: DatasetEvent[];
+
+const read = (path: string) => readFileSync(join(dir, path), "utf8");
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function htmlFiles(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".html"))
+    .map((file) => file.split(sep).join("/"));
+}
+
+beforeAll(async () => {
+  dir = (await builtDemoSite()).dir;
+  dataset = createDemoDataset(DEMO_NOW);
+  const demoOrg = dataset.organizations[0]?.id;
+  const visibleCalendars = new Set(
+    dataset.calendars.filter((c) => demoOrg && c.organizations.includes(demoOrg)).map((c) => c.id),
+  );
+  visibleEvents = dataset.events.filter((e) => visibleCalendars.has(e.calendarId));
+});
+
+describe("the demo site", () => {
+  it("should write the public URL layout", () => {
+    for (const path of [
+      "index.html",
+      "calendars/index.html",
+      "categories/index.html",
+      "404.html",
+      "sitemap.xml",
+      "robots.txt",
+    ]) {
+      expect(existsSync(join(dir, path)), path).toBe(true);
+    }
+    for (const calendar of new Set(visibleEvents.map((e) => e.calendarId))) {
+      expect(existsSync(join(dir, "calendars", encodeIdSegment(calendar), "index.html"))).toBe(
+        true,
+      );
+      expect(
+        existsSync(join(dir, "calendars", encodeIdSegment(calendar), "past", "index.html")),
+      ).toBe(true);
+    }
+  });
+
+  it("should give every event of the portal its page with title, time and place", () => {
+    expect(visibleEvents.length).toBeGreaterThan(100);
+    for (const event of visibleEvents) {
+      const path = join(
+        "calendars",
+        encodeIdSegment(event.calendarId),
+        "events",
+        encodeIdSegment(event.id),
+        "index.html",
+      );
+      expect(existsSync(join(dir, path)), `${event.id}: ${path}`).toBe(true);
+      const html = read(path);
+      expect(html).toContain(`<h1>${escapeHtml(event.title)}</h1>`);
+      expect(html).toMatch(
+        new RegExp(`<time datetime="${event.allDay ? event.start : event.start.slice(0, 16)}`),
+      );
+      if (event.location?.name) expect(html).toContain(escapeHtml(event.location.name));
+    }
+  });
+
+  it("should not publish calendars of another organization", () => {
+    const demoOrg = dataset.organizations[0]?.id ?? "";
+    const foreign = dataset.calendars.filter((c) => !c.organizations.includes(demoOrg));
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const calendar of foreign) {
+      expect(existsSync(join(dir, "calendars", encodeIdSegment(calendar.id)))).toBe(false);
+    }
+  });
+
+  it("should mark cancelled and postponed events on their pages and in lists", () => {
+    const cancelled = visibleEvents.filter((e) => e.status === "cancelled");
+    const postponed = visibleEvents.filter((e) => e.status === "postponed");
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(postponed.length).toBeGreaterThan(0);
+    for (const event of [...cancelled, ...postponed]) {
+      const html = read(
+        join(
+          "calendars",
+          encodeIdSegment(event.calendarId),
+          "events",
+          encodeIdSegment(event.id),
+          "index.html",
+        ),
+      );
+      expect(html).toContain(`status-banner status-${event.status}`);
+    }
+    const lists = htmlFiles(join(dir, "calendars"))
+      .filter((f) => !f.includes("/events/"))
+      .map((f) => read(`calendars/${f}`));
+    expect(lists.some((html) => html.includes("badge-cancelled"))).toBe(true);
+  });
+
+  it("should generate month pages only for months that have events", () => {
+    for (const calendarDir of readdirSync(join(dir, "calendars"))) {
+      const calendarPath = join(dir, "calendars", calendarDir);
+      if (!statSync(calendarPath).isDirectory()) continue;
+      const years = readdirSync(calendarPath).filter((name) => /^\d{4}$/.test(name));
+      const months = years.flatMap((year) =>
+        readdirSync(join(calendarPath, year)).map((m) => `${year}/${m}`),
+      );
+      const calendarEvents = visibleEvents.filter(
+        (e) => encodeIdSegment(e.calendarId) === calendarDir,
+      );
+      const expected = new Set(calendarEvents.map((e) => e.start.slice(0, 7).replace("-", "/")));
+      for (const month of expected) expect(months, `${calendarDir} ${month}`).toContain(month);
+      for (const month of months) {
+        expect(read(`calendars/${calendarDir}/${month}/index.html`)).toMatch(
+          /href="\/calendars\/[^"]+\/events\//,
+        );
+      }
+    }
+  });
+
+  it("should carry schema.org Event JSON-LD with the required properties on each event page", () => {
+    const pages = htmlFiles(dir).filter((f) => f.includes("/events/"));
+    expect(pages.length).toBe(visibleEvents.length);
+    for (const page of pages) {
+      const match = read(page).match(/<script type="application\/ld\+json">(.*?)<\/script>/s);
+      expect(match, page).not.toBeNull();
+      const data = JSON.parse(match?.[1] ?? "{}");
+      expect(data["@type"]).toBe("Event");
+      expect(data.name).toBeTruthy();
+      expect(data.url).toBe(`${DEMO_SITE_URL}/${page.replace(/index\.html$/, "")}`);
+      expect(data.eventStatus).toMatch(
+        /^https:\/\/schema\.org\/Event(Scheduled|Cancelled|Postponed)$/,
+      );
+      expect(data.eventAttendanceMode).toMatch(
+        /^https:\/\/schema\.org\/(Offline|Online|Mixed)EventAttendanceMode$/,
+      );
+      expect(data.startDate).toMatch(
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z))?$/,
+      );
+      expect(data.location, page).toBeTruthy();
+    }
+  });
+
+  it("should carry Open Graph tags on event pages", () => {
+    const event = visibleEvents.find((e) => e.image) as DatasetEvent;
+    const html = read(
+      join(
+        "calendars",
+        encodeIdSegment(event.calendarId),
+        "events",
+        encodeIdSegment(event.id),
+        "index.html",
+      ),
+    );
+    expect(html).toContain(`<meta property="og:title" content="${escapeHtml(event.title)}">`);
+    expect(html).toMatch(
+      /<meta property="og:image" content="https:\/\/events\.example\.org\/media\/[0-9a-f]+\.\w+">/,
+    );
+  });
+
+  it("should produce valid HTML without inline scripts, styles or event handlers", async () => {
+    const validator = new HtmlValidate({
+      extends: ["html-validate:recommended"],
+      rules: {
+        // Long-standing false positives for our markup choices:
+        "no-trailing-whitespace": "off",
+        "long-title": "off",
+      },
+    });
+    const failures: string[] = [];
+    for (const file of htmlFiles(dir)) {
+      const html = read(file);
+      const report = await validator.validateString(html, file);
+      if (!report.valid) {
+        for (const result of report.results) {
+          for (const m of result.messages)
+            failures.push(`${file}:${m.line}: ${m.ruleId} ${m.message}`);
+        }
+      }
+      expect(html, file).not.toMatch(/\son[a-z]+=/i);
+      expect(html, file).not.toMatch(/\sstyle=/i);
+      expect(
+        html.replace(/<script type="application\/ld\+json">.*?<\/script>/gs, ""),
+        file,
+      ).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
+  });
+
+  it("should have no broken internal links", () => {
+    const broken = new Set<string>();
+    for (const file of htmlFiles(dir)) {
+      const html = read(file);
+      for (const [, url] of html.matchAll(/\s(?:href|src)="([^"]+)"/g)) {
+        if (!url) continue;
+        const local = url.startsWith(DEMO_SITE_URL) ? url.slice(DEMO_SITE_URL.length) || "/" : url;
+        if (!local.startsWith("/") || local.startsWith("//")) continue;
+        const path = decodeURIComponent(local.split(/[?#]/)[0] ?? "");
+        const target = path.endsWith("/") ? join(dir, path, "index.html") : join(dir, path);
+        if (!existsSync(target)) broken.add(`${file} -> ${url}`);
+      }
+    }
+    expect([...broken].slice(0, 20)).toEqual([]);
+  });
+
+  it("should list every page in the sitemap with lastmod from the portal", () => {
+    const sitemap = read("sitemap.xml");
+    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    const pages = htmlFiles(dir)
+      .filter((f) => f !== "404.html" && !f.startsWith("embed/"))
+      .map((f) => `${DEMO_SITE_URL}/${f.replace(/index\.html$/, "")}`);
+    expect(new Set(locs)).toEqual(new Set(pages));
+    const event = visibleEvents[0] as DatasetEvent;
+    const url = `${DEMO_SITE_URL}/calendars/${encodeIdSegment(event.calendarId)}/events/${encodeIdSegment(event.id)}/`;
+    expect(sitemap).toContain(`<url><loc>${url}</loc><lastmod>${event.updatedAt}</lastmod></url>`);
+    expect(read("robots.txt")).toContain(`Sitemap: ${DEMO_SITE_URL}/sitemap.xml`);
+  });
+
+  it("should copy event images into the site", () => {
+    const media = readdirSync(join(dir, "media"));
+    expect(media.length).toBeGreaterThan(0);
+    for (const html of htmlFiles(dir).map(read)) {
+      expect(html).not.toMatch(/127\.0\.0\.1|localhost/);
+    }
+    expect(relative(dir, join(dir, "media", media[0] ?? ""))).toMatch(/^media\/[0-9a-f]{32}\.\w+$/);
+  });
+});
