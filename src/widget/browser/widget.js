@@ -1,0 +1,478 @@
+// @ts-check
+/*
+ * Runs inside /embed/{calendar}/. The page arrives with the default list
+ * rendered at build time (it works with scripts off); this script applies
+ * the options in the page URL (docs/widget.md) and, when they change what is
+ * shown, re-renders from the calendar's public events.json. Portal text is
+ * only ever written with textContent, and option values are only ever
+ * compared against allowlists, so nothing from a URL or the portal can
+ * become markup.
+ */
+(() => {
+  /**
+   * @typedef {{ id: string, name: string }} Category
+   * @typedef {{ id: string, title: string, start: string, end: string, allDay: boolean,
+   *   timeZone: string, status: string, attendanceMode: string, url: string,
+   *   location: null | { name: string | null, address: null | { locality: string | null, formatted: string } },
+   *   categories: Category[] }} PublicEvent
+   * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
+   *   cancelled: string, postponed: string, online: string, newTab: string, previousMonth: string,
+   *   nextMonth: string, localTime: string, eventsOf: string }} Labels
+   * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
+   *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number }} WidgetConfig
+   */
+
+  // Inlined at build time from src/widget/labels.ts and src/widget/options.ts.
+  const CONFIG = /** @type {WidgetConfig} */ (/*@CONFIG*/ {});
+
+  const root = document.getElementById("ecp");
+  if (!root) return;
+  const data = root.dataset;
+  const defaults = CONFIG.defaults;
+  const params = new URLSearchParams(location.search);
+  const pageLang = data.lang || "en";
+  const now = Date.now();
+
+  /** @param {string} name @param {readonly string[]} allowed @param {string} fallback */
+  const choice = (name, allowed, fallback) => {
+    const value = (params.get(name) || "").toLowerCase();
+    return allowed.includes(value) ? value : fallback;
+  };
+  /** @param {string} name @param {boolean} fallback */
+  const flag = (name, fallback) => {
+    const value = (params.get(name) || "").toLowerCase();
+    if (value === "true" || value === "1" || value === "yes") return true;
+    if (value === "false" || value === "0" || value === "no") return false;
+    return fallback;
+  };
+  const rawCount = params.get("count") || "";
+  const count = /^[0-9]{1,3}$/.test(rawCount) ? Number(rawCount) : 0;
+  const rawAccent = params.get("accent") || "";
+  const rawCategory = params.get("category") || "";
+  const rawId = params.get("id") || "";
+
+  const opts = {
+    count: count >= 1 && count <= CONFIG.maxCount ? count : defaults.count,
+    view: choice("view", ["list", "month"], defaults.view),
+    category: rawCategory.length <= 200 ? rawCategory : "",
+    theme: choice("theme", ["light", "dark", "auto"], defaults.theme),
+    accent: /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(rawAccent) ? rawAccent : "",
+    lang: choice("lang", Object.keys(CONFIG.labels), pageLang),
+    compact: flag("compact", defaults.compact),
+    showTitle: flag("showTitle", defaults.showTitle),
+    tz: choice("tz", ["event", "local"], defaults.tz),
+    id: /^[A-Za-z0-9_-]{1,64}$/.test(rawId) ? rawId : "",
+  };
+  const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
+
+  function applyLook() {
+    if (!root) return;
+    root.classList.remove("ecp--light");
+    root.classList.add(`ecp--${opts.theme}`);
+    if (opts.compact) root.classList.add("ecp--compact");
+    // CSSOM writes are allowed under `style-src 'self'`; style attributes are not.
+    const accent = opts.accent || data.color || "";
+    if (/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(accent))
+      root.style.setProperty("--ecp-accent", accent);
+    const head = root.querySelector(".ecp-head");
+    if (head instanceof HTMLElement) head.hidden = !opts.showTitle;
+  }
+
+  /*
+   * The embedding page sizes the iframe to its content (see embed.js). The
+   * target origin is "*" because any site may embed the widget and its origin
+   * is unknown here; the message carries only a height, the frame id the
+   * embedding page chose itself, nothing secret.
+   * The receiver checks that the message comes from this frame and origin.
+   */
+  function watchSize() {
+    if (!root || window.parent === window) return;
+    let last = -1;
+    const send = () => {
+      const height = Math.ceil(root.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ type: "ecp:resize", height, id: opts.id }, "*");
+    };
+    if (typeof ResizeObserver === "function") new ResizeObserver(send).observe(root);
+    send();
+  }
+
+  function load() {
+    const url = data.eventsUrl;
+    if (!url) return Promise.resolve();
+    return fetch(url, { credentials: "omit" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((doc) => {
+        if (doc && doc.version === 1 && Array.isArray(doc.events)) render(doc.events);
+      })
+      .catch(() => {
+        // Offline or blocked: the build-time list stays, which is a fine fallback.
+      });
+  }
+
+  /** @param {PublicEvent[]} events */
+  function render(events) {
+    if (!root) return;
+    document.documentElement.lang = opts.lang;
+    const known = events.some((e) => e.categories.some((c) => c.id === opts.category));
+    const shown = known
+      ? events.filter((e) => e.categories.some((c) => c.id === opts.category))
+      : events;
+    relabel();
+    const body = root.querySelector(".ecp-body");
+    if (!body) return;
+    body.replaceChildren(opts.view === "month" ? monthView(shown) : listView(shown));
+  }
+
+  function relabel() {
+    if (!root) return;
+    for (const span of root.querySelectorAll(".ecp-head .ecp-sr, .ecp-foot .ecp-sr")) {
+      span.textContent = ` ${L.newTab}`;
+    }
+    const foot = root.querySelector(".ecp-foot a");
+    if (foot?.firstChild) foot.firstChild.textContent = L.allEvents;
+    if (opts.tz === "local") {
+      const head = root.querySelector(".ecp-head");
+      const note = el("p", "ecp-note", L.localTime);
+      if (head && !head.querySelector(".ecp-note")) head.append(note);
+    }
+  }
+
+  /** @param {PublicEvent[]} events */
+  function listView(events) {
+    const upcoming = events.filter((e) => endMs(e) >= now).slice(0, opts.count);
+    if (!upcoming.length) return el("p", "ecp-empty", L.empty);
+    const heading = el("h2", "ecp-sr", L.upcoming);
+    heading.id = "ecp-upcoming";
+    const list = el("ol", "ecp-list");
+    for (const event of upcoming) list.append(listItem(event));
+    const fragment = document.createDocumentFragment();
+    fragment.append(heading, list);
+    return fragment;
+  }
+
+  /** @param {PublicEvent} event */
+  function listItem(event) {
+    const item = el(
+      "li",
+      `ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}`,
+    );
+    item.append(eventLink(event, "ecp-link", false));
+    const whenP = el("p", "ecp-when");
+    const when = eventWhen(event);
+    whenP.append(timeEl(when.start));
+    if (when.end) whenP.append(" – ", timeEl(when.end));
+    if (when.zone) whenP.append(" ", el("span", "ecp-zone", when.zone));
+    item.append(whenP);
+    const where = placeText(event);
+    if (where) item.append(el("p", "ecp-where", where));
+    return item;
+  }
+
+  /** @param {PublicEvent} event @param {string} className @param {boolean} withTime */
+  function eventLink(event, className, withTime) {
+    const link = /** @type {HTMLAnchorElement} */ (el("a", className));
+    link.href = safeUrl(event.url);
+    link.target = "_blank";
+    link.rel = "noopener";
+    if (withTime && !event.allDay) {
+      link.append(
+        timeEl({ datetime: event.start, text: format(new Date(event.start), zoneOf(event), TIME) }),
+        " ",
+      );
+    }
+    link.append(el("span", "ecp-name", event.title));
+    if (event.status === "cancelled")
+      link.append(" ", el("span", "ecp-badge ecp-badge--cancelled", L.cancelled));
+    if (event.status === "postponed") link.append(" ", el("span", "ecp-badge", L.postponed));
+    link.append(el("span", "ecp-sr", ` ${L.newTab}`));
+    return link;
+  }
+
+  /** @param {{ datetime: string, text: string }} part */
+  function timeEl(part) {
+    const time = el("time", "", part.text);
+    time.setAttribute("datetime", part.datetime);
+    return time;
+  }
+
+  /* Dates and times: the same Intl options as src/widget/event-when.ts. */
+  /** @type {Intl.DateTimeFormatOptions} */
+  const TIME = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  /** @type {Map<string, Intl.DateTimeFormat>} */
+  const formats = new Map();
+
+  /** @param {Date} date @param {string | undefined} timeZone @param {Intl.DateTimeFormatOptions} options */
+  function format(date, timeZone, options) {
+    const key = JSON.stringify([timeZone, options]);
+    let f = formats.get(key);
+    if (!f) {
+      f = new Intl.DateTimeFormat(L.locale, { ...options, timeZone });
+      formats.set(key, f);
+    }
+    return f.format(date);
+  }
+
+  /** "YYYY-MM-DD" of an instant in a zone (undefined: the viewer's). @param {Date} date @param {string | undefined} timeZone */
+  function ymd(date, timeZone) {
+    const key = `ymd ${timeZone}`;
+    let f = formats.get(key);
+    if (!f) {
+      f = new Intl.DateTimeFormat("en-CA", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      });
+      formats.set(key, f);
+    }
+    const parts = f.formatToParts(date);
+    /** @param {string} type */
+    const get = (type) => parts.find((p) => p.type === type)?.value || "";
+    return `${get("year")}-${get("month")}-${get("day")}`;
+  }
+
+  /** All-day events are dates, the same everywhere; timed ones follow the tz option. @param {PublicEvent} event */
+  function zoneOf(event) {
+    return event.allDay || opts.tz === "event" ? event.timeZone : undefined;
+  }
+
+  /** @param {PublicEvent} event */
+  function endMs(event) {
+    return Math.max(Date.parse(event.start), Date.parse(event.end));
+  }
+
+  /** The last instant inside the event; ends are exclusive (RFC 5545 3.6.1). @param {PublicEvent} event */
+  function lastInstant(event) {
+    const start = Date.parse(event.start);
+    const end = Date.parse(event.end);
+    return new Date(end > start ? end - 1 : start);
+  }
+
+  /** @param {PublicEvent} event */
+  function eventWhen(event) {
+    const zone = zoneOf(event);
+    const start = new Date(event.start);
+    const thisYear = ymd(new Date(now), zone).slice(0, 4);
+    /** @param {Date} d */
+    const date = (d) =>
+      format(d, zone, {
+        weekday: "short",
+        day: "numeric",
+        month: "short",
+        ...(ymd(d, zone).slice(0, 4) === thisYear ? {} : { year: "numeric" }),
+      });
+    if (event.allDay) {
+      const last = lastInstant(event);
+      const first = ymd(start, zone);
+      const lastDay = ymd(last, zone);
+      return {
+        start: { datetime: first, text: date(start) },
+        end: lastDay > first ? { datetime: lastDay, text: date(last) } : null,
+        zone: "",
+      };
+    }
+    const end = new Date(event.end);
+    const startPart = {
+      datetime: event.start,
+      text: `${date(start)}, ${format(start, zone, TIME)}`,
+    };
+    let endPart = null;
+    if (end > start) {
+      const sameDay = ymd(start, zone) === ymd(end, zone);
+      endPart = {
+        datetime: event.end,
+        text: sameDay ? format(end, zone, TIME) : `${date(end)}, ${format(end, zone, TIME)}`,
+      };
+    }
+    let zoneName = "";
+    if (zone && zone !== data.zone) {
+      const parts = new Intl.DateTimeFormat(L.locale, {
+        timeZone: zone,
+        timeZoneName: "short",
+      }).formatToParts(start);
+      zoneName = parts.find((p) => p.type === "timeZoneName")?.value || "";
+    }
+    return { start: startPart, end: endPart, zone: zoneName };
+  }
+
+  /** @param {PublicEvent} event */
+  function placeText(event) {
+    const loc = event.location;
+    const town = loc?.address?.locality || "";
+    let place = loc?.name || loc?.address?.formatted || "";
+    if (loc?.name && town && !loc.name.includes(town)) place = `${loc.name}, ${town}`;
+    if (event.attendanceMode === "offline") return place;
+    return place ? `${place} · ${L.online}` : L.online;
+  }
+
+  /* Month view: a table with one row per week (Monday first), navigable by buttons. */
+
+  /** @param {string} key "YYYY-MM-DD" */
+  const keyMs = (key) =>
+    Date.UTC(Number(key.slice(0, 4)), Number(key.slice(5, 7)) - 1, Number(key.slice(8, 10)));
+  /** @param {number} ms */
+  const msKey = (ms) => new Date(ms).toISOString().slice(0, 10);
+  const DAY = 86400000;
+
+  /** @param {PublicEvent[]} events */
+  function monthView(events) {
+    /** @type {Map<string, PublicEvent[]>} */
+    const byDay = new Map();
+    for (const event of events) {
+      const zone = zoneOf(event);
+      let day = keyMs(ymd(new Date(event.start), zone));
+      const last = keyMs(ymd(lastInstant(event), zone));
+      // Bounded: a long exhibition shows on its first 62 days only.
+      for (let i = 0; day <= last && i < 62; i++, day += DAY) {
+        const key = msKey(day);
+        const list = byDay.get(key);
+        if (list) list.push(event);
+        else byDay.set(key, [event]);
+      }
+    }
+    const today = ymd(new Date(now), opts.tz === "local" ? undefined : data.zone);
+    const months = [...byDay.keys(), today].map((k) => k.slice(0, 7)).sort();
+    const first = months[0] || today.slice(0, 7);
+    const lastMonth = months[months.length - 1] || today.slice(0, 7);
+    let month = today.slice(0, 7);
+
+    const wrap = el("div", "ecp-month");
+    const nav = el("div", "ecp-monthnav");
+    const prev = button("‹", L.previousMonth);
+    const next = button("›", L.nextMonth);
+    const heading = el("h2", "ecp-monthname");
+    heading.setAttribute("aria-live", "polite");
+    nav.append(prev, heading, next);
+    const holder = el("div", "ecp-gridwrap");
+    wrap.append(nav, holder);
+
+    const show = () => {
+      const label = format(new Date(keyMs(`${month}-01`)), "UTC", {
+        month: "long",
+        year: "numeric",
+      });
+      heading.textContent = label;
+      // aria-disabled rather than disabled: a disabled button would drop the
+      // keyboard focus of someone who just pressed it.
+      prev.setAttribute("aria-disabled", String(month <= first));
+      next.setAttribute("aria-disabled", String(month >= lastMonth));
+      holder.replaceChildren(grid(month, label, byDay, today));
+    };
+    /** @param {number} delta */
+    const step = (delta) => {
+      if ((delta < 0 ? prev : next).getAttribute("aria-disabled") === "true") return;
+      const d = new Date(keyMs(`${month}-01`));
+      d.setUTCMonth(d.getUTCMonth() + delta);
+      month = msKey(d.getTime()).slice(0, 7);
+      show();
+    };
+    prev.addEventListener("click", () => step(-1));
+    next.addEventListener("click", () => step(1));
+    show();
+    return wrap;
+  }
+
+  /** @param {string} text @param {string} label */
+  function button(text, label) {
+    const b = /** @type {HTMLButtonElement} */ (el("button", "ecp-navbutton", text));
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    return b;
+  }
+
+  /**
+   * @param {string} month "YYYY-MM" @param {string} label
+   * @param {Map<string, PublicEvent[]>} byDay @param {string} today
+   */
+  function grid(month, label, byDay, today) {
+    const table = el("table", "ecp-grid");
+    table.append(el("caption", "ecp-sr", label));
+    const headRow = el("tr", "");
+    for (let i = 0; i < 7; i++) {
+      // 1 January 2024 was a Monday.
+      const day = new Date(Date.UTC(2024, 0, 1 + i));
+      const th = el("th", "");
+      th.setAttribute("scope", "col");
+      const short = el("span", "", format(day, "UTC", { weekday: "short" }));
+      short.setAttribute("aria-hidden", "true");
+      th.append(short, el("span", "ecp-sr", format(day, "UTC", { weekday: "long" })));
+      headRow.append(th);
+    }
+    const thead = el("thead", "");
+    thead.append(headRow);
+    const tbody = el("tbody", "");
+    const firstMs = keyMs(`${month}-01`);
+    const lead = (new Date(firstMs).getUTCDay() + 6) % 7;
+    let row = el("tr", "");
+    for (let i = 0; i < lead; i++) row.append(el("td", "ecp-pad"));
+    for (let ms = firstMs; msKey(ms).slice(0, 7) === month; ms += DAY) {
+      if (row.childElementCount === 7) {
+        tbody.append(row);
+        row = el("tr", "");
+      }
+      const key = msKey(ms);
+      const cell = el("td", "ecp-day");
+      if (key === today) cell.setAttribute("aria-current", "date");
+      const num = el("span", "ecp-daynum", String(new Date(ms).getUTCDate()));
+      cell.append(num);
+      const events = byDay.get(key);
+      if (events) {
+        const list = el("ul", "ecp-dayevents");
+        for (const event of events) {
+          const li = el("li", event.status === "cancelled" ? "ecp-event--cancelled" : "");
+          li.append(eventLink(event, "ecp-daylink", true));
+          list.append(li);
+        }
+        cell.append(list);
+      }
+      row.append(cell);
+    }
+    while (row.childElementCount < 7) row.append(el("td", "ecp-pad"));
+    tbody.append(row);
+    table.append(thead, tbody);
+    return table;
+  }
+
+  /** Only the site's own http(s) links become hrefs. @param {string} url */
+  function safeUrl(url) {
+    try {
+      const parsed = new URL(url, location.href);
+      return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : "#";
+    } catch {
+      return "#";
+    }
+  }
+
+  /** @param {string} tag @param {string} className @param {string} [text] */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  applyLook();
+  watchSize();
+  // Re-render only when the options change what is shown, or when the first
+  // listed event has ended since the build (the site rebuilds on a schedule).
+  const stale = Boolean(data.freshUntil) && now > Date.parse(data.freshUntil || "");
+  if (
+    stale ||
+    opts.count !== defaults.count ||
+    opts.view !== "list" ||
+    opts.category !== "" ||
+    opts.tz !== "event" ||
+    opts.lang !== pageLang
+  ) {
+    load().then(ready);
+  } else {
+    ready();
+  }
+
+  // A hook for the embedding page's tests and for styling: options applied.
+  function ready() {
+    data.state = "ready";
+  }
+})();

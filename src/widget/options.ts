@@ -1,0 +1,107 @@
+/**
+ * The widget's options: URL parameters of /embed/{calendar}/ and `data-`
+ * attributes of the embed.js script tag (`showTitle` is `data-show-title`).
+ * The browser script (src/widget/browser/widget.js) applies the same rules;
+ * this list drives the build-time defaults and the /embed/ documentation page.
+ * Any value outside these rules falls back to the default.
+ */
+export const WIDGET_DEFAULTS = {
+  count: 5,
+  view: "list",
+  theme: "light",
+  compact: false,
+  showTitle: true,
+  tz: "event",
+} as const;
+
+export const WIDGET_MAX_COUNT = 50;
+
+/** Height the iframe snippets and embed.js reserve before the content reports its own. */
+export const WIDGET_INITIAL_HEIGHT = 600;
+
+export interface WidgetOptionDoc {
+  readonly name: string;
+  readonly attribute: string;
+  readonly values: string;
+  readonly defaultValue: string;
+  readonly description: string;
+  readonly example: string;
+}
+
+export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
+  {
+    name: "count",
+    attribute: "data-count",
+    values: `whole number 1-${WIDGET_MAX_COUNT}`,
+    defaultValue: String(WIDGET_DEFAULTS.count),
+    description: "How many upcoming events the list shows.",
+    example: "count=10",
+  },
+  {
+    name: "view",
+    attribute: "data-view",
+    values: "list, month",
+    defaultValue: WIDGET_DEFAULTS.view,
+    description:
+      "A list of upcoming events, or a month grid (a table with a row per week) with buttons for the previous and next month.",
+    example: "view=month",
+  },
+  {
+    name: "category",
+    attribute: "data-category",
+    values: "a category id",
+    defaultValue: "all categories",
+    description:
+      "Only events of this category. An id that no event of the calendar carries is ignored.",
+    example: "category=markets",
+  },
+  {
+    name: "theme",
+    attribute: "data-theme",
+    values: "light, dark, auto",
+    defaultValue: WIDGET_DEFAULTS.theme,
+    description: "Colours; auto follows the visitor's system setting.",
+    example: "theme=dark",
+  },
+  {
+    name: "accent",
+    attribute: "data-accent",
+    values: "#rgb or #rrggbb (write # as %23 in a URL)",
+    defaultValue: "the calendar's colour",
+    description: "Colour of the event bars, heading rule and focus ring.",
+    example: "accent=%23c2255c",
+  },
+  {
+    name: "lang",
+    attribute: "data-lang",
+    values: "en, nl",
+    defaultValue: "the site's language",
+    description: "Language of labels, dates and times.",
+    example: "lang=nl",
+  },
+  {
+    name: "compact",
+    attribute: "data-compact",
+    values: "true, false (or 1, 0)",
+    defaultValue: String(WIDGET_DEFAULTS.compact),
+    description: "Tighter spacing; hides places.",
+    example: "compact=true",
+  },
+  {
+    name: "showTitle",
+    attribute: "data-show-title",
+    values: "true, false (or 1, 0)",
+    defaultValue: String(WIDGET_DEFAULTS.showTitle),
+    description: "Show the calendar's name above the events.",
+    example: "showTitle=false",
+  },
+  {
+    name: "tz",
+    attribute: "data-tz",
+    values: "event, local",
+    defaultValue: WIDGET_DEFAULTS.tz,
+    description:
+      "Show times in each event's own time zone, or in the visitor's time zone (as set on their device).",
+    example: "tz=local",
+  },
+];

@@ -1,0 +1,146 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PortalSnapshot } from "../../src/model/types.ts";
+import { embedSnippets, oembedLinkTag } from "../../src/widget/snippets.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+
+/* The plugin inside a real Eleventy build, with a nunjucks page using its filters. */
+
+const hostile: PortalSnapshot = {
+  ...fixtureSnapshot,
+  calendars: [
+    ...fixtureSnapshot.calendars,
+    {
+      id: "Talks & <Debates>",
+      name: 'Talks "&" <b>Debates</b>',
+      description: "",
+      timeZone: "Europe/Amsterdam",
+      color: null,
+      updatedAt: null,
+    },
+  ],
+};
+
+const filterPage = `---
+permalink: /filters/index.html
+---
+{% for calendar in portal.calendars %}{% set s = calendar | embedSnippets %}
+<section>
+<pre><code>{{ s.script }}</code></pre>
+<pre><code>{{ s.iframe }}</code></pre>
+<p>{{ s.previewUrl }}</p>
+{{ calendar | oembedLink | safe }}
+<p>{{ calendar | oembedUrl }}</p>
+</section>
+{% endfor %}
+`;
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(dir, join(d.parentPath, d.name)))
+    .sort();
+}
+
+describe("widget-plugin", () => {
+  let built: BuiltWidgetSite;
+  const read = (path: string) => readFileSync(join(built.outputDir, path), "utf8");
+
+  beforeAll(async () => {
+    built = await buildWidgetSite("https://example.org/agenda", {
+      snapshot: hostile,
+      templates: { "filters.njk": filterPage },
+      env: { SITE_TITLE: "Agenda Zuid", REBUILD_INTERVAL_MINUTES: "30" },
+    });
+  });
+  afterAll(() => built?.remove());
+
+  it("should write the widget, its guide, the oEmbed answers and the public JSON", () => {
+    const weird = "_54616c6b732026203c446562617465733e";
+    expect(files(built.outputDir)).toEqual(
+      [
+        "api/calendars.json",
+        "api/calendars/community/events.json",
+        "api/calendars/culture/events.json",
+        `api/calendars/${weird}/events.json`,
+        "api/manifest.json",
+        "embed.js",
+        "embed/community/index.html",
+        "embed/culture/index.html",
+        "embed/docs.css",
+        "embed/index.html",
+        `embed/${weird}/index.html`,
+        "embed/widget.css",
+        "embed/widget.js",
+        "filters/index.html",
+        "oembed/community.json",
+        "oembed/culture.json",
+        `oembed/${weird}.json`,
+      ].sort(),
+    );
+  });
+
+  it("should inline the labels and defaults into widget.js", () => {
+    const js = read("embed/widget.js");
+    expect(js).not.toContain("/*@CONFIG*/");
+    expect(js).toContain('"nl":{"locale":"nl-NL"');
+    expect(js).toContain('"defaults":{"count":5');
+  });
+
+  it("should answer oEmbed with a rich iframe for each calendar", () => {
+    const answer = JSON.parse(read("oembed/culture.json"));
+    expect(answer).toEqual({
+      type: "rich",
+      version: "1.0",
+      title: "Events: Culture",
+      provider_name: "Agenda Zuid",
+      provider_url: "https://example.org/agenda/",
+      cache_age: 1800,
+      html: '<iframe src="https://example.org/agenda/embed/culture/" title="Events: Culture" width="100%" height="600" loading="lazy" style="border:0"></iframe>',
+      width: 600,
+      height: 600,
+    });
+  });
+
+  it("should give templates the snippets, preview URL and oEmbed link through filters", () => {
+    const page = read("filters/index.html");
+    // Nunjucks escapes the snippet strings for display inside <pre><code>.
+    expect(page).toContain(
+      "&lt;script src=&quot;https://example.org/agenda/embed.js&quot; data-calendar=&quot;culture&quot; async&gt;&lt;/script&gt;",
+    );
+    expect(page).toContain("<p>/agenda/embed/culture/</p>");
+    expect(page).toContain(
+      '<link rel="alternate" type="application/json+oembed" href="https://example.org/agenda/oembed/culture.json" title="Events: Culture">',
+    );
+    expect(page).toContain("<p>https://example.org/agenda/oembed/culture.json</p>");
+    expect(page).not.toContain("<b>Debates</b>");
+  });
+
+  it("should escape a hostile calendar name in every snippet", () => {
+    const calendar = hostile.calendars[2];
+    if (!calendar) throw new Error("fixture");
+    const site = { url: "https://example.org", lang: "en" };
+    const { iframe, script } = embedSnippets(calendar, site);
+    const title = "Events: Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt;";
+    expect(iframe).toContain(`title="${title}"`);
+    expect(script).toContain(`data-ecp-fallback>${title}</a>`);
+    expect(script).toContain('data-calendar="_54616c6b732026203c446562617465733e"');
+    expect(oembedLinkTag(calendar, site)).toContain(`title="${title}"`);
+    expect(read("embed/_54616c6b732026203c446562617465733e/index.html")).toContain(
+      "<title>Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt; · Agenda Zuid</title>",
+    );
+  });
+
+  it("should publish the same manifest counts as the events files it writes", () => {
+    const manifest = JSON.parse(read("api/manifest.json"));
+    for (const entry of manifest.calendars) {
+      const calendars = JSON.parse(read("api/calendars.json")).calendars;
+      const segment = calendars.find((c: { id: string }) => c.id === entry.id).segment;
+      const events = JSON.parse(read(`api/calendars/${segment}/events.json`)).events;
+      expect(events.length).toBe(entry.events);
+    }
+    expect(manifest.siteUrl).toBe("https://example.org/agenda");
+  });
+});

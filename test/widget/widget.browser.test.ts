@@ -1,0 +1,540 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { embedSnippets } from "../../src/widget/snippets.ts";
+import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { launchBrowser } from "../helpers/browser.ts";
+import { hasChromium } from "../helpers/system.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { type RunningServer, startHostServer, startStaticServer } from "./static-server.ts";
+
+/*
+ * The widget as another site uses it: the built output is served from one
+ * loopback origin with the deploy headers, a host page from another, and
+ * Debian's Chromium embeds it with each method. The browser clock is pinned
+ * to the fixture's "now".
+ */
+
+const culture = fixtureSnapshot.calendars.find((c) => c.id === "culture");
+const community = fixtureSnapshot.calendars.find((c) => c.id === "community");
+if (!culture || !community) throw new Error("fixture calendars missing");
+
+const CULTURE_UPCOMING = [
+  "Online Lecture: City Archives",
+  "Harbour Concert",
+  "Poetry Night",
+  '<script>alert("x")</script> & "Quotes" \u2028',
+  "Open Studios Weekend",
+];
+
+interface Opened {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Console errors, page errors and dialogs; a clean run has none. */
+  readonly problems: string[];
+  readonly requests: { url: string; frameUrl: string }[];
+}
+
+describe.skipIf(!hasChromium())("widget in a browser", () => {
+  let embedServer: RunningServer;
+  let host: { origin: string; close(): Promise<void> };
+  let built: BuiltWidgetSite;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  const hostPages: Record<string, string> = {};
+  let pageCount = 0;
+
+  beforeAll(async () => {
+    embedServer = await startStaticServer();
+    built = await buildWidgetSite(embedServer.origin);
+    embedServer.setRoot(built.outputDir);
+    host = await startHostServer(() => hostPages);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+  });
+
+  afterAll(async () => {
+    await closeBrowser?.();
+    await host?.close();
+    await embedServer?.close();
+    built?.remove();
+  });
+
+  const contexts: BrowserContext[] = [];
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+  });
+
+  async function openHost(body: string, options: { timezoneId?: string } = {}): Promise<Opened> {
+    const path = `/page-${++pageCount}.html`;
+    hostPages[path] =
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Host page</title></head><body><main><h1>Our neighbourhood</h1>${body}<p>After the widget.</p></main></body></html>`;
+    const context = await browser.newContext({
+      timezoneId: options.timezoneId ?? "Europe/Amsterdam",
+      viewport: { width: 800, height: 900 },
+    });
+    contexts.push(context);
+    await context.clock.setFixedTime(new Date(FIXTURE_NOW));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const requests: { url: string; frameUrl: string }[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("dialog", (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    page.on("request", (r) => requests.push({ url: r.url(), frameUrl: r.frame().url() }));
+    await page.goto(host.origin + path);
+    return { page, context, problems, requests };
+  }
+
+  const iframeHtml = (query = "", calendar = culture) =>
+    embedSnippets(calendar, built.site).iframe.replace(/src="([^"]+)"/, `src="$1${query}"`);
+  const scriptHtml = (attributes = "", calendar = community) =>
+    embedSnippets(calendar, built.site).script.replace(" async>", ` ${attributes} async>`);
+
+  async function widgetFrame(page: Page, index = 0): Promise<Frame> {
+    const handle = await page.locator("iframe").nth(index).elementHandle();
+    const frame = await handle?.contentFrame();
+    if (!frame) throw new Error("iframe has no frame");
+    await frame.waitForSelector("#ecp[data-state=ready]");
+    return frame;
+  }
+
+  const eventTitles = (frame: Frame) =>
+    frame.$$eval(".ecp-name", (nodes) => nodes.map((n) => n.textContent));
+
+  it("should show the calendar's next events through the plain iframe snippet", async () => {
+    // Served as the CDN serves it: frameable by any site, scripts and styles from itself only.
+    const csp = (await fetch(`${embedServer.origin}/embed/culture/`)).headers.get(
+      "content-security-policy",
+    );
+    expect(csp).toContain("frame-ancestors *");
+    expect(csp).toContain("script-src 'self'");
+    const { page, problems } = await openHost(iframeHtml());
+    const frame = await widgetFrame(page);
+    expect(await eventTitles(frame)).toEqual(CULTURE_UPCOMING);
+    const links = await frame.$$eval(".ecp-link", (as) =>
+      as.map((a) => ({
+        href: (a as HTMLAnchorElement).href,
+        target: a.getAttribute("target"),
+        rel: a.getAttribute("rel"),
+      })),
+    );
+    expect(links[1]).toEqual({
+      href: `${embedServer.origin}/calendars/culture/events/e-cancelled/`,
+      target: "_blank",
+      rel: "noopener",
+    });
+    const cancelled = await frame.textContent(".ecp-event--cancelled");
+    expect(cancelled).toContain("Harbour Concert");
+    expect(cancelled).toContain("Cancelled");
+    const times = await frame.$$eval(".ecp-event:nth-child(2) time", (ts) =>
+      ts.map((t) => [t.getAttribute("datetime"), t.textContent]),
+    );
+    expect(times).toEqual([
+      ["2026-04-04T20:00:00+02:00", "Sat 4 Apr, 20:00"],
+      ["2026-04-04T22:00:00+02:00", "22:00"],
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it("should insert the iframe where the script stands, replace the fallback link and fit its content", async () => {
+    const { page, problems } = await openHost(`<section id="spot">${scriptHtml()}</section>`);
+    await page.waitForSelector("#spot > iframe");
+    expect(await page.$$eval("#spot > a[data-ecp-fallback]", (a) => a.length)).toBe(0);
+    const iframe = page.locator("#spot > iframe");
+    expect(await iframe.getAttribute("title")).toBe("Events: Community");
+    expect(await iframe.getAttribute("loading")).toBe("lazy");
+    const frame = await widgetFrame(page);
+    await page.waitForFunction(() => {
+      const f = document.querySelector("iframe");
+      return f && f.height !== "600";
+    });
+    const content = await frame.evaluate(() =>
+      Math.ceil(document.getElementById("ecp")?.getBoundingClientRect().height ?? 0),
+    );
+    expect(Number(await iframe.getAttribute("height"))).toBe(content);
+    const box = await iframe.boundingBox();
+    expect(Math.round(box?.height ?? 0)).toBe(content);
+    // No inner scrollbar: the document fits the frame.
+    const fits = await frame.evaluate(
+      () => document.documentElement.scrollHeight <= document.documentElement.clientHeight,
+    );
+    expect(fits).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it("should keep two embeds on one page independent", async () => {
+    const { page, problems } = await openHost(
+      `<div id="a">${scriptHtml('data-count="1"', community)}</div><div id="b">${scriptHtml('data-count="5" data-theme="dark"', culture)}</div>`,
+    );
+    await page.waitForSelector("#b > iframe");
+    const first = await widgetFrame(page, 0);
+    const second = await widgetFrame(page, 1);
+    expect(await eventTitles(first)).toEqual(["Night Walk Across the Clock Change"]);
+    expect(await eventTitles(second)).toEqual(CULTURE_UPCOMING);
+    expect(await second.getAttribute("#ecp", "class")).toContain("ecp--dark");
+    expect(await first.getAttribute("#ecp", "class")).not.toContain("ecp--dark");
+    const heights = async () =>
+      page.$$eval("iframe", (fs) => fs.map((f) => Number((f as HTMLIFrameElement).height)));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("iframe")].every((f) => f.height !== "600"),
+    );
+    const [a, b] = await heights();
+    const contentA = await first.evaluate(() =>
+      Math.ceil(document.getElementById("ecp")?.getBoundingClientRect().height ?? 0),
+    );
+    const contentB = await second.evaluate(() =>
+      Math.ceil(document.getElementById("ecp")?.getBoundingClientRect().height ?? 0),
+    );
+    expect([a, b]).toEqual([contentA, contentB]);
+    expect(a).toBeLessThan(b ?? 0);
+    expect(problems).toEqual([]);
+  });
+
+  it("should ignore resize messages that do not come from its own frame", async () => {
+    const { page, problems } = await openHost(
+      `<div id="a">${scriptHtml("", community)}</div><div id="b">${scriptHtml("", culture)}</div><iframe id="other" title="Another frame" srcdoc="<p>other</p>"></iframe>`,
+    );
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("#a > iframe, #b > iframe")].every(
+        (f) => f.getAttribute("height") !== "600",
+      ),
+    );
+    const first = page.locator("#a > iframe");
+    const before = await first.getAttribute("height");
+    const id = new URL((await first.getAttribute("src")) ?? "").searchParams.get("id");
+    expect(id).toMatch(/^ecp-/);
+    // The host page records each spoof; listeners of one message run in the
+    // same dispatch, so once it saw the message embed.js has handled it too.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: number[] };
+      w.seen = [];
+      window.addEventListener("message", (e) => {
+        if (
+          e.data?.type === "ecp:resize" &&
+          typeof e.data.height === "number" &&
+          e.data.height < 100
+        ) {
+          w.seen.push(e.data.height);
+        }
+      });
+    });
+    const spoof = { type: "ecp:resize", height: 0, id };
+    // 1. The host page itself (wrong origin, wrong source).
+    await page.evaluate((m) => window.postMessage({ ...m, height: 41 }, "*"), spoof);
+    // 2. Another frame of the host origin.
+    const other = page.frame({ url: "about:srcdoc" });
+    await other?.evaluate((m) => window.parent.postMessage({ ...m, height: 42 }, "*"), spoof);
+    // 3. The other widget: right origin, wrong source.
+    const second = await widgetFrame(page, 1);
+    await second.evaluate((m) => window.parent.postMessage({ ...m, height: 43 }, "*"), spoof);
+    await page.waitForFunction(() => (window as unknown as { seen: number[] }).seen.length === 3);
+    expect(await first.getAttribute("height")).toBe(before);
+    // 4. Its own frame with another frame's id is ignored too.
+    const own = await widgetFrame(page, 0);
+    await own.evaluate(() =>
+      window.parent.postMessage({ type: "ecp:resize", height: 44, id: "ecp-other" }, "*"),
+    );
+    await page.waitForFunction(() => (window as unknown as { seen: number[] }).seen.length === 4);
+    expect(await first.getAttribute("height")).toBe(before);
+    expect(problems).toEqual([]);
+  });
+
+  it("should apply count, category, theme, accent, compact and showTitle options", async () => {
+    const { page, problems } = await openHost(
+      [
+        iframeHtml("?count=2"),
+        iframeHtml("?category=markets", community),
+        iframeHtml("?theme=dark&accent=%23c2255c&compact=1&showTitle=false"),
+        iframeHtml("?count=50"),
+      ].join(""),
+    );
+    const two = await widgetFrame(page, 0);
+    await two.waitForFunction(() => document.querySelectorAll(".ecp-event").length === 2);
+    expect(await eventTitles(two)).toEqual(CULTURE_UPCOMING.slice(0, 2));
+
+    const markets = await widgetFrame(page, 1);
+    expect(await eventTitles(markets)).toEqual(["King's Day"]);
+
+    const styled = await widgetFrame(page, 2);
+    const look = await styled.evaluate(() => {
+      const root = document.getElementById("ecp") as HTMLElement;
+      const item = document.querySelector(".ecp-event") as HTMLElement;
+      return {
+        classes: [...root.classList],
+        background: getComputedStyle(root).backgroundColor,
+        accent: getComputedStyle(root).getPropertyValue("--ecp-accent").trim(),
+        bar: getComputedStyle(item).borderLeftColor,
+        headHidden: (document.querySelector(".ecp-head") as HTMLElement).hidden,
+        whereShown: [...document.querySelectorAll(".ecp-where")].some(
+          (p) => getComputedStyle(p).display !== "none",
+        ),
+      };
+    });
+    expect(look.classes).toEqual(expect.arrayContaining(["ecp--dark", "ecp--compact"]));
+    expect(look.classes).not.toContain("ecp--light");
+    expect(look.background).toBe("rgb(22, 25, 29)");
+    expect(look.accent).toBe("#c2255c");
+    expect(look.bar).toBe("rgb(194, 37, 92)");
+    expect(look.headHidden).toBe(true);
+    expect(look.whereShown).toBe(false);
+
+    const all = await widgetFrame(page, 3);
+    expect(await eventTitles(all)).toEqual(CULTURE_UPCOMING);
+    expect(problems).toEqual([]);
+  });
+
+  it("should use the calendar's colour as the default accent", async () => {
+    const { page } = await openHost(iframeHtml());
+    const frame = await widgetFrame(page);
+    const bar = await frame.$eval(".ecp-event", (li) => getComputedStyle(li).borderLeftColor);
+    expect(bar).toBe("rgb(134, 46, 156)"); // #862e9c
+  });
+
+  it("should show a month grid as a table with headers and navigate it by keyboard", async () => {
+    const { page, problems } = await openHost(iframeHtml("?view=month", community));
+    const frame = await widgetFrame(page);
+    expect(await frame.textContent(".ecp-monthname")).toBe("March 2026");
+    expect(await frame.$$eval(".ecp-grid thead th[scope=col]", (ths) => ths.length)).toBe(7);
+    expect(await frame.textContent(".ecp-grid caption")).toBe("March 2026");
+    expect(await frame.textContent("td[aria-current=date] .ecp-daynum")).toBe("20");
+    const march = await frame.$$eval(".ecp-daylink", (as) => as.map((a) => a.textContent));
+    expect(march).toEqual([
+      "10:00 Winter Market (opens in a new tab)",
+      "01:30 Night Walk Across the Clock Change (opens in a new tab)",
+    ]);
+    // The walk sits on Sunday 29 March, in the last column.
+    const walkColumn = await frame.$eval(
+      ".ecp-daylink[href*=e-dst]",
+      (a) => (a.closest("td") as HTMLTableCellElement).cellIndex,
+    );
+    expect(walkColumn).toBe(6);
+    await frame.focus("button[aria-label='Next month']");
+    await page.keyboard.press("Enter");
+    await frame.waitForFunction(
+      () => document.querySelector(".ecp-monthname")?.textContent === "April 2026",
+    );
+    expect(await frame.$$eval(".ecp-daylink", (as) => as.map((a) => a.textContent))).toEqual([
+      "King's Day (opens in a new tab)",
+    ]);
+    // Focus stays on the button, and the grid ends where the data ends.
+    expect(await frame.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Next month",
+    );
+    expect(await frame.getAttribute("button[aria-label='Next month']", "aria-disabled")).toBe(
+      "true",
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("should switch labels and dates to Dutch with lang=nl", async () => {
+    const { page, problems } = await openHost(iframeHtml("?lang=nl"));
+    const frame = await widgetFrame(page);
+    await frame.waitForFunction(() => document.documentElement.lang === "nl");
+    expect(await frame.textContent(".ecp-foot a")).toBe(
+      "Alle activiteiten (opent in een nieuw tabblad)",
+    );
+    expect(await frame.textContent(".ecp-badge--cancelled")).toBe("Geannuleerd");
+    expect(await frame.textContent(".ecp-event:nth-child(2) time")).toBe("za 4 apr, 20:00");
+    expect(await frame.textContent("#ecp-upcoming")).toBe("Komende activiteiten");
+    expect(problems).toEqual([]);
+  });
+
+  it("should show times in the viewer's zone with tz=local and in the event's zone by default", async () => {
+    const local = await openHost(iframeHtml("?tz=local"), { timezoneId: "Asia/Tokyo" });
+    const frame = await widgetFrame(local.page);
+    await frame.waitForSelector(".ecp-note");
+    const concert = await frame.$$eval(".ecp-event:nth-child(2) time", (ts) =>
+      ts.map((t) => t.textContent),
+    );
+    expect(concert).toEqual(["Sun 5 Apr, 03:00", "05:00"]);
+    expect(await frame.textContent(".ecp-note")).toBe("Times are shown in your time zone.");
+    // The all-day weekend stays on its own dates everywhere.
+    expect(await frame.textContent(".ecp-event:nth-child(5) .ecp-when")).toBe(
+      "Fri 15 May – Sun 17 May",
+    );
+
+    const own = await openHost(iframeHtml(), { timezoneId: "Asia/Tokyo" });
+    const ownFrame = await widgetFrame(own.page);
+    expect(await ownFrame.textContent(".ecp-event:nth-child(2) time")).toBe("Sat 4 Apr, 20:00");
+    expect([...local.problems, ...own.problems]).toEqual([]);
+  });
+
+  it("should ignore invalid and hostile option values and fall back to the defaults", async () => {
+    const hostile = new URLSearchParams({
+      accent: "red;}</style><script>alert(1)</script>",
+      count: "-5",
+      view: "<img src=x onerror=alert(2)>",
+      theme: "<b>dark</b>",
+      lang: "xx",
+      tz: "mars",
+      compact: "<i>",
+      showTitle: "maybe",
+      category: "<img src=x onerror=alert(3)>",
+      id: '"><script>alert(4)</script>',
+    });
+    const { page, problems } = await openHost(
+      `${iframeHtml(`?${hostile}`)}${scriptHtml('data-calendar-x="1" data-view="&lt;svg onload=alert(5)&gt;" data-accent="url(javascript:alert(6))"', culture)}`,
+    );
+    for (const index of [0, 1]) {
+      const frame = await widgetFrame(page, index);
+      expect(await eventTitles(frame)).toEqual(CULTURE_UPCOMING);
+      const state = await frame.evaluate(() => {
+        const root = document.getElementById("ecp") as HTMLElement;
+        return {
+          classes: [...root.classList].sort(),
+          accent: root.style.getPropertyValue("--ecp-accent"),
+          lang: document.documentElement.lang,
+          scripts: document.scripts.length,
+          images: document.images.length,
+          table: document.querySelectorAll("table").length,
+          headHidden: (document.querySelector(".ecp-head") as HTMLElement).hidden,
+        };
+      });
+      expect(state).toEqual({
+        classes: ["ecp", "ecp--light"],
+        accent: "#862e9c",
+        lang: "en",
+        scripts: 1,
+        images: 0,
+        table: 0,
+        headHidden: false,
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("should not insert an iframe for a calendar value that is not a path segment", async () => {
+    const { page, problems } = await openHost(
+      `<a href="https://example.org/" data-ecp-fallback>Events</a><script src="${embedServer.origin}/embed.js" data-calendar="../api" async></script><span id="done"></span>`,
+    );
+    await page.waitForFunction(() => document.querySelector("script[data-ecp-mounted]") !== null);
+    expect(await page.$$eval("iframe", (f) => f.length)).toBe(0);
+    expect(await page.$$eval("a[data-ecp-fallback]", (a) => a.length)).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("should render a hostile event title as text, both from the build and from the JSON", async () => {
+    const { page, problems } = await openHost(`${iframeHtml()}${iframeHtml("?count=10")}`);
+    for (const index of [0, 1]) {
+      const frame = await widgetFrame(page, index);
+      const hostile = frame.locator(".ecp-link[href*=_57656972642f49443f3c783e] .ecp-name");
+      expect(await hostile.textContent()).toBe('<script>alert("x")</script> & "Quotes" \u2028');
+      expect(await frame.evaluate(() => document.scripts.length)).toBe(1);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("should let the keyboard reach every event link, with a visible focus ring", async () => {
+    const { page, problems } = await openHost(iframeHtml());
+    const frame = await widgetFrame(page);
+    const expected = await frame.$$eval(".ecp-link", (as) => as.map((a) => a.getAttribute("href")));
+    const reached = new Set<string>();
+    let outlined = 0;
+    // Bounded: the page has the host heading, the widget's title, 5 events and a footer link.
+    for (let i = 0; i < 20 && reached.size < expected.length; i++) {
+      await page.keyboard.press("Tab");
+      const focused = await frame.evaluate(() => {
+        const a = document.activeElement;
+        if (!(a instanceof HTMLAnchorElement) || !a.classList.contains("ecp-link")) return null;
+        return { href: a.getAttribute("href"), outline: getComputedStyle(a).outlineStyle };
+      });
+      if (focused?.href) {
+        reached.add(focused.href);
+        if (focused.outline !== "none") outlined++;
+      }
+    }
+    expect([...reached]).toEqual(expected);
+    expect(outlined).toBe(expected.length);
+    expect(problems).toEqual([]);
+  });
+
+  it("should have no serious or critical axe-core violations in list, month and dark views and the guide", async () => {
+    const axeSource = readFileSync(
+      createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
+      "utf8",
+    );
+    const { page, problems } = await openHost(
+      [
+        iframeHtml(),
+        iframeHtml("?view=month", community),
+        iframeHtml("?theme=dark&lang=nl&compact=1"),
+      ].join(""),
+    );
+    const targets: Frame[] = [];
+    for (const index of [0, 1, 2]) targets.push(await widgetFrame(page, index));
+    const guide = await page.context().newPage();
+    await guide.goto(`${embedServer.origin}/embed/`);
+    targets.push(guide.mainFrame());
+    for (const frame of targets) {
+      // evaluate() runs outside the page's CSP, which would block an injected script tag.
+      await frame.evaluate(axeSource);
+      const violations = await frame.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(): Promise<{
+                passes: unknown[];
+                violations: { id: string; impact: string; nodes: unknown[] }[];
+              }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run();
+        return {
+          passes: result.passes.length,
+          serious: result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.nodes.length})`),
+        };
+      });
+      expect(violations.passes).toBeGreaterThan(10);
+      expect({ url: frame.url(), serious: violations.serious }).toEqual({
+        url: frame.url(),
+        serious: [],
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("should load only its own files from its own origin, set no cookies and use no storage", async () => {
+    const { page, context, requests, problems } = await openHost(
+      `${iframeHtml()}${scriptHtml('data-view="month"', community)}`,
+    );
+    await widgetFrame(page, 0);
+    const month = await widgetFrame(page, 1);
+    await month.waitForSelector(".ecp-grid");
+    const widgetRequests = requests.filter((r) => !r.url.startsWith(host.origin));
+    expect(widgetRequests.length).toBeGreaterThan(0);
+    for (const r of widgetRequests) expect(new URL(r.url).origin).toBe(embedServer.origin);
+    // The default list needs no data request: page, stylesheet, script.
+    const paths = [...new Set(widgetRequests.map((r) => new URL(r.url).pathname))].sort();
+    expect(paths).toEqual([
+      "/api/calendars/community/events.json",
+      "/embed.js",
+      "/embed/community/",
+      "/embed/culture/",
+      "/embed/widget.css",
+      "/embed/widget.js",
+    ]);
+    expect(await context.cookies()).toEqual([]);
+    expect(await month.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("should keep an embed page with its stylesheet and script under 30 KB gzip", () => {
+    const files = ["embed/culture/index.html", "embed/widget.css", "embed/widget.js"];
+    const sizes = files.map((f) => gzipSync(readFileSync(join(built.outputDir, f))).length);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThan(30 * 1024);
+    const loader = gzipSync(readFileSync(join(built.outputDir, "embed.js"))).length;
+    expect(total + loader).toBeLessThan(30 * 1024);
+  });
+});
