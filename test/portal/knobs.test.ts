@@ -111,8 +111,14 @@ describe("ConcurrencyGate", () => {
     const gate = new ConcurrencyGate(1);
     const order: string[] = [];
     const release = await gate.enter();
-    const second = gate.enter().then((r) => (order.push("second"), r));
-    const third = gate.enter().then((r) => (order.push("third"), r));
+    const second = gate.enter().then((r) => {
+      order.push("second");
+      return r;
+    });
+    const third = gate.enter().then((r) => {
+      order.push("third");
+      return r;
+    });
     await Promise.resolve();
     expect(order).toEqual([]);
     expect(gate.queued).toBe(2);
