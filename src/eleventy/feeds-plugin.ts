@@ -218,7 +218,9 @@ function toSiteOptions(site: SiteData) {
 function toDateTime(value: DateTime | string | Date): DateTime {
   if (DateTime.isDateTime(value)) return value;
   const parsed =
-    value instanceof Date ? DateTime.fromJSDate(value) : DateTime.fromISO(String(value));
+    value instanceof Date
+      ? DateTime.fromJSDate(value, { zone: "utc" })
+      : DateTime.fromISO(String(value), { zone: "utc" });
   if (!parsed.isValid) throw new Error(`site.now is not a date: ${String(value)}`);
   return parsed.toUTC();
 }

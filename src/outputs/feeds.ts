@@ -174,10 +174,12 @@ export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOp
 function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
   let result = xml;
   for (const entry of entries) {
-    if (!entry.image) continue;
+    // Without a type, readers assume text/html (feedparser does); the image
+    // still appears in the content.
+    if (!entry.image?.type) continue;
     const anchor = `<link href="${xmlAttr(entry.url)}"/>`;
-    const type = entry.image.type ? ` type="${entry.image.type}"` : "";
-    const enclosure = `<link rel="enclosure" href="${xmlAttr(entry.image.url).replace(/"/g, "&quot;")}"${type}/>`;
+    const href = xmlAttr(entry.image.url).replace(/"/g, "&quot;");
+    const enclosure = `<link rel="enclosure" href="${href}" type="${entry.image.type}"/>`;
     result = result.replace(anchor, () => `${anchor}\n        ${enclosure}`);
   }
   return result;

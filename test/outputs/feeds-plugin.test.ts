@@ -1,0 +1,163 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import ICAL from "ical.js";
+import ical from "node-ical";
+import { beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/site/paths.ts";
+import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { buildFixtureSite, categoriesOf, TEST_SITE } from "./feeds-helpers.ts";
+
+const PAGE = `---
+permalink: /page/index.html
+---
+{% for link in "/" | feedLinks %}<link rel="{{ link.rel }}" type="{{ link.type }}" href="{{ link.href }}" title="{{ link.title }}">
+{% endfor %}{% set culture = portal.calendars[1] %}{% for link in culture | feedLinks("calendar") %}<link rel="{{ link.rel }}" type="{{ link.type }}" href="{{ link.href }}">
+{% endfor %}{% set urls = culture | feedUrls("calendar") %}{% set sub = urls.ics | subscribeLinks(culture.name) %}
+<a id="webcal" href="{{ sub.webcal }}">Apple</a>
+<a id="google" href="{{ sub.google }}">Google</a>
+<a id="outlook" href="{{ sub.outlook }}">Outlook</a>
+<a id="office365" href="{{ sub.office365 }}">Microsoft 365</a>
+<input id="https" value="{{ sub.https }}">
+<div id="qr">{{ sub.qrSvg | safe }}</div>
+{% set add = portal.events[1] | addToCalendarLinks %}<a id="add-google" href="{{ add.google }}">G</a><a id="add-ics" href="{{ add.ics }}">ics</a>
+{% for link in portal.categories[0] | feedLinks("category") %}<link id="category" href="{{ link.href }}">{% endfor %}
+`;
+
+let outDir = "";
+let files: string[] = [];
+
+const read = (file: string) => readFile(join(outDir, file), "utf8");
+const strip = (path: string) => path.replace(/^\//, "");
+
+function icalJsUids(text: string): string[] {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  return calendar
+    .getAllSubcomponents("vevent")
+    .map((event) => String(event.getFirstPropertyValue("uid")));
+}
+
+beforeAll(async () => {
+  ({ outDir, files } = await buildFixtureSite(hostileSnapshot, TEST_SITE, { "page.njk": PAGE }));
+});
+
+describe("feeds-plugin", () => {
+  it("should write four files for the site, each calendar and each category, and one .ics per event", () => {
+    const scopes = [
+      "/",
+      ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id)),
+      ...categoriesOf(hostileSnapshot).map((category) => paths.category(category.id)),
+    ];
+    const expected = [
+      ...scopes.flatMap((scope) =>
+        ["feed.xml", "atom.xml", "feed.json", "calendar.ics"].map((name) => strip(scope) + name),
+      ),
+      ...hostileSnapshot.events.map(
+        (event) => `${strip(paths.event(event.calendarId, event.id))}event.ics`,
+      ),
+      "page/index.html",
+    ].sort();
+    expect(files).toEqual(expected);
+  });
+
+  it("should keep calendar and category files to their own events", async () => {
+    const culture = icalJsUids(await read("calendars/culture/calendar.ics"));
+    expect(culture.length).toBeGreaterThan(0);
+    for (const uid of culture) expect(uid).toMatch(/^culture\./);
+    const markets = icalJsUids(await read("categories/markets/calendar.ics"));
+    expect(markets.map((uid) => uid.split("@")[0]).sort()).toEqual([
+      "community.e-allday",
+      "community.e-past",
+    ]);
+    const feed = JSON.parse(await read("categories/markets/feed.json")) as {
+      items: { id: string }[];
+    };
+    expect(feed.items.map((item) => item.id)).toEqual([
+      "https://events.example.org/calendars/community/events/e-past/",
+      "https://events.example.org/calendars/community/events/e-allday/",
+    ]);
+  });
+
+  it("should parse every .ics with ical.js and node-ical, one UID per event across all files", async () => {
+    const icsFiles = files.filter((file) => file.endsWith(".ics"));
+    const startByUid = new Map<string, string>();
+    for (const file of icsFiles) {
+      const text = await read(file);
+      const uids = icalJsUids(text);
+      const nodeEvents = Object.values(ical.sync.parseICS(text)).filter(
+        (component): component is ical.VEvent => component?.type === "VEVENT",
+      );
+      expect(nodeEvents.map((event) => event.uid).sort(), file).toEqual([...uids].sort());
+      expect(new Set(uids).size, file).toBe(uids.length);
+      for (const event of nodeEvents) {
+        const start = event.start.toISOString();
+        expect(startByUid.get(event.uid) ?? start, `${file} ${event.uid}`).toBe(start);
+        startByUid.set(event.uid, start);
+      }
+    }
+    // Every event has exactly one UID, and no two events share one.
+    expect(startByUid.size).toBe(hostileSnapshot.events.length);
+  });
+
+  it("should name subscriptions but never single-event downloads", async () => {
+    for (const file of files.filter((name) => name.endsWith(".ics"))) {
+      const text = await read(file);
+      if (file.endsWith("/event.ics")) {
+        expect(text, file).not.toMatch(/^(X-WR-CALNAME|NAME|REFRESH-INTERVAL)[:;]/m);
+        expect(icalJsUids(text), file).toHaveLength(1);
+      } else {
+        expect(text, file).toMatch(/^X-WR-CALNAME:/m);
+        expect(text, file).toMatch(/^REFRESH-INTERVAL;VALUE=DURATION:PT1H\r$/m);
+      }
+    }
+  });
+
+  it("should write JSON Feeds with unique item ids", async () => {
+    for (const file of files.filter((name) => name.endsWith("feed.json"))) {
+      const feed = JSON.parse(await read(file)) as { version: string; items: { id: string }[] };
+      expect(feed.version).toBe("https://jsonfeed.org/version/1");
+      const ids = feed.items.map((item) => item.id);
+      expect(new Set(ids).size, file).toBe(ids.length);
+    }
+  });
+
+  it("should give page templates autodiscovery, subscribe and add-to-calendar links", async () => {
+    const page = await read("page/index.html");
+    expect(page).toContain(
+      '<link rel="alternate" type="application/rss+xml" href="https://events.example.org/feed.xml" title="City Events (RSS)">',
+    );
+    expect(page).toContain(
+      '<link rel="alternate" type="application/atom+xml" href="https://events.example.org/calendars/culture/atom.xml">',
+    );
+    expect(page).toContain(
+      '<link rel="alternate" type="text/calendar" href="https://events.example.org/calendars/culture/calendar.ics">',
+    );
+    expect(page).toContain('href="webcal://events.example.org/calendars/culture/calendar.ics"');
+    expect(page).toContain('value="https://events.example.org/calendars/culture/calendar.ics"');
+    expect(page).toContain(
+      'href="https://calendar.google.com/calendar/render?cid=webcal%3A%2F%2Fevents.example.org%2Fcalendars%2Fculture%2Fcalendar.ics"',
+    );
+    expect(page).toContain(
+      'href="https://outlook.live.com/calendar/0/addfromweb?url=https%3A%2F%2Fevents.example.org%2Fcalendars%2Fculture%2Fcalendar.ics&amp;name=Culture"',
+    );
+    expect(page).toContain('<svg role="img" aria-label="Culture"');
+    expect(page).toContain(
+      'id="add-ics" href="https://events.example.org/calendars/community/events/e-dst/event.ics"',
+    );
+    expect(page).toContain("dates=20260329T003000Z%2F20260329T020000Z");
+    expect(page).toContain(
+      `<link id="category" href="https://events.example.org${paths.category(categoriesOf(hostileSnapshot)[0]?.id ?? "")}feed.xml">`,
+    );
+  });
+
+  it("should write byte-identical files in a second build", async () => {
+    const second = await buildFixtureSite(hostileSnapshot, TEST_SITE, { "page.njk": PAGE });
+    expect(second.files).toEqual(files);
+    for (const file of files) {
+      const [first, again] = await Promise.all([
+        readFile(join(outDir, file)),
+        readFile(join(second.outDir, file)),
+      ]);
+      expect(again.equals(first), file).toBe(true);
+    }
+  });
+});

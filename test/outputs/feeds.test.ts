@@ -1,0 +1,231 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CalendarEvent } from "../../src/model/types.ts";
+import {
+  type FeedOptions,
+  renderAtom,
+  renderJsonFeed,
+  renderRss,
+} from "../../src/outputs/feeds.ts";
+import { imageMediaType } from "../../src/outputs/feeds-image-type.ts";
+import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { siteWith, TEST_SITE } from "./feeds-helpers.ts";
+
+interface JsonFeedItem {
+  id: string;
+  url: string;
+  title: string;
+  summary: string;
+  content_html: string;
+  image?: string;
+  date_published?: string;
+  date_modified: string;
+  tags?: string[];
+}
+
+const options = (overrides: Partial<FeedOptions> = {}): FeedOptions => ({
+  site: TEST_SITE,
+  scope: { kind: "site" },
+  fetchedAt: fixtureSnapshot.fetchedAt,
+  warn: () => {},
+  ...overrides,
+});
+
+const jsonItems = (events: readonly CalendarEvent[], overrides: Partial<FeedOptions> = {}) =>
+  (JSON.parse(renderJsonFeed(events, options(overrides))) as { items: JsonFeedItem[] }).items;
+
+const itemFor = (items: JsonFeedItem[], eventPath: string) =>
+  items.find((item) => item.id.endsWith(eventPath));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("feeds", () => {
+  it("should carry one item per event from feedPastDays ago onwards", () => {
+    const ids = (feedPastDays: number) =>
+      jsonItems(fixtureSnapshot.events, { site: siteWith({ feedPastDays }) }).map(
+        (item) => item.id,
+      );
+    expect(ids(30)).toHaveLength(fixtureSnapshot.events.length);
+    expect(ids(10)).not.toContain("https://events.example.org/calendars/community/events/e-past/");
+    expect(ids(10)).toHaveLength(fixtureSnapshot.events.length - 1);
+  });
+
+  it("should put the date, in the event's zone and the site language, in every title", () => {
+    const items = jsonItems(fixtureSnapshot.events);
+    expect(itemFor(items, "/e-dst/")?.title).toBe(
+      "Sun 29 Mar 2026 · Night Walk Across the Clock Change",
+    );
+    expect(itemFor(items, "/e-cancelled/")?.title).toBe(
+      "Sat 4 Apr 2026 · Cancelled: Harbour Concert",
+    );
+
+    // 22:30 in New York is already the next day in Amsterdam and in UTC.
+    const late = fixtureSnapshot.events.map((event) =>
+      event.id === "e-online"
+        ? { ...event, start: "2026-04-02T22:30:00-04:00", end: "2026-04-02T23:30:00-04:00" }
+        : event,
+    );
+    expect(itemFor(jsonItems(late), "/e-online/")?.title).toMatch(/^Thu 2 Apr 2026 · /);
+
+    const dutch = jsonItems(fixtureSnapshot.events, { site: siteWith({ lang: "nl" }) });
+    expect(itemFor(dutch, "/e-dst/")?.title).toBe(
+      "zo 29 mrt 2026 · Night Walk Across the Clock Change",
+    );
+    expect(itemFor(dutch, "/e-postponed/")?.title).toBe(
+      "vr 10 apr 2026 · Uitgesteld: Poetry Night",
+    );
+  });
+
+  it("should describe when and where, naming the zone, and link to the event page", () => {
+    const walk = itemFor(jsonItems(fixtureSnapshot.events), "/e-dst/");
+    expect(walk?.summary).toBe(
+      "Sun 29 Mar 2026, 01:30 – 04:00 (Europe/Amsterdam) · Vondelpark fountain, Vondelpark 1, 1071 AA Amsterdam, NL",
+    );
+    expect(walk?.content_html).toContain("01:30 – 04:00 (Europe/Amsterdam)");
+    expect(walk?.content_html).toContain(
+      '<a href="https://events.example.org/calendars/community/events/e-dst/">More information</a>',
+    );
+    expect(walk?.url).toBe("https://events.example.org/calendars/community/events/e-dst/");
+  });
+
+  it("should use the event page URL as a permalink guid and id in every format", () => {
+    const rss = renderRss(fixtureSnapshot.events, options());
+    expect(rss).toContain(
+      '<guid isPermaLink="true">https://events.example.org/calendars/community/events/e-dst/</guid>',
+    );
+    const atom = renderAtom(fixtureSnapshot.events, options());
+    expect(atom).toContain("<id>https://events.example.org/calendars/community/events/e-dst/</id>");
+    expect(itemFor(jsonItems(fixtureSnapshot.events), "/e-dst/")?.id).toBe(
+      "https://events.example.org/calendars/community/events/e-dst/",
+    );
+  });
+
+  it("should link each feed to itself and its page with absolute URLs", () => {
+    const scope = { kind: "calendar", id: "culture", name: "Culture" } as const;
+    const rss = renderRss(fixtureSnapshot.events, options({ scope }));
+    expect(rss).toContain(
+      '<atom:link href="https://events.example.org/calendars/culture/feed.xml" rel="self" type="application/rss+xml"/>',
+    );
+    expect(rss).toContain("<link>https://events.example.org/calendars/culture/</link>");
+    expect(rss).toContain("<title>Culture · City Events</title>");
+    const atom = renderAtom(fixtureSnapshot.events, options({ scope }));
+    expect(atom).toContain(
+      '<link rel="self" href="https://events.example.org/calendars/culture/atom.xml"/>',
+    );
+    const json = JSON.parse(renderJsonFeed(fixtureSnapshot.events, options({ scope })));
+    expect(json.feed_url).toBe("https://events.example.org/calendars/culture/feed.json");
+    expect(json.home_page_url).toBe("https://events.example.org/calendars/culture/");
+  });
+
+  it("should date items by the portal's creation and update times, never by the clock", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2031-07-07T07:07:07Z"));
+    for (const render of [renderRss, renderAtom, renderJsonFeed]) {
+      const output = render(hostileSnapshot.events, options());
+      expect(output).not.toContain("2031");
+    }
+    const walk = itemFor(jsonItems(fixtureSnapshot.events), "/e-dst/");
+    expect(walk?.date_published).toBe("2026-02-01T10:00:00.000Z");
+    expect(walk?.date_modified).toBe("2026-03-10T09:00:00.000Z");
+
+    // Feed-level dates: the newest update among the items.
+    expect(renderAtom(fixtureSnapshot.events, options())).toContain(
+      "<updated>2026-03-15T08:00:00.000Z</updated>",
+    );
+    expect(renderRss(fixtureSnapshot.events, options())).toContain(
+      "<lastBuildDate>Sun, 15 Mar 2026 08:00:00 GMT</lastBuildDate>",
+    );
+    // No items: the snapshot time.
+    expect(renderAtom([], options())).toContain("<updated>2026-03-20T12:00:00.000Z</updated>");
+  });
+
+  it("should attach images with a correct media type, and none it cannot know", () => {
+    const rss = renderRss(hostileSnapshot.events, options());
+    expect(rss).toContain(
+      '<enclosure length="0" type="image/jpeg" url="https://media.example.org/walk.jpg"/>',
+    );
+    expect(rss).not.toContain('cdn.example.org/images/12345?w=800&amp;h=600"/>');
+    expect(rss.match(/<enclosure /g)).toHaveLength(1);
+
+    const atom = renderAtom(hostileSnapshot.events, options());
+    expect(atom).toContain(
+      '<link rel="enclosure" href="https://media.example.org/walk.jpg" type="image/jpeg"/>',
+    );
+    expect(atom).not.toContain('href="https://cdn.example.org/images/12345');
+    expect(atom.match(/rel="enclosure"/g)).toHaveLength(1);
+    expect(atom).not.toMatch(/type="image\/(jpg|12345)/);
+    // The image without a known type is still shown in the content.
+    expect(atom).toContain('<img src="https://cdn.example.org/images/12345?w=800&amp;h=600"');
+
+    const breaker = itemFor(jsonItems(hostileSnapshot.events), "/cdata-breaker/");
+    expect(breaker?.image).toBe("https://cdn.example.org/images/12345?w=800&h=600");
+  });
+
+  it("should derive image media types from extensions and CDN format parameters", () => {
+    expect(imageMediaType("https://x.example/a/photo.JPG")).toBe("image/jpeg");
+    expect(imageMediaType("https://x.example/a/photo.webp?v=2")).toBe("image/webp");
+    expect(imageMediaType("https://x.example/a/photo?fm=png")).toBe("image/png");
+    expect(imageMediaType("https://x.example/a/photo")).toBeNull();
+    expect(imageMediaType("https://x.example/a.b/photo")).toBeNull();
+    expect(imageMediaType("not a url")).toBeNull();
+  });
+
+  it("should keep categories, escaped, in every format", () => {
+    const rss = renderRss(fixtureSnapshot.events, options());
+    expect(rss).toContain(
+      '<category domain="https://events.example.org/categories/_54616c6b7320262044656261746573/">Talks &amp; &lt;Debates&gt;</category>',
+    );
+    const atom = renderAtom(fixtureSnapshot.events, options());
+    expect(atom).toContain(
+      '<category label="Talks &amp; &lt;Debates&gt;" scheme="https://events.example.org/categories/" term="Talks &amp; Debates"/>',
+    );
+    const hostile = itemFor(jsonItems(fixtureSnapshot.events), "/_57656972642f49443f3c783e/");
+    expect(hostile?.tags).toEqual(["Talks & <Debates>"]);
+  });
+
+  it("should escape hostile titles and sanitize descriptions", () => {
+    const hostile = itemFor(jsonItems(fixtureSnapshot.events), "/_57656972642f49443f3c783e/");
+    expect(hostile?.title).toBe('Mon 20 Apr 2026 · <script>alert("x")</script> & "Quotes"');
+    expect(hostile?.content_html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(hostile?.content_html).not.toMatch(/<img[^>]*onerror/);
+
+    const atom = renderAtom(fixtureSnapshot.events, options());
+    expect(atom).toContain(
+      "<![CDATA[Mon 20 Apr 2026 · &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot;]]>",
+    );
+    const scripted = fixtureSnapshot.events.map((event) =>
+      event.id === "e-dst"
+        ? {
+            ...event,
+            descriptionHtml:
+              '<p onclick="x()">hi<script>alert(1)</script><a href="javascript:x()">j</a></p>',
+          }
+        : event,
+    );
+    const content = itemFor(jsonItems(scripted), "/e-dst/")?.content_html ?? "";
+    expect(content).toContain("<p>hi");
+    expect(content).not.toMatch(/script|onclick|javascript:/);
+  });
+
+  it("should keep every CDATA section closed and drop characters XML forbids", () => {
+    for (const render of [renderRss, renderAtom]) {
+      const xml = render(hostileSnapshot.events, options());
+      const controls = [...xml].filter((char) => char < " " && !"\t\n\r".includes(char));
+      expect(controls).toEqual([]);
+      // Outside CDATA sections every "&" starts an entity and no "]]>" is left.
+      const outside = xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "");
+      expect(outside).not.toContain("]]>");
+      expect(outside).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+);)/);
+    }
+  });
+
+  it("should render byte-identical feeds for the same events in any order", () => {
+    for (const render of [renderRss, renderAtom, renderJsonFeed]) {
+      const first = render(hostileSnapshot.events, options());
+      expect(render(hostileSnapshot.events, options())).toBe(first);
+      expect(render([...hostileSnapshot.events].reverse(), options())).toBe(first);
+    }
+  });
+});

@@ -1,0 +1,10 @@
+import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { buildFixtureSite } from "./feeds-helpers.ts";
+
+/**
+ * Builds the fixture site's feeds and calendars in a fresh temporary folder and
+ * prints `{ outDir, files }` as JSON. Spawned by ics-tz.test.ts under different
+ * TZ values: the output must not depend on the build machine's time zone.
+ */
+const result = await buildFixtureSite(hostileSnapshot);
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,346 @@
+import ICAL from "ical.js";
+import { DateTime } from "luxon";
+import ical from "node-ical";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CalendarEvent } from "../../src/model/types.ts";
+import { type CalendarOptions, renderCalendar, renderEventIcs } from "../../src/outputs/ics.ts";
+import { vtimezone } from "../../src/outputs/ics-timezones.ts";
+import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { siteWith, TEST_SITE } from "./feeds-helpers.ts";
+
+const siteOptions = (overrides: Partial<CalendarOptions> = {}): CalendarOptions => ({
+  site: TEST_SITE,
+  scope: { kind: "site" },
+  fetchedAt: fixtureSnapshot.fetchedAt,
+  warn: () => {},
+  ...overrides,
+});
+
+const eventById = (id: string): CalendarEvent => {
+  const event = hostileSnapshot.events.find((candidate) => candidate.id === id);
+  if (!event) throw new Error(`no fixture event ${id}`);
+  return event;
+};
+
+function parseWithIcalJs(text: string): ICAL.Component {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) {
+    ICAL.TimezoneService.register(zone);
+  }
+  return calendar;
+}
+
+function icalJsEvents(text: string): ICAL.Event[] {
+  return parseWithIcalJs(text)
+    .getAllSubcomponents("vevent")
+    .map((component) => new ICAL.Event(component));
+}
+
+function nodeIcalEvents(text: string): ical.VEvent[] {
+  return Object.values(ical.sync.parseICS(text)).filter(
+    (component): component is ical.VEvent => component?.type === "VEVENT",
+  );
+}
+
+function unfold(text: string): string[] {
+  return text.replace(/\r\n[ \t]/g, "").split("\r\n");
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("ics", () => {
+  it("should give the DST-crossing event its real UTC instants in ical.js and node-ical", () => {
+    const text = renderCalendar(fixtureSnapshot.events, siteOptions());
+    expect(text).toContain("DTSTART;TZID=Europe/Amsterdam:20260329T013000\r\n");
+    expect(text).toContain("DTEND;TZID=Europe/Amsterdam:20260329T040000\r\n");
+
+    const walk = icalJsEvents(text).find((event) => event.uid.startsWith("community.e-dst@"));
+    expect(walk?.startDate.toJSDate().toISOString()).toBe("2026-03-29T00:30:00.000Z");
+    expect(walk?.endDate.toJSDate().toISOString()).toBe("2026-03-29T02:00:00.000Z");
+
+    const viaNode = nodeIcalEvents(text).find((event) => event.uid.startsWith("community.e-dst@"));
+    expect(viaNode?.start.toISOString()).toBe("2026-03-29T00:30:00.000Z");
+    expect(viaNode?.end?.toISOString()).toBe("2026-03-29T02:00:00.000Z");
+  });
+
+  it("should write the event in another zone with its own TZID and VTIMEZONE", () => {
+    const text = renderCalendar(fixtureSnapshot.events, siteOptions());
+    const lecture = icalJsEvents(text).find((event) => event.uid.startsWith("culture.e-online@"));
+    expect(lecture?.startDate.zone?.tzid).toBe("America/New_York");
+    expect(lecture?.startDate.toJSDate().toISOString()).toBe("2026-04-02T16:00:00.000Z");
+  });
+
+  it("should write all-day and multi-day events as DATE values with an exclusive end", () => {
+    const text = renderCalendar(fixtureSnapshot.events, siteOptions());
+    const events = icalJsEvents(text);
+    const kingsDay = events.find((event) => event.uid.startsWith("community.e-allday@"));
+    const studios = events.find((event) => event.uid.startsWith("culture.e-multiday@"));
+    expect(kingsDay?.startDate.isDate).toBe(true);
+    expect(kingsDay?.startDate.toString()).toBe("2026-04-27");
+    expect(kingsDay?.endDate.toString()).toBe("2026-04-28");
+    expect(studios?.startDate.isDate).toBe(true);
+    expect(studios?.startDate.toString()).toBe("2026-05-15");
+    expect(studios?.endDate.toString()).toBe("2026-05-18");
+
+    const viaNode = nodeIcalEvents(text).find((event) =>
+      event.uid.startsWith("culture.e-multiday@"),
+    );
+    expect(viaNode?.datetype).toBe("date");
+    const days = viaNode?.end ? (viaNode.end.getTime() - viaNode.start.getTime()) / 86_400_000 : 0;
+    expect(Math.round(days)).toBe(3);
+  });
+
+  it("should give every VEVENT a unique UID built from portal ids and the site host", () => {
+    const text = renderCalendar(hostileSnapshot.events, siteOptions());
+    const uids = icalJsEvents(text).map((event) => event.uid);
+    expect(uids.length).toBe(new Set(uids).size);
+    for (const uid of uids) expect(uid).toMatch(/^[a-z0-9_-]+\.[a-z0-9_-]+@events\.example\.org$/);
+    expect(uids).toContain("culture._57656972642f49443f3c783e@events.example.org");
+  });
+
+  it("should keep the UID when an event is renamed", () => {
+    const walk = eventById("e-dst");
+    const before = icalJsEvents(renderEventIcs(walk, siteOptions()))[0];
+    const renamed = { ...walk, title: "A Completely Different Name" };
+    const after = icalJsEvents(renderEventIcs(renamed, siteOptions()))[0];
+    expect(after?.summary).toBe("A Completely Different Name");
+    expect(after?.uid).toBe(before?.uid);
+  });
+
+  it("should raise SEQUENCE and LAST-MODIFIED when the portal changes an event", () => {
+    const walk = eventById("e-dst");
+    const changed = {
+      ...walk,
+      start: "2026-03-29T02:30:00+02:00",
+      sequence: walk.sequence + 1,
+      updatedAt: "2026-03-18T12:00:00Z",
+    };
+    const before = parseWithIcalJs(renderEventIcs(walk, siteOptions())).getFirstSubcomponent(
+      "vevent",
+    );
+    const after = parseWithIcalJs(renderEventIcs(changed, siteOptions())).getFirstSubcomponent(
+      "vevent",
+    );
+    expect(Number(after?.getFirstPropertyValue("sequence"))).toBeGreaterThan(
+      Number(before?.getFirstPropertyValue("sequence")),
+    );
+    expect(String(after?.getFirstPropertyValue("last-modified"))).toBe("2026-03-18T12:00:00Z");
+    expect(String(after?.getFirstPropertyValue("dtstamp"))).toBe("2026-03-18T12:00:00Z");
+  });
+
+  it("should take DTSTAMP from updatedAt, then createdAt, then the snapshot time, never the clock", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2031-07-07T07:07:07Z"));
+    const walk = eventById("e-dst");
+    const stamps = [
+      walk,
+      { ...walk, updatedAt: null },
+      { ...walk, updatedAt: null, createdAt: null },
+    ].map((event) => {
+      const text = renderEventIcs(event, siteOptions());
+      expect(text).not.toContain("2031");
+      return unfold(text).find((line) => line.startsWith("DTSTAMP:"));
+    });
+    expect(stamps).toEqual([
+      "DTSTAMP:20260310T090000Z",
+      "DTSTAMP:20260201T100000Z",
+      "DTSTAMP:20260320T120000Z",
+    ]);
+    expect(renderCalendar(hostileSnapshot.events, siteOptions())).not.toContain("2031");
+  });
+
+  it("should render byte-identical output for the same events in any input order", () => {
+    const first = renderCalendar(hostileSnapshot.events, siteOptions());
+    const again = renderCalendar(hostileSnapshot.events, siteOptions());
+    const reversed = renderCalendar([...hostileSnapshot.events].reverse(), siteOptions());
+    expect(again).toBe(first);
+    expect(reversed).toBe(first);
+  });
+
+  it("should end every line with CRLF and fold at 75 octets without splitting a character", () => {
+    const text = renderCalendar(hostileSnapshot.events, siteOptions());
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    expect(text.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
+    const physical = text.split("\r\n").slice(0, -1);
+    for (const line of physical) {
+      expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
+      // A split surrogate pair would not survive a UTF-8 round trip.
+      expect(Buffer.from(line, "utf8").toString("utf8")).toBe(line);
+    }
+    const long = icalJsEvents(text).find((event) =>
+      event.uid.startsWith("community.unicode-long@"),
+    );
+    expect(long?.summary).toBe(eventById("unicode-long").title);
+  });
+
+  it("should keep hostile text inside its property", () => {
+    const text = renderCalendar(hostileSnapshot.events, siteOptions());
+    const events = icalJsEvents(text);
+    expect(events.length).toBe(nodeIcalEvents(text).length);
+    expect(events.map((event) => event.uid)).not.toContain("evil@example.org");
+    const injected = events.find((event) => event.uid.startsWith("community.injection@"));
+    expect(injected?.summary).toBe("Injected END:VEVENT BEGIN:VEVENT UID:evil@example.org");
+    expect(injected?.description).toContain("line one\nline two\nline three\nSUMMARY:fake");
+
+    const breaker = events.find((event) => event.uid.startsWith("culture.cdata-breaker@"));
+    expect(breaker?.summary).toBe("A ]]> B ]]> C <b>bold</b> & done");
+    expect(breaker?.location).toBe('Hall; 1, "Main"');
+    const categories = breaker?.component.getFirstProperty("categories")?.getValues();
+    expect(categories).toEqual(["Semi; colon, comma \\ backslash"]);
+    const organizer = breaker?.component.getFirstProperty("organizer");
+    expect(organizer?.getFirstValue()).toBe("mailto:org@example.org");
+    expect(organizer?.getParameter("cn")).toBe("Quote ' and / backslash");
+
+    const hostile = events.find((event) => event.uid.startsWith("culture._5765"));
+    expect(hostile?.summary).toBe('<script>alert("x")</script> & "Quotes"');
+  });
+
+  it("should carry NAME, X-WR-CALNAME, descriptions and refresh hints on subscriptions only", () => {
+    const subscription = unfold(
+      renderCalendar(
+        fixtureSnapshot.events,
+        siteOptions({ site: siteWith({ refreshMinutes: 90 }) }),
+      ),
+    );
+    for (const line of [
+      "METHOD:PUBLISH",
+      "PRODID:-//Event Calendar Publisher//Events//EN",
+      "NAME:City Events",
+      "X-WR-CALNAME:City Events",
+      "X-WR-CALDESC:Markets\\, walks\\, concerts\\; and more.",
+      "DESCRIPTION:Markets\\, walks\\, concerts\\; and more.",
+      "REFRESH-INTERVAL;VALUE=DURATION:PT1H30M",
+      "X-PUBLISHED-TTL:PT1H30M",
+      "SOURCE;VALUE=URI:https://events.example.org/calendar.ics",
+    ]) {
+      expect(subscription).toContain(line);
+    }
+    const single = renderEventIcs(eventById("e-dst"), siteOptions());
+    expect(single).toContain("METHOD:PUBLISH\r\n");
+    expect(single).not.toMatch(
+      /^(NAME|X-WR-CALNAME|X-WR-CALDESC|REFRESH-INTERVAL|X-PUBLISHED-TTL)[:;]/m,
+    );
+  });
+
+  it("should name calendar and category subscriptions after their scope", () => {
+    const culture = renderCalendar(
+      fixtureSnapshot.events.filter((event) => event.calendarId === "culture"),
+      siteOptions({
+        scope: { kind: "calendar", id: "culture", name: "Culture" },
+        description: "Concerts, lectures & exhibitions.",
+        color: "#862e9c",
+      }),
+    );
+    const lines = unfold(culture);
+    expect(lines).toContain("X-WR-CALNAME:Culture · City Events");
+    expect(lines).toContain("X-WR-CALDESC:Concerts\\, lectures & exhibitions.");
+    expect(lines).toContain("X-APPLE-CALENDAR-COLOR:#862E9C");
+    expect(lines).toContain("URL:https://events.example.org/calendars/culture/");
+  });
+
+  it("should have a VTIMEZONE for every TZID it uses", () => {
+    const text = renderCalendar(hostileSnapshot.events, siteOptions());
+    const lines = unfold(text);
+    const used = new Set(
+      lines.flatMap((line) => [...line.matchAll(/;TZID=([^:;]+)/g)].map((m) => m[1])),
+    );
+    const defined = new Set(
+      lines.filter((line) => line.startsWith("TZID:")).map((line) => line.slice("TZID:".length)),
+    );
+    expect([...used].sort()).toEqual(["America/New_York", "Europe/Amsterdam"]);
+    expect([...defined].sort()).toEqual([...used].sort());
+  });
+
+  it("should rename linked zones in their VTIMEZONE to the name the events use", () => {
+    const block = vtimezone("Europe/Amsterdam");
+    expect(block).toMatch(/^BEGIN:VTIMEZONE\r\nTZID:Europe\/Amsterdam\r\n/);
+    expect(block).not.toContain("Brussels");
+    expect(vtimezone("Mars/Olympus_Mons")).toBeNull();
+  });
+
+  it("should map statuses to CONFIRMED, TENTATIVE and CANCELLED and say so in the title", () => {
+    const events = icalJsEvents(renderCalendar(fixtureSnapshot.events, siteOptions()));
+    const status = (id: string) =>
+      events
+        .find((event) => event.uid.includes(`.${id}@`))
+        ?.component.getFirstPropertyValue("status");
+    expect(status("e-dst")).toBe("CONFIRMED");
+    expect(status("e-postponed")).toBe("TENTATIVE");
+    expect(status("e-cancelled")).toBe("CANCELLED");
+    expect(events.find((event) => event.uid.includes(".e-cancelled@"))?.summary).toBe(
+      "Cancelled: Harbour Concert",
+    );
+  });
+
+  it("should keep a cancelled event for the grace period after its end, then drop it", () => {
+    const concertEnd = DateTime.fromISO("2026-04-04T22:00:00+02:00");
+    const at = (days: number, overrides: Partial<typeof TEST_SITE> = {}) =>
+      icalJsEvents(
+        renderCalendar(
+          fixtureSnapshot.events,
+          siteOptions({ site: siteWith({ now: concertEnd.plus({ days }), ...overrides }) }),
+        ),
+      ).map((event) => event.uid.split("@")[0]);
+    expect(at(-1)).toContain("culture.e-cancelled");
+    expect(at(29)).toContain("culture.e-cancelled");
+    expect(at(31)).not.toContain("culture.e-cancelled");
+    expect(at(10, { cancelledGraceDays: 5 })).not.toContain("culture.e-cancelled");
+    // The scheduled event of the same day follows the feed window instead.
+    expect(at(10, { cancelledGraceDays: 5 })).toContain("culture.e-online");
+  });
+
+  it("should carry upcoming events plus feedPastDays of recent past", () => {
+    const uids = (feedPastDays: number) =>
+      icalJsEvents(
+        renderCalendar(fixtureSnapshot.events, siteOptions({ site: siteWith({ feedPastDays }) })),
+      ).map((event) => event.uid.split("@")[0]);
+    // The Winter Market ended on 1 March, 19 days before the pinned now.
+    expect(uids(30)).toContain("community.e-past");
+    expect(uids(10)).not.toContain("community.e-past");
+    expect(uids(10)).toContain("community.e-dst");
+  });
+
+  it("should write URL, GEO, IMAGE, ORGANIZER, LOCATION and CATEGORIES of an event", () => {
+    const lines = unfold(renderEventIcs(eventById("e-dst"), siteOptions()));
+    expect(lines).toContain(
+      "URL;VALUE=URI:https://events.example.org/calendars/community/events/e-dst/",
+    );
+    expect(lines).toContain("GEO:52.358;4.868");
+    expect(lines).toContain(
+      "IMAGE;VALUE=URI;DISPLAY=BADGE;FMTTYPE=image/jpeg:https://media.example.org/walk.jpg",
+    );
+    expect(lines).toContain('ORGANIZER;CN="Buurtwerk Zuid":mailto:info@example.org');
+    expect(lines).toContain(
+      "LOCATION:Vondelpark fountain\\, Vondelpark 1\\, 1071 AA Amsterdam\\, NL",
+    );
+    expect(lines).toContain("CATEGORIES:Outdoors");
+    const description = lines.find((line) => line.startsWith("DESCRIPTION:"));
+    expect(description).toContain("https://events.example.org/calendars/community/events/e-dst/");
+
+    const extensionless = unfold(renderEventIcs(eventById("cdata-breaker"), siteOptions()));
+    expect(extensionless).toContain(
+      "IMAGE;VALUE=URI;DISPLAY=BADGE:https://cdn.example.org/images/12345?w=800&h=600",
+    );
+  });
+
+  it("should put the online URL in LOCATION of an online event", () => {
+    const lines = unfold(renderEventIcs(eventById("e-online"), siteOptions()));
+    expect(lines).toContain("LOCATION:https://stream.example.org/archives");
+    expect(lines.some((line) => line.startsWith("ORGANIZER"))).toBe(false);
+  });
+
+  it("should skip an event whose time zone is unknown, with a warning naming it", () => {
+    const warnings: string[] = [];
+    const broken = { ...eventById("e-dst"), id: "bad-zone", timeZone: "Mars/Olympus_Mons" };
+    const text = renderCalendar([broken, eventById("e-allday")], {
+      ...siteOptions(),
+      warn: (message) => warnings.push(message),
+    });
+    expect(text).not.toContain("bad-zone");
+    expect(icalJsEvents(text)).toHaveLength(1);
+    expect(warnings.join("\n")).toContain('"bad-zone"');
+  });
+});
