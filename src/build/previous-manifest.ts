@@ -19,6 +19,11 @@ export interface PreviousManifestOptions {
    * the unconfigured default or a dev server, never the published site.
    */
   readonly fetchLoopback?: boolean;
+  /**
+   * Where the published manifest is, when not at SITE_URL (PREVIOUS_MANIFEST_URL);
+   * "none" compares only with the local output folder.
+   */
+  readonly remoteUrl?: string;
   readonly log?: (line: string) => void;
 }
 
@@ -43,9 +48,12 @@ export async function loadPreviousManifest(
     if (found) return found;
   }
 
-  const url = `${trimSlash(options.siteUrl)}/${MANIFEST_PATH}`;
+  if (options.remoteUrl === "none") {
+    return none(`no ${local}, and PREVIOUS_MANIFEST_URL=none`, log);
+  }
+  const url = options.remoteUrl || `${trimSlash(options.siteUrl)}/${MANIFEST_PATH}`;
   const host = safeHost(url);
-  if (host === null) return none(`SITE_URL is not a URL`, log);
+  if (host === null) return none(`${options.remoteUrl ? "PREVIOUS_MANIFEST_URL" : "SITE_URL"} is not a URL`, log);
   if (LOOPBACK.has(host) && !options.fetchLoopback) {
     return none(`no ${local}, and SITE_URL is local, so nothing published to compare with`, log);
   }

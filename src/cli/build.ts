@@ -54,7 +54,11 @@ runCli(async () => {
     );
     if ("problem" in built)
       throw new PublishError(`The built ${MANIFEST_PATH} is unusable: ${built.problem}.`);
-    const previous = await loadPreviousManifest({ siteUrl: site.url, outputDir: output });
+    const previous = await loadPreviousManifest({
+      siteUrl: site.url,
+      outputDir: output,
+      remoteUrl: process.env.PREVIOUS_MANIFEST_URL?.trim() || undefined,
+    });
     const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
 
     await publishAtomically(staging, output);
