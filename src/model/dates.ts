@@ -18,8 +18,16 @@ const EPOCH = /^-?\d{9,}$/;
 /** Below this an epoch number is seconds, above it milliseconds (1e11 s is the year 5138). */
 const EPOCH_MS_THRESHOLD = 1e11;
 
+const zoneValidity = new Map<string, boolean>();
+
+/** Luxon builds an Intl.DateTimeFormat per check; a build asks about the same few zones thousands of times. */
 export function isValidZone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
+  }
+  return valid;
 }
 
 /**

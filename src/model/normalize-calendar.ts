@@ -1,7 +1,7 @@
 import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant } from "./dates.ts";
 import { type FieldMap, pickCalendarField } from "./field-map.ts";
-import { htmlToText, sanitizeDescription } from "./sanitize.ts";
+import { htmlToText, sanitizeDescription, toPlainLine } from "./sanitize.ts";
 import type { Calendar } from "./types.ts";
 
 export interface NormalizeOptions {
@@ -61,7 +61,7 @@ export function readId(raw: unknown): string | null {
 export function readText(raw: unknown): string {
   if (typeof raw === "number") return String(raw);
   if (typeof raw !== "string") return "";
-  return htmlToText(sanitizeDescription(raw)).replace(/\s+/g, " ").trim();
+  return toPlainLine(raw);
 }
 
 /** Plain text that may span paragraphs. */

@@ -75,6 +75,16 @@ describe("loadSnapshot", () => {
     expect(updated?.sequence).toBe(target.sequence + 1);
   });
 
+  it("should not ask the portal again within EVENT_API_CACHE_DURATION", async () => {
+    const env = apiEnv(portal, { EVENT_API_CACHE_DURATION: "1h" });
+    const first = await loadSnapshot({ env, progress: false });
+    resetSnapshotCache();
+    portal.resetCounters();
+    const second = await loadSnapshot({ env, progress: false });
+    expect(second).toEqual(first);
+    expect(portal.counters.total).toBe(0);
+  });
+
   it("should print phases, warnings and a summary line on a non-terminal", async () => {
     const sink = recorder(false);
     await loadSnapshot({ env: apiEnv(portal), progress: sink });
@@ -89,8 +99,10 @@ describe("loadSnapshot", () => {
   it("should draw a live bar on a terminal and clear it before the summary", async () => {
     const sink = recorder(true);
     await loadSnapshot({ env: apiEnv(portal), progress: sink });
-    expect(sink.text()).toMatch(/\r\x1b\[2KPortal: \[#+\.*\] event details \d+\/\d+/);
-    expect(sink.text()).toMatch(/\r\x1b\[2KPortal: 4 calendars/);
+    const clear = "\r\u001b[2K";
+    expect(sink.text()).toMatch(/\[#+\.*\] event details \d+\/\d+/);
+    expect(sink.text()).toContain(`${clear}Portal: [`);
+    expect(sink.text()).toContain(`${clear}Portal: 4 calendars`);
   });
 
   it("should reject a bad token with an actionable message", async () => {
