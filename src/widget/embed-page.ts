@@ -4,7 +4,7 @@ import { isUpcoming, publicJsonPaths } from "../outputs/public-json.ts";
 import { paths } from "../site/paths.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { basePath, escapeHtml } from "./html.ts";
-import { WIDGET_LABELS, type WidgetLabels, widgetLanguage } from "./labels.ts";
+import { WIDGET_LABELS, type WidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";
 import { WIDGET_DEFAULTS } from "./options.ts";
 
 /**
@@ -29,6 +29,7 @@ export interface EmbedPageInput {
 export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): string {
   const lang = widgetLanguage(site.lang);
   const labels = WIDGET_LABELS[lang];
+  const locale = widgetLocale(lang, site.lang);
   const base = basePath(site.url);
   const nowMs = site.now.toMillis();
   const shown = events.filter((e) => isUpcoming(e, nowMs)).slice(0, WIDGET_DEFAULTS.count);
@@ -37,7 +38,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
     : null;
   const calendarUrl = base + paths.calendar(calendar.id);
   const ctx = {
-    locale: labels.locale,
+    locale,
     calendarZone: calendar.timeZone,
     currentYear: site.now.setZone(calendar.timeZone).year,
   };
@@ -46,6 +47,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
     `id="ecp"`,
     `class="ecp ecp--${WIDGET_DEFAULTS.theme}"`,
     `data-lang="${lang}"`,
+    `data-locale="${escapeHtml(locale)}"`,
     `data-zone="${escapeHtml(calendar.timeZone)}"`,
     `data-events-url="${escapeHtml(base + publicJsonPaths.events(calendar.id))}"`,
     calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
@@ -58,7 +60,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
     : `<p class="ecp-empty">${escapeHtml(labels.empty)}</p>`;
 
   return `<!DOCTYPE html>
-<html lang="${lang}">
+<html lang="${escapeHtml(locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -54,8 +54,20 @@ export const WIDGET_LABELS: Readonly<Record<WidgetLanguage, WidgetLabels>> = {
   },
 };
 
-export function widgetLanguage(lang: string | undefined): WidgetLanguage {
-  return (WIDGET_LANGUAGES as readonly string[]).includes(lang ?? "")
-    ? (lang as WidgetLanguage)
+/** The widget language for a BCP 47 tag ("nl-BE" -> "nl"); English when unsupported. */
+export function widgetLanguage(tag: string | undefined): WidgetLanguage {
+  const primary = (tag ?? "").split("-")[0]?.toLowerCase() ?? "";
+  return (WIDGET_LANGUAGES as readonly string[]).includes(primary)
+    ? (primary as WidgetLanguage)
     : "en";
+}
+
+/**
+ * The Intl locale for dates: the site's own tag when it is of this language
+ * (an "en-US" site keeps its US dates), otherwise the language's default.
+ */
+export function widgetLocale(lang: WidgetLanguage, siteTag: string | undefined): string {
+  return siteTag && widgetLanguage(siteTag) === lang && siteTag.includes("-")
+    ? siteTag
+    : WIDGET_LABELS[lang].locale;
 }

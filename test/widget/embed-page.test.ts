@@ -99,9 +99,27 @@ describe("embed-page", () => {
       events: eventsOf("culture"),
       site: { ...site, lang: "nl" },
     });
-    expect(html).toContain('<html lang="nl">');
+    expect(html).toContain('<html lang="nl-NL">');
     expect(html).toContain(">Geannuleerd<");
     expect(html).toContain(">za 4 apr, 20:00<");
+  });
+
+  it("should keep the site's regional date style for its language", () => {
+    const html = renderEmbedPage({
+      calendar: calendarOf("culture"),
+      events: eventsOf("culture"),
+      site: { ...site, lang: "en-US" },
+    });
+    expect(html).toContain('<html lang="en-US">');
+    expect(html).toContain('data-locale="en-US"');
+    expect(html).toContain(">Sat, Apr 4, 20:00<");
+    const belgian = renderEmbedPage({
+      calendar: calendarOf("culture"),
+      events: eventsOf("culture"),
+      site: { ...site, lang: "nl-BE" },
+    });
+    expect(belgian).toContain('<html lang="nl-BE">');
+    expect(belgian).toContain(">Geannuleerd<");
   });
 
   it("should say so when nothing is coming up", () => {

@@ -337,7 +337,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
   it("should switch labels and dates to Dutch with lang=nl", async () => {
     const { page, problems } = await openHost(iframeHtml("?lang=nl"));
     const frame = await widgetFrame(page);
-    await frame.waitForFunction(() => document.documentElement.lang === "nl");
+    await frame.waitForFunction(() => document.documentElement.lang === "nl-NL");
     expect(await frame.textContent(".ecp-foot a")).toBe(
       "Alle activiteiten (opent in een nieuw tabblad)",
     );
@@ -401,7 +401,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       expect(state).toEqual({
         classes: ["ecp", "ecp--light"],
         accent: "#862e9c",
-        lang: "en",
+        lang: "en-GB",
         scripts: 1,
         images: 0,
         table: 0,

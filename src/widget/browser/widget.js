@@ -64,6 +64,8 @@
     id: /^[A-Za-z0-9_-]{1,64}$/.test(rawId) ? rawId : "",
   };
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
+  // The site's own locale (say en-US) while the page keeps the site's language.
+  const locale = opts.lang === pageLang && data.locale ? data.locale : L.locale;
 
   function applyLook() {
     if (!root) return;
@@ -114,7 +116,7 @@
   /** @param {PublicEvent[]} events */
   function render(events) {
     if (!root) return;
-    document.documentElement.lang = opts.lang;
+    document.documentElement.lang = locale;
     const known = events.some((e) => e.categories.some((c) => c.id === opts.category));
     const shown = known
       ? events.filter((e) => e.categories.some((c) => c.id === opts.category))
@@ -208,7 +210,7 @@
     const key = JSON.stringify([timeZone, options]);
     let f = formats.get(key);
     if (!f) {
-      f = new Intl.DateTimeFormat(L.locale, { ...options, timeZone });
+      f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
       formats.set(key, f);
     }
     return f.format(date);
@@ -288,7 +290,7 @@
     }
     let zoneName = "";
     if (zone && zone !== data.zone) {
-      const parts = new Intl.DateTimeFormat(L.locale, {
+      const parts = new Intl.DateTimeFormat(locale, {
         timeZone: zone,
         timeZoneName: "short",
       }).formatToParts(start);
