@@ -60,7 +60,7 @@ ${pre(`<a href="${site.url}/calendars/${seg}/" data-ecp-fallback>Events</a>\n<sc
 ${pre(`<iframe src="${site.url}/embed/${seg}/?count=10&lang=nl" title="Events" width="100%" height="600" loading="lazy" style="border:0"></iframe>`)}
 
 <h2 id="oembed">oEmbed</h2>
-<p>Editors that support oEmbed discovery (WordPress and many others) embed a calendar from the pasted address of its page, <code>${escapeHtml(site.url)}/calendars/{calendar}/</code>. The oEmbed answer itself is <code>${escapeHtml(site.url)}/oembed/{calendar}.json</code>.</p>
+<p>Editors that support oEmbed discovery embed a calendar from the pasted address of its page, <code>${escapeHtml(site.url)}/calendars/{calendar}/</code>. The oEmbed answer itself is <code>${escapeHtml(site.url)}/oembed/{calendar}.json</code>.</p>
 
 <h2 id="options">Options</h2>
 <p>Unknown or invalid values are ignored and the default applies.</p>
