@@ -6,6 +6,7 @@ import { validateDataset } from "./dataset-validate.ts";
 import { createDemoDataset } from "./demo-dataset.ts";
 import { FaultInjector } from "./fault-injector.ts";
 import { mediaLibrary } from "./media.ts";
+import { PageCache } from "./page-cache.ts";
 import { type PortalOptions, type ResolvedOptions, resolveOptions } from "./portal-options.ts";
 import { rawProblemResponse } from "./problem.ts";
 import { RateLimiter } from "./rate-limiter.ts";
@@ -69,6 +70,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     gate: resolved.maxConcurrency ? new ConcurrencyGate(resolved.maxConcurrency) : null,
     faults: resolved.faultRate > 0 ? new FaultInjector(resolved.faultRate, resolved.seed) : null,
     rateLimiter: resolved.rateLimit ? new RateLimiter(resolved.rateLimit) : null,
+    pageCache: new PageCache(),
     origin: () => origin,
   });
   const server = createServer(handler);

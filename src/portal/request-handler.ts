@@ -5,6 +5,7 @@ import { entityTag, httpDate, isNotModified } from "./conditional.ts";
 import type { FaultInjector, FaultKind } from "./fault-injector.ts";
 import { isValidId } from "./ids.ts";
 import { renderBanner } from "./media.ts";
+import type { CachedBody, PageCache } from "./page-cache.ts";
 import { PagingError, type PagingStyle, renderPage, selectPage } from "./paging.ts";
 import { isProblemSlug, type ProblemSlug, problemPage, sendProblem } from "./problem.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
@@ -25,6 +26,7 @@ export interface PortalContext {
   gate: ConcurrencyGate | null;
   faults: FaultInjector | null;
   rateLimiter: RateLimiter | null;
+  pageCache: PageCache;
   origin: () => string;
 }
 
@@ -105,7 +107,7 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   if (route.name === "calendars") {
     const calendars = store.calendarsFor(orgId.orgId);
     const lastModified = Math.max(0, ...calendars.map((c) => c.updatedMs));
-    return sendList(ex, calendars, "c", path, params, lastModified, calendarRecord);
+    return sendList(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, calendarRecord);
   }
   if (route.name !== "events" && route.name !== "details") return;
   if (!isValidId(route.calendarId)) return invalidId(ex, "eventCalendarId");
@@ -189,28 +191,36 @@ function sendList<T extends { key: readonly [number | string, string] }>(
     if (!(ctx.auth.kind === "query" && name === ctx.auth.name))
       self.searchParams.append(name, value);
   }
-  let page: ReturnType<typeof selectPage<T>>;
+  self.searchParams.sort();
+  let cached: CachedBody;
   try {
-    page = selectPage(list, {
-      style: ctx.paging,
-      params,
-      tag,
-      selfUrl: self,
-      pageSizeMax: ctx.pageSizeMax,
+    cached = ctx.pageCache.get(`${ctx.store.version}\n${tag}\n${self.search}`, () => {
+      const page = selectPage(list, {
+        style: ctx.paging,
+        params,
+        tag,
+        selfUrl: self,
+        pageSizeMax: ctx.pageSizeMax,
+      });
+      const rendered = renderPage(ctx.paging, page, page.items.map(toRecord));
+      return { value: rendered.body, headers: rendered.headers };
     });
   } catch (error) {
     if (!(error instanceof PagingError)) throw error;
     problem(ex, "invalid-parameter", error.message);
     return;
   }
-  const rendered = renderPage(ctx.paging, page, page.items.map(toRecord));
-  Object.assign(ex.headers, rendered.headers);
-  sendJson(ex, rendered.body, lastModifiedMs);
+  Object.assign(ex.headers, cached.headers);
+  sendBody(ex, cached.body, cached.etag, lastModifiedMs);
 }
 
 function sendJson(ex: Exchange, value: unknown, lastModifiedMs: number) {
   const body = Buffer.from(JSON.stringify(value));
-  const validators: Record<string, string> = { ETag: entityTag(body) };
+  sendBody(ex, body, entityTag(body), lastModifiedMs);
+}
+
+function sendBody(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: number) {
+  const validators: Record<string, string> = { ETag: etag };
   if (lastModifiedMs > 0) validators["Last-Modified"] = httpDate(lastModifiedMs);
   const common = {
     ...ex.headers,
@@ -218,7 +228,7 @@ function sendJson(ex: Exchange, value: unknown, lastModifiedMs: number) {
     // The body depends on the token: private; revalidate every time.
     "Cache-Control": "private, no-cache",
   };
-  if (isNotModified(ex.req.headers, validators.ETag as string, lastModifiedMs)) {
+  if (isNotModified(ex.req.headers, etag, lastModifiedMs)) {
     ex.res.writeHead(304, common);
     ex.res.end();
     return;

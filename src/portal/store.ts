@@ -49,6 +49,8 @@ export class PortalStore {
   readonly organizations: readonly DatasetOrganization[];
   private readonly calendars = new Map<string, CalendarEntry>();
   private readonly allDayStart = new Map<string, number>();
+  /** Rises with every edit; cached pages are keyed by it. */
+  version = 0;
 
   constructor(dataset: PortalDataset) {
     this.organizations = dataset.organizations;
@@ -122,6 +124,7 @@ export class PortalStore {
     entry.byId.set(eventId, event);
     entry.events = entry.events.map((e) => (e === current ? event : e)).sort(byKey);
     entry.updatedMs = Math.max(entry.updatedMs, event.updatedMs);
+    this.version++;
     return checked;
   }
 
