@@ -1,7 +1,7 @@
 import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant } from "./dates.ts";
 import { type FieldMap, pickCalendarField } from "./field-map.ts";
-import { htmlToText, sanitizeDescription, toPlainLine } from "./sanitize.ts";
+import { htmlToText, plainTextLine, sanitizeDescription } from "./sanitize.ts";
 import type { Calendar } from "./types.ts";
 
 export interface NormalizeOptions {
@@ -57,11 +57,11 @@ export function readId(raw: unknown): string | null {
   return id !== "" && id.length <= 256 ? id : null;
 }
 
-/** One line of plain text (HTML removed). */
+/** One line of plain text, as written in the portal (see plainTextLine). */
 export function readText(raw: unknown): string {
   if (typeof raw === "number") return String(raw);
   if (typeof raw !== "string") return "";
-  return toPlainLine(raw);
+  return plainTextLine(raw);
 }
 
 /** Plain text that may span paragraphs. */

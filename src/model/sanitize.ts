@@ -87,10 +87,18 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** Plain text from any (possibly hostile) HTML or text, on one line. */
-export function toPlainLine(raw: string): string {
-  const text = looksLikeHtml(raw) ? htmlToText(sanitizeDescription(raw)) : raw;
-  return text.replace(/\s+/g, " ").trim();
+/**
+ * One line from a plain-text field (titles, names, summaries), kept as the
+ * portal wrote it: "Poetry & Beats <Open Mic>" is text, escaped wherever it is
+ * output, never stripped as if it were markup. Character references are
+ * decoded (portals often HTML-encode titles); control characters and line
+ * breaks become spaces.
+ */
+export function plainTextLine(raw: string): string {
+  return decodeEntities(raw)
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function safeLink(raw: unknown): string | null {

@@ -293,7 +293,8 @@ describe("normalizeEvent", () => {
       image: { url: "javascript:alert(1)", alt: "x" },
       organizer: { name: "Org", email: "not an email", url: "vbscript:x" },
     });
-    expect(hostile.title).toBe("Concert live");
+    // Titles are plain text: kept as written, escaped by every output.
+    expect(hostile.title).toBe("<script>alert(1)</script>Concert <b>live</b>");
     expect(hostile.descriptionHtml).toBe(
       '<p>Hi <a>click</a> <a href="https://ok.example/" rel="noopener noreferrer">ok</a></p>',
     );
@@ -308,6 +309,15 @@ describe("normalizeEvent", () => {
     const plain = event(listed, { ...details, description: "Line one\nline two\n\nA < B & C" });
     expect(plain.descriptionHtml).toBe("<p>Line one<br />line two</p><p>A &lt; B &amp; C</p>");
     expect(plain.descriptionText).toBe("Line one\nline two\n\nA < B & C");
+  });
+
+  it("should keep plain-text titles as written, decoding character references", () => {
+    expect(event(listed, { ...details, title: "Poetry &amp; Beats <Open Mic>" }).title).toBe(
+      "Poetry & Beats <Open Mic>",
+    );
+    expect(event(listed, { ...details, title: "Line\nbreak\u0007 here" }).title).toBe(
+      "Line break here",
+    );
   });
 
   it("should prefer details over the list record", () => {
