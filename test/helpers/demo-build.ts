@@ -30,7 +30,12 @@ export function buildSite(
   const dir = outputDir ?? join(work, "_site");
   const baseEnv: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(baseEnv)) {
-    if (/^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL)/.test(name)) delete baseEnv[name];
+    if (
+      /^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL)/.test(
+        name,
+      )
+    )
+      delete baseEnv[name];
   }
   const result = spawnSync(
     process.execPath,
@@ -42,8 +47,8 @@ export function buildSite(
         ...baseEnv,
         SITE_NOW: DEMO_NOW,
         SITE_URL: DEMO_SITE_URL,
-      // Tests talk to loopback only: the shrink guard compares with local output.
-      PREVIOUS_MANIFEST_URL: "none",
+        // Tests talk to loopback only: the shrink guard compares with local output.
+        PREVIOUS_MANIFEST_URL: "none",
         EVENT_API_CACHE_DIR: join(work, ".cache"),
         ...env,
       },

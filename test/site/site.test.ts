@@ -146,7 +146,9 @@ describe("the demo site", () => {
       expect(data.startDate).toMatch(
         /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z))?$/,
       );
-      const event = visibleEvents.find((e) => data.url.endsWith(`/events/${encodeIdSegment(e.id)}/`));
+      const event = visibleEvents.find((e) =>
+        data.url.endsWith(`/events/${encodeIdSegment(e.id)}/`),
+      );
       if (event?.location || event?.onlineUrl) expect(data.location, page).toBeTruthy();
     }
   });
