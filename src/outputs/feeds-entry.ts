@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
-import type { Category } from "../model/types.ts";
+import type { CalendarEvent, Category } from "../model/types.ts";
 import {
   eventTextLabels,
   formatEventDate,
@@ -40,7 +40,24 @@ export interface FeedEntryContext {
   readonly fetchedAt: string;
 }
 
-export function feedEntry({ event, times }: TimedEvent, context: FeedEntryContext): FeedEntry {
+const entryCache = new WeakMap<CalendarEvent, Map<string, FeedEntry>>();
+
+/** One entry per event and context, shared by every feed file it appears in. */
+export function feedEntry(timed: TimedEvent, context: FeedEntryContext): FeedEntry {
+  const key = `${context.siteUrl}\n${context.lang}\n${context.fetchedAt}`;
+  let byContext = entryCache.get(timed.event);
+  const cached = byContext?.get(key);
+  if (cached) return cached;
+  const entry = buildEntry(timed, context);
+  if (!byContext) {
+    byContext = new Map();
+    entryCache.set(timed.event, byContext);
+  }
+  byContext.set(key, entry);
+  return entry;
+}
+
+function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): FeedEntry {
   const labels = eventTextLabels(context.lang);
   const url = eventPageUrl(context.siteUrl, event);
   const status = statusLabel(event.status, context.lang);

@@ -36,7 +36,7 @@ export function timedEvents(
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
-    const times = eventTimes(event);
+    const times = cachedTimes(event);
     if (!times) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
@@ -47,6 +47,14 @@ export function timedEvents(
     result.push({ event, times });
   }
   return result.sort(compareTimedEvents);
+}
+
+/** Parsing in IANA zones is costly and every event appears in several files. */
+const timesCache = new WeakMap<CalendarEvent, EventTimes | null>();
+
+function cachedTimes(event: CalendarEvent): EventTimes | null {
+  if (!timesCache.has(event)) timesCache.set(event, eventTimes(event));
+  return timesCache.get(event) ?? null;
 }
 
 function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {

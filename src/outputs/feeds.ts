@@ -172,17 +172,26 @@ export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOp
  * The entry's own alternate link is unique (one entry per event page).
  */
 function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
-  let result = xml;
+  const enclosures = new Map<string, string>();
   for (const entry of entries) {
     // Without a type, readers assume text/html (feedparser does); the image
     // still appears in the content.
     if (!entry.image?.type) continue;
-    const anchor = `<link href="${xmlAttr(entry.url)}"/>`;
     const href = xmlAttr(entry.image.url).replace(/"/g, "&quot;");
-    const enclosure = `<link rel="enclosure" href="${href}" type="${entry.image.type}"/>`;
-    result = result.replace(anchor, () => `${anchor}\n        ${enclosure}`);
+    enclosures.set(
+      xmlAttr(entry.url),
+      `<link rel="enclosure" href="${href}" type="${entry.image.type}"/>`,
+    );
   }
-  return result;
+  if (enclosures.size === 0) return xml;
+  // Entry alternate links are the only <link> elements with href as their sole attribute.
+  return xml.replace(
+    /( *)<link href="([^"]*)"\/>/g,
+    (link: string, indent: string, href: string) => {
+      const enclosure = enclosures.get(href);
+      return enclosure ? `${link}\n${indent}${enclosure}` : link;
+    },
+  );
 }
 
 /** Characters outside the XML 1.0 Char production make a document ill-formed. */

@@ -1,12 +1,14 @@
-import { escape as escapeIcsText, foldLines } from "ical-generator";
+import { escape as escapeIcsText } from "ical-generator";
 import { multiLine, singleLine } from "./event-text.ts";
 import { normalizeHttpUrl } from "./feeds-image-type.ts";
 
 /**
  * Content-line helpers for what ical-generator does not write the way we
  * need: RFC 7986 properties it lacks (calendar DESCRIPTION, IMAGE), URI values
- * it would TEXT-escape (a "," in a URI must stay a ","; RFC 5545 3.3.13), and
- * calendar NAME/X-WR-CALNAME/X-WR-CALDESC, which it writes unescaped.
+ * it would TEXT-escape (a "," in a URI must stay a ","; RFC 5545 3.3.13),
+ * calendar NAME/X-WR-CALNAME/X-WR-CALDESC, which it writes unescaped, and
+ * line folding (its folder allocates a TextEncoder per character, which costs
+ * seconds on a site-wide calendar).
  */
 
 /** A TEXT value (RFC 5545 3.3.11) of a single-line field, escaped. */
@@ -33,36 +35,50 @@ export function icsParamText(text: string): string {
   return singleLine(text).replace(/"/g, "'").replace(/\\/g, "/");
 }
 
-export interface IcsExtras {
-  /** Unfolded content lines added to the VCALENDAR, before its first component. */
-  readonly calendar: readonly string[];
-  /** Unfolded content lines added at the end of the VEVENT with this UID. */
-  readonly events: ReadonlyMap<string, readonly string[]>;
+/** Content lines of generated iCalendar text, unfolded, without empty lines. */
+export function unfoldIcs(text: string): string[] {
+  return text
+    .replace(/\r\n[ \t]/g, "")
+    .split("\r\n")
+    .filter((line) => line !== "");
+}
+
+const MAX_OCTETS = 75;
+
+function utf8Octets(codePoint: number): number {
+  if (codePoint < 0x80) return 1;
+  if (codePoint < 0x800) return 2;
+  if (codePoint < 0x10000) return 3;
+  return 4;
 }
 
 /**
- * Unfolds ical-generator's output, adds the extra lines, then folds again at
- * 75 octets without splitting a UTF-8 sequence (RFC 5545 3.1) and ends every
- * line, the last one included, with CRLF.
+ * Folds one content line (RFC 5545 3.1): at most 75 octets per physical line,
+ * the leading space of a continuation included, breaking only between code
+ * points so no UTF-8 sequence (or surrogate pair) is split.
  */
-export function finishIcs(generated: string, extras: IcsExtras): string {
-  const lines = generated.replace(/\r\n[ \t]/g, "").split("\r\n");
-  const out: string[] = [];
-  let calendarExtrasDone = extras.calendar.length === 0;
-  let uid: string | null = null;
-  for (const [index, line] of lines.entries()) {
-    if (
-      !calendarExtrasDone &&
-      index > 0 &&
-      (line.startsWith("BEGIN:") || line === "END:VCALENDAR")
-    ) {
-      out.push(...extras.calendar);
-      calendarExtrasDone = true;
+export function foldIcsLine(line: string): string {
+  if (line.length <= MAX_OCTETS / 4 || Buffer.byteLength(line, "utf8") <= MAX_OCTETS) return line;
+  const parts: string[] = [];
+  let current = "";
+  let used = 0;
+  let limit = MAX_OCTETS;
+  for (const char of line) {
+    const octets = utf8Octets(char.codePointAt(0) ?? 0);
+    if (used + octets > limit) {
+      parts.push(current);
+      current = "";
+      used = 0;
+      limit = MAX_OCTETS - 1;
     }
-    if (line === "BEGIN:VEVENT") uid = null;
-    if (line.startsWith("UID:") && uid === null) uid = line.slice(4);
-    if (line === "END:VEVENT" && uid !== null) out.push(...(extras.events.get(uid) ?? []));
-    if (line !== "") out.push(line);
+    current += char;
+    used += octets;
   }
-  return `${foldLines(out.join("\r\n"))}\r\n`;
+  parts.push(current);
+  return parts.join("\r\n ");
+}
+
+/** Folded lines, each ended by CRLF, the last one included. */
+export function joinIcsLines(lines: readonly string[]): string {
+  return `${lines.map(foldIcsLine).join("\r\n")}\r\n`;
 }

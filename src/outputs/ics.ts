@@ -17,11 +17,12 @@ import {
   type Warn,
 } from "./feeds-window.ts";
 import {
-  finishIcs,
   icsMultiLineText,
   icsParamText,
   icsSingleLineText,
   icsUri,
+  joinIcsLines,
+  unfoldIcs,
 } from "./ics-lines.ts";
 import { vtimezone } from "./ics-timezones.ts";
 import { eventUid } from "./ics-uid.ts";
@@ -74,15 +75,14 @@ export interface EventIcsOptions {
 export function renderCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
   const { site, scope } = options;
   const urls = feedUrls(scope, site.url);
-  const name = icsSingleLineText(scopeTitle(scope, site.title));
   const description = icsMultiLineText(options.description ?? site.description);
-  const calendar = ical({
+  const header = ical({
     prodId: ICS_PRODID,
     method: ICalCalendarMethod.PUBLISH,
     scale: "GREGORIAN",
     // NAME and X-WR-CALNAME (RFC 7986 5.1 and the de-facto name) and
     // X-WR-CALDESC: the package writes these unescaped, so they are escaped here.
-    name,
+    name: icsSingleLineText(scopeTitle(scope, site.title)),
     description,
     url: urls.page,
     source: urls.ics,
@@ -90,15 +90,11 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
     ttl: site.refreshMinutes * 60,
     // No calendar zone: DTSTAMP/CREATED/LAST-MODIFIED stay UTC, each event
     // carries its own TZID. No X-WR-TIMEZONE either: nothing is floating.
-    timezone: { name: null, generator: vtimezone },
+    timezone: null,
   });
-  if (options.color && /^#[0-9a-f]{6}$/i.test(options.color)) calendar.color(options.color);
+  if (options.color && /^#[0-9a-f]{6}$/i.test(options.color)) header.color(options.color);
   const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
-  const eventExtras = addEvents(calendar, selected, { ...options, site });
-  return finishIcs(calendar.toString(), {
-    calendar: [`DESCRIPTION:${description}`],
-    events: eventExtras,
-  });
+  return assemble(header, [`DESCRIPTION:${description}`], selected, { ...options, site });
 }
 
 /**
@@ -108,14 +104,13 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
  * subscriber who also downloads the file gets an update, not a duplicate.
  */
 export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): string {
-  const calendar = ical({
+  const header = ical({
     prodId: ICS_PRODID,
     method: ICalCalendarMethod.PUBLISH,
     scale: "GREGORIAN",
-    timezone: { name: null, generator: vtimezone },
+    timezone: null,
   });
-  const eventExtras = addEvents(calendar, timedEvents([event], options.warn), options);
-  return finishIcs(calendar.toString(), { calendar: [], events: eventExtras });
+  return assemble(header, [], timedEvents([event], options.warn), options);
 }
 
 interface EventContext {
@@ -123,18 +118,58 @@ interface EventContext {
   readonly fetchedAt: string;
 }
 
-function addEvents(
-  calendar: ICalCalendar,
+/**
+ * ical-generator writes the calendar properties (from an event-less calendar)
+ * and each VEVENT; the VTIMEZONE blocks (RFC 5545 3.6.5: one per TZID used, in
+ * order of first use) and the folding are done here. Each event's lines are
+ * computed once per build and reused by every file that contains it.
+ */
+function assemble(
+  header: ICalCalendar,
+  headerExtras: readonly string[],
   events: readonly TimedEvent[],
   context: EventContext,
-): Map<string, string[]> {
-  const extras = new Map<string, string[]>();
-  for (const timed of events) {
-    const { data, extraLines } = veventData(timed, context);
-    calendar.createEvent(data);
-    extras.set(String(data.id), extraLines);
+): string {
+  const vevents = events.map((timed) => veventLines(timed, context));
+  const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
+    (zone): zone is string => zone !== null,
+  );
+  const headerLines = unfoldIcs(header.toString());
+  const end = headerLines.pop();
+  if (end !== "END:VCALENDAR") throw new Error("unexpected ical-generator output");
+  return joinIcsLines([
+    ...headerLines,
+    ...headerExtras,
+    ...zones.flatMap((zone) => unfoldIcs(vtimezone(zone) ?? "")),
+    ...vevents.flatMap((vevent) => vevent.lines),
+    end,
+  ]);
+}
+
+interface VeventLines {
+  readonly lines: readonly string[];
+  /** The TZID its DTSTART/DTEND use, if any. */
+  readonly zone: string | null;
+}
+
+const veventCache = new WeakMap<CalendarEvent, Map<string, VeventLines>>();
+
+function veventLines(timed: TimedEvent, context: EventContext): VeventLines {
+  const key = `${context.site.url}\n${context.site.lang}\n${context.fetchedAt}`;
+  let byContext = veventCache.get(timed.event);
+  const cached = byContext?.get(key);
+  if (cached) return cached;
+  const { data, extraLines } = veventData(timed, context);
+  const lines = unfoldIcs(ical({ timezone: null }).createEvent(data).toString());
+  const end = lines.pop();
+  if (end !== "END:VEVENT") throw new Error("unexpected ical-generator output");
+  const result = { lines: [...lines, ...extraLines, end], zone: data.timezone ?? null };
+  if (!byContext) {
+    byContext = new Map();
+    veventCache.set(timed.event, byContext);
   }
-  return extras;
+  byContext.set(key, result);
+  return result;
 }
 
 const STATUS: Readonly<Record<EventStatus, ICalEventStatus>> = {

@@ -4,6 +4,7 @@ import ical from "node-ical";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { type CalendarOptions, renderCalendar, renderEventIcs } from "../../src/outputs/ics.ts";
+import { foldIcsLine } from "../../src/outputs/ics-lines.ts";
 import { vtimezone } from "../../src/outputs/ics-timezones.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
@@ -174,6 +175,33 @@ describe("ics", () => {
       event.uid.startsWith("community.unicode-long@"),
     );
     expect(long?.summary).toBe(eventById("unicode-long").title);
+  });
+
+  it("should fold before a multi-byte character that would cross the 75-octet limit", () => {
+    for (const filler of [72, 73, 74, 75]) {
+      const line = `SUMMARY:${"x".repeat(filler - 8)}😀é漢${"😀".repeat(40)}`;
+      const physical = foldIcsLine(line).split("\r\n");
+      expect(physical.length).toBeGreaterThan(1);
+      for (const [index, part] of physical.entries()) {
+        expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(75);
+        if (index > 0) expect(part.startsWith(" ")).toBe(true);
+        expect(part).not.toMatch(/[\ud800-\udbff]$/);
+      }
+      expect(physical.map((part, index) => (index > 0 ? part.slice(1) : part)).join("")).toBe(line);
+    }
+    expect(foldIcsLine("SHORT:line")).toBe("SHORT:line");
+  });
+
+  it("should not reuse one site's event lines for another site", () => {
+    const walk = eventById("e-dst");
+    const first = renderEventIcs(walk, siteOptions());
+    const other = renderEventIcs(walk, {
+      ...siteOptions(),
+      site: siteWith({ url: "https://other.example.net" }),
+    });
+    expect(first).toContain("UID:community.e-dst@events.example.org\r\n");
+    expect(other).toContain("UID:community.e-dst@other.example.net\r\n");
+    expect(other).not.toContain("events.example.org");
   });
 
   it("should keep hostile text inside its property", () => {
