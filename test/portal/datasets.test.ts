@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DateTime } from "luxon";
@@ -183,6 +183,34 @@ describe("dataset files", () => {
     writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
     return path;
   };
+
+  it("should load and serve the example file of docs/dataset.md", async () => {
+    const doc = readFileSync(new URL("../../docs/dataset.md", import.meta.url), "utf8");
+    const example = /## Example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? "";
+    const portal = await startPortal({ port: 0, dataFile: write("example.json", example) });
+    try {
+      expect(portal.organizationId).toBe("harbour-club");
+      const events = await call(`${portal.url}/event-calendar/club/events`, {
+        token: portal.token,
+      });
+      expect(events.json<Array<{ id: string }>>().map((e) => e.id)).toEqual([
+        "night-row-2026",
+        "technique-webinar",
+        "spring-regatta-2026",
+      ]);
+      const other = portal.issueToken("city-desk");
+      const details = await call(`${portal.url}/event-calendar/club/event/night-row-2026/details`, {
+        token: other,
+      });
+      expect(details.json()).toMatchObject({
+        image: { url: `${portal.origin}/media/night-row.svg` },
+        revision: 2,
+      });
+      expect((await call(`${portal.origin}/media/night-row.svg`)).status).toBe(200);
+    } finally {
+      await portal.close();
+    }
+  });
 
   it("should serve a saved demo dataset loaded with dataFile", async () => {
     const dataset = createDemoDataset(NOW);
