@@ -73,7 +73,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     pageCache: new PageCache(),
     origin: () => origin,
   });
-  const server = createServer(handler);
+  // The handler answers every failure itself; this only guards the process.
+  const server = createServer((req, res) => {
+    handler(req, res).catch(() => res.destroy());
+  });
   answerParserErrors(server, () => origin);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

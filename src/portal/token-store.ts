@@ -120,7 +120,13 @@ export class TokenStore {
   verify(token: string): Verification {
     const match = TOKEN.exec(token);
     if (!match) return { status: "malformed" };
-    this.reload();
+    try {
+      this.reload();
+    } catch (error) {
+      // A half-edited or broken file must not take the API down: keep the
+      // tokens read last time and say why once per change.
+      this.warnOnce((error as Error).message);
+    }
     const id = match[1] as string;
     const record = this.memory.get(id) ?? this.fileTokens.get(id);
     if (!record) return { status: "unknown" };
@@ -132,6 +138,14 @@ export class TokenStore {
     }
     if (record.revokedAt) return { status: "revoked" };
     return { status: "valid", id, orgId: record.orgId };
+  }
+
+  private lastWarning = "";
+
+  private warnOnce(message: string): void {
+    if (message === this.lastWarning) return;
+    this.lastWarning = message;
+    console.warn(`portal: ${message}; keeping the tokens read before`);
   }
 
   private reload(force = false): void {

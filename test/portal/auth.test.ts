@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningPortal, startPortal, type WireCalendar } from "../../src/portal/index.ts";
+import { TokenStore } from "../../src/portal/token-store.ts";
 import { call, NOW } from "./http.ts";
 
 const OTHER_ORG = "riverside-library";
@@ -171,6 +175,33 @@ describe("portal auth modes", () => {
       expect(twice.status).toBe(401);
     } finally {
       await portal.close();
+    }
+  });
+});
+
+describe("portal token file", () => {
+  it("should accept tokens issued into the file and keep them when the file breaks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portal-tokens-"));
+    const file = join(dir, "tokens.json");
+    const issued = new TokenStore(file).issue("amstel-community", true).token;
+    const portal = await startPortal({ port: 0, now: NOW, tokensFile: file });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect((await call(`${portal.url}/event-calendars`, { token: issued })).status).toBe(200);
+      expect(readFileSync(file, "utf8")).not.toContain(issued.slice(17));
+      writeFileSync(file, "{ broken");
+      // The file is re-read at most once a second.
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await call(`${portal.url}/event-calendars`, { token: issued })).status).toBe(200);
+      expect((await call(`${portal.url}/event-calendars`, { token: portal.token })).status).toBe(
+        200,
+      );
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("not valid JSON"));
+      expect(String(warn.mock.calls)).not.toContain(issued);
+    } finally {
+      warn.mockRestore();
+      await portal.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

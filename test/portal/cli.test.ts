@@ -68,7 +68,7 @@ describe("portal CLI", () => {
   afterAll(() => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
-  }, SLOW);
+  });
 
   it(
     "should issue a token once, list it without the secret, and revoke it",
@@ -148,27 +148,31 @@ describe("portal CLI", () => {
     SLOW,
   );
 
-  it("should serve a synthetic dataset from --synthetic with --seed", async () => {
-    const portal = await serve([
-      "--port",
-      "0",
-      "--now",
-      NOW,
-      "--synthetic",
-      "2x30",
-      "--seed",
-      "4",
-      "--paging",
-      "page",
-      "--tokens",
-      tokens,
-    ]);
-    children.push(portal.child);
-    const reply = await call(`${portal.url}/event-calendar/cal-002/events?per_page=100`, {
-      token: portal.token,
-    });
-    expect(reply.json<unknown[]>()).toHaveLength(30);
-    portal.child.kill("SIGINT");
-    expect(await exitOf(portal.child)).toBe(0);
-  });
+  it(
+    "should serve a synthetic dataset from --synthetic with --seed",
+    async () => {
+      const portal = await serve([
+        "--port",
+        "0",
+        "--now",
+        NOW,
+        "--synthetic",
+        "2x30",
+        "--seed",
+        "4",
+        "--paging",
+        "page",
+        "--tokens",
+        tokens,
+      ]);
+      children.push(portal.child);
+      const reply = await call(`${portal.url}/event-calendar/cal-002/events?per_page=100`, {
+        token: portal.token,
+      });
+      expect(reply.json<unknown[]>()).toHaveLength(30);
+      portal.child.kill("SIGINT");
+      expect(await exitOf(portal.child)).toBe(0);
+    },
+    SLOW,
+  );
 });
