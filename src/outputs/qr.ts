@@ -6,6 +6,20 @@ import QRCode from "qrcode";
  * aria-label and <title>), so screen readers announce what it links to.
  */
 export function renderQrSvg(text: string, label: string = text): string {
+  // Pages render the same few subscribe panels many times per build.
+  const key = `${text}\n${label}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const svg = renderUncached(text, label);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, svg);
+  return svg;
+}
+
+const CACHE_LIMIT = 1000;
+const cache = new Map<string, string>();
+
+function renderUncached(text: string, label: string): string {
   let svg: string | undefined;
   let failure: unknown;
   // With a callback, qrcode renders synchronously (qrcode/lib/server.js

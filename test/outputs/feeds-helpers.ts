@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DateTime } from "luxon";
 import type { SiteConfig } from "../../src/config/site.ts";
@@ -87,6 +87,11 @@ async function loadEleventy(): Promise<EleventyClass> {
   const specifier = "@11ty/eleventy";
   const module = (await import(specifier)) as { default: EleventyClass };
   return module.default;
+}
+
+/** Removes a build made by buildFixtureSite (its whole temporary folder). */
+export async function removeFixtureSite(outDir: string): Promise<void> {
+  if (outDir) await rm(dirname(outDir), { recursive: true, force: true });
 }
 
 async function listFiles(dir: string): Promise<string[]> {

@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import ICAL from "ical.js";
 import ical from "node-ical";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/site/paths.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
-import { buildFixtureSite, categoriesOf, TEST_SITE } from "./feeds-helpers.ts";
+import { buildFixtureSite, categoriesOf, removeFixtureSite, TEST_SITE } from "./feeds-helpers.ts";
 
 const PAGE = `---
 permalink: /page/index.html
@@ -38,6 +38,10 @@ function icalJsUids(text: string): string[] {
 
 beforeAll(async () => {
   ({ outDir, files } = await buildFixtureSite(hostileSnapshot, TEST_SITE, { "page.njk": PAGE }));
+});
+
+afterAll(async () => {
+  await removeFixtureSite(outDir);
 });
 
 describe("feeds-plugin", () => {
@@ -159,5 +163,6 @@ describe("feeds-plugin", () => {
       ]);
       expect(again.equals(first), file).toBe(true);
     }
+    await removeFixtureSite(second.outDir);
   });
 });

@@ -1,11 +1,12 @@
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { hasPythonModule } from "../helpers/system.ts";
 import {
   buildFixtureSite,
   type PyCalendar,
   type PyFeed,
+  removeFixtureSite,
   runPythonParser,
   TEST_SITE,
 } from "./feeds-helpers.ts";
@@ -21,6 +22,10 @@ const absolute = (list: string[]) => list.map((file) => join(outDir, file));
 beforeAll(async () => {
   if (!hasFeedparser && !hasIcalendar) return;
   ({ outDir, files } = await buildFixtureSite(hostileSnapshot, TEST_SITE));
+});
+
+afterAll(async () => {
+  await removeFixtureSite(outDir);
 });
 
 const entryFor = (feed: PyFeed | undefined, eventPath: string) =>

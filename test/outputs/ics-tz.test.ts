@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { removeFixtureSite } from "./feeds-helpers.ts";
 
 const CLI = fileURLToPath(new URL("./ics-build-cli.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -37,5 +38,6 @@ describe("ics-tz", () => {
     // The DST event is at the same wall-clock time, in its own zone, in both.
     const ics = await readFile(join(utc.outDir, "calendar.ics"), "utf8");
     expect(ics).toContain("DTSTART;TZID=Europe/Amsterdam:20260329T013000\r\n");
+    await Promise.all([removeFixtureSite(auckland.outDir), removeFixtureSite(utc.outDir)]);
   });
 });
