@@ -15,7 +15,8 @@ export const SYNTHETIC_ORGANIZATION = { id: "synthetic", name: "Synthetic Organi
 
 const ADJECTIVES = ["Morning", "Evening", "Open", "Family", "Community", "Late", "Weekend", "City"];
 const NOUNS = ["Concert", "Workshop", "Market", "Lecture", "Tour", "Meetup", "Screening", "Run"];
-const CATEGORY_LIST = Object.values(CATEGORIES);
+/** One shared single-category array per category, not one per event. */
+const CATEGORY_SETS = Object.values(CATEGORIES).map((category) => [category]);
 const PLACE_LIST: WireLocation[] = Object.values(PLACES);
 /** Shared, so 100,000 events cost little more than their own dates and ids. */
 const DESCRIPTIONS = NOUNS.map(
@@ -91,7 +92,7 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
         onlineUrl: mode === "offline" ? null : `https://meet.example.org/${id}`,
         attendanceMode: mode,
         image: null,
-        categories: [prng.pick(CATEGORY_LIST)],
+        categories: prng.pick(CATEGORY_SETS),
         organizer: null,
         registrationUrl: null,
         createdAt: isoSeconds(createdMs),
