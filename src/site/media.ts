@@ -73,12 +73,13 @@ export async function localizeImages(
 }
 
 async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Promise<MediaFile> {
-  const key = createHash("sha256").update(url).digest("hex").slice(0, 32);
-  const indexPath = join(cacheDir, `${key}.type`);
-  const cachedType = await readFile(indexPath, "utf8").catch(() => null);
-  if (cachedType && TYPES[cachedType]) {
-    const name = `${key}.${TYPES[cachedType]}`;
-    return { outputPath: `media/${name}`, cachePath: join(cacheDir, name) };
+  // The cache is looked up by URL; the published name is a hash of the bytes,
+  // so it stays the same when only the portal's host or port changes.
+  const urlKey = createHash("sha256").update(url).digest("hex").slice(0, 32);
+  const indexPath = join(cacheDir, `${urlKey}.name`);
+  const cachedName = await readFile(indexPath, "utf8").catch(() => null);
+  if (cachedName && /^[0-9a-f]{32}\.[a-z]+$/.test(cachedName)) {
+    return { outputPath: `media/${cachedName}`, cachePath: join(cacheDir, cachedName) };
   }
 
   const parsed = new URL(url);
@@ -109,9 +110,9 @@ async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Pro
   ) {
     throw new Error("SVG contains active content");
   }
-  const name = `${key}.${extension}`;
+  const name = `${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${extension}`;
   const cachePath = join(cacheDir, name);
   await writeFile(cachePath, bytes);
-  await writeFile(indexPath, type);
+  await writeFile(indexPath, name);
   return { outputPath: `media/${name}`, cachePath };
 }
