@@ -53,7 +53,8 @@ export async function loadPreviousManifest(
   }
   const url = options.remoteUrl || `${trimSlash(options.siteUrl)}/${MANIFEST_PATH}`;
   const host = safeHost(url);
-  if (host === null) return none(`${options.remoteUrl ? "PREVIOUS_MANIFEST_URL" : "SITE_URL"} is not a URL`, log);
+  if (host === null)
+    return none(`${options.remoteUrl ? "PREVIOUS_MANIFEST_URL" : "SITE_URL"} is not a URL`, log);
   if (LOOPBACK.has(host) && !options.fetchLoopback) {
     return none(`no ${local}, and SITE_URL is local, so nothing published to compare with`, log);
   }

@@ -5,7 +5,7 @@ import { PublisherError } from "../errors.ts";
  * unreachable API, a refused publish) print one clear line and exit 1; only
  * bugs print a stack trace.
  */
-export function runCli(main: () => Promise<number | undefined | void>): void {
+export function runCli(main: () => Promise<unknown>): void {
   main().then(
     (code) => {
       process.exitCode = typeof code === "number" ? code : 0;

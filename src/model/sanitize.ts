@@ -95,10 +95,13 @@ export function htmlToText(html: string): string {
  * breaks become spaces.
  */
 export function plainTextLine(raw: string): string {
-  return decodeEntities(raw)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    decodeEntities(raw)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 export function safeLink(raw: unknown): string | null {

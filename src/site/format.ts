@@ -18,8 +18,9 @@ export interface EventTimes {
 export function eventTimes(event: CalendarEvent): EventTimes {
   const start = DateTime.fromISO(event.start, { zone: event.timeZone });
   const end = DateTime.fromISO(event.end, { zone: event.timeZone });
+  const firstDay = start.startOf("day");
   const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
-  return { start, end, lastDay: lastDay < start.startOf("day") ? start.startOf("day") : lastDay };
+  return { start, end, lastDay: DateTime.max(firstDay, lastDay) };
 }
 
 const dayFormat = { weekday: "long", day: "numeric", month: "long", year: "numeric" } as const;
