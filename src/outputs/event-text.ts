@@ -1,4 +1,5 @@
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
+import type { EventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 
 /**
@@ -8,12 +9,6 @@ import type { CalendarEvent, EventStatus } from "../model/types.ts";
  * or the build machine's) and the zone is always named, because a reader in
  * another zone must not guess which clock "19:30" refers to.
  */
-
-export interface EventTimes {
-  readonly start: DateTime;
-  /** Exclusive end (RFC 5545 DTEND semantics), never before start. */
-  readonly end: DateTime;
-}
 
 const LABELS = {
   en: {
@@ -48,17 +43,6 @@ export function eventTextLabels(lang: string): EventTextLabels {
   return primary in LABELS ? LABELS[primary as keyof typeof LABELS] : LABELS.en;
 }
 
-/**
- * Parses start and end in the event's own zone. Returns null when either is not
- * a valid ISO instant, so callers can skip the record with a warning.
- */
-export function eventTimes(event: CalendarEvent): EventTimes | null {
-  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-  const end = DateTime.fromISO(event.end, { zone: event.timeZone });
-  if (!start.isValid || !end.isValid) return null;
-  return { start, end: DateTime.max(start, end) };
-}
-
 /** "Sun 29 Mar 2026" in the site language, on the event's calendar day. */
 export function formatEventDate(start: DateTime, lang: string): string {
   return start.setLocale(lang).toFormat("ccc d LLL yyyy");
@@ -71,9 +55,8 @@ export function formatEventDate(start: DateTime, lang: string): string {
  */
 export function formatWhen(event: CalendarEvent, times: EventTimes, lang: string): string {
   const labels = eventTextLabels(lang);
-  const { start, end } = times;
+  const { start, end, lastDay } = times;
   if (event.allDay) {
-    const lastDay = DateTime.max(start, end.minus({ days: 1 }));
     const range = lastDay.hasSame(start, "day")
       ? formatEventDate(start, lang)
       : `${formatEventDate(start, lang)} – ${formatEventDate(lastDay, lang)}`;

@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
+import { type EventTimes, eventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { type EventTimes, eventTimes } from "./event-text.ts";
 
 /**
  * Which events a feed or a calendar subscription carries. Relative to the

@@ -1,5 +1,6 @@
+import { eventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { eventTimes, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
+import { formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { normalizeHttpUrl } from "./feeds-image-type.ts";
 
 /**

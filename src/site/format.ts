@@ -1,4 +1,5 @@
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
+import { validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -6,22 +7,6 @@ import type { CalendarEvent } from "../model/types.ts";
  * formatted with Intl for the site language, so the output never depends on
  * the build machine's zone.
  */
-
-export interface EventTimes {
-  start: DateTime;
-  /** Exclusive end, as in the domain model. */
-  end: DateTime;
-  /** Last day of an all-day event (inclusive). */
-  lastDay: DateTime;
-}
-
-export function eventTimes(event: CalendarEvent): EventTimes {
-  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-  const end = DateTime.fromISO(event.end, { zone: event.timeZone });
-  const firstDay = start.startOf("day");
-  const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
-  return { start, end, lastDay: DateTime.max(firstDay, lastDay) };
-}
 
 const dayFormat = { weekday: "long", day: "numeric", month: "long", year: "numeric" } as const;
 const timeFormat = { hour: "2-digit", minute: "2-digit" } as const;
@@ -60,7 +45,7 @@ export function zoneAbbreviation(date: DateTime, lang: string): string {
  * the whole range (what Intl's formatRange does) misstates the start.
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
-  const { start, end, lastDay } = eventTimes(event);
+  const { start, end, lastDay } = validEventTimes(event);
   const zone = event.timeZone;
   if (event.allDay) {
     const days = formatter(lang, zone, dayFormat);
@@ -80,7 +65,7 @@ export function formatWhen(event: CalendarEvent, lang: string): string {
 /** Time of day for list rows: "10:00–13:00", "10:00", or "" for all-day events. */
 export function formatTimeRange(event: CalendarEvent, lang: string): string {
   if (event.allDay) return "";
-  const { start, end } = eventTimes(event);
+  const { start, end } = validEventTimes(event);
   const times = formatter(lang, event.timeZone, timeFormat);
   if (end.equals(start)) return times.format(start.toJSDate());
   if (!end.hasSame(start, "day")) {

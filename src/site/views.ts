@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
+import { validEventTimes } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
-import { eventTimes } from "./format.ts";
 import { paths } from "./paths.ts";
 
 /**
@@ -139,10 +139,9 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   };
 }
 
+/** A point-in-time event (end === start) is over once it has started. */
 function endMillis(event: CalendarEvent): number {
-  const { start, end } = eventTimes(event);
-  // A point-in-time event is over once it has started.
-  return Math.max(start.toMillis(), end.toMillis());
+  return validEventTimes(event).end.toMillis();
 }
 
 export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
@@ -182,7 +181,7 @@ function listPages(
 
 /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
 function eventDays(event: CalendarEvent, zone: string): string[] {
-  const { start, end } = eventTimes(event);
+  const { start, end } = validEventTimes(event);
   const first = start.setZone(zone).startOf("day");
   // Exclusive end: an event ending at midnight does not occupy the next day.
   const lastInstant = end > start ? end.minus({ milliseconds: 1 }) : start;

@@ -1,0 +1,34 @@
+import { DateTime } from "luxon";
+import type { CalendarEvent } from "./types.ts";
+
+/**
+ * An event's start and end as Luxon times in the event's own zone: the one
+ * parsing every output shares, so pages, feeds and calendars agree on when an
+ * event happens whatever the build machine's zone.
+ */
+export interface EventTimes {
+  readonly start: DateTime;
+  /** Exclusive end (RFC 5545 DTEND semantics), never before start. */
+  readonly end: DateTime;
+  /** The last local day the event occupies (for all-day events: the day before `end`). */
+  readonly lastDay: DateTime;
+}
+
+/** Null when start or end is not a valid ISO instant (the caller skips the event with a warning). */
+export function eventTimes(
+  event: Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">,
+): EventTimes | null {
+  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
+  const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
+  if (!start.isValid || !parsedEnd.isValid) return null;
+  const end = DateTime.max(start, parsedEnd);
+  const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
+  return { start, end, lastDay: DateTime.max(start.startOf("day"), lastDay) };
+}
+
+/** For events from the normalizer, whose times are valid by construction. */
+export function validEventTimes(event: CalendarEvent): EventTimes {
+  const times = eventTimes(event);
+  if (!times) throw new Error(`Event ${event.calendarId}/${event.id} has invalid times`);
+  return times;
+}
