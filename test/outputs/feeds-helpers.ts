@@ -1,14 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, rm } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DateTime } from "luxon";
 import type { SiteConfig } from "../../src/config/site.ts";
 import feedsPlugin from "../../src/eleventy/feeds-plugin.ts";
-import type { Category, PortalSnapshot } from "../../src/model/types.ts";
+import type { PortalSnapshot } from "../../src/model/types.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { buildPluginSite, categoriesOf } from "../helpers/plugin-site.ts";
 import { SYSTEM_PYTHON } from "../helpers/system.ts";
+
+export { categoriesOf };
 
 /** The site settings every feeds/ics test builds with (pinned clock). */
 export const TEST_SITE: SiteConfig = {
@@ -29,64 +31,19 @@ export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
   return { ...TEST_SITE, ...overrides };
 }
 
-/** The category list the site data provides: every category of every event, once. */
-export function categoriesOf(snapshot: PortalSnapshot): Category[] {
-  const byId = new Map<string, Category>();
-  for (const event of snapshot.events) {
-    for (const category of event.categories) byId.set(category.id, category);
-  }
-  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-}
-
-/**
- * Builds a tiny Eleventy project in a temporary folder with only the feeds
- * plugin and the global data the site provides (`portal`, `site`), and
- * returns the output folder and the written files (relative, sorted).
- */
+/** The feeds plugin alone, built from a snapshot; returns the output folder and its files (relative, sorted). */
 export async function buildFixtureSite(
   snapshot: PortalSnapshot = fixtureSnapshot,
   site: SiteConfig = TEST_SITE,
   pages: Readonly<Record<string, string>> = {},
 ): Promise<{ outDir: string; files: string[] }> {
-  const root = await mkdtemp(join(tmpdir(), "feeds-build-"));
-  const inputDir = join(root, "in");
-  const outDir = join(root, "out");
-  await mkdir(inputDir, { recursive: true });
-  for (const [name, content] of Object.entries(pages)) {
-    await writeFile(join(inputDir, name), content);
-  }
-  // An explicit, empty config file: Eleventy must not load the project's .eleventy.js.
-  const configPath = join(root, "eleventy.config.cjs");
-  await writeFile(configPath, "module.exports = function () {};\n");
-  const portal = { ...snapshot, categories: categoriesOf(snapshot) };
-  const elev = new (await loadEleventy())(inputDir, outDir, {
-    quietMode: true,
-    configPath,
-    config(
-      eleventyConfig: Parameters<typeof feedsPlugin>[0] & {
-        addGlobalData(name: string, value: unknown): void;
-        addPlugin(plugin: unknown): void;
-      },
-    ) {
-      eleventyConfig.addGlobalData("portal", portal);
-      eleventyConfig.addGlobalData("site", site);
-      eleventyConfig.addPlugin(feedsPlugin);
-    },
+  const { outputDir } = await buildPluginSite({
+    plugin: feedsPlugin,
+    snapshot,
+    site,
+    templates: pages,
   });
-  await elev.write();
-  return { outDir, files: await listFiles(outDir) };
-}
-
-interface EleventyInstance {
-  write(): Promise<unknown>;
-}
-type EleventyClass = new (input: string, output: string, options: object) => EleventyInstance;
-
-/** Eleventy ships no type declarations; a variable specifier keeps tsc from looking for them. */
-async function loadEleventy(): Promise<EleventyClass> {
-  const specifier = "@11ty/eleventy";
-  const module = (await import(specifier)) as { default: EleventyClass };
-  return module.default;
+  return { outDir: outputDir, files: await listFiles(outputDir) };
 }
 
 /** Removes a build made by buildFixtureSite (its whole temporary folder). */
