@@ -1,0 +1,102 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, sep } from "node:path";
+import { headersFor } from "./headers.ts";
+
+/**
+ * Serves a built site the way the CDN does: the files, their content types,
+ * the headers netlify.toml gives each path (Content-Security-Policy, frame
+ * rules, CORS, cache lifetimes) and /404.html for missing pages. Used by
+ * `npm run preview` and by the tests, so what is checked locally is what the
+ * CDN sends.
+ */
+
+const TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".xml": "application/xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".ics": "text/calendar; charset=utf-8",
+};
+
+export interface PreviewServer {
+  readonly origin: string;
+  /** The folder served from now on (a test may start the server before the build that needs its origin). */
+  setRoot(root: string): void;
+  close(): Promise<void>;
+}
+
+export async function startPreviewServer(
+  options: { root?: string; host?: string; port?: number } = {},
+): Promise<PreviewServer> {
+  let root = options.root ? normalize(options.root) : "";
+  const server = createServer(async (request, response) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    const file = await resolveFile(root, path);
+    if (!file) {
+      const notFound = root ? await resolveFile(root, "/404.html") : null;
+      response.writeHead(404, { "Content-Type": TYPES[".html"], ...headersFor("/404.html") });
+      if (notFound) createReadStream(notFound).pipe(response);
+      else response.end("Not found");
+      return;
+    }
+    // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
+    response.writeHead(200, {
+      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
+      ...headersFor(path),
+    });
+    if (request.method === "HEAD") response.end();
+    else createReadStream(file).pipe(response);
+  });
+  return {
+    origin: await listen(server, options.host ?? "127.0.0.1", options.port ?? 0),
+    setRoot: (dir) => {
+      root = normalize(dir);
+    },
+    close: () => close(server),
+  };
+}
+
+/** The file for a URL path inside root (folders serve their index.html), or null. */
+async function resolveFile(root: string, path: string): Promise<string | null> {
+  if (!root) return null;
+  let file = normalize(join(root, path));
+  if (file !== root && !file.startsWith(root + sep)) return null;
+  const info = await stat(file).catch(() => null);
+  if (info?.isDirectory()) {
+    file = join(file, "index.html");
+    return (await stat(file).catch(() => null))?.isFile() ? file : null;
+  }
+  return info?.isFile() ? file : null;
+}
+
+function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve(`http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { startPreviewServer } from "../build/preview-server.ts";
+import { ConfigError } from "../errors.ts";
+import { runCli } from "./run.ts";
+
+/**
+ * `npm run preview`: serves the built site (`_site/`, or `--dir`) with the
+ * production headers, to check a build before it is deployed.
+ */
+runCli(async () => {
+  const { values } = parseArgs({
+    options: {
+      dir: { type: "string", default: "_site" },
+      port: { type: "string", default: "8080" },
+      host: { type: "string", default: "127.0.0.1" },
+    },
+  });
+  if (!existsSync(values.dir)) {
+    throw new ConfigError(`Nothing to preview in ${values.dir}/: run npm run build first.`);
+  }
+  const server = await startPreviewServer({
+    root: values.dir,
+    host: values.host,
+    port: Number(values.port),
+  });
+  console.log(
+    `Previewing ${values.dir}/ with production headers at ${server.origin}/ (Ctrl-C stops)`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+});

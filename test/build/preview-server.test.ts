@@ -1,0 +1,79 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+
+let root: string;
+let server: PreviewServer;
+
+const get = async (path: string, method: "GET" | "HEAD" = "GET") => {
+  const response = await request(`${server.origin}${path}`, { method });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: await response.body.text(),
+  };
+};
+
+describe("startPreviewServer", () => {
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "ecp-preview-"));
+    await mkdir(join(root, "calendars", "x"), { recursive: true });
+    await mkdir(join(root, "embed", "x"), { recursive: true });
+    await writeFile(join(root, "index.html"), "<h1>Home</h1>");
+    await writeFile(join(root, "404.html"), "<h1>Not here</h1>");
+    await writeFile(join(root, "calendars", "x", "index.html"), "<h1>X</h1>");
+    await writeFile(
+      join(root, "calendars", "x", "calendar.ics"),
+      "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n",
+    );
+    await writeFile(join(root, "embed", "x", "index.html"), "<h1>Widget</h1>");
+    server = await startPreviewServer({ root });
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("should serve folders by their index.html with the production headers", async () => {
+    const page = await get("/calendars/x/");
+    expect(page.status).toBe(200);
+    expect(page.body).toBe("<h1>X</h1>");
+    expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    const embed = await get("/embed/x/");
+    expect(embed.headers["content-security-policy"]).toContain("frame-ancestors *");
+  });
+
+  it("should send calendars as text/calendar", async () => {
+    const ics = await get("/calendars/x/calendar.ics");
+    expect(ics.headers["content-type"]).toBe("text/calendar; charset=utf-8");
+  });
+
+  it("should answer missing pages with the site's 404 page and status", async () => {
+    const missing = await get("/nothing/here/");
+    expect(missing.status).toBe(404);
+    expect(missing.body).toBe("<h1>Not here</h1>");
+  });
+
+  it("should never serve files outside the site folder", async () => {
+    for (const path of [
+      "/../../etc/passwd",
+      "/%2e%2e/%2e%2e/etc/passwd",
+      "/..%2f..%2fetc%2fpasswd",
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).not.toBe(200);
+      expect(response.body, path).not.toContain("root:");
+    }
+    expect((await get("/%E0%A4%A")).status).toBe(400);
+  });
+
+  it("should answer HEAD without a body", async () => {
+    const head = await get("/", "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+  });
+});
