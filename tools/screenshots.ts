@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+import { startPreviewServer } from "../src/build/preview-server.ts";
+
+/**
+ * Screenshots of a built site for the README (docs/screenshots/), taken in
+ * Debian's Chromium through the preview server, so they show exactly what the
+ * CDN serves. Build first with a pinned clock for stable pictures:
+ *   SITE_NOW=2026-03-20T12:00:00Z npm run build && npm run screenshots
+ */
+const { values } = parseArgs({
+  options: {
+    dir: { type: "string", default: "_site" },
+    out: { type: "string", default: "docs/screenshots" },
+    chromium: { type: "string", default: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+  },
+});
+
+const calendarHtml = readFileSync(join(values.dir, "calendars", "culture", "index.html"), "utf8");
+const firstMatch = (pattern: RegExp) => calendarHtml.match(pattern)?.[1] ?? "/";
+const pages = [
+  { name: "home", path: "/", width: 1200 },
+  { name: "calendar", path: "/calendars/culture/", width: 1200 },
+  { name: "month", path: firstMatch(/href="(\/calendars\/culture\/\d{4}\/\d{2}\/)"/), width: 1200 },
+  {
+    name: "event",
+    path: firstMatch(/href="(\/calendars\/culture\/events\/[^"]+\/)"/),
+    width: 1200,
+  },
+  {
+    name: "event-mobile",
+    path: firstMatch(/href="(\/calendars\/culture\/events\/[^"]+\/)"/),
+    width: 375,
+  },
+];
+
+const server = await startPreviewServer({ root: values.dir });
+const browser = await chromium.launch({
+  executablePath: values.chromium,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-sync",
+  ],
+});
+try {
+  for (const page of pages) {
+    const tab = await browser.newPage({ viewport: { width: page.width, height: 900 } });
+    await tab.goto(`${server.origin}${page.path}`, { waitUntil: "networkidle" });
+    const file = join(values.out, `${page.name}.png`);
+    await tab.screenshot({
+      path: file,
+      fullPage: page.name !== "home" && page.name !== "calendar",
+    });
+    console.log(`${file}  ${page.path}`);
+    await tab.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
