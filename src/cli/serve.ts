@@ -44,6 +44,7 @@ runCli(async () => {
       });
     },
   });
+  await eleventy.init();
   await eleventy.watch();
   await eleventy.serve(port);
 

@@ -11,6 +11,7 @@ declare module "@11ty/eleventy" {
 
   export default class Eleventy {
     constructor(input?: string, output?: string, options?: EleventyOptions);
+    init(): Promise<void>;
     write(): Promise<unknown>;
     toJSON(): Promise<{ url: string; inputPath: string; outputPath: string; content: string }[]>;
     watch(): Promise<void>;
