@@ -15,7 +15,12 @@ import { runCli } from "./run.ts";
  * fetched again on each rebuild.
  */
 runCli(async () => {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "8080" } } });
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "8080" },
+      output: { type: "string", default: "_site" },
+    },
+  });
   const port = Number(values.port);
   if (!process.env.SITE_URL?.trim()) process.env.SITE_URL = `http://localhost:${port}`;
   if (!process.env.REBUILD_INTERVAL_MINUTES?.trim()) {
@@ -25,7 +30,7 @@ runCli(async () => {
   const stopDemoPortal = await useDemoPortalIfUnconfigured(site);
   const basePath = new URL(site.url).pathname.replace(/\/$/, "");
 
-  const eleventy = new Eleventy("templates", "_site", {
+  const eleventy = new Eleventy("templates", values.output, {
     runMode: "serve",
     configPath: ".eleventy.js",
     config(eleventyConfig: { setServerOptions(options: object): void }) {

@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { request } from "undici";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_NOW } from "../helpers/demo-build.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+describe("npm start", () => {
+  let child: ChildProcess | undefined;
+  const work = mkdtempSync(join(tmpdir(), "ecp-serve-"));
+
+  afterAll(() => {
+    child?.kill("SIGKILL");
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("should serve the demo site with live reload and the production headers, and stop on SIGTERM", async () => {
+    const port = await freePort();
+    // What `npm start -- --port <n>` runs, writing into a temporary folder instead of _site/.
+    const args = [
+      "--import",
+      "tsx",
+      "src/cli/serve.ts",
+      "--port",
+      String(port),
+      "--output",
+      join(work, "_site"),
+    ];
+    child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        EVENT_API_URL: "",
+        SITE_URL: "",
+        SITE_NOW: DEMO_NOW,
+        EVENT_API_CACHE_DIR: join(work, ".cache"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let log = "";
+    child.stdout?.on("data", (chunk) => {
+      log += chunk;
+    });
+    child.stderr?.on("data", (chunk) => {
+      log += chunk;
+    });
+
+    let status = 0;
+    for (let attempt = 0; attempt < 240 && status !== 200; attempt++) {
+      await sleep(500);
+      status = await request(`http://localhost:${port}/calendars/`)
+        .then(async (r) => (await r.body.dump(), r.statusCode))
+        .catch(() => 0);
+    }
+    expect(status, log).toBe(200);
+
+    const page = await request(`http://localhost:${port}/calendars/`);
+    const html = await page.body.text();
+    expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(html).toContain("reload-client.js");
+    expect(html).toContain(`href="http://localhost:${port}/calendars/"`);
+
+    const exited = new Promise<number | null>((done) => child?.once("exit", (code) => done(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
