@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDemoDataset } from "../../src/portal/index.ts";
 import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
 import { encodeIdSegment } from "../../src/site/paths.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { buildSite, DEMO_NOW, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 
 let dir: string;
@@ -236,5 +236,26 @@ describe("the demo site", () => {
       expect(html).not.toMatch(/127\.0\.0\.1|localhost/);
     }
     expect(relative(dir, join(dir, "media", media[0] ?? ""))).toMatch(/^media\/[0-9a-f]{32}\.\w+$/);
+  });
+});
+
+describe("the demo site in Dutch", () => {
+  it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", () => {
+    const site = buildSite({ SITE_LANG: "nl" });
+    try {
+      expect(site.status, site.log).toBe(0);
+      const home = readFileSync(join(site.dir, "index.html"), "utf8");
+      expect(home).toContain('<html lang="nl">');
+      expect(home).toContain("Komende evenementen");
+      expect(home).toMatch(
+        /(maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag) \d{1,2} (maart|april)/,
+      );
+      const month = readdirSync(join(site.dir, "calendars", "culture", "2026"))[0] ?? "";
+      expect(
+        readFileSync(join(site.dir, "calendars", "culture", "2026", month, "index.html"), "utf8"),
+      ).toContain("Maandoverzicht");
+    } finally {
+      removeBuild(site);
+    }
   });
 });
