@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parse, type TomlTable } from "smol-toml";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   headerConflicts,
   headersFor,
@@ -12,27 +10,20 @@ import {
 } from "../../src/build/headers.ts";
 import { NETLIFY_TOML_PATH } from "../../src/build/netlify-config.ts";
 import { readRebuildSchedule, scheduleToMinutes } from "../../src/build/schedule.ts";
-import { listFiles, REPRESENTATIVE_FILES, urlPathOf, writeTree } from "./site-tree.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+import { listFiles, urlPathOf } from "./site-tree.ts";
 
 const rules = loadHeaderRules();
-let siteDir: string;
 let files: string[];
-let ownTree: string | undefined;
 
+/**
+ * The rules are checked against every file a real build writes (the shared
+ * demo build, or the folder DEPLOY_TEST_SITE_DIR names, e.g. a site built from
+ * your own portal), so a new kind of file or section without its headers fails.
+ */
 beforeAll(async () => {
-  const given = process.env.DEPLOY_TEST_SITE_DIR;
-  if (given) {
-    siteDir = given;
-  } else {
-    ownTree = await mkdtemp(join(tmpdir(), "ecp-headers-"));
-    await writeTree(ownTree, REPRESENTATIVE_FILES);
-    siteDir = ownTree;
-  }
+  const siteDir = process.env.DEPLOY_TEST_SITE_DIR || (await builtDemoSite()).dir;
   files = await listFiles(siteDir);
-});
-
-afterAll(async () => {
-  if (ownTree) await rm(ownTree, { recursive: true, force: true });
 });
 
 /** Embed pages of one calendar: /embed/<calendar>/..., not the /embed/ guide itself. */

@@ -1,0 +1,222 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DateTime } from "luxon";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatasetEvent } from "../../src/portal/index.ts";
+import { encodeIdSegment } from "../../src/site/paths.ts";
+import { listFiles } from "../deploy/site-tree.ts";
+import {
+  type BuiltSite,
+  buildSite,
+  DEMO_NOW,
+  DEMO_SITE_URL,
+  removeBuild,
+} from "../helpers/demo-build.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+import { hasPythonModule } from "../helpers/system.ts";
+import { type PyFeed, runPythonParser } from "../outputs/feeds-helpers.ts";
+import {
+  demoEvents,
+  eventUrl,
+  expectedUrls,
+  isFeedFile,
+  publishedFiles,
+  read,
+} from "./published-site.ts";
+
+const hasFeedparser = hasPythonModule("feedparser");
+
+let site: BuiltSite;
+let feeds: string[];
+const events = demoEvents();
+const byUrl = new Map<string, DatasetEvent>(events.map((event) => [eventUrl(event), event]));
+
+const seconds = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toISOString().replace(/\.\d{3}Z$/, "Z") : null;
+
+let xmlParsed: Map<string, PyFeed> | undefined;
+
+/** feedparser's and a strict XML parser's view of every .xml file, in one Python process. */
+async function parsedXml(): Promise<Map<string, PyFeed>> {
+  if (!xmlParsed) {
+    const files = (await listFiles(site.dir)).filter((file) => file.endsWith(".xml"));
+    const parsed = runPythonParser<PyFeed[]>(
+      "feeds-parse.py",
+      files.map((file) => join(site.dir, file)),
+    );
+    xmlParsed = new Map(files.map((file, index) => [file, parsed[index] as PyFeed]));
+  }
+  return xmlParsed;
+}
+
+/** Atom titles are type="html" (docs/feeds.md): a reader shows them decoded. */
+function plainTitle(entry: PyFeed["entries"][number]): string {
+  if (entry.titleType !== "text/html") return entry.title;
+  const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
+  return entry.title.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => entities[name] ?? "");
+}
+
+beforeAll(async () => {
+  site = await builtDemoSite();
+  feeds = await publishedFiles(site.dir, isFeedFile);
+});
+
+describe("published feeds of the demo build", () => {
+  it("should publish RSS, Atom and JSON Feed for the site, every calendar and every category", () => {
+    const scopes = [
+      "",
+      ...new Set(events.map((event) => `calendars/${encodeIdSegment(event.calendarId)}/`)),
+      ...new Set(
+        events.flatMap((event) =>
+          event.categories.map((category) => `categories/${encodeIdSegment(category.id)}/`),
+        ),
+      ),
+    ];
+    const expected = scopes.flatMap((scope) =>
+      ["atom.xml", "feed.json", "feed.xml"].map((name) => scope + name),
+    );
+    expect([...feeds].sort()).toEqual(expected.sort());
+  });
+
+  it.skipIf(!hasFeedparser)(
+    "should parse every RSS and Atom feed with feedparser, well-formed, one entry per event in the window",
+    async () => {
+      const parsed = await parsedXml();
+      const xmlFeeds = feeds.filter((file) => file.endsWith(".xml"));
+      expect(xmlFeeds.length).toBeGreaterThan(2);
+      for (const file of xmlFeeds) {
+        const feed = parsed.get(file) as PyFeed;
+        const where = `${file}: ${feed.xmlError ?? ""} ${feed.bozoException}`;
+        expect(feed.wellFormed, where).toBe(true);
+        expect(feed.bozo, where).toBe(false);
+        expect(feed.version, file).toBe(file.endsWith("atom.xml") ? "atom10" : "rss20");
+        const self = feed.feed.links.find((link) => link.rel === "self");
+        expect(self?.href, file).toBe(`${DEMO_SITE_URL}/${file}`);
+
+        const links = feed.entries.map((entry) => entry.link);
+        expect([...links].sort(), file).toEqual(expectedUrls(events, file));
+        // The id is what a reader deduplicates on: the page URL, stable across builds.
+        expect(
+          feed.entries.filter((entry) => entry.id !== entry.link),
+          file,
+        ).toEqual([]);
+      }
+    },
+  );
+
+  it.skipIf(!hasFeedparser)(
+    "should date every RSS and Atom entry from the portal's creation and update times, never the build clock",
+    async () => {
+      const parsed = await parsedXml();
+      const wrong: string[] = [];
+      for (const feed of feeds
+        .filter((file) => file.endsWith(".xml"))
+        .map((file) => parsed.get(file) as PyFeed)) {
+        for (const entry of feed.entries) {
+          const where = `${feed.path} ${entry.link}`;
+          const event = byUrl.get(entry.link);
+          if (!event) wrong.push(`${where}: no such event`);
+          else if (!plainTitle(entry).includes(event.title))
+            wrong.push(`${where}: title ${entry.title}`);
+          else if (entry.published !== seconds(event.createdAt))
+            wrong.push(`${where}: published ${entry.published}, created ${event.createdAt}`);
+          else if (feed.version === "atom10" && entry.updated !== seconds(event.updatedAt))
+            wrong.push(`${where}: updated ${entry.updated}, portal ${event.updatedAt}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it("should write every JSON Feed as JSON Feed: version, absolute item id/url and a title with the event's", () => {
+    const jsonFeeds = feeds.filter((file) => file.endsWith(".json"));
+    expect(jsonFeeds.length).toBeGreaterThan(2);
+    for (const file of jsonFeeds) {
+      const feed = JSON.parse(read(site.dir, file)) as {
+        version: string;
+        title: string;
+        feed_url: string;
+        items: {
+          id: string;
+          url: string;
+          title: string;
+          date_published?: string;
+          date_modified?: string;
+        }[];
+      };
+      expect(feed.version, file).toMatch(/^https:\/\/jsonfeed\.org\/version\/1(\.1)?$/);
+      expect(feed.title, file).toEqual(expect.any(String));
+      expect(feed.feed_url, file).toBe(`${DEMO_SITE_URL}/${file}`);
+      expect(
+        feed.items.map((item) => item.id),
+        file,
+      ).toEqual(feed.items.map((item) => item.url));
+      expect(feed.items.map((item) => item.url).sort(), file).toEqual(expectedUrls(events, file));
+      for (const item of feed.items) {
+        const event = byUrl.get(item.url);
+        expect(item.title, item.url).toContain(event?.title);
+        expect(item.date_modified, item.url).toBe(new Date(event?.updatedAt ?? 0).toISOString());
+        expect(item.date_published, item.url).toBe(new Date(event?.createdAt ?? 0).toISOString());
+      }
+    }
+  });
+
+  it.skipIf(!hasFeedparser)(
+    "should write every XML file of the site (feeds and sitemap) well-formed",
+    async () => {
+      const parsed = await parsedXml();
+      expect([...parsed.keys()]).toContain("sitemap.xml");
+      const broken = [...parsed].filter(([, file]) => !file.wellFormed);
+      expect(broken.map(([name, file]) => `${name}: ${file.xmlError}`)).toEqual([]);
+    },
+  );
+});
+
+/** What must not depend on when or where the build runs (docs/feeds.md, "Choices"). */
+const isDeterministic = (file: string) =>
+  file.endsWith(".ics") || isFeedFile(file) || /^api\/.*\.json$/.test(file);
+
+/**
+ * The shared demo build ran in the machine's zone; a second build of the same
+ * portal data runs half a world away. Same bytes means neither the build
+ * clock nor the build machine's zone leaks into what subscribers download.
+ */
+const machineZone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
+const otherZone = machineZone === "Pacific/Auckland" ? "UTC" : "Pacific/Auckland";
+
+describe("rebuilding the demo site", () => {
+  let again: BuiltSite;
+
+  beforeAll(() => {
+    again = buildSite({ TZ: otherZone });
+  }, 300_000);
+
+  afterAll(() => {
+    if (again) removeBuild(again);
+  });
+
+  const contents = async (build: BuiltSite) => {
+    expect(build.status, build.log).toBe(0);
+    const files = (await listFiles(build.dir)).filter(isDeterministic);
+    return new Map(
+      files.map((file) => {
+        const bytes = readFileSync(join(build.dir, file), "utf8");
+        if (file !== "api/manifest.json") return [file, bytes];
+        // generatedAt says when the build ran; everything else must match.
+        const { generatedAt: _, ...rest } = JSON.parse(bytes) as Record<string, unknown>;
+        return [file, JSON.stringify(rest)];
+      }),
+    );
+  };
+
+  it(`should write the same calendars, feeds and public JSON, byte for byte, under TZ=${otherZone} as under ${machineZone}`, async () => {
+    const offsetAt = (zone: string) => DateTime.fromISO(DEMO_NOW, { zone }).offset;
+    expect(offsetAt(otherZone)).not.toBe(offsetAt(machineZone));
+    const first = await contents(site);
+    const second = await contents(again);
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    expect([...first.keys()].filter((file) => file.endsWith(".ics")).length).toBeGreaterThan(100);
+    const differing = [...first].filter(([file, text]) => second.get(file) !== text);
+    expect(differing.map(([file]) => file)).toEqual([]);
+  });
+});

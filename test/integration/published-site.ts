@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ICAL from "ical.js";
+import { DateTime } from "luxon";
+import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
+import { encodeIdSegment, paths } from "../../src/site/paths.ts";
+import { listFiles } from "../deploy/site-tree.ts";
+import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+
+/**
+ * What a demo build must publish, worked out from the reference portal's
+ * demo dataset (the data the build reads over HTTP) rather than from the
+ * build's own code, so the published files are checked against the source.
+ */
+
+/** Site defaults (docs/configuration.md): FEED_PAST_DAYS and CANCELLED_GRACE_DAYS are 30. */
+const FEED_PAST_DAYS = 30;
+
+/** The events the demo organization's token sees: those of the calendars shared with it. */
+export function demoEvents(now: string = DEMO_NOW): DatasetEvent[] {
+  const dataset = createDemoDataset(now);
+  const organization = dataset.organizations[0]?.id ?? "";
+  const visible = new Set(
+    dataset.calendars.filter((c) => c.organizations.includes(organization)).map((c) => c.id),
+  );
+  return dataset.events.filter((event) => visible.has(event.calendarId));
+}
+
+/** The event page's absolute URL: what feeds link to and what every VEVENT's URL says. */
+export const eventUrl = (event: Pick<DatasetEvent, "calendarId" | "id">): string =>
+  DEMO_SITE_URL + paths.event(event.calendarId, event.id);
+
+/** Start and (exclusive) end instants; all-day dates are local midnights in the event's zone. */
+export function instants(event: DatasetEvent): { start: DateTime; end: DateTime } {
+  const parse = (value: string) => DateTime.fromISO(value, { zone: event.timeZone, setZone: true });
+  return { start: parse(event.start), end: parse(event.end) };
+}
+
+/** Feeds and subscriptions: upcoming, ongoing, and ended within the last FEED_PAST_DAYS. */
+export function inFeedWindow(event: DatasetEvent, now: string = DEMO_NOW): boolean {
+  const cutoff = DateTime.fromISO(now, { zone: "utc" }).minus({ days: FEED_PAST_DAYS });
+  return instants(event).end >= cutoff;
+}
+
+export type Scope = { kind: "site" } | { kind: "calendar" | "category"; segment: string };
+
+/** The scope a feed or subscription file belongs to, from its site-relative path. */
+export function scopeOf(file: string): Scope {
+  const match = /^(calendars|categories)\/([^/]+)\/[^/]+$/.exec(file);
+  if (!match) return { kind: "site" };
+  return { kind: match[1] === "calendars" ? "calendar" : "category", segment: match[2] ?? "" };
+}
+
+export function inScope(event: DatasetEvent, scope: Scope): boolean {
+  if (scope.kind === "site") return true;
+  if (scope.kind === "calendar") return encodeIdSegment(event.calendarId) === scope.segment;
+  return event.categories.some((category) => encodeIdSegment(category.id) === scope.segment);
+}
+
+/** The URLs of the events a feed or subscription file at `file` must carry, sorted. */
+export function expectedUrls(events: readonly DatasetEvent[], file: string): string[] {
+  const scope = scopeOf(file);
+  return events
+    .filter((event) => inScope(event, scope) && inFeedWindow(event))
+    .map(eventUrl)
+    .sort();
+}
+
+export const isFeedFile = (file: string) => /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file);
+export const isSubscription = (file: string) => /(^|\/)calendar\.ics$/.test(file);
+export const isSingleEvent = (file: string) => /(^|\/)event\.ics$/.test(file);
+
+export async function publishedFiles(dir: string, keep: (file: string) => boolean) {
+  return (await listFiles(dir)).filter(keep);
+}
+
+export const read = (dir: string, file: string): string => readFileSync(join(dir, file), "utf8");
+
+/** A calendar file as ical.js reads it, with its own VTIMEZONEs registered first. */
+export function icalJsCalendar(text: string): ICAL.Component {
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
+  return calendar;
+}
+
+export function icalJsEvents(text: string): ICAL.Event[] {
+  return icalJsCalendar(text)
+    .getAllSubcomponents("vevent")
+    .map((component) => new ICAL.Event(component));
+}
+
+/** Content lines with folding undone (RFC 5545 section 3.1). */
+export function unfoldedLines(text: string): string[] {
+  return text.replace(/\r\n[ \t]/g, "").split("\r\n");
+}
+
+/** One VEVENT's facts a subscriber's calendar keys on, by event page URL. */
+export interface VeventFacts {
+  readonly file: string;
+  readonly uid: string;
+  readonly url: string;
+  readonly sequence: number;
+  readonly lastModified: string;
+  readonly dtstamp: string;
+  readonly summary: string;
+}
+
+export function veventFacts(dir: string, files: readonly string[]): VeventFacts[] {
+  return files.flatMap((file) =>
+    icalJsCalendar(read(dir, file))
+      .getAllSubcomponents("vevent")
+      .map((component) => ({
+        file,
+        uid: String(component.getFirstPropertyValue("uid")),
+        url: String(component.getFirstPropertyValue("url")),
+        sequence: Number(component.getFirstPropertyValue("sequence")),
+        lastModified: utcOf(component.getFirstPropertyValue("last-modified")),
+        dtstamp: utcOf(component.getFirstPropertyValue("dtstamp")),
+        summary: String(component.getFirstPropertyValue("summary")),
+      })),
+  );
+}
+
+function utcOf(value: unknown): string {
+  return value instanceof ICAL.Time ? value.toJSDate().toISOString() : "";
+}
