@@ -200,7 +200,7 @@ describe("safe builds", () => {
     const grown = await runBuild(api(), output, cacheDir);
     expect(grown.status, logOf(grown)).toBe(0);
     expect(manifestEvents(output)).toBe(baselineEvents);
-  }, 240_000);
+  }, 300_000);
 
   // Last: it stops the portal the earlier builds read.
   it("should build from cached data with EVENT_API_ALLOW_STALE while the portal is down, and fail without it", async () => {
@@ -219,5 +219,5 @@ describe("safe builds", () => {
     expect(stale.stdout).toMatch(/warnings\s+\d+[\s\S]*STALE DATA/);
     expect(manifestEvents(output)).toBe(baselineEvents);
     expect(readdirSync(join(work, "out"))).toEqual(["_site"]);
-  }, 120_000);
+  }, 180_000);
 });
