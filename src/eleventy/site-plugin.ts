@@ -1,13 +1,13 @@
 import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { DateTime } from "luxon";
 import { getSiteConfig } from "../config/site.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
+import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
   formatDateTime,
-  formatDay,
+  formatLocalDay,
   formatMonth,
   formatTimeRange,
   formatWhen,
@@ -20,6 +20,7 @@ import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import { loadMessages, translate } from "./i18n.ts";
+import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -34,6 +35,7 @@ interface FilterThis {
 export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   const site = getSiteConfig();
   const messages = loadMessages(site.uiLanguage);
+  eleventyConfig.addPlugin(nunjucksCachePlugin);
 
   eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),
@@ -51,11 +53,10 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
     const range = formatTimeRange(event, site.lang);
     if (!range || !pageZone || pageZone === event.timeZone) return range;
     // Another zone than the page's: name it, or a viewer would misread the time.
-    const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-    return `${range} ${zoneAbbreviation(start, site.lang)}`;
+    return `${range} ${zoneAbbreviation(memoValidEventTimes(event).start, site.lang)}`;
   });
   eleventyConfig.addFilter("dayLabel", (isoDate: string, zone: string) =>
-    formatDay(DateTime.fromISO(isoDate, { zone }).toISO() ?? isoDate, site.lang, zone),
+    formatLocalDay(isoDate, site.lang, zone),
   );
   eleventyConfig.addFilter("monthLabel", (year: number, month: number) =>
     formatMonth(year, month, site.lang),

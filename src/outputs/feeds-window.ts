@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
-import { type EventTimes, eventTimes } from "../model/event-times.ts";
+import type { EventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
+import { memoEventTimes } from "./event-times-memo.ts";
 
 /**
  * Which events a feed or a calendar subscription carries. Relative to the
@@ -36,7 +37,8 @@ export function timedEvents(
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
-    const times = cachedTimes(event);
+    // Parsing in IANA zones is costly and every event appears in several files.
+    const times = memoEventTimes(event);
     if (!times) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
@@ -47,14 +49,6 @@ export function timedEvents(
     result.push({ event, times });
   }
   return result.sort(compareTimedEvents);
-}
-
-/** Parsing in IANA zones is costly and every event appears in several files. */
-const timesCache = new WeakMap<CalendarEvent, EventTimes | null>();
-
-function cachedTimes(event: CalendarEvent): EventTimes | null {
-  if (!timesCache.has(event)) timesCache.set(event, eventTimes(event));
-  return timesCache.get(event) ?? null;
 }
 
 function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {

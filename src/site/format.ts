@@ -1,6 +1,6 @@
-import type { DateTime } from "luxon";
-import { validEventTimes } from "../model/event-times.ts";
+import { DateTime } from "luxon";
 import type { CalendarEvent } from "../model/types.ts";
+import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and
@@ -30,6 +30,22 @@ export function formatDay(iso: string, lang: string, timeZone: string): string {
   return formatter(lang, timeZone, dayFormat).format(new Date(iso));
 }
 
+// Every list page, month cell and card labels its days; a site has a few
+// hundred distinct days, each labelled many times.
+const dayLabels = new Map<string, string>();
+
+/** "Sunday 29 March 2026" for a local date (yyyy-mm-dd) of the given zone. */
+export function formatLocalDay(isoDate: string, lang: string, timeZone: string): string {
+  const key = `${lang}|${timeZone}|${isoDate}`;
+  let label = dayLabels.get(key);
+  if (label === undefined) {
+    const instant = DateTime.fromISO(isoDate, { zone: timeZone }).toISO() ?? isoDate;
+    label = formatDay(instant, lang, timeZone);
+    dayLabels.set(key, label);
+  }
+  return label;
+}
+
 /** Short zone name at that instant ("CET", "CEST", "GMT-4"). */
 export function zoneAbbreviation(date: DateTime, lang: string): string {
   const parts = formatter(lang, date.zoneName ?? "UTC", { timeZoneName: "short" }).formatToParts(
@@ -45,7 +61,7 @@ export function zoneAbbreviation(date: DateTime, lang: string): string {
  * the whole range (what Intl's formatRange does) misstates the start.
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
-  const { start, end, lastDay } = validEventTimes(event);
+  const { start, end, lastDay } = memoValidEventTimes(event);
   const zone = event.timeZone;
   if (event.allDay) {
     const days = formatter(lang, zone, dayFormat);
@@ -62,10 +78,28 @@ export function formatWhen(event: CalendarEvent, lang: string): string {
   return `${dayAndTime.formatRange(start.toJSDate(), end.toJSDate())} ${startZone}`;
 }
 
+// List rows, month cells, category and home pages show the same event's time
+// again and again; computing it costs Luxon zone math plus Intl formatRange.
+const timeRanges = new WeakMap<CalendarEvent, Map<string, string>>();
+
 /** Time of day for list rows: "10:00–13:00", "10:00", or "" for all-day events. */
 export function formatTimeRange(event: CalendarEvent, lang: string): string {
   if (event.allDay) return "";
-  const { start, end } = validEventTimes(event);
+  let byLang = timeRanges.get(event);
+  if (!byLang) {
+    byLang = new Map();
+    timeRanges.set(event, byLang);
+  }
+  let range = byLang.get(lang);
+  if (range === undefined) {
+    range = timeRangeOf(event, lang);
+    byLang.set(lang, range);
+  }
+  return range;
+}
+
+function timeRangeOf(event: CalendarEvent, lang: string): string {
+  const { start, end } = memoValidEventTimes(event);
   const times = formatter(lang, event.timeZone, timeFormat);
   if (end.equals(start)) return times.format(start.toJSDate());
   if (!end.hasSame(start, "day")) {

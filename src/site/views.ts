@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import { validEventTimes } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
+import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
 import { paths } from "./paths.ts";
 
 /**
@@ -141,13 +141,13 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
 
 /** A point-in-time event (end === start) is over once it has started. */
 function endMillis(event: CalendarEvent): number {
-  return validEventTimes(event).end.toMillis();
+  return memoValidEventTimes(event).end.toMillis();
 }
 
 export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of events) {
-    const date = DateTime.fromISO(event.start, { zone: timeZone }).toISODate() ?? "";
+    const date = startDate(event, timeZone);
     const group = groups.get(date);
     if (group) group.push(event);
     else groups.set(date, [event]);
@@ -179,9 +179,47 @@ function listPages(
   });
 }
 
+// Per event and zone: list pages, month grids and the month index each ask,
+// and every answer costs Luxon zone conversions.
+const startDates = new WeakMap<CalendarEvent, Map<string, string>>();
+const occupiedDays = new WeakMap<CalendarEvent, Map<string, readonly string[]>>();
+
+function perZone<T>(
+  memo: WeakMap<CalendarEvent, Map<string, T>>,
+  event: CalendarEvent,
+  zone: string,
+  compute: () => T,
+): T {
+  let byZone = memo.get(event);
+  if (!byZone) {
+    byZone = new Map();
+    memo.set(event, byZone);
+  }
+  let value = byZone.get(zone);
+  if (value === undefined) {
+    value = compute();
+    byZone.set(zone, value);
+  }
+  return value;
+}
+
+/** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
+function startDate(event: CalendarEvent, zone: string): string {
+  return perZone(
+    startDates,
+    event,
+    zone,
+    () => DateTime.fromISO(event.start, { zone }).toISODate() ?? "",
+  );
+}
+
 /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
-function eventDays(event: CalendarEvent, zone: string): string[] {
-  const { start, end } = validEventTimes(event);
+function eventDays(event: CalendarEvent, zone: string): readonly string[] {
+  return perZone(occupiedDays, event, zone, () => computeEventDays(event, zone));
+}
+
+function computeEventDays(event: CalendarEvent, zone: string): string[] {
+  const { start, end } = memoValidEventTimes(event);
   const first = start.setZone(zone).startOf("day");
   // Exclusive end: an event ending at midnight does not occupy the next day.
   const lastInstant = end > start ? end.minus({ milliseconds: 1 }) : start;
