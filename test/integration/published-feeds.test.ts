@@ -109,9 +109,15 @@ describe("published feeds of the demo build", () => {
     async () => {
       const parsed = await parsedXml();
       const wrong: string[] = [];
-      for (const feed of feeds
-        .filter((file) => file.endsWith(".xml"))
-        .map((file) => parsed.get(file) as PyFeed)) {
+      for (const file of feeds.filter((name) => name.endsWith(".xml"))) {
+        const feed = parsed.get(file) as PyFeed;
+        // Atom <updated> and RSS <lastBuildDate>: the newest change among the items.
+        const newest = expectedUrls(events, file)
+          .map((url) => byUrl.get(url)?.updatedAt ?? "")
+          .sort()
+          .at(-1);
+        if (feed.feed.updated !== seconds(newest))
+          wrong.push(`${file}: feed updated ${feed.feed.updated}, newest event change ${newest}`);
         for (const entry of feed.entries) {
           const where = `${feed.path} ${entry.link}`;
           const event = byUrl.get(entry.link);
