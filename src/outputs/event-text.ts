@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
 import type { EventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
+import { sameLocalDay } from "./same-local-day.ts";
 
 /**
  * Plain-text "when" and "where" lines shared by the feeds, the iCalendar
@@ -57,7 +58,7 @@ export function formatWhen(event: CalendarEvent, times: EventTimes, lang: string
   const labels = eventTextLabels(lang);
   const { start, end, lastDay } = times;
   if (event.allDay) {
-    const range = lastDay.hasSame(start, "day")
+    const range = sameLocalDay(lastDay, start)
       ? formatEventDate(start, lang)
       : `${formatEventDate(start, lang)} – ${formatEventDate(lastDay, lang)}`;
     return `${range} (${labels.allDay})`;
@@ -66,7 +67,7 @@ export function formatWhen(event: CalendarEvent, times: EventTimes, lang: string
   const from = start.toFormat("HH:mm");
   const zone = `(${event.timeZone})`;
   if (+end === +start) return `${day}, ${from} ${zone}`;
-  if (end.hasSame(start, "day")) return `${day}, ${from} – ${end.toFormat("HH:mm")} ${zone}`;
+  if (sameLocalDay(end, start)) return `${day}, ${from} – ${end.toFormat("HH:mm")} ${zone}`;
   return `${day}, ${from} – ${formatEventDate(end, lang)}, ${end.toFormat("HH:mm")} ${zone}`;
 }
 

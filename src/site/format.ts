@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { CalendarEvent } from "../model/types.ts";
 import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
+import { sameLocalDay } from "../outputs/same-local-day.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and
@@ -65,7 +66,7 @@ export function formatWhen(event: CalendarEvent, lang: string): string {
   const zone = event.timeZone;
   if (event.allDay) {
     const days = formatter(lang, zone, dayFormat);
-    if (lastDay.hasSame(start, "day")) return days.format(start.toJSDate());
+    if (sameLocalDay(lastDay, start)) return days.format(start.toJSDate());
     return days.formatRange(start.toJSDate(), lastDay.toJSDate());
   }
   const startZone = zoneAbbreviation(start, lang);
@@ -102,7 +103,7 @@ function timeRangeOf(event: CalendarEvent, lang: string): string {
   const { start, end } = memoValidEventTimes(event);
   const times = formatter(lang, event.timeZone, timeFormat);
   if (end.equals(start)) return times.format(start.toJSDate());
-  if (!end.hasSame(start, "day")) {
+  if (!sameLocalDay(end, start)) {
     const withDay = formatter(lang, event.timeZone, {
       day: "numeric",
       month: "short",

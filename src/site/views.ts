@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
+import { sameLocalDay } from "../outputs/same-local-day.ts";
 import { paths } from "./paths.ts";
 
 /**
@@ -209,7 +210,12 @@ function startDate(event: CalendarEvent, zone: string): string {
     startDates,
     event,
     zone,
-    () => DateTime.fromISO(event.start, { zone }).toISODate() ?? "",
+    () =>
+      // The parsed start is already in the event's zone, usually the page's too.
+      (zone === event.timeZone
+        ? memoValidEventTimes(event).start
+        : DateTime.fromISO(event.start, { zone })
+      ).toISODate() ?? "",
   );
 }
 
@@ -220,10 +226,13 @@ function eventDays(event: CalendarEvent, zone: string): readonly string[] {
 
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
   const { start, end } = memoValidEventTimes(event);
-  const first = start.setZone(zone).startOf("day");
   // Exclusive end: an event ending at midnight does not occupy the next day.
-  const lastInstant = end > start ? end.minus({ milliseconds: 1 }) : start;
-  const last = lastInstant.setZone(zone).startOf("day");
+  const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(zone);
+  const startInZone = start.setZone(zone);
+  // Most events start and end on one day: no day arithmetic needed.
+  if (sameLocalDay(startInZone, lastInstant)) return [startInZone.toISODate() ?? ""];
+  const first = startInZone.startOf("day");
+  const last = lastInstant.startOf("day");
   const days: string[] = [];
   for (let day = first; day <= last && days.length < 366; day = day.plus({ days: 1 })) {
     days.push(day.toISODate() ?? "");
