@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Eleventy from "@11ty/eleventy";
 import { loadPreviousManifest, MANIFEST_PATH } from "../build/previous-manifest.ts";
@@ -23,6 +23,8 @@ runCli(async () => {
   const { values } = parseArgs({ options: { output: { type: "string", default: "_site" } } });
   const output = values.output;
   const started = performance.now();
+  // The staging folder is made beside the output, so its parent must exist.
+  await mkdir(dirname(resolve(output)), { recursive: true });
 
   // One rebuild interval for every output (REFRESH-INTERVAL, cache lifetimes),
   // taken from netlify.toml unless set explicitly; read before the site settings.

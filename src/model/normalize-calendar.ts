@@ -1,7 +1,7 @@
 import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant } from "./dates.ts";
 import { type FieldMap, pickCalendarField } from "./field-map.ts";
-import { htmlToText, plainTextLine, sanitizeDescription } from "./sanitize.ts";
+import { plainTextLine } from "./sanitize.ts";
 import type { Calendar } from "./types.ts";
 
 export interface NormalizeOptions {
@@ -41,7 +41,7 @@ export function normalizeCalendar(
     value: {
       id,
       name: name || id,
-      description: readPlainText(pick("description")),
+      description: readText(pick("description")),
       timeZone,
       color: readColor(pick("color")),
       updatedAt: parseInstant(pick("updatedAt")),
@@ -62,12 +62,6 @@ export function readText(raw: unknown): string {
   if (typeof raw === "number") return String(raw);
   if (typeof raw !== "string") return "";
   return plainTextLine(raw);
-}
-
-/** Plain text that may span paragraphs. */
-export function readPlainText(raw: unknown): string {
-  if (typeof raw !== "string") return "";
-  return htmlToText(sanitizeDescription(raw));
 }
 
 function readColor(raw: unknown): string | null {

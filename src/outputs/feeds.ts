@@ -70,7 +70,8 @@ export function renderRss(events: readonly CalendarEvent[], options: FeedOptions
     title: xmlText(feed.title),
     id: feed.urls.page,
     link: feed.urls.page,
-    description: xmlText(feed.description),
+    // Readers render an RSS description as HTML; ours is plain text, so it is escaped as such.
+    description: xmlText(escapeHtml(feed.description)),
     language: options.site.lang,
     ttl: options.site.refreshMinutes,
     updated: feed.updated,

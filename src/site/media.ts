@@ -104,10 +104,7 @@ async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Pro
   if (bytes.length > MAX_BYTES) throw new Error("larger than 10 MB");
   // An SVG is a document: served from our origin, one with scripts could run
   // when opened directly. Only passive SVGs are copied.
-  if (
-    extension === "svg" &&
-    /<script|<foreignObject|\son\w+\s*=|javascript:/i.test(bytes.toString("utf8"))
-  ) {
+  if (extension === "svg" && hasActiveContent(bytes.toString("utf8"))) {
     throw new Error("SVG contains active content");
   }
   const name = `${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${extension}`;
@@ -115,4 +112,16 @@ async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Pro
   await writeFile(cachePath, bytes);
   await writeFile(indexPath, name);
   return { outputPath: `media/${name}`, cachePath };
+}
+
+/**
+ * Scripts, embedded HTML, event-handler attributes and javascript: URLs in
+ * attributes. Only markup counts: text such as an escaped caption reading
+ * "onerror=" is inert.
+ */
+function hasActiveContent(svg: string): boolean {
+  return (
+    /<(script|foreignObject)\b/i.test(svg) ||
+    /<[^>]*\son[a-z]+\s*=|<[^>]*=\s*["']?\s*javascript:/i.test(svg)
+  );
 }

@@ -1,61 +1,87 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /** The clock every demo build in the tests is pinned to (DST change on 29 March is ahead). */
 export const DEMO_NOW = "2026-03-20T12:00:00Z";
 export const DEMO_SITE_URL = "https://events.example.org";
 
-export interface BuiltSite {
-  /** The output folder. */
-  readonly dir: string;
-  /** Combined stdout and stderr of the build. */
-  readonly log: string;
-  readonly status: number | null;
-}
-
 const ROOT = resolve(import.meta.dirname, "../..");
 
+/** Settings of the project that a developer's shell must not leak into a test run. */
+const PROJECT_VARIABLES =
+  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|INCOMING_HOOK_BODY|BUILD_HOOK_URL)/;
+
+export interface CommandRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout and stderr, one after the other. */
+  readonly log: string;
+}
+
+export interface BuiltSite extends CommandRun {
+  /** The output folder. */
+  readonly dir: string;
+}
+
 /**
- * Runs `npm run build`'s entry point exactly as a user would, in a child
- * process, into a temporary folder. With no EVENT_API_URL in `env`, the build
- * uses the bundled reference portal.
+ * Runs one of the project's entry points (`src/cli/build.ts`, `src/cli/check-api.ts`...)
+ * in a child process as the npm scripts do, with the test settings (pinned
+ * clock, SITE_URL, no remote manifest lookup) under `env`. Asynchronous, so a
+ * portal started by the test in this process keeps answering.
  */
-export function buildSite(
+export function runScript(
+  script: string,
+  args: readonly string[],
   env: Record<string, string | undefined> = {},
-  outputDir?: string,
-): BuiltSite {
-  const work = mkdtempSync(join(tmpdir(), "ecp-build-"));
-  const dir = outputDir ?? join(work, "_site");
-  const baseEnv: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(baseEnv)) {
-    if (
-      /^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL)/.test(
-        name,
-      )
-    )
-      delete baseEnv[name];
-  }
-  const result = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "src/cli/build.ts", "--output", dir],
-    {
+): Promise<CommandRun> {
+  const base: Record<string, string | undefined> = { ...process.env };
+  for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
       cwd: ROOT,
-      encoding: "utf8",
       env: {
-        ...baseEnv,
+        ...base,
         SITE_NOW: DEMO_NOW,
         SITE_URL: DEMO_SITE_URL,
         // Tests talk to loopback only: the shrink guard compares with local output.
         PREVIOUS_MANIFEST_URL: "none",
-        EVENT_API_CACHE_DIR: join(work, ".cache"),
         ...env,
       },
-      timeout: 180_000,
-    },
-  );
-  return { dir, log: `${result.stdout}${result.stderr}`, status: result.status };
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 240_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", fail);
+    child.on("close", (status) => done({ status, stdout, stderr, log: `${stdout}${stderr}` }));
+  });
+}
+
+/**
+ * Runs `npm run build`'s entry point into `outputDir` (default: a new
+ * temporary folder). With no EVENT_API_URL in `env` the build uses the bundled
+ * reference portal. The fetch cache goes next to the output folder unless
+ * EVENT_API_CACHE_DIR is given.
+ */
+export async function buildSite(
+  env: Record<string, string | undefined> = {},
+  outputDir?: string,
+): Promise<BuiltSite> {
+  const dir = outputDir ?? join(mkdtempSync(join(tmpdir(), "ecp-build-")), "_site");
+  const run = await runScript("src/cli/build.ts", ["--output", dir], {
+    EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
+    ...env,
+  });
+  return { ...run, dir };
 }
 
 /** Removes a build made by buildSite() without an explicit output folder. */

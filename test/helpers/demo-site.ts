@@ -21,7 +21,7 @@ export async function demoSite(): Promise<BuiltSite> {
     }
     return JSON.parse(readFileSync(result, "utf8")) as BuiltSite;
   }
-  const site = buildSite({ EVENT_API_CACHE_DIR: join(root, ".cache") }, join(root, "_site"));
+  const site = await buildSite({ EVENT_API_CACHE_DIR: join(root, ".cache") }, join(root, "_site"));
   writeFileSync(result, JSON.stringify(site));
   return site;
 }

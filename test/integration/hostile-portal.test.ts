@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -13,66 +13,8 @@ import {
   HOSTILE_DESCRIPTION,
   HOSTILE_TITLES,
 } from "../fixtures/hostile-dataset.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { buildSite, type CommandRun, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { hasPythonModule, SYSTEM_PYTHON } from "../helpers/system.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-interface BuildRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * The real build in a child process, like test/helpers/demo-build.ts, but
- * asynchronous: the portal it reads runs in this process and must keep
- * answering while the build waits for it.
- */
-function runBuild(
-  env: Record<string, string>,
-  output: string,
-  cacheDir: string,
-): Promise<BuildRun> {
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(base)) {
-    if (
-      /^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL)/.test(
-        name,
-      )
-    )
-      delete base[name];
-  }
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/build.ts", "--output", output],
-      {
-        cwd: ROOT,
-        env: {
-          ...base,
-          SITE_NOW: DEMO_NOW,
-          SITE_URL: DEMO_SITE_URL,
-          PREVIOUS_MANIFEST_URL: "none",
-          EVENT_API_CACHE_DIR: cacheDir,
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: 180_000,
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", fail);
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
-}
 
 /** Every file below `dir`, as paths relative to it with "/" separators; fails on symlinks. */
 function listTree(dir: string): string[] {
@@ -221,7 +163,7 @@ describe("build from a hostile portal", () => {
   let output: string;
   let portal: RunningPortal;
   let dataset: PortalDataset;
-  let build: BuildRun;
+  let build: CommandRun;
   let files: string[];
   const text = (file: string) => readFileSync(join(output, file), "utf8");
   const ofType = (pattern: RegExp) => files.filter((file) => pattern.test(file));
@@ -235,10 +177,13 @@ describe("build from a hostile portal", () => {
     await gone.close();
     dataset = createHostileDataset({ deadOrigin: gone.origin });
     portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW, dataset });
-    build = await runBuild(
-      { EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token },
+    build = await buildSite(
+      {
+        EVENT_API_URL: portal.url,
+        EVENT_API_TOKEN: portal.token,
+        EVENT_API_CACHE_DIR: join(work, "cache"),
+      },
       output,
-      join(work, "cache"),
     );
     files = build.status === 0 ? listTree(output) : [];
   }, 180_000);

@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { join } from "node:path";
 import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatasetEvent, EventPatch } from "../../src/portal/index.ts";
+import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { listFiles } from "../deploy/site-tree.ts";
 import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
@@ -271,86 +269,10 @@ describe("published calendars of the demo build", () => {
   });
 });
 
-/**
- * The reference portal in a worker thread: buildSite() waits synchronously
- * for the build, so a portal on this thread's event loop could not answer it.
- */
-interface WorkerPortal {
-  readonly url: string;
-  readonly token: string;
-  updateEvent(calendarId: string, eventId: string, patch: EventPatch): Promise<DatasetEvent>;
-  close(): Promise<void>;
-}
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-const PORTAL_WORKER = `
-const { parentPort, workerData } = require("node:worker_threads");
-import(workerData.tsxApi)
-  .then(({ tsImport }) => tsImport(workerData.module, workerData.module))
-  .then(async ({ startPortal }) => {
-    const portal = await startPortal({ host: "127.0.0.1", port: 0, now: workerData.now });
-    parentPort.on("message", async (message) => {
-      if (message.close) {
-        await portal.close();
-        parentPort.postMessage({ closed: true });
-        return;
-      }
-      try {
-        const event = portal.updateEvent(message.calendarId, message.eventId, message.patch);
-        parentPort.postMessage({ event });
-      } catch (error) {
-        parentPort.postMessage({ error: String(error) });
-      }
-    });
-    parentPort.postMessage({ url: portal.url, token: portal.token });
-  });
-`;
-
-/** tsx's ESM API entry, from its package exports (its CommonJS entry cannot load .ts from an eval'd worker). */
-function tsxEsmApi(): string {
-  const manifest = join(ROOT, "node_modules/tsx/package.json");
-  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  const entry = exports["./esm/api"]?.import.default ?? "";
-  return pathToFileURL(join(dirname(manifest), entry)).href;
-}
-
-async function startWorkerPortal(now: string): Promise<WorkerPortal> {
-  const worker = new Worker(PORTAL_WORKER, {
-    eval: true,
-    workerData: { tsxApi: tsxEsmApi(), module: join(ROOT, "src/portal/index.ts"), now },
-  });
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolvePromise, reject) => {
-      worker.once("message", resolvePromise);
-      worker.once("error", reject);
-    });
-  const ready = (await next()) as { url: string; token: string };
-  return {
-    url: ready.url,
-    token: ready.token,
-    async updateEvent(calendarId, eventId, patch) {
-      const answer = next();
-      worker.postMessage({ calendarId, eventId, patch });
-      const { event, error } = (await answer) as { event?: DatasetEvent; error?: string };
-      if (!event) throw new Error(error);
-      return event;
-    },
-    async close() {
-      const answer = next();
-      worker.postMessage({ close: true });
-      await answer;
-      await worker.terminate();
-    },
-  };
-}
-
 describe("rebuilding after the portal changes an event", () => {
   const work = mkdtempSync(join(tmpdir(), "ecp-sequence-"));
   const NEW_TITLE = "Lantern Parade on the Amstel (new route)";
-  let portal: WorkerPortal | undefined;
+  let portal: RunningPortal | undefined;
   let before: BuiltSite;
   let after: BuiltSite;
   let changed: DatasetEvent;
@@ -358,13 +280,13 @@ describe("rebuilding after the portal changes an event", () => {
   let factsAfter: VeventFacts[];
 
   beforeAll(async () => {
-    portal = await startWorkerPortal(DEMO_NOW);
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
     const env = {
       EVENT_API_URL: portal.url,
       EVENT_API_TOKEN: portal.token,
       EVENT_API_CACHE_DIR: join(work, ".cache"),
     };
-    before = buildSite(env, join(work, "before"));
+    before = await buildSite(env, join(work, "before"));
     const target = events.find(
       (event) =>
         event.status === "scheduled" &&
@@ -373,8 +295,8 @@ describe("rebuilding after the portal changes an event", () => {
         event.categories.length > 0,
     );
     if (!target) throw new Error("the demo dataset has no upcoming scheduled event");
-    changed = await portal.updateEvent(target.calendarId, target.id, { title: NEW_TITLE });
-    after = buildSite(env, join(work, "after"));
+    changed = portal.updateEvent(target.calendarId, target.id, { title: NEW_TITLE });
+    after = await buildSite(env, join(work, "after"));
     expect(before.status, before.log).toBe(0);
     expect(after.status, after.log).toBe(0);
     const ics = (site: BuiltSite) => publishedFiles(site.dir, (file) => file.endsWith(".ics"));

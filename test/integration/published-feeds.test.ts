@@ -193,8 +193,8 @@ const otherZone = machineZone === "Pacific/Auckland" ? "UTC" : "Pacific/Auckland
 describe("rebuilding the demo site", () => {
   let again: BuiltSite;
 
-  beforeAll(() => {
-    again = buildSite({ TZ: otherZone });
+  beforeAll(async () => {
+    again = await buildSite({ TZ: otherZone });
   }, 300_000);
 
   afterAll(() => {

@@ -1,69 +1,14 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { type CommandRun as BuildRun, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-
-interface BuildRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * The real build in a child process, like test/helpers/demo-build.ts, but
- * asynchronous: the portal it reads runs in this process and must keep
- * answering while the build waits for it.
- */
-function runBuild(
-  env: Record<string, string>,
-  output: string,
-  cacheDir: string,
-): Promise<BuildRun> {
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(base)) {
-    if (
-      /^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|INCOMING_HOOK_BODY)/.test(
-        name,
-      )
-    )
-      delete base[name];
-  }
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/build.ts", "--output", output],
-      {
-        cwd: ROOT,
-        env: {
-          ...base,
-          SITE_NOW: DEMO_NOW,
-          SITE_URL: DEMO_SITE_URL,
-          PREVIOUS_MANIFEST_URL: "none",
-          EVENT_API_CACHE_DIR: cacheDir,
-          ...env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: 180_000,
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", fail);
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
-}
+/** The real build into `output`, reading the portal this test runs. */
+const runBuild = (env: Record<string, string>, output: string, cacheDir: string) =>
+  buildSite({ ...env, EVENT_API_CACHE_DIR: cacheDir }, output);
 
 /** Every file below `dir` with the SHA-256 of its bytes, keyed by relative path. */
 function hashTree(dir: string): Record<string, string> {

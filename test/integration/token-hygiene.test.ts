@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -9,60 +8,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * A command-line entry point in a child process with the API settings of
- * `env` and nothing inherited from the caller's EVENT_API_* or SITE_*
- * variables. Asynchronous: the portal it reads runs in this process.
- */
-function runCommand(script: string, args: string[], env: Record<string, string>): Promise<Run> {
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(base)) {
-    if (
-      /^(EVENT_API_|SITE_|FEED_|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL)/.test(
-        name,
-      )
-    )
-      delete base[name];
-  }
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-      cwd: ROOT,
-      env: {
-        ...base,
-        SITE_NOW: DEMO_NOW,
-        SITE_URL: DEMO_SITE_URL,
-        PREVIOUS_MANIFEST_URL: "none",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 180_000,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", fail);
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
-}
+import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
 
 /**
  * The ways a token can be written down: as is, percent-encoded (query
@@ -156,7 +106,7 @@ describe.each(MODES)("the API token with EVENT_API_AUTH=$env", ({ auth, env: aut
   it("should keep it out of the site, the cache and the build log", async () => {
     const cacheDir = join(work, "cache");
     const output = join(work, "out", "_site");
-    const build = await runCommand("src/cli/build.ts", ["--output", output], {
+    const build = await runScript("src/cli/build.ts", ["--output", output], {
       ...api(portal.token),
       EVENT_API_CACHE_DIR: cacheDir,
     });
@@ -174,7 +124,7 @@ describe.each(MODES)("the API token with EVENT_API_AUTH=$env", ({ auth, env: aut
 
   it("should keep a rejected token out of the error, the log and the cache", async () => {
     const cacheDir = join(work, "cache");
-    const failed = await runCommand("src/cli/build.ts", ["--output", join(work, "out", "_site")], {
+    const failed = await runScript("src/cli/build.ts", ["--output", join(work, "out", "_site")], {
       ...api(revoked),
       EVENT_API_CACHE_DIR: cacheDir,
     });
@@ -185,12 +135,12 @@ describe.each(MODES)("the API token with EVENT_API_AUTH=$env", ({ auth, env: aut
   }, 120_000);
 
   it("should keep it out of check-api's report, accepted or rejected", async () => {
-    const accepted = await runCommand("src/cli/check-api.ts", [], api(portal.token));
+    const accepted = await runScript("src/cli/check-api.ts", [], api(portal.token));
     expect(accepted.status, `${accepted.stdout}${accepted.stderr}`).toBe(0);
     expect(accepted.stdout).toMatch(/Token accepted/);
     expect(holds(`${accepted.stdout}${accepted.stderr}`, forms)).toEqual([]);
 
-    const rejected = await runCommand("src/cli/check-api.ts", [], api(revoked));
+    const rejected = await runScript("src/cli/check-api.ts", [], api(revoked));
     expect(rejected.status).toBe(1);
     expect(rejected.stdout).toMatch(/rejected the token/);
     expect(holds(`${rejected.stdout}${rejected.stderr}`, revokedForms)).toEqual([]);

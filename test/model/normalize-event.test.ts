@@ -158,6 +158,14 @@ describe("normalizeEvent", () => {
     expect(bare.ok && bare.value.timeZone).toBe("Asia/Tokyo");
   });
 
+  it("should keep a calendar's plain-text description as written", () => {
+    const result = normalizeCalendar(
+      { id: "x", name: "X", description: "Bring <your> own cup &amp; a friend" },
+      options,
+    );
+    expect(result.ok && result.value.description).toBe("Bring <your> own cup & a friend");
+  });
+
   it("should make date-only events all-day with an exclusive end (RFC 5545)", () => {
     const single = event({ ...listed, start: "2026-05-01", end: "2026-05-02", allDay: undefined });
     expect(single).toMatchObject({

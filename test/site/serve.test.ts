@@ -63,7 +63,10 @@ describe("npm start", () => {
     for (let attempt = 0; attempt < 240 && status !== 200; attempt++) {
       await sleep(500);
       status = await request(`http://localhost:${port}/calendars/`)
-        .then(async (r) => (await r.body.dump(), r.statusCode))
+        .then(async (response) => {
+          await response.body.dump();
+          return response.statusCode;
+        })
         .catch(() => 0);
     }
     expect(status, log).toBe(200);

@@ -240,8 +240,8 @@ describe("the demo site", () => {
 });
 
 describe("the demo site in Dutch", () => {
-  it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", () => {
-    const site = buildSite({ SITE_LANG: "nl" });
+  it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", async () => {
+    const site = await buildSite({ SITE_LANG: "nl" });
     try {
       expect(site.status, site.log).toBe(0);
       const home = readFileSync(join(site.dir, "index.html"), "utf8");
