@@ -3,8 +3,8 @@ import { dirname, join, relative, sep } from "node:path";
 
 /**
  * A small output tree shaped like what the build writes (one of each kind of
- * file), for checking deploy rules before a full build exists. Set
- * DEPLOY_TEST_SITE_DIR to a real build's output folder to check that instead.
+ * file), for tests of deploy rules that need no full build (the framing test
+ * in a browser).
  */
 export const REPRESENTATIVE_FILES: Readonly<Record<string, string>> = {
   "index.html": page("Events"),
