@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
+import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent, Category } from "../model/types.ts";
 import {
   eventTextLabels,
@@ -112,15 +113,6 @@ export function parseInstant(iso: string | null | undefined): Date | null {
   if (!iso) return null;
   const parsed = DateTime.fromISO(iso, { setZone: true });
   return parsed.isValid ? parsed.toJSDate() : null;
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
 
 function link(href: string, text: string): string {

@@ -1,9 +1,10 @@
 import { Feed, type Item } from "feed";
 import type { DateTime } from "luxon";
+import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../site/paths.ts";
 import { singleLine } from "./event-text.ts";
-import { escapeHtml, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
+import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { absoluteUrl, type FeedFiles, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 

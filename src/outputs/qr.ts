@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { escapeHtml } from "../model/sanitize.ts";
 
 /**
  * A QR code as an inline SVG string, rendered at build time (no script, no
@@ -39,18 +40,9 @@ function renderUncached(text: string, label: string): string {
   );
   if (failure) throw failure;
   if (svg === undefined) throw new Error("qrcode did not render synchronously");
-  const accessibleLabel = escapeXml(label);
+  const accessibleLabel = escapeHtml(label);
   return svg
     .trim()
     .replace("<svg ", () => `<svg role="img" aria-label="${accessibleLabel}" `)
     .replace(/<svg[^>]*>/, (open) => `${open}<title>${accessibleLabel}</title>`);
-}
-
-function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
