@@ -101,7 +101,7 @@ export async function benchBuild(options: BuildBenchOptions): Promise<BuildRun[]
               timeoutMs: options.timeoutMs ?? 240_000,
             });
             await rm(output, { recursive: true, force: true });
-            if (!best || (run.ok && run.wallMs < best.wallMs)) best = run;
+            if (!best || (run.ok && (!best.ok || run.wallMs < best.wallMs))) best = run;
           }
           if (best) runs.push(best);
         }
