@@ -68,8 +68,8 @@ export function runScript(
 
 /**
  * Runs `npm run build`'s entry point into `outputDir` (default: a new
- * temporary folder). With no EVENT_API_URL in `env` the build uses the bundled
- * reference portal. The fetch cache goes next to the output folder unless
+ * temporary folder). Unless `env` names another EVENT_API_URL, the build uses
+ * the bundled reference portal. The fetch cache goes next to the output folder unless
  * EVENT_API_CACHE_DIR is given.
  */
 export async function buildSite(
@@ -78,6 +78,8 @@ export async function buildSite(
 ): Promise<BuiltSite> {
   const dir = outputDir ?? join(mkdtempSync(join(tmpdir(), "ecp-build-")), "_site");
   const run = await runScript("src/cli/build.ts", ["--output", dir], {
+    // SITE_URL names a (pretend) published site, so the demo is asked for by name.
+    EVENT_API_URL: "demo",
     EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
     ...env,
   });
