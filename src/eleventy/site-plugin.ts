@@ -1,8 +1,8 @@
 import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
+import { validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
-import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
@@ -53,7 +53,7 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
     const range = formatTimeRange(event, site.lang);
     if (!range || !pageZone || pageZone === event.timeZone) return range;
     // Another zone than the page's: name it, or a viewer would misread the time.
-    return `${range} ${zoneAbbreviation(memoValidEventTimes(event).start, site.lang)}`;
+    return `${range} ${zoneAbbreviation(validEventTimes(event).start, site.lang)}`;
   });
   eleventyConfig.addFilter("dayLabel", (isoDate: string, zone: string) =>
     formatLocalDay(isoDate, site.lang, zone),

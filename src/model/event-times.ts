@@ -32,3 +32,14 @@ export function validEventTimes(event: CalendarEvent): EventTimes {
   if (!times) throw new Error(`Event ${event.calendarId}/${event.id} has invalid times`);
   return times;
 }
+
+/**
+ * Whether two times in the same zone fall on the same local calendar day.
+ * Luxon's `hasSame(other, "day")` answers it through a zone change and two
+ * day boundaries (three offset look-ups in Intl); comparing the local fields
+ * is enough when both are in one zone, as an event's start and end are.
+ */
+export function sameLocalDay(a: DateTime, b: DateTime): boolean {
+  if (a.zoneName !== b.zoneName) return a.hasSame(b, "day");
+  return a.day === b.day && a.month === b.month && a.year === b.year;
+}

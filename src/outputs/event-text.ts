@@ -1,7 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EventTimes } from "../model/event-times.ts";
+import { type EventTimes, sameLocalDay } from "../model/event-times.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
-import { sameLocalDay } from "./same-local-day.ts";
 
 /**
  * Plain-text "when" and "where" lines shared by the feeds, the iCalendar

@@ -1,7 +1,6 @@
 import type { DateTime } from "luxon";
-import type { EventTimes } from "../model/event-times.ts";
+import { type EventTimes, eventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { memoEventTimes } from "./event-times-memo.ts";
 
 /**
  * Which events a feed or a calendar subscription carries. Relative to the
@@ -38,7 +37,7 @@ export function timedEvents(
       continue;
     }
     // Parsing in IANA zones is costly and every event appears in several files.
-    const times = memoEventTimes(event);
+    const times = eventTimes(event);
     if (!times) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,

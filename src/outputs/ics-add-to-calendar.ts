@@ -1,6 +1,6 @@
+import { eventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
-import { memoEventTimes } from "./event-times-memo.ts";
 import { normalizeHttpUrl } from "./feeds-image-type.ts";
 
 /**
@@ -26,7 +26,7 @@ export function addToCalendarLinks(
   eventUrl: string,
   lang = "en",
 ): AddToCalendarLinks | null {
-  const times = memoEventTimes(event);
+  const times = eventTimes(event);
   if (!times) return null;
   const status = statusLabel(event.status, lang);
   const title = singleLine(status ? `${status}: ${event.title}` : event.title);

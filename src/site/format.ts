@@ -1,7 +1,6 @@
 import { DateTime } from "luxon";
+import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
-import { sameLocalDay } from "../outputs/same-local-day.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and
@@ -62,7 +61,7 @@ export function zoneAbbreviation(date: DateTime, lang: string): string {
  * the whole range (what Intl's formatRange does) misstates the start.
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
-  const { start, end, lastDay } = memoValidEventTimes(event);
+  const { start, end, lastDay } = validEventTimes(event);
   const zone = event.timeZone;
   if (event.allDay) {
     const days = formatter(lang, zone, dayFormat);
@@ -100,7 +99,7 @@ export function formatTimeRange(event: CalendarEvent, lang: string): string {
 }
 
 function timeRangeOf(event: CalendarEvent, lang: string): string {
-  const { start, end } = memoValidEventTimes(event);
+  const { start, end } = validEventTimes(event);
   const times = formatter(lang, event.timeZone, timeFormat);
   if (end.equals(start)) return times.format(start.toJSDate());
   if (!sameLocalDay(end, start)) {

@@ -1,7 +1,6 @@
 import { DateTime } from "luxon";
+import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
-import { memoValidEventTimes } from "../outputs/event-times-memo.ts";
-import { sameLocalDay } from "../outputs/same-local-day.ts";
 import { paths } from "./paths.ts";
 
 /**
@@ -142,7 +141,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
 
 /** A point-in-time event (end === start) is over once it has started. */
 function endMillis(event: CalendarEvent): number {
-  return memoValidEventTimes(event).end.toMillis();
+  return validEventTimes(event).end.toMillis();
 }
 
 export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
@@ -213,7 +212,7 @@ function startDate(event: CalendarEvent, zone: string): string {
     () =>
       // The parsed start is already in the event's zone, usually the page's too.
       (zone === event.timeZone
-        ? memoValidEventTimes(event).start
+        ? validEventTimes(event).start
         : DateTime.fromISO(event.start, { zone })
       ).toISODate() ?? "",
   );
@@ -225,7 +224,7 @@ function eventDays(event: CalendarEvent, zone: string): readonly string[] {
 }
 
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
-  const { start, end } = memoValidEventTimes(event);
+  const { start, end } = validEventTimes(event);
   // Exclusive end: an event ending at midnight does not occupy the next day.
   const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(zone);
   const startInZone = start.setZone(zone);
