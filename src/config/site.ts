@@ -13,7 +13,7 @@ export interface SiteConfig {
   readonly description: string;
   /** BCP 47 tag for `<html lang>` and Intl formatting, e.g. "en-GB", "nl". */
   readonly lang: string;
-  /** Primary language subtag: picks the UI strings file in src/eleventy/locales. */
+  /** Primary language subtag: picks the UI strings file in src/i18n/locales. */
   readonly uiLanguage: string;
   /** Zone for pages that span calendars (home, categories); events keep their own. */
   readonly timeZone: string;

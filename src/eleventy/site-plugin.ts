@@ -1,6 +1,7 @@
 import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
+import { loadMessages, translate } from "../i18n/messages.ts";
 import { validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
@@ -19,7 +20,6 @@ import { loadSiteData, resetSiteData, type SiteData } from "../site/load.ts";
 import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
-import { loadMessages, translate } from "./i18n.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
 
 // Eleventy's config API is untyped JavaScript.

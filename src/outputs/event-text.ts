@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { messagesFor, translate } from "../i18n/messages.ts";
 import { type EventTimes, sameLocalDay } from "../model/event-times.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 
@@ -10,37 +11,44 @@ import type { CalendarEvent, EventStatus } from "../model/types.ts";
  * another zone must not guess which clock "19:30" refers to.
  */
 
-const LABELS = {
-  en: {
-    when: "When",
-    where: "Where",
-    online: "Online",
-    allDay: "all day",
-    cancelled: "Cancelled",
-    postponed: "Postponed",
-    registration: "Registration",
-    moreInfo: "More information",
-    organizer: "Organizer",
-  },
-  nl: {
-    when: "Wanneer",
-    where: "Waar",
-    online: "Online",
-    allDay: "hele dag",
-    cancelled: "Geannuleerd",
-    postponed: "Uitgesteld",
-    registration: "Aanmelden",
-    moreInfo: "Meer informatie",
-    organizer: "Organisator",
-  },
-} as const;
+export interface EventTextLabels {
+  readonly when: string;
+  readonly where: string;
+  readonly online: string;
+  readonly allDay: string;
+  readonly cancelled: string;
+  readonly postponed: string;
+  readonly registration: string;
+  readonly moreInfo: string;
+  readonly organizer: string;
+}
 
-export type EventTextLabels = { readonly [K in keyof (typeof LABELS)["en"]]: string };
+const labelsByLang = new Map<string, EventTextLabels>();
 
-/** Labels by primary language subtag ("nl-BE" -> nl); English otherwise. */
+/** Labels of the plain-text lines, from the site's UI strings (src/i18n); built once per language. */
 export function eventTextLabels(lang: string): EventTextLabels {
-  const primary = lang.split("-")[0]?.toLowerCase() ?? "";
-  return primary in LABELS ? LABELS[primary as keyof typeof LABELS] : LABELS.en;
+  let labels = labelsByLang.get(lang);
+  if (!labels) {
+    labels = readLabels(lang);
+    labelsByLang.set(lang, labels);
+  }
+  return labels;
+}
+
+function readLabels(lang: string): EventTextLabels {
+  const m = messagesFor(lang);
+  const text = (key: string) => translate(m, key);
+  return {
+    when: text("when"),
+    where: text("where"),
+    online: text("online"),
+    allDay: text("allDayLower"),
+    cancelled: text("statusCancelled"),
+    postponed: text("statusPostponed"),
+    registration: text("registration"),
+    moreInfo: text("more"),
+    organizer: text("organizer"),
+  };
 }
 
 /** "Sun 29 Mar 2026" in the site language, on the event's calendar day. */

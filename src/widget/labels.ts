@@ -1,3 +1,6 @@
+import { SUPPORTED_LANGUAGES } from "../config/site.ts";
+import { loadMessages, translate } from "../i18n/messages.ts";
+
 /**
  * Interface text of the widget, per language. The embed page renders these
  * at build time, and the same object is inlined into /embed/widget.js so the
@@ -20,39 +23,32 @@ export interface WidgetLabels {
   readonly eventsOf: string;
 }
 
-export const WIDGET_LANGUAGES = ["en", "nl"] as const;
+export const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 
-export const WIDGET_LABELS: Readonly<Record<WidgetLanguage, WidgetLabels>> = {
-  en: {
-    locale: "en-GB",
-    upcoming: "Upcoming events",
-    empty: "No upcoming events.",
-    allEvents: "All events",
-    cancelled: "Cancelled",
-    postponed: "Postponed",
-    online: "Online",
-    newTab: "(opens in a new tab)",
-    previousMonth: "Previous month",
-    nextMonth: "Next month",
-    localTime: "Times are shown in your time zone.",
-    eventsOf: "Events",
-  },
-  nl: {
-    locale: "nl-NL",
-    upcoming: "Komende activiteiten",
-    empty: "Geen komende activiteiten.",
-    allEvents: "Alle activiteiten",
-    cancelled: "Geannuleerd",
-    postponed: "Uitgesteld",
-    online: "Online",
-    newTab: "(opent in een nieuw tabblad)",
-    previousMonth: "Vorige maand",
-    nextMonth: "Volgende maand",
-    localTime: "Tijden staan in uw tijdzone.",
-    eventsOf: "Activiteiten",
-  },
-};
+function widgetLabels(lang: WidgetLanguage): WidgetLabels {
+  const m = loadMessages(lang);
+  const text = (key: string) => translate(m, key);
+  return {
+    locale: text("defaultLocale"),
+    upcoming: text("widgetUpcoming"),
+    empty: text("widgetEmpty"),
+    allEvents: text("widgetAllEvents"),
+    cancelled: text("statusCancelled"),
+    postponed: text("statusPostponed"),
+    online: text("online"),
+    newTab: text("opensInNewTab"),
+    previousMonth: text("widgetPreviousMonth"),
+    nextMonth: text("widgetNextMonth"),
+    localTime: text("widgetLocalTime"),
+    eventsOf: text("widgetEventsOf"),
+  };
+}
+
+/** The widget's texts per language, from the site's UI strings (src/i18n). */
+export const WIDGET_LABELS = Object.fromEntries(
+  WIDGET_LANGUAGES.map((lang) => [lang, widgetLabels(lang)]),
+) as Readonly<Record<WidgetLanguage, WidgetLabels>>;
 
 /** The widget language for a BCP 47 tag ("nl-BE" -> "nl"); English when unsupported. */
 export function widgetLanguage(tag: string | undefined): WidgetLanguage {

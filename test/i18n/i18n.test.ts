@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_LANGUAGES } from "../../src/config/site.ts";
-import { loadMessages, translate } from "../../src/eleventy/i18n.ts";
+import { loadMessages, translate } from "../../src/i18n/messages.ts";
 
 const TEMPLATES = resolve(import.meta.dirname, "../../templates");
 

@@ -1,11 +1,19 @@
 import { readFileSync } from "node:fs";
+import { SUPPORTED_LANGUAGES } from "../config/site.ts";
 import { ConfigError } from "../errors.ts";
+
+/**
+ * Every text a visitor reads, per language, in one file each
+ * (src/i18n/locales/<language>.json): pages, feed and calendar text, and the
+ * widget. Adding a language is adding a file with the same keys and listing
+ * it in SUPPORTED_LANGUAGES (src/config/site.ts).
+ */
 
 export type Messages = Readonly<Record<string, string>>;
 
 const cache = new Map<string, Messages>();
 
-/** UI strings for a language, from src/eleventy/locales/<language>.json. */
+/** UI strings for a primary language subtag ("en", "nl"). */
 export function loadMessages(uiLanguage: string): Messages {
   let messages = cache.get(uiLanguage);
   if (!messages) {
@@ -20,6 +28,14 @@ export function loadMessages(uiLanguage: string): Messages {
     cache.set(uiLanguage, messages);
   }
   return messages;
+}
+
+/** UI strings for a BCP 47 tag ("nl-BE" -> nl); English when the language has none. */
+export function messagesFor(tag: string): Messages {
+  const primary = tag.split("-")[0]?.toLowerCase() ?? "";
+  return loadMessages(
+    (SUPPORTED_LANGUAGES as readonly string[]).includes(primary) ? primary : "en",
+  );
 }
 
 /**
