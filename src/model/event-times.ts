@@ -26,6 +26,16 @@ export function eventTimes(
   return { start, end, lastDay: DateTime.max(start.startOf("day"), lastDay) };
 }
 
+/**
+ * Whether an event ended before `instantMs`; one ending exactly then has not.
+ * The one rule behind every window: upcoming vs past on pages, the archive and
+ * public JSON reach, feeds and subscriptions. A point-in-time event ends when
+ * it starts.
+ */
+export function endedBefore(event: CalendarEvent, instantMs: number): boolean {
+  return validEventTimes(event).end.toMillis() < instantMs;
+}
+
 /** For events from the normalizer, whose times are valid by construction. */
 export function validEventTimes(event: CalendarEvent): EventTimes {
   const times = eventTimes(event);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SiteConfig } from "../config/site.ts";
+import { endedBefore } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../site/paths.ts";
 import {
@@ -30,9 +31,9 @@ export const publicJsonPaths = {
   manifest: () => "/api/manifest.json",
 } as const;
 
-/** True while an event has not ended; an event without duration counts until its start. */
-export function isUpcoming(event: Pick<CalendarEvent, "start" | "end">, nowMs: number): boolean {
-  return Math.max(Date.parse(event.start), Date.parse(event.end)) >= nowMs;
+/** True while an event has not ended (src/model/event-times.ts, endedBefore). */
+export function isUpcoming(event: CalendarEvent, nowMs: number): boolean {
+  return !endedBefore(event, nowMs);
 }
 
 /** The published window: every event that ends after `now - pastDays`, in snapshot order. */

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import { endedBefore, sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
 
@@ -99,8 +99,8 @@ export interface ViewOptions {
 export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
   const nowMs = options.now.toMillis();
   const horizon = options.now.minus({ days: options.pastDays }).toMillis();
-  const events = snapshot.events.filter((e) => endMillis(e) > horizon);
-  const isPast = (e: CalendarEvent) => endMillis(e) <= nowMs;
+  const events = snapshot.events.filter((e) => !endedBefore(e, horizon));
+  const isPast = (e: CalendarEvent) => endedBefore(e, nowMs);
   const upcoming = events.filter((e) => !isPast(e));
   const past = events.filter(isPast).reverse();
 
@@ -137,11 +137,6 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       return [{ event, calendar, href: paths.event(calendar.id, event.id), isPast: isPast(event) }];
     }),
   };
-}
-
-/** A point-in-time event (end === start) is over once it has started. */
-function endMillis(event: CalendarEvent): number {
-  return validEventTimes(event).end.toMillis();
 }
 
 export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
