@@ -1,4 +1,4 @@
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
 import {
@@ -30,13 +30,13 @@ interface PortalData {
   readonly categories?: readonly Pick<Category, "id" | "name">[];
 }
 
-/** The SiteConfig fields the writers use; `now` may arrive as a string. */
+/** The SiteConfig fields the writers use. */
 interface SiteData {
   readonly url: string;
   readonly title: string;
   readonly description: string;
   readonly lang: string;
-  readonly now: DateTime | string | Date;
+  readonly now: DateTime;
   readonly feedPastDays: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
@@ -170,7 +170,7 @@ function fileFor(
 }
 
 function renderFile(data: TemplateData, file: FilePage): string {
-  const site = toSiteOptions(data.site);
+  const site = data.site;
   const events = eventsInScope(data.portal, file.scope);
   const common = {
     site,
@@ -208,21 +208,6 @@ function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarE
   const list = index.get(key);
   if (list) list.push(event);
   else index.set(key, [event]);
-}
-
-function toSiteOptions(site: SiteData) {
-  return { ...site, now: toDateTime(site.now) };
-}
-
-/** Eleventy may hand data through as copies; accept a DateTime, Date or ISO string. */
-function toDateTime(value: DateTime | string | Date): DateTime {
-  if (DateTime.isDateTime(value)) return value;
-  const parsed =
-    value instanceof Date
-      ? DateTime.fromJSDate(value, { zone: "utc" })
-      : DateTime.fromISO(String(value), { zone: "utc" });
-  if (!parsed.isValid) throw new Error(`site.now is not a date: ${String(value)}`);
-  return parsed.toUTC();
 }
 
 /**

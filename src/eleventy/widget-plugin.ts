@@ -1,5 +1,4 @@
-import { DateTime } from "luxon";
-import { readSiteConfig, type SiteConfig } from "../config/site.ts";
+import { getSiteConfig, type SiteConfig } from "../config/site.ts";
 import type { Calendar, Category, PortalSnapshot } from "../model/types.ts";
 import {
   publicJsonPaths,
@@ -70,7 +69,7 @@ export function widgetPlugin(
           ? { pagination: { data: "portal.calendars", size: 1, alias: "calendar" } }
           : {}),
       },
-      render: (data: TemplateData) => render({ ...data, site: normalizeSite(data.site) }),
+      render,
     });
 
   const assets = widgetAssets();
@@ -108,8 +107,8 @@ export function widgetPlugin(
   let fallbackSite: SiteConfig | undefined = options.site;
   const siteOf = (self: unknown): SiteConfig => {
     const ctx = (self as { ctx?: { site?: SiteConfig } } | undefined)?.ctx;
-    if (ctx?.site?.url) return normalizeSite(ctx.site);
-    fallbackSite ??= readSiteConfig(process.env);
+    if (ctx?.site?.url) return ctx.site;
+    fallbackSite ??= getSiteConfig();
     return fallbackSite;
   };
   const calendarOf = (self: unknown, calendar: Calendar | string): Calendar => {
@@ -135,15 +134,3 @@ export function widgetPlugin(
 }
 
 export default widgetPlugin;
-
-/** Global data may reach templates cloned; make sure `now` is a Luxon DateTime. */
-function normalizeSite(site: SiteConfig): SiteConfig {
-  if (DateTime.isDateTime(site.now)) return site;
-  const raw: unknown = site.now;
-  const now =
-    raw instanceof Date
-      ? DateTime.fromJSDate(raw, { zone: "utc" })
-      : DateTime.fromISO(String(raw), { zone: "utc" });
-  if (!now.isValid) throw new Error("site.now must be a Luxon DateTime or an ISO date-time.");
-  return { ...site, now };
-}
