@@ -15,6 +15,16 @@ export interface FetchStats extends HttpStats {
   pages: number;
 }
 
+/** One page of a list, as the portal sent it (or as the cache confirmed it). */
+export interface ListPage {
+  /** The list's first-page URL and this page's URL, token removed. */
+  readonly list: string;
+  readonly url: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly items: readonly unknown[];
+}
+
 export type FetchPhase = "calendars" | "events" | "details";
 
 export interface FetchProgress {
@@ -27,6 +37,8 @@ export interface PortalClientOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: FetchProgress) => void;
   readonly onWarning?: (warning: string) => void;
+  /** Every list page as read: what the rebuild check compares with (src/rebuild). */
+  readonly onListPage?: (page: ListPage) => void;
   /** Injected for tests of the backoff. */
   readonly random?: () => number;
 }
@@ -235,6 +247,13 @@ export class PortalClient {
         );
       }
       items.push(...page.items);
+      this.#options.onListPage?.({
+        list: this.http.display(url),
+        url: this.http.display(next),
+        etag: response.etag,
+        lastModified: response.lastModified,
+        items: page.items,
+      });
       next = page.next;
     }
     return items;

@@ -12,6 +12,8 @@ export interface TriggerRebuildOptions {
   readonly now?: () => Date;
   readonly timeoutMs?: number;
   readonly log?: (line: string) => void;
+  /** The deploy's title on Netlify (default "Scheduled rebuild"). */
+  readonly title?: string;
 }
 
 export interface TriggerRebuildResult {
@@ -42,7 +44,7 @@ export async function triggerRebuild(
   const shown = redactHookUrl(url);
   if (url.hostname === "api.netlify.com") {
     // Netlify shows this title in the deploy list.
-    url.searchParams.set("trigger_title", "Scheduled rebuild");
+    url.searchParams.set("trigger_title", options.title ?? "Scheduled rebuild");
   }
 
   let response: Response;

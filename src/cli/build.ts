@@ -7,9 +7,12 @@ import { discardStaging, prepareStaging, publishAtomically } from "../build/publ
 import { countOutput, formatBuildReport } from "../build/report.ts";
 import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
+import { readApiConfig } from "../config/api.ts";
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
+import { writeBuildState } from "../rebuild/write-build-state.ts";
 import { loadSiteData } from "../site/load.ts";
+import { loadSnapshot } from "../snapshot/index.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
 import { runCli } from "./run.ts";
 
@@ -50,6 +53,13 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     await eleventy.write();
+    await writeBuildState({
+      staging,
+      output,
+      site,
+      config: readApiConfig(process.env),
+      snapshot: await loadSnapshot(),
+    });
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),

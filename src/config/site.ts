@@ -27,6 +27,8 @@ export interface SiteConfig {
   readonly cancelledGraceDays: number;
   /** Rebuild interval in minutes; drives REFRESH-INTERVAL and cache lifetimes. */
   readonly refreshMinutes: number;
+  /** WEBSUB_HUB: the hub feeds advertise (rel="hub") and the deploy pings; null: none. */
+  readonly websubHub: string | null;
 }
 
 export const SUPPORTED_LANGUAGES = ["en", "nl"] as const;
@@ -52,6 +54,7 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     feedPastDays: readPositiveInt(env, "FEED_PAST_DAYS", 30),
     cancelledGraceDays: readPositiveInt(env, "CANCELLED_GRACE_DAYS", 30),
     refreshMinutes: readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
+    websubHub: readHubUrl(env.WEBSUB_HUB),
   };
 }
 
@@ -89,6 +92,26 @@ function readSiteUrl(raw: string | undefined): string {
     throw new ConfigError("SITE_URL: must not contain credentials, a query string or a fragment.");
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
+function readHubUrl(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {}
+  // Feed readers subscribe at the hub over the public internet (WebSub section 5.1).
+  const loopback = url !== null && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
+    throw new ConfigError(
+      `WEBSUB_HUB: "${value}" is not an https:// URL (expected e.g. https://pubsubhubbub.appspot.com/).`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new ConfigError("WEBSUB_HUB: must not contain credentials.");
+  }
+  return url.href;
 }
 
 function readNow(raw: string | undefined): DateTime {

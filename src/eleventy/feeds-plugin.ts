@@ -40,6 +40,7 @@ interface SiteData {
   readonly feedPastDays: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
+  readonly websubHub?: string | null;
 }
 
 interface TemplateData {

@@ -33,7 +33,12 @@ export function eventTimes(
  * it starts.
  */
 export function endedBefore(event: CalendarEvent, instantMs: number): boolean {
-  return validEventTimes(event).end.toMillis() < instantMs;
+  return instantMs >= endedFrom(event);
+}
+
+/** The first instant (ms) at which `endedBefore` holds: the moment the event leaves "upcoming". */
+export function endedFrom(event: CalendarEvent): number {
+  return validEventTimes(event).end.toMillis() + 1;
 }
 
 /** For events from the normalizer, whose times are valid by construction. */

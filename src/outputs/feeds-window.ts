@@ -73,10 +73,32 @@ export interface SubscriptionWindow extends FeedWindow {
   readonly cancelledGraceDays: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The first instant (ms) at which an event is no longer in the feeds: `days`
+ * whole days (of 24 h, as "now" is UTC) after it ended. Both selections below
+ * are written in terms of these, and so is the rebuild check's next
+ * date-relative change (src/rebuild/next-change.ts).
+ */
+export function feedWindowUntil(times: EventTimes, window: FeedWindow): number {
+  return times.end.toMillis() + window.feedPastDays * DAY_MS + 1;
+}
+
+/** The first instant (ms) at which an event is no longer in the subscriptions. */
+export function subscriptionWindowUntil(
+  event: Pick<CalendarEvent, "status">,
+  times: EventTimes,
+  window: SubscriptionWindow,
+): number {
+  const days = event.status === "cancelled" ? window.cancelledGraceDays : window.feedPastDays;
+  return times.end.toMillis() + days * DAY_MS + 1;
+}
+
 /** Feeds: upcoming and ongoing events plus those that ended within `feedPastDays`. */
 export function selectFeedEvents(events: readonly TimedEvent[], window: FeedWindow): TimedEvent[] {
-  const cutoff = window.now.minus({ days: window.feedPastDays });
-  return events.filter(({ times }) => times.end >= cutoff);
+  const nowMs = window.now.toMillis();
+  return events.filter(({ times }) => nowMs < feedWindowUntil(times, window));
 }
 
 /**
@@ -89,9 +111,6 @@ export function selectSubscriptionEvents(
   events: readonly TimedEvent[],
   window: SubscriptionWindow,
 ): TimedEvent[] {
-  const feedCutoff = window.now.minus({ days: window.feedPastDays });
-  const graceCutoff = window.now.minus({ days: window.cancelledGraceDays });
-  return events.filter(({ event, times }) =>
-    event.status === "cancelled" ? times.end >= graceCutoff : times.end >= feedCutoff,
-  );
+  const nowMs = window.now.toMillis();
+  return events.filter(({ event, times }) => nowMs < subscriptionWindowUntil(event, times, window));
 }

@@ -28,6 +28,8 @@ export interface FeedSiteOptions {
   readonly now: DateTime;
   readonly feedPastDays: number;
   readonly refreshMinutes: number;
+  /** WebSub hub to advertise (rel="hub"), or null. */
+  readonly websubHub?: string | null;
 }
 
 export interface FeedOptions {
@@ -78,6 +80,7 @@ export function renderRss(events: readonly CalendarEvent[], options: FeedOptions
     updated: feed.updated,
     generator: FEED_GENERATOR,
     feedLinks: { rss: feed.urls.rss },
+    ...hubOf(options.site),
   });
   for (const entry of feed.entries) {
     // No `id`/`guid`: the package then writes <guid isPermaLink="true"> with the
@@ -112,6 +115,7 @@ export function renderAtom(events: readonly CalendarEvent[], options: FeedOption
     updated: feed.updated,
     generator: FEED_GENERATOR,
     feedLinks: { atom: feed.urls.atom },
+    ...hubOf(options.site),
     // RFC 4287 4.1.1: a feed needs an author unless every entry has one.
     author: { name: xmlText(singleLine(options.site.title)), link: options.site.url },
   });
@@ -165,7 +169,29 @@ export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOp
     if (entry.image) item.image = entry.image.url;
     out.addItem(item);
   }
-  return `${out.json1()}\n`;
+  return `${withHubs(out.json1(), options.site.websubHub)}\n`;
+}
+
+/**
+ * WebSub (W3C Recommendation, section 4): the feed names its hub beside its
+ * own address (rel="self", written by the package from `feedLinks`), so
+ * readers can subscribe for pushes instead of polling.
+ */
+function hubOf(site: FeedSiteOptions): { hub?: string } {
+  return site.websubHub ? { hub: xmlAttr(site.websubHub) } : {};
+}
+
+/** JSON Feed carries hubs as `hubs: [{ type, url }]` (version 1.0), after `feed_url`. */
+function withHubs(json: string, hub: string | null | undefined): string {
+  if (!hub) return json;
+  const feed = JSON.parse(json) as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(feed)) {
+    ordered[key] = value;
+    if (key === "feed_url") ordered.hubs = [{ type: "WebSub", url: hub }];
+  }
+  ordered.hubs ??= [{ type: "WebSub", url: hub }];
+  return JSON.stringify(ordered, null, 4);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SiteConfig } from "../config/site.ts";
 import { endedBefore } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../site/paths.ts";
+import { siteWindowUntil } from "../site/views.ts";
 import {
   PUBLIC_JSON_VERSION,
   type PublicCalendar,
@@ -21,8 +22,6 @@ import {
  */
 
 export type PublicJsonSite = Pick<SiteConfig, "url" | "now" | "pastDays">;
-
-const DAY_MS = 86_400_000;
 
 /** Site-relative locations of the mirror's files. */
 export const publicJsonPaths = {
@@ -192,10 +191,9 @@ function publishedByCalendar(
   }
   const cached = byWindow.get(key);
   if (cached) return cached;
-  const cutoff = nowMs - site.pastDays * DAY_MS;
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of snapshot.events) {
-    if (!isUpcoming(event, cutoff)) continue;
+    if (nowMs >= siteWindowUntil(event, site.pastDays)) continue;
     const list = groups.get(event.calendarId);
     if (list) list.push(event);
     else groups.set(event.calendarId, [event]);

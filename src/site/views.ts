@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { endedBefore, sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import { endedBefore, endedFrom, sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
 
@@ -96,10 +96,20 @@ export interface ViewOptions {
   readonly timeZone: string;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The first instant (ms) at which an event leaves the site (archive, event
+ * page, public JSON): `pastDays` whole days after it ended. The public JSON
+ * and the rebuild check's next date-relative change use it too.
+ */
+export function siteWindowUntil(event: CalendarEvent, pastDays: number): number {
+  return endedFrom(event) + pastDays * DAY_MS;
+}
+
 export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
   const nowMs = options.now.toMillis();
-  const horizon = options.now.minus({ days: options.pastDays }).toMillis();
-  const events = snapshot.events.filter((e) => !endedBefore(e, horizon));
+  const events = snapshot.events.filter((e) => nowMs < siteWindowUntil(e, options.pastDays));
   const isPast = (e: CalendarEvent) => endedBefore(e, nowMs);
   const upcoming = events.filter((e) => !isPast(e));
   const past = events.filter(isPast).reverse();

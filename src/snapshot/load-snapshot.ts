@@ -4,6 +4,7 @@ import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
+import { ListRecorder, rememberPortalLists } from "../rebuild/list-recorder.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
@@ -44,10 +45,12 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
     warnings.push(message);
     reporter.warn(message);
   };
+  const lists = new ListRecorder(config);
   const client = new PortalClient(config, {
     signal: options.signal,
     onProgress: (progress) => reporter.update(progress),
     onWarning: warn,
+    onListPage: lists.record,
   });
   const store = new ResponseCache(config.cacheDir, client.http.redact);
   const key = lastGoodKey(config, options.defaultTimeZone);
@@ -73,6 +76,7 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
         onWarning: (message) => reporter.warn(message),
       },
     );
+    rememberPortalLists(snapshot, lists.result(client));
     await store.set(key, snapshot);
     summarize(snapshot, false);
     return snapshot;

@@ -25,6 +25,7 @@ export const TEST_SITE: SiteConfig = {
   feedPastDays: 30,
   cancelledGraceDays: 30,
   refreshMinutes: 60,
+  websubHub: null,
 };
 
 export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {

@@ -1,0 +1,31 @@
+import { parseArgs } from "node:util";
+import { readApiConfig } from "../config/api.ts";
+import { readSiteConfig } from "../config/site.ts";
+import { ConfigError } from "../errors.ts";
+import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
+import { runCli } from "./run.ts";
+
+/**
+ * `npm run rebuild-if-changed [-- --published <folder or URL>]`: asks the
+ * portal whether anything changed since the published build and POSTs
+ * BUILD_HOOK_URL if so (docs/deploy.md). Exit 0 whether or not it changed;
+ * 1 with one line when it cannot tell, or when the hook failed.
+ */
+runCli(async () => {
+  const { values } = parseArgs({ options: { published: { type: "string" } } });
+  const site = readSiteConfig(process.env);
+  const published = values.published?.trim() || process.env.SITE_URL?.trim();
+  if (!published) {
+    throw new ConfigError(
+      "Where is the published site? Set SITE_URL or pass --published <folder or URL>.",
+    );
+  }
+  const result = await rebuildIfChanged({
+    config: readApiConfig(process.env),
+    published: { location: published },
+    nowMs: site.now.toMillis(),
+    hookUrl: process.env.BUILD_HOOK_URL,
+    log: (line) => console.log(line),
+  });
+  return result.ok ? 0 : 1;
+});

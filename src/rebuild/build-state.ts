@@ -1,0 +1,184 @@
+import { createHash } from "node:crypto";
+import type { ApiConfig } from "../config/api.ts";
+import { isPlainObject } from "../model/field-map.ts";
+import { encodeIdSegment } from "../site/paths.ts";
+import type { PortalLists, RecordedPage } from "./list-recorder.ts";
+import { listFingerprint, type Pair } from "./list-versions.ts";
+import { isoSeconds, type NextChange } from "./next-change.ts";
+
+/**
+ * The published state (docs/public-json.md, "build-state.json"): what the
+ * site was built from, for `npm run rebuild-if-changed`, and which feeds this
+ * build changed, for the WebSub ping. Small: per calendar a fingerprint and
+ * the list pages' validators; the per-event versions sit in one file per
+ * calendar, read only for a calendar whose lists changed.
+ */
+
+export const BUILD_STATE_VERSION = 1;
+export const BUILD_STATE_PATH = "/api/build-state.json";
+
+export function calendarVersionsPath(calendarId: string): string {
+  return `/api/build-state/${encodeIdSegment(calendarId)}.json`;
+}
+
+export interface PublishedCalendar {
+  readonly id: string;
+  /** Listed events with a usable id. */
+  readonly events: number;
+  readonly fingerprint: string;
+  readonly pages: readonly RecordedPage[];
+  /** Site-relative path of the calendar's versions file. */
+  readonly versions: string;
+}
+
+export interface BuildState {
+  readonly version: typeof BUILD_STATE_VERSION;
+  readonly generatedAt: string;
+  /** Hash of the API settings the lists were read with (URL, calendar selection, field map). */
+  readonly api: string;
+  /** Null when the build used cached data (EVENT_API_ALLOW_STALE): the next check rebuilds. */
+  readonly portal: {
+    readonly calendarList: {
+      readonly pages: readonly RecordedPage[];
+      readonly calendars: Readonly<Record<string, string>>;
+    };
+    readonly calendars: readonly PublishedCalendar[];
+  } | null;
+  readonly nextChange: {
+    readonly at: string;
+    readonly reason: string;
+    readonly rebuildAt: string;
+    readonly rebuildReason: string;
+  } | null;
+  /** Site-relative feed path -> sha256 of its bytes. */
+  readonly feeds: Readonly<Record<string, string>>;
+  /** Feeds whose bytes differ from the previously published build's (all on a first build). */
+  readonly feedsChanged: readonly string[];
+}
+
+export interface CalendarVersions {
+  readonly version: typeof BUILD_STATE_VERSION;
+  readonly calendar: string;
+  /** Per list page, [event id, version] in list order. */
+  readonly pages: readonly (readonly Pair[])[];
+}
+
+export function apiSettingsHash(
+  config: Pick<ApiConfig, "baseUrl" | "calendars" | "fieldMap">,
+): string {
+  const text = JSON.stringify([config.baseUrl, config.calendars, config.fieldMap]);
+  return `sha256-${createHash("sha256").update(text).digest("hex")}`;
+}
+
+export interface ComposeInput {
+  readonly now: string;
+  readonly config: ApiConfig;
+  readonly lists: PortalLists | null;
+  readonly nextChange: NextChange | null;
+  readonly feeds: Readonly<Record<string, string>>;
+  readonly feedsChanged: readonly string[];
+}
+
+/** The state and the versions files, as site-relative path -> JSON text. */
+export function composeBuildState(input: ComposeInput): Map<string, string> {
+  const files = new Map<string, string>();
+  let portal: BuildState["portal"] = null;
+  if (input.lists) {
+    const calendars = Object.entries(input.lists.calendars).map(([id, recorded]) => {
+      const pairs = recorded.pairs.flat();
+      const versions: CalendarVersions = {
+        version: BUILD_STATE_VERSION,
+        calendar: id,
+        pages: recorded.pairs,
+      };
+      files.set(calendarVersionsPath(id), `${JSON.stringify(versions)}\n`);
+      return {
+        id,
+        events: new Set(pairs.map(([eventId]) => eventId)).size,
+        fingerprint: listFingerprint(pairs),
+        pages: recorded.pages,
+        versions: calendarVersionsPath(id),
+      };
+    });
+    portal = { calendarList: input.lists.calendarList, calendars };
+  }
+  const next = input.nextChange;
+  const state: BuildState = {
+    version: BUILD_STATE_VERSION,
+    generatedAt: input.now,
+    api: apiSettingsHash(input.config),
+    portal,
+    nextChange: next && {
+      at: isoSeconds(next.at),
+      reason: next.reason,
+      rebuildAt: isoSeconds(next.rebuildAt),
+      rebuildReason: next.rebuildReason,
+    },
+    feeds: input.feeds,
+    feedsChanged: input.feedsChanged,
+  };
+  files.set(BUILD_STATE_PATH, `${JSON.stringify(state, null, 1)}\n`);
+  return files;
+}
+
+/** Checks the shape the check relies on; the message says what is wrong. */
+export function parseBuildState(value: unknown): BuildState | string {
+  if (!isPlainObject(value)) return "not a JSON object";
+  if (value.version !== BUILD_STATE_VERSION)
+    return `unknown version ${JSON.stringify(value.version)}`;
+  if (typeof value.api !== "string") return "no api";
+  if (value.portal !== null) {
+    const portal = value.portal;
+    if (
+      !isPlainObject(portal) ||
+      !isPlainObject(portal.calendarList) ||
+      !Array.isArray(portal.calendars)
+    )
+      return "portal is malformed";
+    if (!validPages(portal.calendarList.pages) || !isPlainObject(portal.calendarList.calendars))
+      return "portal.calendarList is malformed";
+    for (const calendar of portal.calendars as unknown[]) {
+      if (
+        !isPlainObject(calendar) ||
+        typeof calendar.id !== "string" ||
+        typeof calendar.fingerprint !== "string" ||
+        typeof calendar.versions !== "string" ||
+        !validPages(calendar.pages)
+      )
+        return "portal.calendars is malformed";
+    }
+  }
+  const next = value.nextChange;
+  if (next !== null && (!isPlainObject(next) || Number.isNaN(Date.parse(String(next.rebuildAt)))))
+    return "nextChange is malformed";
+  if (!isPlainObject(value.feeds) || !Array.isArray(value.feedsChanged))
+    return "feeds are malformed";
+  return value as unknown as BuildState;
+}
+
+export function parseCalendarVersions(value: unknown): CalendarVersions | string {
+  if (!isPlainObject(value) || value.version !== BUILD_STATE_VERSION) return "not a versions file";
+  if (!Array.isArray(value.pages)) return "no pages";
+  for (const page of value.pages as unknown[]) {
+    if (!Array.isArray(page)) return "a page is not a list";
+    for (const pair of page as unknown[]) {
+      if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string")
+        return "a page holds something else than [id, version] pairs";
+    }
+  }
+  return value as unknown as CalendarVersions;
+}
+
+function validPages(pages: unknown): boolean {
+  return (
+    Array.isArray(pages) &&
+    pages.every(
+      (page) =>
+        isPlainObject(page) &&
+        (page.path === null || typeof page.path === "string") &&
+        (page.etag === null || typeof page.etag === "string") &&
+        (page.lastModified === null || typeof page.lastModified === "string") &&
+        typeof page.items === "number",
+    )
+  );
+}

@@ -1,0 +1,143 @@
+import { PortalClient } from "../api/portal-client.ts";
+import type { ApiConfig } from "../config/api.ts";
+import { PublisherError } from "../errors.ts";
+import { apiSettingsHash, type BuildState, type PublishedCalendar } from "./build-state.ts";
+import {
+  type CalendarChanges,
+  describeChanges,
+  diffEvents,
+  toVersionMap,
+} from "./list-diff.ts";
+import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
+import { type WalkedPage, walkList } from "./list-walk.ts";
+import { type PublishedSite, readCalendarVersions, readPublishedState } from "./published-state.ts";
+
+/**
+ * Compares the portal with the state the published site was built from, as
+ * cheaply as the API allows: the calendar list and each calendar's event list,
+ * every page sent with the validators the build recorded, never an event's
+ * details. Throws a PublisherError (one clear line) when it cannot tell.
+ */
+
+export interface CheckOptions {
+  readonly config: ApiConfig;
+  readonly published: PublishedSite;
+  /** The check's clock (ms). */
+  readonly nowMs: number;
+  /** Stops every portal request (the scheduled function's time limit). */
+  readonly signal?: AbortSignal;
+}
+
+export interface CheckResult {
+  readonly changed: boolean;
+  /** What changed, in short phrases; empty when unchanged. */
+  readonly changes: readonly string[];
+  /** Portal requests made, and how many of them answered 304. */
+  readonly requests: number;
+  readonly notModified: number;
+}
+
+export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
+  const { config } = options;
+  const state = await readPublishedState(options.published);
+  if (state.api !== apiSettingsHash(config)) {
+    throw new PublisherError(
+      "The published site was built with other API settings (EVENT_API_URL, EVENT_API_CALENDARS or EVENT_API_FIELD_MAP) than this check has; give the check the same values (on Netlify: scopes Builds and Functions), or deploy once by hand after changing them.",
+    );
+  }
+  const changes: string[] = [];
+  const due = state.nextChange && Date.parse(state.nextChange.rebuildAt);
+  if (state.nextChange && due !== null && options.nowMs >= due) {
+    changes.push(
+      `date-relative change due since ${state.nextChange.rebuildAt} (${state.nextChange.rebuildReason})`,
+    );
+  }
+  if (state.portal === null) {
+    changes.push("the published site was built from cached data while the portal was unavailable");
+    return { changed: true, changes, requests: 0, notModified: 0 };
+  }
+
+  const client = new PortalClient(config, { signal: options.signal });
+  try {
+    const portalChanges = await comparePortal(client, config, state, options.published);
+    changes.unshift(...portalChanges);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  return {
+    changed: changes.length > 0,
+    changes,
+    requests: client.stats.requests,
+    notModified: client.stats.notModified,
+  };
+}
+
+async function comparePortal(
+  client: PortalClient,
+  config: ApiConfig,
+  state: BuildState,
+  published: PublishedSite,
+): Promise<string[]> {
+  const portal = state.portal as NonNullable<BuildState["portal"]>;
+  const recordedVersions = portal.calendarList.calendars;
+  const listPages = await walkList(
+    client,
+    config,
+    client.endpoint("event-calendars"),
+    portal.calendarList.pages,
+  );
+  let versions: Readonly<Record<string, string>> = recordedVersions;
+  if (listPages.some((page) => !page.notModified)) {
+    if (listPages.some((page) => page.notModified)) {
+      // Part of the list unchanged, part not: read it all again to know the calendars.
+      versions = calendarVersions(
+        (await walkList(client, config, client.endpoint("event-calendars"), [])).flatMap(items),
+        config,
+      );
+    } else versions = calendarVersions(listPages.flatMap(items), config);
+  }
+  const calendarChanges: CalendarChanges = {
+    added: Object.keys(versions).filter((id) => !(id in recordedVersions)),
+    removed: Object.keys(recordedVersions).filter((id) => !(id in versions)),
+    changed: Object.keys(versions).filter(
+      (id) => id in recordedVersions && recordedVersions[id] !== versions[id],
+    ),
+  };
+
+  const recordedById = new Map(portal.calendars.map((calendar) => [calendar.id, calendar]));
+  const before = new Map<string, Map<string, string>>();
+  const after = new Map<string, Map<string, string>>();
+  const recordedEvents = async (calendar: PublishedCalendar) =>
+    (await readCalendarVersions(published, calendar.versions)).pages;
+
+  await Promise.all(
+    Object.keys(versions).map(async (id) => {
+      const recorded = recordedById.get(id);
+      const pages = await walkList(
+        client,
+        config,
+        client.endpoint("event-calendar", id, "events"),
+        recorded?.pages ?? [],
+      );
+      if (recorded && pages.every((page) => page.notModified)) return;
+      const old = recorded ? await recordedEvents(recorded) : [];
+      const current: Pair[] = pages.flatMap((page) =>
+        page.notModified ? [...(old[page.index] ?? [])] : eventPairs(page.items, config),
+      );
+      if (recorded && listFingerprint(current) === recorded.fingerprint) return;
+      if (recorded) before.set(id, toVersionMap(old.flat()));
+      after.set(id, toVersionMap(current));
+    }),
+  );
+  await Promise.all(
+    calendarChanges.removed.map(async (id) => {
+      const recorded = recordedById.get(id);
+      if (recorded) before.set(id, toVersionMap((await recordedEvents(recorded)).flat()));
+    }),
+  );
+  return describeChanges(calendarChanges, diffEvents(before, after));
+}
+
+function items(page: WalkedPage): readonly unknown[] {
+  return page.notModified ? [] : page.items;
+}

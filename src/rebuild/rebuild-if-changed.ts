@@ -1,0 +1,103 @@
+import { triggerRebuild } from "../build/trigger-rebuild.ts";
+import type { ApiConfig } from "../config/api.ts";
+import { PublisherError } from "../errors.ts";
+import { checkPortal } from "./check-portal.ts";
+import type { PublishedSite } from "./published-state.ts";
+
+/**
+ * `npm run rebuild-if-changed` and the scheduled function: check the portal
+ * against the published state and POST the build hook only when they differ.
+ * The last line starts with "unchanged" or "changed"; a check that cannot
+ * tell throws a PublisherError (one line, exit 1) and calls no hook. Neither
+ * the token (redacted by the API client) nor the hook URL (redacted by
+ * triggerRebuild) reaches a line.
+ */
+
+export interface RebuildIfChangedOptions {
+  readonly config: ApiConfig;
+  readonly published: PublishedSite;
+  readonly nowMs: number;
+  /** BUILD_HOOK_URL; unset: report the change and request nothing (GitHub Actions, cron). */
+  readonly hookUrl: string | undefined;
+  /** Time limit for reading the published state and the portal (ms). */
+  readonly deadlineMs?: number;
+  readonly hookTimeoutMs?: number;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly log?: (line: string) => void;
+}
+
+export interface RebuildIfChangedResult {
+  readonly changed: boolean;
+  /** False only when a change was found and the hook refused or failed. */
+  readonly ok: boolean;
+  readonly requested: boolean;
+  readonly lines: readonly string[];
+  readonly requests: number;
+  readonly notModified: number;
+  readonly seconds: number;
+}
+
+export async function rebuildIfChanged(
+  options: RebuildIfChangedOptions,
+): Promise<RebuildIfChangedResult> {
+  const started = performance.now();
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    options.log?.(line);
+  };
+  const signal = options.deadlineMs ? AbortSignal.timeout(options.deadlineMs) : undefined;
+  let check: Awaited<ReturnType<typeof checkPortal>>;
+  try {
+    check = await checkPortal({
+      config: options.config,
+      published: {
+        ...options.published,
+        timeoutMs: options.deadlineMs
+          ? Math.min(options.deadlineMs / 2, options.published.timeoutMs ?? 10_000)
+          : options.published.timeoutMs,
+      },
+      nowMs: options.nowMs,
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) {
+      throw new PublisherError(
+        `The portal did not answer every list request within ${(options.deadlineMs ?? 0) / 1000} s (the check's time limit); no rebuild was requested, the next run tries again.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  say(
+    `portal: ${check.requests} list requests, ${check.notModified} answered 304 Not Modified, ${seconds.toFixed(2)} s`,
+  );
+  const base = {
+    requests: check.requests,
+    notModified: check.notModified,
+    seconds,
+  };
+  if (!check.changed) {
+    say("unchanged: the portal shows what the published site was built from");
+    return { ...base, changed: false, ok: true, requested: false, lines };
+  }
+  const what = check.changes.join("; ");
+  if (!options.hookUrl?.trim()) {
+    say(`changed: ${what}; BUILD_HOOK_URL is not set, so no rebuild was requested`);
+    return { ...base, changed: true, ok: true, requested: false, lines };
+  }
+  const hook = await triggerRebuild({
+    hookUrl: options.hookUrl,
+    fetch: options.fetch,
+    timeoutMs: options.hookTimeoutMs,
+    title: `Portal changed: ${what}`.slice(0, 200),
+    log: () => undefined,
+  });
+  if (hook.ok) {
+    say(`changed: ${what}; rebuild requested`);
+    return { ...base, changed: true, ok: true, requested: true, lines };
+  }
+  say(`changed: ${what}; rebuild NOT requested: ${hook.message}`);
+  return { ...base, changed: true, ok: false, requested: false, lines };
+}
