@@ -1,17 +1,67 @@
 import { triggerRebuild } from "../../src/build/trigger-rebuild.ts";
+import { readApiConfig } from "../../src/config/api.ts";
+import { PublisherError } from "../../src/errors.ts";
+import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 
 /**
- * Netlify scheduled function: starts a rebuild so that what changed in the
- * portal reaches the site, the feeds, the calendars and every widget. The
- * schedule is set in netlify.toml ([functions."scheduled-rebuild"]), the one
- * place the build also reads it from. BUILD_HOOK_URL must be set for the
- * Functions scope in the Netlify UI (netlify.toml variables do not reach
- * functions).
+ * Netlify scheduled function: every few minutes (the schedule in netlify.toml,
+ * [functions."scheduled-rebuild"], the one place the build also reads it
+ * from) it asks the portal whether anything changed since the published build
+ * and starts a build through BUILD_HOOK_URL only if so (docs/deploy.md).
+ * REBUILD_ALWAYS=1 skips the check: plain periodic rebuilds.
+ *
+ * Netlify stops the function after 30 seconds: the check gets 20 (state and
+ * portal), the hook 5. The variables it reads must be set for the Functions
+ * scope: EVENT_API_* (as for the build), SITE_URL and BUILD_HOOK_URL.
  */
+export const CHECK_DEADLINE_MS = 20_000;
+export const HOOK_DEADLINE_MS = 5_000;
+
 export default async function scheduledRebuild(_request: Request): Promise<Response> {
-  const result = await triggerRebuild({ hookUrl: process.env.BUILD_HOOK_URL });
-  return new Response(`${result.message}\n`, {
-    status: result.ok ? 200 : 500,
+  const env = process.env;
+  const stamp = `scheduled-rebuild ${new Date().toISOString()}:`;
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    console.log(`${stamp} ${line}`);
+  };
+  let ok = false;
+  if (env.REBUILD_ALWAYS?.trim() === "1") {
+    const result = await triggerRebuild({
+      hookUrl: env.BUILD_HOOK_URL,
+      timeoutMs: HOOK_DEADLINE_MS,
+      log: () => undefined,
+    });
+    log(`REBUILD_ALWAYS=1: ${result.message}`);
+    ok = result.ok;
+  } else {
+    try {
+      const published = env.SITE_URL?.trim() || env.URL?.trim();
+      if (!published) throw new PublisherError("SITE_URL is not set for the Functions scope.");
+      if (!env.BUILD_HOOK_URL?.trim()) {
+        throw new PublisherError(
+          "BUILD_HOOK_URL is not set; no rebuild can be started. Create a build hook (Site configuration > Build & deploy > Continuous deployment > Build hooks) and set BUILD_HOOK_URL for the Functions scope.",
+        );
+      }
+      const result = await rebuildIfChanged({
+        config: readApiConfig(env),
+        published: { location: published },
+        nowMs: Date.now(),
+        hookUrl: env.BUILD_HOOK_URL,
+        deadlineMs: CHECK_DEADLINE_MS,
+        hookTimeoutMs: HOOK_DEADLINE_MS,
+        log,
+      });
+      ok = result.ok;
+    } catch (error) {
+      log(
+        `error: ${error instanceof PublisherError ? error.message : "unexpected failure; see the function log"}`,
+      );
+      if (!(error instanceof PublisherError)) console.error(error);
+    }
+  }
+  return new Response(`${lines.join("\n")}\n`, {
+    status: ok ? 200 : 500,
     headers: { "content-type": "text/plain; charset=utf-8" },
   });
 }

@@ -31,6 +31,15 @@ export interface SiteConfig {
   readonly websubHub: string | null;
 }
 
+/**
+ * REFRESH-INTERVAL, RSS <ttl> and oEmbed cache_age follow how often the site
+ * can change, but not below 15 minutes: with change-driven builds checked
+ * every 5 minutes, a change is published about 5 minutes plus one build later,
+ * and clients polling faster than that would mostly fetch unchanged files
+ * (docs/deploy.md, "The schedule, in one place").
+ */
+export const MIN_REFRESH_MINUTES = 15;
+
 export const SUPPORTED_LANGUAGES = ["en", "nl"] as const;
 
 export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig {
@@ -53,7 +62,10 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     pastDays: readPositiveInt(env, "SITE_PAST_DAYS", 365),
     feedPastDays: readPositiveInt(env, "FEED_PAST_DAYS", 30),
     cancelledGraceDays: readPositiveInt(env, "CANCELLED_GRACE_DAYS", 30),
-    refreshMinutes: readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
+    refreshMinutes: Math.max(
+      MIN_REFRESH_MINUTES,
+      readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
+    ),
     websubHub: readHubUrl(env.WEBSUB_HUB),
   };
 }

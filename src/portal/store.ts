@@ -5,6 +5,7 @@ import type {
   DatasetEvent,
   DatasetOrganization,
   EventPatch,
+  NewEvent,
   PortalDataset,
   WireCalendar,
   WireEvent,
@@ -126,6 +127,84 @@ export class PortalStore {
     entry.updatedMs = Math.max(entry.updatedMs, event.updatedMs);
     this.version++;
     return checked;
+  }
+
+  /** Adds an event as an editor would: revision 1, createdAt = updatedAt = `now`. */
+  addEvent(event: NewEvent, nowMs: number): DatasetEvent {
+    const entry = this.calendars.get(event.calendarId);
+    if (!entry) throw new RangeError(`no calendar ${event.calendarId}`);
+    if (entry.byId.has(event.id)) {
+      throw new RangeError(`event ${event.id} already exists in calendar ${event.calendarId}`);
+    }
+    const updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
+    const checked = this.checked(entry, {
+      ...event,
+      revision: 1,
+      createdAt: utcSeconds(updatedMs),
+      updatedAt: utcSeconds(updatedMs),
+    });
+    const added = this.entryFor(checked);
+    entry.byId.set(checked.id, added);
+    entry.events = [...entry.events, added].sort(byKey);
+    entry.updatedMs = Math.max(entry.updatedMs, added.updatedMs);
+    this.version++;
+    return checked;
+  }
+
+  /**
+   * Deletes an event. Its calendar's Last-Modified still rises (to `now`), so
+   * conditional requests for the list see the change.
+   */
+  removeEvent(calendarId: string, eventId: string, nowMs: number): DatasetEvent {
+    const entry = this.calendars.get(calendarId);
+    const current = entry?.byId.get(eventId);
+    if (!entry || !current) throw new RangeError(`no event ${eventId} in calendar ${calendarId}`);
+    entry.byId.delete(eventId);
+    entry.events = entry.events.filter((e) => e !== current);
+    entry.updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
+    this.version++;
+    return current.details;
+  }
+
+  /** Moves an event to another calendar, keeping its id: revision + 1, updatedAt = `now`. */
+  moveEvent(
+    calendarId: string,
+    eventId: string,
+    toCalendarId: string,
+    nowMs: number,
+  ): DatasetEvent {
+    const target = this.calendars.get(toCalendarId);
+    if (!target) throw new RangeError(`no calendar ${toCalendarId}`);
+    if (target.byId.has(eventId)) {
+      throw new RangeError(`event ${eventId} already exists in calendar ${toCalendarId}`);
+    }
+    const removed = this.removeEvent(calendarId, eventId, nowMs);
+    const updatedMs = Math.max(
+      nowMs,
+      Date.parse(removed.updatedAt) + 1000,
+      target.updatedMs + 1000,
+    );
+    const checked = this.checked(target, {
+      ...removed,
+      calendarId: toCalendarId,
+      revision: removed.revision + 1,
+      updatedAt: utcSeconds(updatedMs),
+    });
+    const moved = this.entryFor(checked);
+    target.byId.set(eventId, moved);
+    target.events = [...target.events, moved].sort(byKey);
+    target.updatedMs = Math.max(target.updatedMs, moved.updatedMs);
+    this.version++;
+    return checked;
+  }
+
+  private checked(entry: CalendarEntry, candidate: DatasetEvent): DatasetEvent {
+    return validateDataset({
+      version: 1,
+      organizations: this.organizations,
+      calendars: [entry.calendar],
+      events: [candidate],
+    }).events[0] as DatasetEvent;
   }
 
   private entryFor(details: DatasetEvent): EventEntry {

@@ -34,6 +34,8 @@ export interface PublishedCalendar {
 export interface BuildState {
   readonly version: typeof BUILD_STATE_VERSION;
   readonly generatedAt: string;
+  /** SITE_URL of the build: feed addresses (WebSub topics) are relative to it. */
+  readonly siteUrl: string;
   /** Hash of the API settings the lists were read with (URL, calendar selection, field map). */
   readonly api: string;
   /** Null when the build used cached data (EVENT_API_ALLOW_STALE): the next check rebuilds. */
@@ -72,6 +74,7 @@ export function apiSettingsHash(
 
 export interface ComposeInput {
   readonly now: string;
+  readonly siteUrl: string;
   readonly config: ApiConfig;
   readonly lists: PortalLists | null;
   readonly nextChange: NextChange | null;
@@ -106,6 +109,7 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
   const state: BuildState = {
     version: BUILD_STATE_VERSION,
     generatedAt: input.now,
+    siteUrl: input.siteUrl,
     api: apiSettingsHash(input.config),
     portal,
     nextChange: next && {
@@ -127,6 +131,7 @@ export function parseBuildState(value: unknown): BuildState | string {
   if (value.version !== BUILD_STATE_VERSION)
     return `unknown version ${JSON.stringify(value.version)}`;
   if (typeof value.api !== "string") return "no api";
+  if (typeof value.siteUrl !== "string") return "no siteUrl";
   if (value.portal !== null) {
     const portal = value.portal;
     if (

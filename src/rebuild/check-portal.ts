@@ -2,12 +2,7 @@ import { PortalClient } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { apiSettingsHash, type BuildState, type PublishedCalendar } from "./build-state.ts";
-import {
-  type CalendarChanges,
-  describeChanges,
-  diffEvents,
-  toVersionMap,
-} from "./list-diff.ts";
+import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
 import { type WalkedPage, walkList } from "./list-walk.ts";
 import { type PublishedSite, readCalendarVersions, readPublishedState } from "./published-state.ts";

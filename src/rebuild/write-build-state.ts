@@ -46,6 +46,7 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const lists = portalListsOf(snapshot);
   const files = composeBuildState({
     now: site.now.toUTC().toISO() ?? "",
+    siteUrl: site.url,
     config: options.config,
     lists,
     nextChange,

@@ -4,8 +4,8 @@ import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
-import { ListRecorder, rememberPortalLists } from "../rebuild/list-recorder.ts";
 import type { PortalSnapshot } from "../model/types.ts";
+import { ListRecorder, rememberPortalLists } from "../rebuild/list-recorder.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
 export interface LoadFromApiOptions {

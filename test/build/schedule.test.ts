@@ -50,9 +50,9 @@ describe("resolveRebuildInterval", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("should take the repository's netlify.toml schedule", () => {
-    expect(readRebuildSchedule()).toBe("@hourly");
-    expect(resolveRebuildInterval({})).toEqual({ minutes: 60, source: "netlify.toml" });
+  it("should take the repository's netlify.toml schedule: a check every 5 minutes", () => {
+    expect(readRebuildSchedule()).toBe("*/5 * * * *");
+    expect(resolveRebuildInterval({})).toEqual({ minutes: 5, source: "netlify.toml" });
   });
 
   it("should follow a changed schedule", () => {

@@ -9,6 +9,20 @@ describe("readSiteConfig", () => {
     expect(config.lang).toBe("en-GB");
     expect(config.uiLanguage).toBe("en");
     expect(config.refreshMinutes).toBe(60);
+    expect(config.websubHub).toBeNull();
+  });
+
+  it("should ask subscribers to poll every 15 minutes at most, however often the check runs", () => {
+    expect(readSiteConfig({ REBUILD_INTERVAL_MINUTES: "5" }).refreshMinutes).toBe(15);
+    expect(readSiteConfig({ REBUILD_INTERVAL_MINUTES: "30" }).refreshMinutes).toBe(30);
+  });
+
+  it("should take an https WebSub hub and refuse anything else", () => {
+    expect(readSiteConfig({ WEBSUB_HUB: "https://hub.example.org/" }).websubHub).toBe(
+      "https://hub.example.org/",
+    );
+    expect(() => readSiteConfig({ WEBSUB_HUB: "http://hub.example.org/" })).toThrow(/WEBSUB_HUB/);
+    expect(() => readSiteConfig({ WEBSUB_HUB: "hub" })).toThrow(/WEBSUB_HUB/);
   });
 
   it("should normalize SITE_URL and pin SITE_NOW", () => {

@@ -1,0 +1,49 @@
+import { pingHub } from "../../src/build/websub-ping.ts";
+import { readSiteConfig } from "../../src/config/site.ts";
+import { PublisherError } from "../../src/errors.ts";
+
+/**
+ * Netlify event function: runs when a deploy succeeded (the file name picks
+ * the event). With WEBSUB_HUB set (Functions scope), it pings the hub once per
+ * feed whose bytes this deploy changed, read from the deploy's own published
+ * state at its immutable address (payload.deploy_ssl_url). Deploy previews and
+ * branch deploys ping nothing.
+ */
+export default async function deploySucceeded(request: Request): Promise<Response> {
+  const stamp = `deploy-succeeded ${new Date().toISOString()}:`;
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    console.log(`${stamp} ${line}`);
+  };
+  let ok = false;
+  try {
+    const body = (await request.json().catch(() => null)) as {
+      payload?: { context?: unknown; deploy_ssl_url?: unknown; ssl_url?: unknown };
+    } | null;
+    const payload = body?.payload ?? {};
+    if (typeof payload.context === "string" && payload.context !== "production") {
+      log(`a ${payload.context} deploy; no hub is pinged`);
+      ok = true;
+    } else {
+      const deployed =
+        (typeof payload.deploy_ssl_url === "string" && payload.deploy_ssl_url) ||
+        process.env.SITE_URL?.trim() ||
+        process.env.URL?.trim();
+      if (!deployed) throw new PublisherError("No deploy address in the event and no SITE_URL.");
+      const result = await pingHub({
+        hub: readSiteConfig(process.env).websubHub,
+        published: { location: deployed },
+        log,
+      });
+      ok = result.ok;
+    }
+  } catch (error) {
+    log(`error: ${error instanceof PublisherError ? error.message : "unexpected failure"}`);
+    if (!(error instanceof PublisherError)) console.error(error);
+  }
+  return new Response(`${lines.join("\n")}\n`, {
+    status: ok ? 200 : 500,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}

@@ -1,0 +1,87 @@
+import { Semaphore } from "../api/semaphore.ts";
+import { type PublishedSite, readPublishedState } from "../rebuild/published-state.ts";
+
+/**
+ * After a deploy, tells the WebSub hub which feeds changed, so that readers
+ * subscribed through it get new events in seconds instead of at their next
+ * poll. One publish ping per feed whose bytes this build changed
+ * (`feedsChanged` in the published state, docs/public-json.md), none for the
+ * others. The ping is the de facto publisher notification hubs accept
+ * (`hub.mode=publish`, `hub.url=<feed>`, form-encoded POST); WebSub itself
+ * leaves it to the hub (W3C WebSub, section 7).
+ */
+
+export interface PingHubOptions {
+  /** WEBSUB_HUB; null: nothing to do. */
+  readonly hub: string | null;
+  /** The deploy whose state says which feeds changed. */
+  readonly published: PublishedSite;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly timeoutMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface PingHubResult {
+  readonly ok: boolean;
+  /** Feed URLs the hub accepted a ping for. */
+  readonly pinged: readonly string[];
+  readonly lines: readonly string[];
+}
+
+export const PING_TIMEOUT_MS = 5_000;
+const PARALLEL_PINGS = 4;
+
+export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    options.log?.(line);
+  };
+  if (!options.hub) {
+    say("WEBSUB_HUB is not set; no hub to ping");
+    return { ok: true, pinged: [], lines };
+  }
+  const hub = options.hub;
+  const state = await readPublishedState(options.published);
+  const site = state.siteUrl.replace(/\/+$/, "");
+  const topics = state.feedsChanged.map((path) => `${site}${path}`);
+  if (topics.length === 0) {
+    say(`no feed changed in this deploy; ${hub} not pinged`);
+    return { ok: true, pinged: [], lines };
+  }
+  const fetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? PING_TIMEOUT_MS;
+  const slots = new Semaphore(PARALLEL_PINGS);
+  const pinged: string[] = [];
+  const failed: string[] = [];
+  await Promise.all(
+    topics.map(async (topic) => {
+      const release = await slots.acquire();
+      try {
+        const response = await fetch(hub, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ "hub.mode": "publish", "hub.url": topic }).toString(),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await response.body?.cancel().catch(() => undefined);
+        if (response.ok) pinged.push(topic);
+        else failed.push(`${topic} (HTTP ${response.status})`);
+      } catch (error) {
+        const reason =
+          error instanceof Error && error.name === "TimeoutError"
+            ? `no answer within ${timeoutMs / 1000} s`
+            : "unreachable";
+        failed.push(`${topic} (${reason})`);
+      } finally {
+        release();
+      }
+    }),
+  );
+  for (const failure of failed) say(`hub ${hub} refused ${failure}`);
+  say(
+    `pinged ${hub} for ${pinged.length} of ${topics.length} changed feeds` +
+      (failed.length ? `; ${failed.length} failed` : ""),
+  );
+  return { ok: failed.length === 0, pinged: pinged.sort(), lines };
+}
