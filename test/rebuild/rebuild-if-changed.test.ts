@@ -1,0 +1,283 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { readApiConfig } from "../../src/config/api.ts";
+import { PublisherError } from "../../src/errors.ts";
+import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import type { BuildState } from "../../src/rebuild/build-state.ts";
+import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+import { apiEnv, HOOK_ID, publishState, type Recorder, startRecorder } from "../helpers/rebuild.ts";
+
+/**
+ * End to end: the reference portal changes between checks through its
+ * programmatic API, the published state is made as the build makes it, and a
+ * local stand-in receives the build hook calls.
+ */
+
+const NOW_MS = Date.parse(DEMO_NOW);
+const demo = createDemoDataset(new Date(DEMO_NOW));
+const inCalendar = (calendarId: string) =>
+  demo.events.filter((e) => e.calendarId === calendarId).map((e) => e.id);
+
+let dir: string;
+let portal: RunningPortal;
+let hook: Recorder;
+let env: Record<string, string>;
+let site: string;
+
+async function check(nowMs = NOW_MS) {
+  return rebuildIfChanged({
+    config: readApiConfig(env),
+    published: { location: site },
+    nowMs,
+    hookUrl: hook.url,
+  });
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ecp-rebuild-"));
+  // Pages of 10 events: every calendar's list spans several pages.
+  portal = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10 });
+  hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
+  env = apiEnv(portal, dir);
+  site = await publishState(env, dir);
+});
+
+afterEach(async () => {
+  await portal.close();
+  await hook.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("rebuildIfChanged", () => {
+  it("should request nothing when the portal is unchanged, with every list page answered 304", async () => {
+    const requestsBefore = portal.counters.total;
+    const detailsBefore = portal.counters.byRoute.details ?? 0;
+    const result = await check();
+
+    expect(result.changed).toBe(false);
+    expect(hook.calls).toEqual([]);
+    expect(result.lines.at(-1)).toMatch(/^unchanged/);
+    const state = JSON.parse(
+      readFileSync(join(site, "api/build-state.json"), "utf8"),
+    ) as BuildState;
+    const pages =
+      (state.portal?.calendarList.pages.length ?? 0) +
+      (state.portal?.calendars.reduce((sum, c) => sum + c.pages.length, 0) ?? 0);
+    expect(pages).toBeGreaterThan(8);
+    expect(result.requests).toBe(pages);
+    expect(result.notModified).toBe(pages);
+    // The portal saw exactly those requests, none for an event's details.
+    expect(portal.counters.total - requestsBefore).toBe(pages);
+    expect(portal.counters.byRoute.details ?? 0).toBe(detailsBefore);
+  });
+
+  it("should call the hook exactly once when one event changed", async () => {
+    const id = inCalendar("culture")[17] as string;
+    portal.updateEvent("culture", id, { title: "Moved to the big hall" });
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe("changed: 1 event updated in 1 calendar; rebuild requested");
+  });
+
+  it("should call the hook exactly once when an event was added", async () => {
+    const template = demo.events.find((e) => e.calendarId === "sport") ?? demo.events[0];
+    portal.addEvent({
+      ...(template as (typeof demo.events)[number]),
+      id: "new-run-1",
+      title: "Extra run",
+    });
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe("changed: 1 event added in 1 calendar; rebuild requested");
+  });
+
+  it("should call the hook exactly once when an event was removed", async () => {
+    portal.removeEvent("city", inCalendar("city")[3] as string);
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe("changed: 1 event removed in 1 calendar; rebuild requested");
+  });
+
+  it("should call the hook exactly once when an event moved to another calendar", async () => {
+    portal.moveEvent("community", inCalendar("community")[5] as string, "culture");
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe(
+      "changed: 1 event moved to another calendar in 2 calendars; rebuild requested",
+    );
+  });
+
+  it("should sum up several changes in one line and one call", async () => {
+    portal.updateEvent("culture", inCalendar("culture")[2] as string, { title: "A" });
+    portal.updateEvent("city", inCalendar("city")[30] as string, { title: "B" });
+    portal.removeEvent("city", inCalendar("city")[0] as string);
+    const template = demo.events.find((e) => e.calendarId === "culture");
+    portal.addEvent({ ...(template as (typeof demo.events)[number]), id: "late-addition" });
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe(
+      "changed: 2 events updated, 1 added, 1 removed in 2 calendars; rebuild requested",
+    );
+  });
+
+  it("should be unchanged again once the build after a change is published", async () => {
+    portal.updateEvent("sport", inCalendar("sport")[1] as string, { title: "Renamed" });
+    expect((await check()).changed).toBe(true);
+    site = await publishState(env, dir);
+
+    const again = await check();
+
+    expect(again.changed).toBe(false);
+    expect(hook.calls).toHaveLength(1);
+  });
+
+  it("should request one build once the next date-relative moment has passed", async () => {
+    const state = JSON.parse(
+      readFileSync(join(site, "api/build-state.json"), "utf8"),
+    ) as BuildState;
+    const due = Date.parse(state.nextChange?.rebuildAt ?? "");
+    expect(due).toBeGreaterThan(NOW_MS);
+
+    const before = await check(due - 1000);
+    expect(before.changed).toBe(false);
+    expect(hook.calls).toHaveLength(0);
+
+    const after = await check(due);
+    expect(hook.calls).toHaveLength(1);
+    expect(after.lines.at(-1)).toMatch(
+      /^changed: date-relative change due since \S+Z \(.+\); rebuild requested$/,
+    );
+  });
+
+  it("should refuse to tell, and call nothing, when the portal is down", async () => {
+    await portal.close();
+
+    await expect(check()).rejects.toThrow(PublisherError);
+    expect(hook.calls).toEqual([]);
+  });
+});
+
+describe("npm run rebuild-if-changed", () => {
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runScript("src/cli/rebuild-if-changed.ts", args, {
+      ...env,
+      BUILD_HOOK_URL: hook.url,
+      ...extra,
+    });
+
+  it("should end with 'unchanged' and exit 0, and call nothing", async () => {
+    const run = await cli(["--published", site]);
+
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split("\n").at(-1)).toMatch(/^unchanged/);
+    expect(hook.calls).toEqual([]);
+  });
+
+  it("should end with 'changed: ...' and exit 0 after calling the hook once", async () => {
+    portal.updateEvent("city", inCalendar("city")[10] as string, { title: "Changed" });
+
+    const run = await cli(["--published", site]);
+
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split("\n").at(-1)).toBe(
+      "changed: 1 event updated in 1 calendar; rebuild requested",
+    );
+    expect(hook.calls).toHaveLength(1);
+  });
+
+  it.each([
+    ["the portal is down", async () => portal.close(), /^error: Cannot reach the portal/],
+    [
+      "the token is rejected",
+      async () => {
+        portal.revokeToken(portal.token);
+      },
+      /^error: The portal rejected the token \(HTTP 401\)/,
+    ],
+    [
+      "the published state is unreadable",
+      async () => rmSync(join(site, "api/build-state.json")),
+      /^error: Cannot read the published state .*build-state\.json; build the site once/,
+    ],
+  ])("should exit 1 with one clear line and call nothing when %s", async (_what, breakIt, line) => {
+    await breakIt();
+
+    const run = await cli(["--published", site]);
+
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(line)]);
+    expect(hook.calls).toEqual([]);
+  });
+});
+
+describe("rebuild-if-changed secrets", () => {
+  let local: { dir: string; portal: RunningPortal; hook: Recorder }[] = [];
+  beforeAll(() => {
+    local = [];
+  });
+  afterAll(async () => {
+    for (const l of local) {
+      await l.portal.close();
+      await l.hook.close();
+      rmSync(l.dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(["bearer", "header:X-Api-Key", "query:api_key"])(
+    "should never print the token or the hook URL (%s)",
+    async (auth) => {
+      const d = mkdtempSync(join(tmpdir(), "ecp-rebuild-secrets-"));
+      const p = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10, auth });
+      const h = await startRecorder(`/build_hooks/${HOOK_ID}`, 404);
+      local.push({ dir: d, portal: p, hook: h });
+      const e = apiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });
+      const published = await publishState(e, d);
+      const stateText = readFileSync(join(published, "api/build-state.json"), "utf8");
+
+      const unchanged = await runScript(
+        "src/cli/rebuild-if-changed.ts",
+        ["--published", published],
+        e,
+      );
+      p.updateEvent("city", inCalendar("city")[0] as string, { title: "x" });
+      // The hook answers 404: the failure line must not show it either.
+      const refused = await runScript(
+        "src/cli/rebuild-if-changed.ts",
+        ["--published", published],
+        e,
+      );
+      p.revokeToken(p.token);
+      const rejected = await runScript(
+        "src/cli/rebuild-if-changed.ts",
+        ["--published", published],
+        e,
+      );
+
+      expect(unchanged.status).toBe(0);
+      expect(refused.status).toBe(1);
+      expect(refused.stdout).toMatch(
+        /rebuild NOT requested: build hook .*\/build_hooks\/\*\*\* answered HTTP 404/,
+      );
+      expect(rejected.status).toBe(1);
+      expect(h.calls).toHaveLength(1);
+      for (const text of [unchanged.log, refused.log, rejected.log, stateText]) {
+        expect(text).not.toContain(p.token);
+        expect(text).not.toContain(HOOK_ID);
+      }
+    },
+  );
+});
