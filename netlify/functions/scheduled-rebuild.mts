@@ -1,5 +1,6 @@
 import { triggerRebuild } from "../../src/build/trigger-rebuild.ts";
 import { readApiConfig } from "../../src/config/api.ts";
+import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 
@@ -46,7 +47,8 @@ export default async function scheduledRebuild(_request: Request): Promise<Respo
       const result = await rebuildIfChanged({
         config: readApiConfig(env),
         published: { location: published },
-        nowMs: Date.now(),
+        // The clock, unless SITE_NOW pins it (as for the build).
+        nowMs: readSiteConfig(env).now.toMillis(),
         hookUrl: env.BUILD_HOOK_URL,
         deadlineMs: CHECK_DEADLINE_MS,
         hookTimeoutMs: HOOK_DEADLINE_MS,

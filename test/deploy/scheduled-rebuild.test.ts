@@ -1,8 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import scheduledRebuild from "../../netlify/functions/scheduled-rebuild.mts";
+import { startPreviewServer } from "../../src/build/preview-server.ts";
 import { redactHookUrl, triggerRebuild } from "../../src/build/trigger-rebuild.ts";
+import { readApiConfig } from "../../src/config/api.ts";
+import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { DEMO_NOW } from "../helpers/demo-build.ts";
+import { apiEnv, publishState } from "../helpers/rebuild.ts";
 
 const HOOK_ID = "5f3c9d2e8a7b6c1d0e9f8a7b";
 const FIXED_NOW = () => new Date("2025-03-30T01:00:00Z");
@@ -163,30 +172,135 @@ describe("redactHookUrl", () => {
 });
 
 describe("netlify/functions/scheduled-rebuild", () => {
-  it("should trigger the hook from BUILD_HOOK_URL and answer 200", async () => {
+  const invoke = () =>
+    scheduledRebuild(new Request("http://localhost/.netlify/functions/scheduled-rebuild"));
+  let dir = "";
+  let portal: RunningPortal | null = null;
+  let site: Awaited<ReturnType<typeof startPreviewServer>> | null = null;
+
+  afterEach(async () => {
+    await portal?.close();
+    await site?.close();
+    portal = null;
+    site = null;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = "";
+  });
+
+  /** A portal, its published state served over HTTP as the live site, and the function's variables. */
+  async function publishedSite(hookUrl: string): Promise<RunningPortal> {
+    dir = mkdtempSync(join(tmpdir(), "ecp-scheduled-"));
+    portal = await startPortal({ port: 0, now: DEMO_NOW });
+    const env = apiEnv(portal, dir);
+    const root = await publishState(env, dir);
+    site = await startPreviewServer({ root, port: 0 });
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    vi.stubEnv("SITE_URL", site.origin);
+    vi.stubEnv("BUILD_HOOK_URL", hookUrl);
+    vi.stubEnv("REBUILD_ALWAYS", "");
+    vi.stubEnv("SITE_NOW", DEMO_NOW);
+    return portal;
+  }
+
+  it("should check the portal and start no build when nothing changed", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
     servers.push(hook.server);
+    await publishedSite(hook.url);
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+
+    const response = await invoke();
+
+    expect(response.status).toBe(200);
+    expect((await response.text()).trim().split("\n").at(-1)).toMatch(/^unchanged/);
+    expect(hook.calls).toEqual([]);
+  });
+
+  it("should start exactly one build when an event changed", async () => {
+    const hook = await startHook((_request, response) => response.writeHead(200).end());
+    servers.push(hook.server);
+    const running = await publishedSite(hook.url);
+    const event = createDemoDataset(new Date(DEMO_NOW)).events[0];
+    running.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Changed" });
+    const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
+
+    const response = await invoke();
+
+    expect(response.status).toBe(200);
+    expect(hook.calls).toEqual([{ method: "POST", url: `/build_hooks/${HOOK_ID}` }]);
+    expect(logged).toHaveBeenLastCalledWith(
+      expect.stringMatching(
+        /^scheduled-rebuild \S+: changed: 1 event updated in 1 calendar; rebuild requested$/,
+      ),
+    );
+  });
+
+  it("should answer 500 with one clear line, and start nothing, when the portal is down", async () => {
+    const hook = await startHook((_request, response) => response.writeHead(200).end());
+    servers.push(hook.server);
+    const running = await publishedSite(hook.url);
+    await running.close();
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+
+    const response = await invoke();
+
+    expect(response.status).toBe(500);
+    expect((await response.text()).trim()).toMatch(/^error: Cannot reach the portal/);
+    expect(hook.calls).toEqual([]);
+  });
+
+  it("should start a build on every run with REBUILD_ALWAYS=1 (plain periodic rebuilds)", async () => {
+    const hook = await startHook((_request, response) => response.writeHead(200).end());
+    servers.push(hook.server);
+    vi.stubEnv("REBUILD_ALWAYS", "1");
     vi.stubEnv("BUILD_HOOK_URL", hook.url);
     vi.spyOn(console, "log").mockImplementation(() => undefined);
 
-    const response = await scheduledRebuild(
-      new Request("http://localhost/.netlify/functions/scheduled-rebuild"),
-    );
+    const response = await invoke();
 
     expect(response.status).toBe(200);
     expect(hook.calls).toEqual([{ method: "POST", url: `/build_hooks/${HOOK_ID}` }]);
   });
 
   it("should answer 500 with a clear message when BUILD_HOOK_URL is missing", async () => {
+    vi.stubEnv("REBUILD_ALWAYS", "");
+    vi.stubEnv("SITE_URL", "https://events.example.org");
     vi.stubEnv("BUILD_HOOK_URL", "");
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
 
-    const response = await scheduledRebuild(
-      new Request("http://localhost/.netlify/functions/scheduled-rebuild"),
-    );
+    const response = await invoke();
 
     expect(response.status).toBe(500);
     expect(await response.text()).toMatch(/BUILD_HOOK_URL is not set/);
     expect(logged).toHaveBeenCalledWith(expect.stringMatching(/BUILD_HOOK_URL is not set/));
+  });
+});
+
+describe("rebuildIfChanged within the function's time limit", () => {
+  it("should give up with one clear line when the portal is slower than the deadline", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ecp-deadline-"));
+    const fast = await startPortal({ port: 0, now: DEMO_NOW });
+    const env = apiEnv(fast, dir);
+    const root = await publishState(env, dir);
+    await fast.close();
+    // The same address, now answering slowly.
+    const slow = await startPortal({
+      port: Number(new URL(fast.url).port),
+      now: DEMO_NOW,
+      latencyMs: 2_000,
+    });
+    try {
+      await expect(
+        rebuildIfChanged({
+          config: readApiConfig({ ...env, EVENT_API_TOKEN: slow.token }),
+          published: { location: root },
+          nowMs: Date.parse(DEMO_NOW),
+          hookUrl: "http://127.0.0.1:9/never",
+          deadlineMs: 300,
+        }),
+      ).rejects.toThrow(/did not answer every list request within 0.3 s/);
+    } finally {
+      await slow.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
