@@ -81,12 +81,20 @@ export function diffEvents(before: ListsByCalendar, after: ListsByCalendar): Eve
 
 export function describeChanges(calendars: CalendarChanges, events: EventChanges): string[] {
   const parts: string[] = [];
-  const calendarParts = [
-    count(calendars.added.length, "calendar", "added"),
-    count(calendars.removed.length, "calendar", "removed"),
-    count(calendars.changed.length, "calendar", "changed"),
-  ].filter(Boolean);
-  if (calendarParts.length) parts.push(calendarParts.join(", "));
+  const calendarParts = (
+    [
+      [calendars.added.length, "added"],
+      [calendars.removed.length, "removed"],
+      [calendars.changed.length, "changed"],
+    ] as const
+  ).filter(([n]) => n > 0);
+  if (calendarParts.length) {
+    parts.push(
+      calendarParts
+        .map(([n, what], index) => (index === 0 ? count(n, "calendar", what) : `${n} ${what}`))
+        .join(", "),
+    );
+  }
   const eventParts = (
     [
       [events.updated, "updated"],

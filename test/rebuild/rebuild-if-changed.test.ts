@@ -162,6 +162,37 @@ describe("rebuildIfChanged", () => {
     );
   });
 
+  it("should report calendars added, removed and renamed, with their events", async () => {
+    const port = Number(new URL(portal.url).port);
+    await portal.close();
+    const dataset = createDemoDataset(new Date(DEMO_NOW));
+    const culture = dataset.calendars.find((c) => c.id === "culture");
+    const firstConcert = dataset.events.find((e) => e.calendarId === "culture");
+    const changed = {
+      ...dataset,
+      calendars: [
+        ...dataset.calendars
+          .filter((c) => c.id !== "sport")
+          .map((c) => (c.id === "city" ? { ...c, name: "City & Harbour" } : c)),
+        { ...(culture as (typeof dataset.calendars)[number]), id: "music", name: "Music" },
+      ],
+      events: [
+        ...dataset.events.filter((e) => e.calendarId !== "sport"),
+        { ...(firstConcert as (typeof dataset.events)[number]), calendarId: "music", id: "m-1" },
+      ],
+    };
+    portal = await startPortal({ port, now: DEMO_NOW, pageSizeMax: 10, dataset: changed });
+    env = { ...env, EVENT_API_TOKEN: portal.token };
+    const sportEvents = inCalendar("sport").length;
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe(
+      `changed: 1 calendar added, 1 removed, 1 changed; 1 event added, ${sportEvents} removed in 2 calendars; rebuild requested`,
+    );
+  });
+
   it("should refuse to tell, and call nothing, when the portal is down", async () => {
     await portal.close();
 
