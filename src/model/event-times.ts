@@ -37,8 +37,8 @@ export function endedBefore(event: CalendarEvent, instantMs: number): boolean {
 }
 
 /** The first instant (ms) at which `endedBefore` holds: the moment the event leaves "upcoming". */
-export function endedFrom(event: CalendarEvent): number {
-  return validEventTimes(event).end.toMillis() + 1;
+export function endedFrom(event: CalendarEvent, times?: EventTimes): number {
+  return (times ?? validEventTimes(event)).end.toMillis() + 1;
 }
 
 /** For events from the normalizer, whose times are valid by construction. */

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { endedFrom, validEventTimes } from "../model/event-times.ts";
-import type { PortalSnapshot } from "../model/types.ts";
+import type { CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { feedWindowUntil, subscriptionWindowUntil } from "../outputs/feeds-window.ts";
 import { siteWindowUntil } from "../site/views.ts";
 
@@ -52,18 +52,18 @@ export function nextDateChange(
   delayMs: number,
 ): NextChange | null {
   const nowMs = windows.now.toMillis();
-  const event = new Earliest(nowMs);
-  for (const e of snapshot.events) {
-    const times = validEventTimes(e);
-    const name = () => `event "${e.id}" in calendar "${e.calendarId}"`;
-    event.consider(endedFrom(e), () => `${name()} ends`);
-    event.consider(feedWindowUntil(times, windows), () => `${name()} leaves the feeds`);
-    event.consider(
-      subscriptionWindowUntil(e, times, windows),
-      () => `${name()} leaves the calendar subscriptions`,
-    );
-    event.consider(siteWindowUntil(e, windows.pastDays), () => `${name()} leaves the site`);
+  const moments = eventMoments(snapshot.events, windows);
+  // The first moment strictly after now (binary search over the sorted moments).
+  let low = 0;
+  let high = moments.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((moments[middle]?.at ?? 0) > nowMs) high = middle;
+    else low = middle + 1;
   }
+  const found = moments[low];
+  const event = new Earliest(nowMs);
+  if (found) event.consider(found.at, found.reason);
   const day = new Earliest(nowMs);
   for (const zone of new Set([windows.timeZone, ...snapshot.calendars.map((c) => c.timeZone)])) {
     const midnight = windows.now.setZone(zone).startOf("day").plus({ days: 1 }).toMillis();
@@ -75,6 +75,46 @@ export function nextDateChange(
   const due = earliestOf([delayed, day.moment]);
   if (!first || !due) return null;
   return { at: first.at, reason: first.reason, rebuildAt: due.at, rebuildReason: due.reason };
+}
+
+interface EventMoment {
+  readonly at: number;
+  readonly reason: () => string;
+}
+
+/**
+ * Every event's moments, sorted: parsed once per events array and window
+ * settings (parsing times in IANA zones is what costs), so checking "what
+ * comes next" again later in the same process is a binary search.
+ */
+const momentCache = new WeakMap<readonly CalendarEvent[], Map<string, EventMoment[]>>();
+
+function eventMoments(events: readonly CalendarEvent[], windows: DateWindows): EventMoment[] {
+  const key = JSON.stringify([windows.pastDays, windows.feedPastDays, windows.cancelledGraceDays]);
+  let byWindows = momentCache.get(events);
+  if (!byWindows) {
+    byWindows = new Map();
+    momentCache.set(events, byWindows);
+  }
+  const cached = byWindows.get(key);
+  if (cached) return cached;
+  const moments: EventMoment[] = [];
+  for (const e of events) {
+    const times = validEventTimes(e);
+    const name = `event "${e.id}" in calendar "${e.calendarId}"`;
+    moments.push(
+      { at: endedFrom(e, times), reason: () => `${name} ends` },
+      { at: feedWindowUntil(times, windows), reason: () => `${name} leaves the feeds` },
+      {
+        at: subscriptionWindowUntil(e, times, windows),
+        reason: () => `${name} leaves the calendar subscriptions`,
+      },
+      { at: siteWindowUntil(e, windows.pastDays, times), reason: () => `${name} leaves the site` },
+    );
+  }
+  moments.sort((a, b) => a.at - b.at);
+  byWindows.set(key, moments);
+  return moments;
 }
 
 class Earliest {

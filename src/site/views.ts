@@ -1,5 +1,11 @@
 import { DateTime } from "luxon";
-import { endedBefore, endedFrom, sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import {
+  type EventTimes,
+  endedBefore,
+  endedFrom,
+  sameLocalDay,
+  validEventTimes,
+} from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
 
@@ -103,8 +109,12 @@ const DAY_MS = 86_400_000;
  * page, public JSON): `pastDays` whole days after it ended. The public JSON
  * and the rebuild check's next date-relative change use it too.
  */
-export function siteWindowUntil(event: CalendarEvent, pastDays: number): number {
-  return endedFrom(event) + pastDays * DAY_MS;
+export function siteWindowUntil(
+  event: CalendarEvent,
+  pastDays: number,
+  times?: EventTimes,
+): number {
+  return endedFrom(event, times) + pastDays * DAY_MS;
 }
 
 export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
