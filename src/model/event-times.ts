@@ -14,10 +14,31 @@ export interface EventTimes {
   readonly lastDay: DateTime;
 }
 
+type TimedFields = Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">;
+
+// Parsing in an IANA zone costs Luxon several Intl offset look-ups; every
+// event is asked for by pages, views, feeds and calendars, so each event
+// object is parsed once per build. Snapshot events are immutable.
+const parsed = new WeakMap<TimedFields, EventTimes | null>();
+let parseCount = 0;
+
+/** How many events had their times parsed in this process (work counter for tests and benchmarks). */
+export function eventTimesParseCount(): number {
+  return parseCount;
+}
+
 /** Null when start or end is not a valid ISO instant (the caller skips the event with a warning). */
-export function eventTimes(
-  event: Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">,
-): EventTimes | null {
+export function eventTimes(event: TimedFields): EventTimes | null {
+  let times = parsed.get(event);
+  if (times === undefined) {
+    times = parseEventTimes(event);
+    parsed.set(event, times);
+  }
+  return times;
+}
+
+function parseEventTimes(event: TimedFields): EventTimes | null {
+  parseCount++;
   const start = DateTime.fromISO(event.start, { zone: event.timeZone });
   const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
   if (!start.isValid || !parsedEnd.isValid) return null;
