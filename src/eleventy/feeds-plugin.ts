@@ -39,6 +39,7 @@ interface SiteData {
   readonly lang: string;
   readonly now: DateTime;
   readonly feedPastDays: number;
+  readonly feedMaxItems: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
 }

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { count } from "../metrics.ts";
 import type { CalendarEvent } from "./types.ts";
 
 /**
@@ -20,12 +21,6 @@ type TimedFields = Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">;
 // event is asked for by pages, views, feeds and calendars, so each event
 // object is parsed once per build. Snapshot events are immutable.
 const parsed = new WeakMap<TimedFields, EventTimes | null>();
-let parseCount = 0;
-
-/** How many events had their times parsed in this process (work counter for tests and benchmarks). */
-export function eventTimesParseCount(): number {
-  return parseCount;
-}
 
 /** Null when start or end is not a valid ISO instant (the caller skips the event with a warning). */
 export function eventTimes(event: TimedFields): EventTimes | null {
@@ -38,7 +33,7 @@ export function eventTimes(event: TimedFields): EventTimes | null {
 }
 
 function parseEventTimes(event: TimedFields): EventTimes | null {
-  parseCount++;
+  count("eventTimesParsed");
   const start = DateTime.fromISO(event.start, { zone: event.timeZone });
   const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
   if (!start.isValid || !parsedEnd.isValid) return null;
