@@ -7,28 +7,42 @@
 
 const phases = new Map<string, number>();
 const counters = new Map<string, number>();
+/** Time spent in nested phases, per open phase: a phase is credited its own time only. */
+const open: number[] = [];
 
-/** Adds the time `run` takes to phase `name` (phases may repeat and add up). */
+/**
+ * Adds the time `run` takes to phase `name`, minus the time of phases nested
+ * in it (so phases add up to the whole). Phases may repeat and add up; they
+ * must not run concurrently with each other.
+ */
 export function timed<T>(name: string, run: () => T): T {
-  const started = performance.now();
+  const started = begin();
   try {
     return run();
   } finally {
-    addPhase(name, performance.now() - started);
+    end(name, started);
   }
 }
 
 export async function timedAsync<T>(name: string, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
+  const started = begin();
   try {
     return await run();
   } finally {
-    addPhase(name, performance.now() - started);
+    end(name, started);
   }
 }
 
-export function addPhase(name: string, ms: number): void {
-  phases.set(name, (phases.get(name) ?? 0) + ms);
+function begin(): number {
+  open.push(0);
+  return performance.now();
+}
+
+function end(name: string, started: number): void {
+  const total = performance.now() - started;
+  const nested = open.pop() ?? 0;
+  phases.set(name, (phases.get(name) ?? 0) + total - nested);
+  if (open.length > 0) open[open.length - 1] = (open.at(-1) ?? 0) + total;
 }
 
 /** Counts one unit of work (a parse, a render, a request...). */

@@ -12,7 +12,11 @@ export interface FetchStats extends HttpStats {
   cacheHits: number;
   /** Details not requested because the list showed the event unchanged. */
   detailsReused: number;
+  /** List pages read (calendar list and event lists), from the portal or the cache. */
   pages: number;
+  /** Requests sent for list pages and for details (304s included). */
+  listRequests: number;
+  detailRequests: number;
 }
 
 export type FetchPhase = "calendars" | "events" | "details";
@@ -49,7 +53,13 @@ export class PortalClient {
     this.#config = config;
     this.#options = options;
     this.http = new HttpClient({ ...config, signal: options.signal, random: options.random });
-    this.stats = Object.assign(this.http.stats, { cacheHits: 0, detailsReused: 0, pages: 0 });
+    this.stats = Object.assign(this.http.stats, {
+      cacheHits: 0,
+      detailsReused: 0,
+      pages: 0,
+      listRequests: 0,
+      detailRequests: 0,
+    });
     this.#cache = new ResponseCache(config.cacheDir, this.http.redact);
   }
 
@@ -105,7 +115,13 @@ export class PortalClient {
       return cached.value.body;
     }
     try {
-      const body = await this.#get(url, key, cached?.value ?? null, cached?.ageMs ?? null);
+      const body = await this.#get(
+        "detail",
+        url,
+        key,
+        cached?.value ?? null,
+        cached?.ageMs ?? null,
+      );
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
@@ -216,7 +232,13 @@ export class PortalClient {
       }
       seen.add(key);
       const cached = this.#cache.get<CachedResponse>(key);
-      const response = await this.#get(next, key, cached?.value ?? null, cached?.ageMs ?? null);
+      const response = await this.#get(
+        "list",
+        next,
+        key,
+        cached?.value ?? null,
+        cached?.ageMs ?? null,
+      );
       this.stats.pages++;
       let page: ReturnType<typeof readPage>;
       try {
@@ -242,6 +264,7 @@ export class PortalClient {
 
   /** A response from the cache when fresh enough, else from the portal (conditionally). */
   async #get(
+    kind: "list" | "detail",
     url: URL,
     key: string,
     cached: CachedResponse | null,
@@ -251,6 +274,8 @@ export class PortalClient {
       this.stats.cacheHits++;
       return cached;
     }
+    if (kind === "list") this.stats.listRequests++;
+    else this.stats.detailRequests++;
     const response = await this.http.getJson(url, cached ?? {});
     if (response.status === 304 && cached) {
       // Re-saving restarts the cache age: the portal just confirmed this body.

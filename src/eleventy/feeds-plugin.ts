@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { timed } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
 import {
@@ -140,10 +141,12 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
     path: (event) => eventIcsPath(event).slice(1),
     render: (event, data) => {
       const { site, portal } = data as unknown as TemplateData;
-      return renderEventIcs(event, {
-        site: { url: site.url, lang: site.lang },
-        fetchedAt: portal.fetchedAt,
-      });
+      return timed("ics", () =>
+        renderEventIcs(event, {
+          site: { url: site.url, lang: site.lang },
+          fetchedAt: portal.fetchedAt,
+        }),
+      );
     },
   });
 
@@ -176,6 +179,10 @@ function fileFor(
 }
 
 function renderFile(data: TemplateData, file: FilePage): string {
+  return timed(file.format === "ics" ? "ics" : "feeds", () => renderScopeFile(data, file));
+}
+
+function renderScopeFile(data: TemplateData, file: FilePage): string {
   const site = data.site;
   const events = eventsInScope(data.portal, file.scope);
   const common = {

@@ -1,5 +1,6 @@
 import { join, relative, resolve } from "node:path";
 import type nunjucks from "nunjucks";
+import { count, timed } from "../metrics.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { PageTemplate } from "../render/page-template.ts";
 
@@ -27,12 +28,6 @@ export interface StreamedOutput<T = unknown> {
   render(item: T, data: Data): string;
 }
 
-/** What the last build streamed: files per output, for the build report and the tests' work counts. */
-export interface StreamedStats {
-  readonly files: Readonly<Record<string, number>>;
-  readonly bytes: number;
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
 type EleventyConfig = any;
 
@@ -44,11 +39,6 @@ interface Registry {
 }
 
 const registries = new WeakMap<object, Registry>();
-let lastStats: StreamedStats = { files: {}, bytes: 0 };
-
-export function lastStreamedStats(): StreamedStats {
-  return lastStats;
-}
 
 /** Renders `template` (relative to the input folder) per item of its pagination, outside Eleventy. */
 export function addStreamedTemplate(eleventyConfig: EleventyConfig, template: string): void {
@@ -90,7 +80,8 @@ function registryFor(eleventyConfig: EleventyConfig): Registry {
       directories: { input: string; output: string; layouts?: string; includes: string };
       results: readonly { outputPath: string | false }[];
     }) => {
-      lastStats = await renderAll(created, eleventyConfig, event);
+      count("rendered.eleventy", event.results.length);
+      await renderAll(created, eleventyConfig, event);
     },
   );
   return created;
@@ -103,7 +94,7 @@ async function renderAll(
     directories: { input: string; output: string; layouts?: string; includes: string };
     results: readonly { outputPath: string | false }[];
   },
-): Promise<StreamedStats> {
+): Promise<void> {
   const { engine, data: captured } = registry;
   if (!engine || !captured)
     throw new Error("Streamed outputs: Eleventy gave no data or environment");
@@ -118,7 +109,8 @@ async function renderAll(
     result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
   );
   const writer = new FileWriter(output, { taken });
-  const files: Record<string, number> = {};
+  const write = (path: string, content: string) =>
+    timed("write", () => writer.write(path, content));
 
   for (const template of registry.templates) {
     const page = await PageTemplate.load({
@@ -133,16 +125,13 @@ async function renderAll(
     const items = page.items(data);
     for (let i = 0; i < items.length; i++) {
       const rendered = page.render(data, items[i], i);
-      await writer.write(rendered.outputPath, rendered.content);
+      write(rendered.outputPath, rendered.content);
     }
-    files[template] = items.length;
+    count(`rendered.${template}`, items.length);
   }
   for (const stream of registry.outputs) {
     const items = stream.items(data);
-    for (const item of items)
-      await writer.write(stream.path(item, data), stream.render(item, data));
-    files[stream.name] = items.length;
+    for (const item of items) write(stream.path(item, data), stream.render(item, data));
+    count(`rendered.${stream.name}`, items.length);
   }
-  await writer.close();
-  return { files, bytes: writer.bytes };
 }
