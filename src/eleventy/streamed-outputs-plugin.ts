@@ -96,8 +96,7 @@ async function renderAll(
   },
 ): Promise<void> {
   const { engine, data: captured } = registry;
-  if (!engine || !captured)
-    throw new Error("Streamed outputs: Eleventy gave no data or environment");
+  if (!captured) throw new Error("Streamed outputs: Eleventy gave no global data");
   const {
     page: _page,
     permalink: _permalink,
@@ -113,6 +112,7 @@ async function renderAll(
     timed("write", () => writer.write(path, content));
 
   for (const template of registry.templates) {
+    if (!engine) throw new Error(`Streamed outputs: no Nunjucks environment for ${template}`);
     const page = await PageTemplate.load({
       nunjucks: engine.nunjucks,
       env: engine.environment,

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { count } from "../metrics.ts";
+import { timeZone } from "./time-zone.ts";
 import type { CalendarEvent } from "./types.ts";
 
 /**
@@ -34,8 +35,9 @@ export function eventTimes(event: TimedFields): EventTimes | null {
 
 function parseEventTimes(event: TimedFields): EventTimes | null {
   count("eventTimesParsed");
-  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-  const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
+  const zone = timeZone(event.timeZone);
+  const start = DateTime.fromISO(event.start, { zone });
+  const parsedEnd = DateTime.fromISO(event.end, { zone });
   if (!start.isValid || !parsedEnd.isValid) return null;
   const end = DateTime.max(start, parsedEnd);
   const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -39,7 +40,7 @@ export function formatLocalDay(isoDate: string, lang: string, timeZone: string):
   const key = `${lang}|${timeZone}|${isoDate}`;
   let label = dayLabels.get(key);
   if (label === undefined) {
-    const instant = DateTime.fromISO(isoDate, { zone: timeZone }).toISO() ?? isoDate;
+    const instant = DateTime.fromISO(isoDate, { zone: zoneNamed(timeZone) }).toISO() ?? isoDate;
     label = formatDay(instant, lang, timeZone);
     dayLabels.set(key, label);
   }
