@@ -1,5 +1,4 @@
 import ical, {
-  type ICalCalendar,
   ICalCalendarMethod,
   type ICalEventData,
   ICalEventStatus,
