@@ -3,7 +3,7 @@ import { ApiUnavailableError, formatMs } from "../api/errors.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
-import { count, timed, timedAsync } from "../metrics.ts";
+import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { NormalizeMemo } from "./normalize-memo.ts";
