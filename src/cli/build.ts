@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Eleventy from "@11ty/eleventy";
@@ -10,6 +10,7 @@ import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../buil
 import { readApiConfig } from "../config/api.ts";
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
+import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/index.ts";
@@ -23,7 +24,9 @@ import { runCli } from "./run.ts";
  * (docs/deploy.md, "Safe builds").
  */
 runCli(async () => {
-  const { values } = parseArgs({ options: { output: { type: "string", default: "_site" } } });
+  const { values } = parseArgs({
+    options: { output: { type: "string", default: "_site" }, metrics: { type: "string" } },
+  });
   const output = values.output;
   const started = performance.now();
   // The staging folder is made beside the output, so its parent must exist.
@@ -52,7 +55,7 @@ runCli(async () => {
       quietMode: true,
       configPath: ".eleventy.js",
     });
-    await eleventy.write();
+    await timedAsync("render", () => eleventy.write());
     await writeBuildState({
       staging,
       output,
@@ -73,8 +76,9 @@ runCli(async () => {
     });
     const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
 
-    await publishAtomically(staging, output);
-    const counts = await countOutput(output);
+    await timedAsync("publish", () => publishAtomically(staging, output));
+    const counts = timed("report", () => countOutput(output));
+    const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
         calendars: data.calendars.length,
@@ -83,10 +87,22 @@ runCli(async () => {
         files: counts.files,
         bytes: counts.bytes,
         warnings: [...data.warnings, ...shrink.warnings],
-        seconds: (performance.now() - started) / 1000,
+        seconds,
         output,
       }),
     );
+    if (values.metrics) {
+      // For npm run bench and the tests that count work (docs/performance.md).
+      const metrics = {
+        events: built.manifest.totals.events,
+        calendars: data.calendars.length,
+        ...counts,
+        seconds,
+        peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+        ...readMetrics(),
+      };
+      await writeFile(values.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
+    }
   } catch (error) {
     await discardStaging(staging);
     throw error;

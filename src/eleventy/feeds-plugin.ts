@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { timed } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
 import {
@@ -15,6 +16,7 @@ import { renderCalendar, renderEventIcs } from "../outputs/ics.ts";
 import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
+import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 
 /**
  * Writes the feeds and calendar files (docs/feeds.md) as Eleventy virtual
@@ -38,6 +40,7 @@ interface SiteData {
   readonly lang: string;
   readonly now: DateTime;
   readonly feedPastDays: number;
+  readonly feedMaxItems: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
   readonly websubHub?: string | null;
@@ -62,6 +65,9 @@ interface FilePage {
 /** The subset of Eleventy's UserConfig this plugin calls. */
 interface EleventyConfigLike {
   addTemplate(path: string, content: unknown, data?: unknown): void;
+  on(event: string, listener: (...args: never[]) => unknown): void;
+  addWatchTarget(path: string): void;
+  readonly ignores: Set<string>;
   addTemplateFormats(formats: string): void;
   addFilter(name: string, filter: (...args: never[]) => unknown): void;
 }
@@ -129,17 +135,20 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
     render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
   });
 
-  eleventyConfig.addTemplate("feeds/event-ics.11ty.js", {
-    data: {
-      eleventyExcludeFromCollections: true,
-      pagination: { data: "portal.events", size: 1, alias: "feedEvent" },
-      permalink: (data: { feedEvent: CalendarEvent }) => eventIcsPath(data.feedEvent),
+  // One download per event: streamed, not paginated (see streamed-outputs-plugin.ts).
+  addStreamedOutput<CalendarEvent>(eleventyConfig, {
+    name: "event.ics",
+    items: (data) => (data as unknown as TemplateData).portal.events,
+    path: (event) => eventIcsPath(event).slice(1),
+    render: (event, data) => {
+      const { site, portal } = data as unknown as TemplateData;
+      return timed("ics", () =>
+        renderEventIcs(event, {
+          site: { url: site.url, lang: site.lang },
+          fetchedAt: portal.fetchedAt,
+        }),
+      );
     },
-    render: (data: TemplateData & { feedEvent: CalendarEvent }) =>
-      renderEventIcs(data.feedEvent, {
-        site: { url: data.site.url, lang: data.site.lang },
-        fetchedAt: data.portal.fetchedAt,
-      }),
   });
 
   eleventyConfig.addFilter("feedLinks", function (this: unknown, scope: unknown, kind?: string) {
@@ -171,6 +180,10 @@ function fileFor(
 }
 
 function renderFile(data: TemplateData, file: FilePage): string {
+  return timed(file.format === "ics" ? "ics" : "feeds", () => renderScopeFile(data, file));
+}
+
+function renderScopeFile(data: TemplateData, file: FilePage): string {
   const site = data.site;
   const events = eventsInScope(data.portal, file.scope);
   const common = {

@@ -21,6 +21,7 @@ import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
+import { addStreamedTemplate } from "./streamed-outputs-plugin.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -36,6 +37,8 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   const site = getSiteConfig();
   const messages = loadMessages(site.uiLanguage);
   eleventyConfig.addPlugin(nunjucksCachePlugin);
+  // One page per event: rendered streamed, outside Eleventy's pagination.
+  addStreamedTemplate(eleventyConfig, "calendars/event.njk");
 
   eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),

@@ -1,4 +1,6 @@
 import { DateTime } from "luxon";
+import { count } from "../metrics.ts";
+import { timeZone } from "./time-zone.ts";
 import type { CalendarEvent } from "./types.ts";
 
 /**
@@ -14,12 +16,28 @@ export interface EventTimes {
   readonly lastDay: DateTime;
 }
 
+type TimedFields = Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">;
+
+// Parsing in an IANA zone costs Luxon several Intl offset look-ups; every
+// event is asked for by pages, views, feeds and calendars, so each event
+// object is parsed once per build. Snapshot events are immutable.
+const parsed = new WeakMap<TimedFields, EventTimes | null>();
+
 /** Null when start or end is not a valid ISO instant (the caller skips the event with a warning). */
-export function eventTimes(
-  event: Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">,
-): EventTimes | null {
-  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-  const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
+export function eventTimes(event: TimedFields): EventTimes | null {
+  let times = parsed.get(event);
+  if (times === undefined) {
+    times = parseEventTimes(event);
+    parsed.set(event, times);
+  }
+  return times;
+}
+
+function parseEventTimes(event: TimedFields): EventTimes | null {
+  count("eventTimesParsed");
+  const zone = timeZone(event.timeZone);
+  const start = DateTime.fromISO(event.start, { zone });
+  const parsedEnd = DateTime.fromISO(event.end, { zone });
   if (!start.isValid || !parsedEnd.isValid) return null;
   const end = DateTime.max(start, parsedEnd);
   const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");

@@ -27,7 +27,19 @@ export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}
 export function timedEvents(
   events: readonly CalendarEvent[],
   warn: Warn = warnToConsole,
-): TimedEvent[] {
+): readonly TimedEvent[] {
+  // A scope's events are asked for by each of its four files: sort them once.
+  let result = sortedScopes.get(events);
+  if (!result) {
+    result = sortTimedEvents(events, warn);
+    sortedScopes.set(events, result);
+  }
+  return result;
+}
+
+const sortedScopes = new WeakMap<readonly CalendarEvent[], readonly TimedEvent[]>();
+
+function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEvent[] {
   const seen = new Set<string>();
   const result: TimedEvent[] = [];
   for (const event of events) {
@@ -68,6 +80,11 @@ export interface FeedWindow {
   readonly feedPastDays: number;
 }
 
+export interface NewsFeedWindow extends FeedWindow {
+  /** Most items one feed carries. */
+  readonly feedMaxItems: number;
+}
+
 export interface SubscriptionWindow extends FeedWindow {
   /** Days a cancelled event stays (as STATUS:CANCELLED) after its end. */
   readonly cancelledGraceDays: number;
@@ -95,10 +112,30 @@ export function subscriptionWindowUntil(
   return times.end.toMillis() + days * DAY_MS + 1;
 }
 
-/** Feeds: upcoming and ongoing events plus those that ended within `feedPastDays`. */
-export function selectFeedEvents(events: readonly TimedEvent[], window: FeedWindow): TimedEvent[] {
+/**
+ * Feeds: upcoming and ongoing events plus those that ended within
+ * `feedPastDays`, at most `feedMaxItems` of them. A reader downloads the whole
+ * file on every poll and shows its items as news, so a large calendar keeps
+ * the events nearest to now: those not yet ended, soonest first, then the
+ * most recently ended. The result stays in start order.
+ */
+export function selectFeedEvents(
+  events: readonly TimedEvent[],
+  window: NewsFeedWindow,
+): readonly TimedEvent[] {
   const nowMs = window.now.toMillis();
-  return events.filter(({ times }) => nowMs < feedWindowUntil(times, window));
+  const inWindow = events.filter(({ times }) => nowMs < feedWindowUntil(times, window));
+  const max = window.feedMaxItems;
+  if (inWindow.length <= max) return inWindow;
+  const current = inWindow.filter(({ times }) => times.end.toMillis() >= nowMs);
+  if (current.length >= max) return current.slice(0, max);
+  const ended = inWindow.filter(({ times }) => times.end.toMillis() < nowMs);
+  const keep = new Set(
+    ended
+      .sort((a, b) => b.times.end.toMillis() - a.times.end.toMillis())
+      .slice(0, max - current.length),
+  );
+  return inWindow.filter((timed) => keep.has(timed) || timed.times.end.toMillis() >= nowMs);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   sameLocalDay,
   validEventTimes,
 } from "../model/event-times.ts";
+import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
 
@@ -149,7 +150,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
     ]),
     monthPages: calendars.flatMap((summary) =>
-      monthPages(summary, events, options.now.setZone(summary.calendar.timeZone)),
+      monthPages(summary, events, options.now.setZone(timeZone(summary.calendar.timeZone))),
     ),
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
@@ -228,7 +229,7 @@ function startDate(event: CalendarEvent, zone: string): string {
       // The parsed start is already in the event's zone, usually the page's too.
       (zone === event.timeZone
         ? validEventTimes(event).start
-        : DateTime.fromISO(event.start, { zone })
+        : DateTime.fromISO(event.start, { zone: timeZone(zone) })
       ).toISODate() ?? "",
   );
 }
@@ -241,8 +242,9 @@ function eventDays(event: CalendarEvent, zone: string): readonly string[] {
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
   const { start, end } = validEventTimes(event);
   // Exclusive end: an event ending at midnight does not occupy the next day.
-  const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(zone);
-  const startInZone = start.setZone(zone);
+  const inZone = timeZone(zone);
+  const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(inZone);
+  const startInZone = start.setZone(inZone);
   // Most events start and end on one day: no day arithmetic needed.
   if (sameLocalDay(startInZone, lastInstant)) return [startInZone.toISODate() ?? ""];
   const first = startInZone.startOf("day");
@@ -288,7 +290,10 @@ function monthPages(
   }
   const today = now.toISODate();
   return months.map((ref, index) => {
-    const first = DateTime.fromObject({ year: ref.year, month: ref.month, day: 1 }, { zone });
+    const first = DateTime.fromObject(
+      { year: ref.year, month: ref.month, day: 1 },
+      { zone: timeZone(zone) },
+    );
     const gridStart = first.minus({ days: first.weekday - 1 });
     const last = first.endOf("month").startOf("day");
     const gridEnd = last.plus({ days: 7 - last.weekday });

@@ -23,7 +23,7 @@ describe("readApiConfig", () => {
       calendars: null,
       fieldMap: { calendar: {}, event: {} },
       allowStaleMs: null,
-      paging: { kind: "auto" },
+      paging: { kind: "auto", sizeParam: null },
       pageSize: 100,
     });
   });
@@ -65,6 +65,10 @@ describe("readApiConfig", () => {
       kind: "header",
       name: "X-Api-Key",
     });
+    expect(readApiConfig({ ...base, EVENT_API_PAGE_SIZE_PARAM: "limit" }).paging).toEqual({
+      kind: "auto",
+      sizeParam: "limit",
+    });
   });
 
   it.each([
@@ -104,6 +108,7 @@ describe("readApiConfig", () => {
       /^EVENT_API_FIELD_MAP: unknown event field "colour"/,
     ],
     [{ ...base, EVENT_API_PAGING: "sideways" }, /^EVENT_API_PAGING/],
+    [{ ...base, EVENT_API_PAGE_SIZE_PARAM: "a b" }, /^EVENT_API_PAGE_SIZE_PARAM/],
   ])("should reject bad settings (%#) with one line naming the variable", (env, pattern) => {
     expect(() => readApiConfig(env)).toThrow(ConfigError);
     expect(() => readApiConfig(env)).toThrow(pattern);

@@ -69,7 +69,9 @@ function outputsAt(ms: number): string {
         .map((d) => d.date),
     ),
     month: now.setZone(ZONE).toFormat("yyyy-MM"),
-    feeds: ids(selectFeedEvents(timed, { now, feedPastDays: WINDOWS.feedPastDays })),
+    feeds: ids(
+      selectFeedEvents(timed, { now, feedPastDays: WINDOWS.feedPastDays, feedMaxItems: 200 }),
+    ),
     subscriptions: ids(selectSubscriptionEvents(timed, { now, ...WINDOWS })),
     calendarsJson: writeCalendarsJson(snapshot, site),
   });
