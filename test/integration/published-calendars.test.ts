@@ -172,9 +172,9 @@ describe("published calendars of the demo build", () => {
       expect(text, file).toContain("\r\nMETHOD:PUBLISH\r\n");
       if (isSubscription(file)) {
         expect(properties, file).toEqual(expect.arrayContaining(subscriptionOnly));
-        // One rebuild interval (netlify.toml schedules hourly rebuilds).
-        expect(text, file).toContain("\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n");
-        expect(text, file).toContain("\r\nX-PUBLISHED-TTL:PT1H\r\n");
+        // netlify.toml checks every 5 minutes; clients are asked for 15 at most (docs/deploy.md).
+        expect(text, file).toContain("\r\nREFRESH-INTERVAL;VALUE=DURATION:PT15M\r\n");
+        expect(text, file).toContain("\r\nX-PUBLISHED-TTL:PT15M\r\n");
       } else {
         // Outlook desktop turns a named file into a new calendar (docs/feeds.md).
         const present = properties.filter(
