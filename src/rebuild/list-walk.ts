@@ -1,3 +1,4 @@
+import { findLink } from "../api/link-header.ts";
 import { firstPageUrl, readPage } from "../api/paging.ts";
 import { MAX_PAGES, type PortalClient } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
@@ -25,6 +26,8 @@ export async function walkList(
   const pages: WalkedPage[] = [];
   const seen = new Set<string>();
   let collected = 0;
+  // A portal that announced pages in Link headers means "no more" when it sends none.
+  let linkSeen = false;
   let next: URL | null = firstPageUrl(list, config.paging, config.pageSize);
   while (next) {
     const shown = client.http.display(next);
@@ -44,12 +47,32 @@ export async function walkList(
     // A 304 is only useful when the next page's address is known without the body.
     const conditional =
       mine && path !== null && mine.path === path && following?.path !== null ? mine : {};
-    const response = await client.http.getJson(next, conditional);
+    let response = await client.http.getJson(next, conditional);
+    const linkSeenBefore = linkSeen;
+    if (response.link) linkSeen = true;
     if (response.status === 304) {
-      pages.push({ notModified: true, index });
-      collected += mine?.items ?? 0;
-      next = following?.path ? new URL(`${config.baseUrl}/${following.path}`) : null;
-      continue;
+      const recordedNext = following?.path ? new URL(`${config.baseUrl}/${following.path}`) : null;
+      // The body is unchanged, but a header may announce a page the build did not see
+      // (events appended after a full last page): follow what the portal says now.
+      const announced = findLink(response.link, "next", new URL(shown));
+      const mayHaveGrown =
+        !following &&
+        !announced &&
+        response.link === null &&
+        !linkSeenBefore &&
+        looksFull(mine, index === 0 ? undefined : recorded[0], config);
+      if (!mayHaveGrown) {
+        pages.push({ notModified: true, index });
+        collected += mine?.items ?? 0;
+        next =
+          announced &&
+          (!recordedNext || client.http.display(announced) !== client.http.display(recordedNext))
+            ? announced
+            : recordedNext;
+        continue;
+      }
+      // A full last page whose 304 says nothing of a next one: read it again to know.
+      response = await client.http.getJson(next);
     }
     let page: ReturnType<typeof readPage>;
     try {
@@ -70,4 +93,19 @@ export async function walkList(
     next = page.next;
   }
   return pages;
+}
+
+/**
+ * The last recorded page may be full: it held as many items as the first page,
+ * or, for a one-page list, as many as the page size the client asked for.
+ */
+function looksFull(
+  page: RecordedPage | undefined,
+  first: RecordedPage | undefined,
+  config: ApiConfig,
+): boolean {
+  if (!page || page.items === 0) return false;
+  if (first) return page.items >= first.items;
+  const sizeAsked = config.paging.kind !== "auto" || config.paging.sizeParam !== null;
+  return config.paging.kind !== "none" && sizeAsked && page.items >= config.pageSize;
 }

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readApiConfig } from "../../src/config/api.ts";
 import { PublisherError } from "../../src/errors.ts";
-import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import {
+  createDemoDataset,
+  createSyntheticDataset,
+  type RunningPortal,
+  startPortal,
+} from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
@@ -191,6 +196,38 @@ describe("rebuildIfChanged", () => {
     expect(result.lines.at(-1)).toBe(
       `changed: 1 calendar added, 1 removed, 1 changed; 1 event added, ${sportEvents} removed in 2 calendars; rebuild requested`,
     );
+  });
+
+  it("should see an event added after a full last page, whose bytes did not change", async () => {
+    const port = Number(new URL(portal.url).port);
+    await portal.close();
+    // 20 events in pages of 10: both pages full, then one more at the very end.
+    portal = await startPortal({
+      port,
+      now: DEMO_NOW,
+      pageSizeMax: 10,
+      synthetic: { calendars: 1, eventsPerCalendar: 20 },
+    });
+    env = { ...env, EVENT_API_TOKEN: portal.token };
+    site = await publishState(env, dir);
+    const last = createSyntheticDataset({
+      calendars: 1,
+      eventsPerCalendar: 20,
+      seed: 1,
+      now: DEMO_NOW,
+    }).events.sort((a, b) => Date.parse(b.end) - Date.parse(a.end))[0];
+    portal.addEvent({
+      ...(last as (typeof demo.events)[number]),
+      id: "the-very-last",
+      start: "2027-01-01T10:00:00+01:00",
+      end: "2027-01-01T11:00:00+01:00",
+      allDay: false,
+    });
+
+    const result = await check();
+
+    expect(result.lines.at(-1)).toBe("changed: 1 event added in 1 calendar; rebuild requested");
+    expect(hook.calls).toHaveLength(1);
   });
 
   it("should refuse to tell, and call nothing, when the portal is down", async () => {
