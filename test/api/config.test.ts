@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDuration, readApiConfig } from "../../src/config/api.ts";
 import { ConfigError } from "../../src/errors.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 const TOKEN = "s3cret-token-value";
 const base = { EVENT_API_URL: "https://portal.example.org/api/v1/", EVENT_API_TOKEN: TOKEN };
@@ -29,7 +29,7 @@ describe("readApiConfig", () => {
   });
 
   it("should read every option", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "api-config-"));
+    const dir = tempDir("api-config-");
     const tokenFile = path.join(dir, "token");
     writeFileSync(tokenFile, `  ${TOKEN}\n`);
     const mapFile = path.join(dir, "map.json");
