@@ -1,5 +1,11 @@
 import { DateTime } from "luxon";
-import { endedBefore, sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import {
+  endedBefore,
+  localDays,
+  localStartDate,
+  sameLocalDay,
+  validEventTimes,
+} from "../model/event-times.ts";
 import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
@@ -201,24 +207,23 @@ function perZone<T>(
 
 /** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
 function startDate(event: CalendarEvent, zone: string): string {
+  // In its own zone, usually the page's too, the start is written as a local date already.
+  if (zone === event.timeZone) return localStartDate(event);
   return perZone(
     startDates,
     event,
     zone,
-    () =>
-      // The parsed start is already in the event's zone, usually the page's too.
-      (zone === event.timeZone
-        ? validEventTimes(event).start
-        : DateTime.fromISO(event.start, { zone: timeZone(zone) })
-      ).toISODate() ?? "",
+    () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
   );
 }
 
 /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
 function eventDays(event: CalendarEvent, zone: string): readonly string[] {
+  if (zone === event.timeZone) return localDays(event);
   return perZone(occupiedDays, event, zone, () => computeEventDays(event, zone));
 }
 
+/** The days an event occupies in another zone than its own. */
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
   const { start, end } = validEventTimes(event);
   // Exclusive end: an event ending at midnight does not occupy the next day.
