@@ -16,7 +16,7 @@ import { API_PREFIX } from "./router.ts";
 import { PortalStore } from "./store.ts";
 import { createSyntheticDataset } from "./synthetic-dataset.ts";
 import { TokenStore } from "./token-store.ts";
-import type { DatasetEvent, EventPatch, PortalDataset } from "./types.ts";
+import type { DatasetEvent, EventPatch, NewEvent, PortalDataset } from "./types.ts";
 
 export { loadDatasetFile } from "./dataset-file.ts";
 export { DatasetError, validateDataset } from "./dataset-validate.ts";
@@ -44,6 +44,12 @@ export interface RunningPortal {
   resetCounters(): void;
   /** Changes an event as an editor would: revision + 1, updatedAt = portal clock. */
   updateEvent(calendarId: string, eventId: string, patch: EventPatch): DatasetEvent;
+  /** Adds an event as an editor would: revision 1, createdAt = updatedAt = portal clock. */
+  addEvent(event: NewEvent): DatasetEvent;
+  /** Deletes an event; its calendar's list changes at the portal clock. Returns what was removed. */
+  deleteEvent(calendarId: string, eventId: string): DatasetEvent;
+  /** Moves an event to another calendar under the same id: revision + 1, both lists change. */
+  moveEvent(calendarId: string, eventId: string, toCalendarId: string): DatasetEvent;
   /** Events in all calendars. */
   readonly eventCount: number;
   close(): Promise<void>;
@@ -107,6 +113,10 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     resetCounters: () => counters.reset(),
     updateEvent: (calendarId, eventId, patch) =>
       store.updateEvent(calendarId, eventId, patch, clock()),
+    addEvent: (event) => store.addEvent(event, clock()),
+    deleteEvent: (calendarId, eventId) => store.deleteEvent(calendarId, eventId, clock()),
+    moveEvent: (calendarId, eventId, toCalendarId) =>
+      store.moveEvent(calendarId, eventId, toCalendarId, clock()),
     get eventCount() {
       return store.eventCount();
     },

@@ -5,6 +5,7 @@ import type {
   DatasetEvent,
   DatasetOrganization,
   EventPatch,
+  NewEvent,
   PortalDataset,
   WireCalendar,
   WireEvent,
@@ -114,18 +115,95 @@ export class PortalStore {
       revision: current.details.revision + 1,
       updatedAt: utcSeconds(updatedMs),
     };
-    const checked = validateDataset({
-      version: 1,
-      organizations: this.organizations,
-      calendars: [entry.calendar],
-      events: [candidate],
-    }).events[0] as DatasetEvent;
+    const checked = this.checked(entry.calendar, candidate);
     const event = this.entryFor(checked);
     entry.byId.set(eventId, event);
     entry.events = entry.events.map((e) => (e === current ? event : e)).sort(byKey);
     entry.updatedMs = Math.max(entry.updatedMs, event.updatedMs);
     this.version++;
     return checked;
+  }
+
+  /**
+   * Adds a new event as an editor would: revision 1, createdAt = updatedAt =
+   * `now`. The calendar must exist and must not hold an event with that id.
+   */
+  addEvent(input: NewEvent, nowMs: number): DatasetEvent {
+    const entry = this.calendars.get(input.calendarId);
+    if (!entry) throw new RangeError(`no calendar ${input.calendarId}`);
+    if (entry.byId.has(input.id)) {
+      throw new RangeError(`calendar ${input.calendarId} already has an event ${input.id}`);
+    }
+    const updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
+    const stamp = utcSeconds(updatedMs);
+    const checked = this.checked(entry.calendar, {
+      ...input,
+      revision: 1,
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
+    this.insert(entry, this.entryFor(checked));
+    return checked;
+  }
+
+  /** Removes an event, as deleting it in the portal's editor does; returns what was removed. */
+  deleteEvent(calendarId: string, eventId: string, nowMs: number): DatasetEvent {
+    const entry = this.calendars.get(calendarId);
+    const current = entry?.byId.get(eventId);
+    if (!entry || !current) throw new RangeError(`no event ${eventId} in calendar ${calendarId}`);
+    this.remove(entry, current, nowMs);
+    return current.details;
+  }
+
+  /**
+   * Moves an event to another calendar under the same id, as an editor
+   * would: revision + 1, updatedAt = `now`; both calendars change.
+   */
+  moveEvent(calendarId: string, eventId: string, toCalendarId: string, nowMs: number) {
+    const from = this.calendars.get(calendarId);
+    const current = from?.byId.get(eventId);
+    if (!from || !current) throw new RangeError(`no event ${eventId} in calendar ${calendarId}`);
+    const to = this.calendars.get(toCalendarId);
+    if (!to) throw new RangeError(`no calendar ${toCalendarId}`);
+    if (to.byId.has(eventId)) {
+      throw new RangeError(`calendar ${toCalendarId} already has an event ${eventId}`);
+    }
+    const updatedMs = Math.max(nowMs, current.updatedMs + 1000, from.updatedMs + 1000);
+    const checked = this.checked(to.calendar, {
+      ...current.details,
+      calendarId: toCalendarId,
+      revision: current.details.revision + 1,
+      updatedAt: utcSeconds(updatedMs),
+    });
+    this.remove(from, current, updatedMs);
+    this.insert(to, this.entryFor(checked));
+    return checked;
+  }
+
+  /** The event validated against the dataset rules (throws DatasetError naming the problem). */
+  private checked(calendar: DatasetCalendar, candidate: DatasetEvent): DatasetEvent {
+    return validateDataset({
+      version: 1,
+      organizations: this.organizations,
+      calendars: [calendar],
+      events: [candidate],
+    }).events[0] as DatasetEvent;
+  }
+
+  private insert(entry: CalendarEntry, event: EventEntry): void {
+    entry.byId.set(event.details.id, event);
+    entry.events = [...entry.events, event].sort(byKey);
+    entry.updatedMs = Math.max(entry.updatedMs, event.updatedMs);
+    this.version++;
+  }
+
+  private remove(entry: CalendarEntry, event: EventEntry, nowMs: number): void {
+    entry.byId.delete(event.details.id);
+    entry.events = entry.events.filter((e) => e !== event);
+    // The list changed now: its Last-Modified must move on, or a client
+    // asking If-Modified-Since would keep the deleted event.
+    entry.updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
+    this.version++;
   }
 
   private entryFor(details: DatasetEvent): EventEntry {

@@ -107,3 +107,6 @@ export interface PortalDataset {
 export type EventPatch = Partial<
   Omit<WireEventDetails, "id" | "calendarId" | "revision" | "updatedAt" | "createdAt">
 >;
+
+/** An event `addEvent` creates; revision and times are the portal's. */
+export type NewEvent = Omit<WireEventDetails, "revision" | "updatedAt" | "createdAt">;
