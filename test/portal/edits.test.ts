@@ -53,9 +53,9 @@ describe("portal edits", () => {
   it("should move an event to another calendar under the same id, with a new revision", async () => {
     const [eventId] = await ids("community");
     if (!eventId) throw new Error("the demo community calendar has no events");
-    const before = (await call(details("community", eventId), { token: portal.token })).json<
-      WireEventDetails
-    >();
+    const before = (
+      await call(details("community", eventId), { token: portal.token })
+    ).json<WireEventDetails>();
 
     const moved = portal.moveEvent("community", eventId, "culture");
 
