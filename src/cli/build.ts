@@ -7,6 +7,7 @@ import { discardStaging, prepareStaging, publishAtomically } from "../build/publ
 import { countOutput, formatBuildReport } from "../build/report.ts";
 import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
+import { type BuildChanges, buildChangesOf } from "../changes/site-changes.ts";
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
@@ -70,6 +71,9 @@ runCli(async () => {
     const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
 
     await timedAsync("publish", () => publishAtomically(staging, output));
+    // Only a published site moves on the state the next build compares with.
+    const changes = buildChangesOf(data);
+    const stateWarnings = await keepPublishedState(changes);
     const counts = timed("report", () => countOutput(output));
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -79,9 +83,10 @@ runCli(async () => {
         pages: counts.pages,
         files: counts.files,
         bytes: counts.bytes,
-        warnings: [...data.warnings, ...shrink.warnings],
+        warnings: [...data.warnings, ...shrink.warnings, ...stateWarnings],
         seconds,
         output,
+        changes: changes?.report ?? null,
       }),
     );
     if (values.metrics) {
@@ -101,3 +106,16 @@ runCli(async () => {
     throw error;
   }
 });
+
+/** Writes the published state; a failure is a warning (the site is already published). */
+async function keepPublishedState(changes: BuildChanges | null): Promise<string[]> {
+  if (!changes) return [];
+  try {
+    await changes.commit();
+    return [];
+  } catch (error) {
+    return [
+      `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    ];
+  }
+}

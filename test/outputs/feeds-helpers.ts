@@ -26,6 +26,8 @@ export const TEST_SITE: SiteConfig = {
   feedMaxItems: 200,
   cancelledGraceDays: 30,
   refreshMinutes: 60,
+  changeNoticeDays: 14,
+  icsMaxBytes: 1_000_000,
 };
 
 export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
