@@ -9,6 +9,7 @@ import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
 import { type BuildChanges, buildChangesOf } from "../changes/site-changes.ts";
 import { getSiteConfig } from "../config/site.ts";
+import { takeOutputWarnings } from "../eleventy/output-warnings.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { loadSiteData } from "../site/load.ts";
@@ -83,7 +84,7 @@ runCli(async () => {
         pages: counts.pages,
         files: counts.files,
         bytes: counts.bytes,
-        warnings: [...data.warnings, ...shrink.warnings, ...stateWarnings],
+        warnings: [...data.warnings, ...takeOutputWarnings(), ...shrink.warnings, ...stateWarnings],
         seconds,
         output,
         changes: changes?.report ?? null,

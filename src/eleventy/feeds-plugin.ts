@@ -1,7 +1,10 @@
 import type { DateTime } from "luxon";
+import { formatBytes } from "../build/report.ts";
+import type { Announcement } from "../changes/published-state.ts";
 import { timed } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
+import { announcementsInScope } from "../outputs/feeds-announcements.ts";
 import {
   eventIcsPath,
   eventPageUrl,
@@ -12,10 +15,17 @@ import {
   feedLinks,
   feedUrls,
 } from "../outputs/feeds-urls.ts";
-import { renderCalendar, renderEventIcs } from "../outputs/ics.ts";
+import {
+  type CalendarOptions,
+  type IcsTrim,
+  planCalendar,
+  renderCalendar,
+  renderEventIcs,
+} from "../outputs/ics.ts";
 import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
+import { addOutputWarning } from "./output-warnings.ts";
 import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 
 /**
@@ -30,6 +40,10 @@ interface PortalData {
   readonly calendars: readonly Calendar[];
   readonly events: readonly CalendarEvent[];
   readonly categories?: readonly Pick<Category, "id" | "name">[];
+  /** Events gone from the portal, published as cancelled for a while (src/changes). */
+  readonly removed?: readonly CalendarEvent[];
+  /** Change announcements, newest first (src/changes). */
+  readonly announcements?: readonly Announcement[];
 }
 
 /** The SiteConfig fields the writers use. */
@@ -43,6 +57,7 @@ interface SiteData {
   readonly feedMaxItems: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
+  readonly icsMaxBytes?: number | null;
 }
 
 interface TemplateData {
@@ -135,9 +150,14 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
   });
 
   // One download per event: streamed, not paginated (see streamed-outputs-plugin.ts).
+  // A deleted event's download says it is cancelled (one that moved is at its new place).
   addStreamedOutput<CalendarEvent>(eleventyConfig, {
     name: "event.ics",
-    items: (data) => (data as unknown as TemplateData).portal.events,
+    items: (data) => {
+      const { portal } = data as unknown as TemplateData;
+      const deleted = (portal.removed ?? []).filter((e) => e.history?.removed?.kind === "deleted");
+      return deleted.length ? [...portal.events, ...deleted] : portal.events;
+    },
     path: (event) => eventIcsPath(event).slice(1),
     render: (event, data) => {
       const { site, portal } = data as unknown as TemplateData;
@@ -167,6 +187,15 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
     },
   );
   eleventyConfig.addFilter("qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
+  // How a scope's calendar.ics was trimmed to its size budget (null: it was not).
+  eleventyConfig.addFilter("icsTrim", function (this: unknown, scope: unknown, kind?: string) {
+    const data = dataFrom(this);
+    const resolved = toScope(scope, kind);
+    return planCalendar(
+      eventsInScope(data.portal, resolved, "ics"),
+      calendarOptions(data, resolved),
+    ).trim;
+  });
 }
 
 function fileFor(
@@ -183,38 +212,107 @@ function renderFile(data: TemplateData, file: FilePage): string {
 }
 
 function renderScopeFile(data: TemplateData, file: FilePage): string {
-  const site = data.site;
-  const events = eventsInScope(data.portal, file.scope);
-  const common = {
-    site,
+  if (file.format === "ics") {
+    const events = eventsInScope(data.portal, file.scope, "ics");
+    const options = calendarOptions(data, file.scope);
+    const trim = planCalendar(events, options).trim;
+    if (trim) addOutputWarning(trimWarning(file.path, trim));
+    return renderCalendar(events, options);
+  }
+  const events = eventsInScope(data.portal, file.scope, "feed");
+  const feedOptions: FeedOptions = {
+    site: data.site,
     scope: file.scope,
     fetchedAt: data.portal.fetchedAt,
     ...(file.description ? { description: file.description } : {}),
+    announcements: announcementsInScope(data.portal.announcements ?? [], file.scope),
   };
-  if (file.format === "ics") return renderCalendar(events, { ...common, color: file.color });
-  const feedOptions: FeedOptions = common;
   if (file.format === "rss") return renderRss(events, feedOptions);
   if (file.format === "atom") return renderAtom(events, feedOptions);
   return renderJsonFeed(events, feedOptions);
 }
 
-const byScope = new WeakMap<readonly CalendarEvent[], Map<string, CalendarEvent[]>>();
-
-/** Calendar and category event lists, computed once per events array. */
-function eventsInScope(portal: PortalData, scope: FeedScope): readonly CalendarEvent[] {
-  if (scope.kind === "site") return portal.events;
-  let index = byScope.get(portal.events);
-  if (!index) {
-    index = new Map();
-    for (const event of portal.events) {
-      push(index, `calendar:${event.calendarId}`, event);
-      for (const category of new Set(event.categories.map((c) => c.id))) {
-        push(index, `category:${category}`, event);
-      }
-    }
-    byScope.set(portal.events, index);
+/** The options of a scope's calendar.ics, for the file and for the filter that tells of its trimming. */
+function calendarOptions(data: TemplateData, scope: FeedScope): CalendarOptions {
+  let description: string | null = null;
+  let color: string | null = null;
+  if (scope.kind === "calendar") {
+    const calendar = data.portal.calendars.find((c) => c.id === scope.id);
+    description = calendar?.description || null;
+    color = calendar?.color ?? null;
   }
-  return index.get(`${scope.kind}:${scope.id}`) ?? [];
+  return {
+    site: data.site,
+    scope,
+    fetchedAt: data.portal.fetchedAt,
+    ...(description ? { description } : {}),
+    color,
+  };
+}
+
+function trimWarning(path: string, trim: IcsTrim): string {
+  const parts: string[] = [];
+  if (trim.droppedFuture > 0) {
+    const from = trim.horizon ? ` starting from ${trim.horizon.slice(0, 10)}` : "";
+    parts.push(`left out ${trim.droppedFuture} events${from}`);
+  }
+  if (trim.shortened > 0) parts.push(`shortened ${trim.shortened} descriptions`);
+  if (trim.droppedPast > 0) parts.push(`left out ${trim.droppedPast} past events`);
+  if (trim.droppedCurrent > 0) parts.push(`left out ${trim.droppedCurrent} events under way`);
+  const result = trim.overBudget
+    ? `still ${formatBytes(trim.bytes)}: its cancellations alone are over the budget`
+    : `now at most ${formatBytes(trim.bytes)}`;
+  return `${path} would be ${formatBytes(trim.fullBytes)}, over ICS_MAX_BYTES (${trim.maxBytes} bytes): ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
+}
+
+type Purpose = "ics" | "feed";
+
+const NO_EVENTS: readonly CalendarEvent[] = [];
+
+// Keyed by the events array, which every template's copy of the data shares.
+const byScope = new WeakMap<
+  readonly CalendarEvent[],
+  { removed: readonly CalendarEvent[]; index: Map<string, CalendarEvent[]> }
+>();
+
+/**
+ * Calendar and category event lists, computed once per portal data. The
+ * events that left the portal stay where they were published: a deleted
+ * one in the site's, its calendar's and its categories' files (feeds and
+ * subscriptions), one that moved to another calendar only in the
+ * subscription of the calendar it left (everywhere else it is the same
+ * event under the same UID).
+ */
+function eventsInScope(
+  portal: PortalData,
+  scope: FeedScope,
+  purpose: Purpose,
+): readonly CalendarEvent[] {
+  const removed = portal.removed ?? NO_EVENTS;
+  if (scope.kind === "site" && removed.length === 0) return portal.events;
+  let index = byScope.get(portal.events)?.index;
+  if (!index || byScope.get(portal.events)?.removed !== removed) {
+    index = new Map();
+    const add = (event: CalendarEvent, purposes: readonly Purpose[], scopes: readonly string[]) => {
+      for (const use of purposes)
+        for (const key of scopes)
+          push(index as Map<string, CalendarEvent[]>, `${use}:${key}`, event);
+    };
+    const scopesOf = (event: CalendarEvent) => [
+      "site",
+      `calendar:${event.calendarId}`,
+      ...new Set(event.categories.map((c) => `category:${c.id}`)),
+    ];
+    for (const event of portal.events) add(event, ["ics", "feed"], scopesOf(event));
+    for (const event of removed) {
+      if (event.history?.removed?.kind === "moved")
+        add(event, ["ics"], [`calendar:${event.calendarId}`]);
+      else add(event, ["ics", "feed"], scopesOf(event));
+    }
+    byScope.set(portal.events, { removed, index });
+  }
+  const key = scope.kind === "site" ? "site" : `${scope.kind}:${scope.id}`;
+  return index.get(`${purpose}:${key}`) ?? [];
 }
 
 function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarEvent): void {
@@ -242,6 +340,14 @@ function toScope(value: unknown, kind?: string): FeedScope {
   throw new Error(
     `feeds filter: expected "/" or a calendar/category object with kind "calendar" or "category", got ${JSON.stringify(value)}`,
   );
+}
+
+/** The `portal` and `site` globals from a filter's context. */
+function dataFrom(context: unknown): TemplateData {
+  const holder = context as { ctx?: Partial<TemplateData> } | undefined;
+  const portal = holder?.ctx?.portal;
+  if (!portal) throw new Error("feeds filters need the global data `portal`");
+  return { portal, site: siteFrom(context) as SiteData };
 }
 
 /** The `site` global from the filter's context (nunjucks `this.ctx`, 11ty.js `this`). */

@@ -8,6 +8,7 @@ import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
   formatDateTime,
+  formatDay,
   formatLocalDay,
   formatMonth,
   formatTimeRange,
@@ -85,6 +86,21 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) =>
     jsonForScript(eventJsonLd(event, `${site.url}${paths.event(event.calendarId, event.id)}`)),
   );
+  // The start before the latest new date (src/changes), in the event's zone.
+  eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
+    const previous = event.history?.previousStarts.at(-1);
+    if (!previous) return "";
+    return event.allDay
+      ? formatDay(previous, site.lang, event.timeZone)
+      : formatDateTime(previous, site.lang, event.timeZone);
+  });
+  // Where an event that moved to another calendar is now; "" for any other event.
+  eleventyConfig.addFilter("movedUrl", (event: CalendarEvent) => {
+    const removed = event.history?.removed;
+    return removed?.kind === "moved"
+      ? `${site.url}${paths.event(removed.calendarId, event.id)}`
+      : "";
+  });
   eleventyConfig.addFilter("isoDate", (iso: string) => iso.slice(0, 10));
   eleventyConfig.addFilter("head", <T>(items: readonly T[], count: number) =>
     items.slice(0, count),

@@ -1,5 +1,5 @@
 import { endedBefore } from "../model/event-times.ts";
-import type { Calendar, CalendarEvent } from "../model/types.ts";
+import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { paths } from "./paths.ts";
 import type { EventPage, SiteViews } from "./views.ts";
 
@@ -30,4 +30,27 @@ export function withRemovedPages(
     ];
   });
   return { ...views, eventPages: [...views.eventPages, ...pages] };
+}
+
+/**
+ * The categories with feed and calendar files: those of the site's events,
+ * plus those of deleted events still published as cancelled, so a category
+ * whose last event was deleted keeps its calendar file until the
+ * cancellation has reached its subscribers.
+ */
+export function withRemovedCategories(
+  categories: readonly Category[],
+  removed: readonly CalendarEvent[],
+): Category[] {
+  const known = new Set(categories.map((category) => category.id));
+  const extra: Category[] = [];
+  for (const event of removed) {
+    if (event.history?.removed?.kind !== "deleted") continue;
+    for (const category of event.categories) {
+      if (known.has(category.id)) continue;
+      known.add(category.id);
+      extra.push(category);
+    }
+  }
+  return [...categories, ...extra];
 }

@@ -12,11 +12,11 @@
   /**
    * @typedef {{ id: string, name: string }} Category
    * @typedef {{ id: string, title: string, start: string, end: string, allDay: boolean,
-   *   timeZone: string, status: string, attendanceMode: string, url: string,
+   *   timeZone: string, status: string, attendanceMode: string, url: string, newDate?: boolean,
    *   location: null | { name: string | null, address: null | { locality: string | null, formatted: string } },
    *   categories: Category[] }} PublicEvent
    * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
-   *   cancelled: string, postponed: string, online: string, newTab: string, previousMonth: string,
+   *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
    *   nextMonth: string, localTime: string, eventsOf: string }} Labels
    * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
    *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number }} WidgetConfig
@@ -188,6 +188,9 @@
     if (event.status === "cancelled")
       link.append(" ", el("span", "ecp-badge ecp-badge--cancelled", L.cancelled));
     if (event.status === "postponed") link.append(" ", el("span", "ecp-badge", L.postponed));
+    // `newDate` arrived in the public JSON later: absent means no badge.
+    if (event.newDate === true && event.status !== "cancelled")
+      link.append(" ", el("span", "ecp-badge ecp-badge--new-date", L.newDate));
     link.append(el("span", "ecp-sr", ` ${L.newTab}`));
     return link;
   }
