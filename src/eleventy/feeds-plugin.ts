@@ -1,5 +1,4 @@
 import type { DateTime } from "luxon";
-import { formatBytes } from "../build/report.ts";
 import type { Announcement } from "../changes/published-state.ts";
 import { timed } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
@@ -260,9 +259,14 @@ function trimWarning(path: string, trim: IcsTrim): string {
   if (trim.droppedPast > 0) parts.push(`left out ${trim.droppedPast} past events`);
   if (trim.droppedCurrent > 0) parts.push(`left out ${trim.droppedCurrent} events under way`);
   const result = trim.overBudget
-    ? `still ${formatBytes(trim.bytes)}: its cancellations alone are over the budget`
-    : `now at most ${formatBytes(trim.bytes)}`;
-  return `${path} would be ${formatBytes(trim.fullBytes)}, over ICS_MAX_BYTES (${trim.maxBytes} bytes): ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
+    ? `still ${bytes(trim.bytes)}: its cancellations alone are over the budget`
+    : `now at most ${bytes(trim.bytes)}`;
+  return `${path} would be ${bytes(trim.fullBytes)}, over ICS_MAX_BYTES (${bytes(trim.maxBytes)}): ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
+}
+
+/** Exact, in the unit of the setting: "1,180,345 bytes". */
+function bytes(count: number): string {
+  return `${count.toLocaleString("en-US")} bytes`;
 }
 
 type Purpose = "ics" | "feed";

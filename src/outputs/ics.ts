@@ -6,6 +6,7 @@ import ical, {
 } from "ical-generator";
 import { DateTime } from "luxon";
 import { messagesFor, translate } from "../i18n/messages.ts";
+import { count } from "../metrics.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
@@ -291,6 +292,8 @@ function veventLines(timed: TimedEvent, context: EventContext, short: boolean): 
   let byContext = veventCache.get(timed.event);
   const cached = byContext?.get(key);
   if (cached) return cached;
+  // Counted: the size budget must not cost more VEVENTs (test/integration/ics-budget.test.ts).
+  count("ics.vevents");
   const { data, extraLines } = veventData(timed, context, short);
   const lines = unfoldIcs(ical({ timezone: null }).createEvent(data).toString());
   const end = lines.pop();
