@@ -41,6 +41,9 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: c.href,
       lastmod: latest([...c.upcoming, ...c.past].map((e) => e.updatedAt)),
     })),
-    ...views.eventPages.map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
+    // A page left where an event moved away from points to its new page: not one to index.
+    ...views.eventPages
+      .filter((p) => p.event.history?.removed?.kind !== "moved")
+      .map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
   ];
 }

@@ -307,6 +307,10 @@ describe("changes between two builds", () => {
     expect(oldPage).toContain(`href="${paths.event(SWITCHED.to, SWITCHED.id)}"`);
     expect(oldPage).toContain(`<link rel="canonical" href="${pageUrl(SWITCHED.to, SWITCHED.id)}">`);
     expect(existsSync(join(after, pageFile(SWITCHED.to, SWITCHED.id)))).toBe(true);
+    const sitemap = read(after, "sitemap.xml");
+    expect(sitemap).toContain(`<loc>${pageUrl(SWITCHED.to, SWITCHED.id)}</loc>`);
+    expect(sitemap).not.toContain(`<loc>${pageUrl(SWITCHED.calendarId, SWITCHED.id)}</loc>`);
+    expect(sitemap).toContain(`<loc>${pageUrl(DELETED.calendarId, DELETED.id)}</loc>`);
     const ids = jsonFeedItems(after, "feed.json").map((item) => item.id);
     expect(ids.filter((id) => id.includes(SWITCHED.id))).toEqual([
       pageUrl(SWITCHED.to, SWITCHED.id),
