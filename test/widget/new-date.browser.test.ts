@@ -69,18 +69,20 @@ describe.skipIf(!hasChromium())("widget New date badge in a browser", () => {
   }
 
   /** Badge texts per event title. */
-  const badges = (frame: Frame) =>
-    frame.$$eval(".ecp-link, .ecp-daylink", (links) =>
-      links.map((link) => [
-        link.querySelector(".ecp-name")?.textContent ?? "",
-        [...link.querySelectorAll(".ecp-badge")].map((badge) => badge.textContent),
-      ]),
+  const badges = async (frame: Frame): Promise<Map<string, (string | null)[]>> =>
+    new Map(
+      await frame.$$eval(".ecp-link, .ecp-daylink", (links) =>
+        links.map((link): [string, (string | null)[]] => [
+          link.querySelector(".ecp-name")?.textContent ?? "",
+          [...link.querySelectorAll(".ecp-badge")].map((badge) => badge.textContent),
+        ]),
+      ),
     );
 
   it("should show the badge on the moved event only, as built and as rendered from the JSON", async () => {
     for (const query of ["", "?count=10"]) {
       const { frame, problems } = await widget(query);
-      const found = new Map(await badges(frame));
+      const found = await badges(frame);
       expect(found.get(MOVED), query).toEqual(["New date"]);
       expect(found.get("Harbour Concert"), query).toEqual(["Cancelled"]);
       expect(found.get("Poetry Night"), query).not.toContain("New date");
@@ -90,11 +92,11 @@ describe.skipIf(!hasChromium())("widget New date badge in a browser", () => {
 
   it("should show it in Dutch and in the month view", async () => {
     const dutch = await widget("?lang=nl&count=10");
-    expect(new Map(await badges(dutch.frame)).get(MOVED)).toEqual(["Nieuwe datum"]);
+    expect((await badges(dutch.frame)).get(MOVED)).toEqual(["Nieuwe datum"]);
     const month = await widget("?view=month");
     // It opens on March; the lecture is on 2 April.
     await month.frame.click('.ecp-navbutton[aria-label="Next month"]');
-    expect(new Map(await badges(month.frame)).get(MOVED)).toEqual(["New date"]);
+    expect((await badges(month.frame)).get(MOVED)).toEqual(["New date"]);
     expect([...dutch.problems, ...month.problems]).toEqual([]);
   });
 });
