@@ -338,9 +338,12 @@ describe("changes between two builds", () => {
     expect(announced(REINSTATED.calendarId, REINSTATED.id, "reinstated")?.title).toMatch(
       /^Back on: Poetry Evening: Voices of the Amstel, Thursday 16 April 20:00$/,
     );
-    // The events' own items stay, updated.
+    // The events' own items stay, updated; a deleted event's says it is cancelled.
     const own = items.find((item) => item.id === pageUrl(MOVED.calendarId, MOVED.id));
     expect(own?.title).toBe("Fri 27 Mar 2026 · Open Studio Night");
+    expect(items.find((item) => item.id === pageUrl(DELETED.calendarId, DELETED.id))?.title).toBe(
+      "Wed 22 Apr 2026 · Cancelled: Web Accessibility for Volunteer Websites",
+    );
     // Nothing was announced the first time, and the announcements stay in the next build.
     expect(jsonFeedItems(before, "feed.json").filter((item) => item.id.includes("#"))).toEqual([]);
     const later = jsonFeedItems(output, "feed.json").filter((item) => item.id.includes("#"));
