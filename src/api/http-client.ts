@@ -220,7 +220,7 @@ export class HttpClient {
       const sentAs = formatAuth(this.#options.auth);
       return failed(
         new AuthError(
-          `The portal rejected the token (HTTP ${status}) for ${shown}, sent as EVENT_API_AUTH=${sentAs}${detail}. If the token is new, the portal may expect it elsewhere: npm run check-api tries the common placements. Otherwise ask the Organization Administrator for a new token (EVENT_API_TOKEN).`,
+          `The portal rejected the token (HTTP ${status}) for ${shown}, sent as EVENT_API_AUTH=${sentAs}${detail}. If the token is new, the portal may expect it elsewhere: npm run check-api tries the common placements. Otherwise ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN.`,
           status,
           { challenge: header("www-authenticate") },
         ),

@@ -166,7 +166,9 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       ...(changes.EVENT_API_AUTH
         ? ["the portal expects the token elsewhere (EVENT_API_AUTH)"]
         : []),
-      ...(changes.EVENT_API_PAGING ? ["lists would be read incompletely (EVENT_API_PAGING)"] : []),
+      ...(changes.EVENT_API_PAGING
+        ? ["lists cannot be read whole without paging parameters (EVENT_API_PAGING)"]
+        : []),
       ...now.failures,
     ];
     if (changed) {

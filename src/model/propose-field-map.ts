@@ -301,7 +301,7 @@ const IMAGE_URL = /\.(png|jpe?g|gif|webp|svg|avif)([?#].*)?$/i;
 const HTTP_URL = /^https?:\/\/\S+$/i;
 const DATEISH = /^\d{4}-\d{2}-\d{2}|^\d{1,2}[./]\d{1,2}[./]\d{4}|^[A-Z][a-z]{2}, \d/;
 const TIMEISH_NAME =
-  /date|time|at$|on$|stamp|modif|creat|updat|start|end|from|to$|begin|until|since/i;
+  /date|time|at$|on$|stamp|modif|creat|updat|chang|last|publish|added|start|end|from|to$|begin|until|since/i;
 /** Epoch seconds or milliseconds from 2001 to 2286: far from ids and counters. */
 const isEpoch = (n: number) =>
   Number.isInteger(n) && ((n >= 1e9 && n < 1e10) || (n >= 1e12 && n < 1e13));
