@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,6 +7,7 @@ import {
   shellBlock,
 } from "../../src/check/settings-block.ts";
 import { parseFieldMap } from "../../src/model/field-map.ts";
+import { envAfterBash } from "../helpers/shell.ts";
 
 const TOKEN = "ecp_abcdefghijkl_s3cret-value-never-shown";
 
@@ -18,17 +18,6 @@ const awkward: Array<readonly [string, string]> = [
   ["EVENT_API_CALENDARS", "city, culture # not a comment"],
   ["EVENT_API_CACHE_DIR", "/tmp/with space/$HOME/`x`"],
 ];
-
-/** What a POSIX shell ends up with after running the block. */
-function throughBash(block: string): Record<string, string> {
-  const result = spawnSync(
-    "/bin/bash",
-    ["-c", `${block}\nnode -e 'process.stdout.write(JSON.stringify(process.env))'`],
-    { encoding: "utf8", env: { PATH: process.env.PATH } },
-  );
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Record<string, string>;
-}
 
 describe("settingsInEffect", () => {
   it("should list every API setting in effect with the changes, and never the token", () => {
@@ -54,7 +43,7 @@ describe("settingsInEffect", () => {
 
 describe("shellBlock", () => {
   it("should give a shell exactly the values, whatever characters they hold", () => {
-    const env = throughBash(shellBlock(awkward));
+    const env = envAfterBash(shellBlock(awkward));
     for (const [name, value] of awkward) expect(env[name]).toBe(value);
   });
 });
