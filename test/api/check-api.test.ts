@@ -1,7 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApi } from "../../src/cli/check-api.ts";
 import { loadEnvFile } from "../../src/config/env-file.ts";
@@ -11,8 +13,10 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
-import { envAfterBash, exportLines } from "../helpers/shell.ts";
+import { envAfterBash, envFileLines, exportLines } from "../helpers/shell.ts";
 import { apiEnv, NOW } from "../snapshot/portal-env.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 let portal: RunningPortal;
 beforeAll(async () => {
@@ -54,6 +58,41 @@ describe("checkApi", () => {
     expect(text).toContain(
       'calendar "library" (EVENT_API_CALENDARS) is not available to this organization',
     );
+  });
+
+  it("should read .env in the folder it runs in, with the environment winning over it", async () => {
+    const keyed = await startPortal({ port: 0, now: NOW, auth: "header:X-Api-Key" });
+    const folder = mkdtempSync(join(tmpdir(), "ecp-project-"));
+    try {
+      writeFileSync(
+        join(folder, ".env"),
+        [
+          `EVENT_API_URL=${keyed.url}`,
+          "EVENT_API_AUTH=header:X-Api-Key",
+          "EVENT_API_TOKEN=ecp_aaaaaaaaaaaa_a-stale-token-the-environment-overrides",
+          `EVENT_API_CACHE_DIR=${join(folder, ".cache")}`,
+        ].join("\n"),
+      );
+      const env = { ...process.env };
+      for (const key of Object.keys(env)) if (/^(EVENT_API_|ENV_FILE$)/.test(key)) delete env[key];
+      const tsx = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+      const child = spawn(process.execPath, ["--import", tsx, join(ROOT, "src/cli/check-api.ts")], {
+        cwd: folder,
+        env: { ...env, EVENT_API_TOKEN: keyed.token, SITE_NOW: NOW },
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      const [code] = (await once(child, "close")) as [number];
+      expect(stdout.split("\n")[0]).toMatch(
+        /^Settings read from \.env: .*EVENT_API_AUTH.*; the environment wins for EVENT_API_TOKEN\.$/,
+      );
+      expect(stdout).toContain("(token sent as header:X-Api-Key)");
+      expect(stdout).toContain("OK: ");
+      expect(code).toBe(0);
+    } finally {
+      await keyed.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("should print a single line without a stack trace when run without configuration", () => {
@@ -141,8 +180,7 @@ describe("checkApi against a portal in another dialect", () => {
 
     // The same settings saved as .env instead.
     const envFile = join(work, "saved.env");
-    const dotenv = first.text.slice(first.text.indexOf("\nEVENT_API_URL="));
-    writeFileSync(envFile, dotenv.slice(0, dotenv.indexOf("\n\n")));
+    writeFileSync(envFile, envFileLines(first.text));
     const fromFile: NodeJS.ProcessEnv = {
       ENV_FILE: envFile,
       EVENT_API_TOKEN: variant.token,

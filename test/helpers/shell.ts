@@ -21,3 +21,11 @@ export function exportLines(output: string): string {
     .filter((line) => line.startsWith("export "))
     .join("\n");
 }
+
+/** The `NAME=value` lines (the .env form) of a command's output. */
+export function envFileLines(output: string): string {
+  return output
+    .split("\n")
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+    .join("\n");
+}

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,8 +11,8 @@ import {
   startPortal,
 } from "../../src/portal/index.ts";
 import { paths } from "../../src/site/paths.ts";
-import { type BuiltSite, buildSite, runScript } from "../helpers/demo-build.ts";
-import { envAfterBash, exportLines } from "../helpers/shell.ts";
+import { type CommandRun, runScript } from "../helpers/demo-build.ts";
+import { envFileLines } from "../helpers/shell.ts";
 import { icalJsEvents } from "./published-site.ts";
 
 /** Three zones, each with a clock change near the pinned build clock (2026-03-20). */
@@ -122,10 +123,12 @@ function dataset(): PortalDataset {
   };
 }
 
-describe("a build from the settings check-api proposes for a portal in another dialect", () => {
+describe("a build from the settings check-api proposes, saved as a .env file", () => {
   let portal: RunningPortal;
-  let site: BuiltSite;
-  let check: Awaited<ReturnType<typeof runScript>>;
+  let work: string;
+  let site: string;
+  let build: CommandRun;
+  let check: CommandRun;
 
   beforeAll(async () => {
     portal = await startPortal({
@@ -140,13 +143,22 @@ describe("a build from the settings check-api proposes for a portal in another d
     const start = { EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token };
     // The real command, from a new user's start: URL and token only.
     check = await runScript("src/cli/check-api.ts", [], start);
-    const settings = envAfterBash(exportLines(check.stdout));
-    site = await buildSite({ ...settings, EVENT_API_TOKEN: portal.token });
+    // Saved as a settings file, as a site owner would keep them; the token stays in the environment.
+    work = mkdtempSync(join(tmpdir(), "ecp-dialect-build-"));
+    const envFile = join(work, "portal.env");
+    writeFileSync(envFile, envFileLines(check.stdout));
+    const output = join(work, "_site");
+    build = await runScript("src/cli/build.ts", ["--output", output], {
+      ENV_FILE: envFile,
+      EVENT_API_TOKEN: portal.token,
+      EVENT_API_CACHE_DIR: join(work, ".cache"),
+    });
+    site = output;
   }, 240_000);
 
   afterAll(async () => {
     await portal?.close();
-    if (site) rmSync(join(site.dir, ".."), { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it("should get one block from check-api that the build accepts", () => {
@@ -158,13 +170,13 @@ describe("a build from the settings check-api proposes for a portal in another d
       /^export EVENT_API_FIELD_MAP='\{.*"event":\{"start":"dateFrom","end":"dateTo",/m,
     );
     expect(check.log).not.toContain(portal.token);
-    expect(site.status, site.log).toBe(0);
-    expect(site.log).not.toContain(portal.token);
+    expect(build.status, build.log).toBe(0);
+    expect(build.log).not.toContain(portal.token);
   });
 
   it("should publish every event at its portal time in its own zone, across the clock changes", () => {
     for (const calendarId of Object.keys(ZONES) as CalendarId[]) {
-      const file = join(site.dir, "api", "calendars", calendarId, "events.json");
+      const file = join(site, "api", "calendars", calendarId, "events.json");
       const document = JSON.parse(readFileSync(file, "utf8")) as PublicEventsDocument;
       const got = document.events.map((event) => ({
         id: event.id,
@@ -193,7 +205,7 @@ describe("a build from the settings check-api proposes for a portal in another d
   it("should give calendar apps the same instants, with each event's zone (ical.js)", () => {
     for (const event of PLANNED.filter((e) => !e.allDay)) {
       const folder = paths.event(event.calendarId, event.id).slice(1);
-      const [vevent] = icalJsEvents(readFileSync(join(site.dir, folder, "event.ics"), "utf8"));
+      const [vevent] = icalJsEvents(readFileSync(join(site, folder, "event.ics"), "utf8"));
       expect(vevent?.startDate.zone?.tzid, event.id).toBe(ZONES[event.calendarId]);
       expect(vevent?.startDate.toJSDate().toISOString(), event.id).toBe(
         new Date(event.published.start).toISOString(),
@@ -206,7 +218,7 @@ describe("a build from the settings check-api proposes for a portal in another d
     }
     const day = PLANNED.find((e) => e.allDay) as Planned;
     const folder = paths.event(day.calendarId, day.id).slice(1);
-    const [allDay] = icalJsEvents(readFileSync(join(site.dir, folder, "event.ics"), "utf8"));
+    const [allDay] = icalJsEvents(readFileSync(join(site, folder, "event.ics"), "utf8"));
     expect(allDay?.startDate.isDate).toBe(true);
     expect(allDay?.startDate.toString()).toBe(day.start);
     expect(allDay?.endDate.toString()).toBe(day.end);
