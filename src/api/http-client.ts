@@ -8,6 +8,8 @@ import { backoffMs, isRetryableStatus, isTransientNetworkError, parseRetryAfter 
 import { Semaphore } from "./semaphore.ts";
 
 export interface HttpClientOptions {
+  /** EVENT_API_URL: the token is only ever sent to its origin. */
+  readonly baseUrl?: string;
   readonly token: string;
   readonly auth: AuthMode;
   readonly concurrency: number;
@@ -105,6 +107,15 @@ export class HttpClient {
 
   async #send(target: URL, conditional: ConditionalHeaders): Promise<Attempt> {
     const url = new URL(target);
+    const home = this.#options.baseUrl ? new URL(this.#options.baseUrl).origin : url.origin;
+    if (url.origin !== home) {
+      // A next-page link to another site must not carry the token there.
+      return failed(
+        new ApiError(
+          `The portal points at ${this.display(url)}, another site than EVENT_API_URL (${home}); the token is only ever sent to EVENT_API_URL's site, so this was not requested.`,
+        ),
+      );
+    }
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "event-calendar-publisher",

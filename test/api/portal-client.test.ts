@@ -451,6 +451,33 @@ describe("PortalClient against other portals", () => {
     }
   });
 
+  it("should never send the token to another site a next-page link points at", async () => {
+    const elsewhere: string[] = [];
+    const other = await serve((req, res) => {
+      elsewhere.push(String(req.headers.authorization));
+      json(res, []);
+    });
+    const linking = await serve((_req, res) => {
+      json(res, [{ id: "c", name: "C" }], {
+        link: `<${other.url}/event-calendars?cursor=2>; rel="next"`,
+      });
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: linking.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+      });
+      await expect(attempt).rejects.toThrow(
+        /^The portal points at http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars\?cursor=2, another site than EVENT_API_URL/,
+      );
+      expect(elsewhere).toEqual([]);
+    } finally {
+      other.server.close();
+      linking.server.close();
+    }
+  });
+
   it("should stop when the portal's paging repeats itself", async () => {
     const loop = await serve((req, res) => {
       json(res, [{ id: "c" }], {
