@@ -2,10 +2,11 @@ import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
 import { unwrapDetails } from "./details-envelope.ts";
+import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
 import { firstPageUrl, readPage } from "./paging.ts";
-import { type CachedResponse, ResponseCache } from "./response-cache.ts";
+import { type CachedResponse, type CacheHit, ResponseCache } from "./response-cache.ts";
 import type { WireCalendar, WireEvent, WireRecord } from "./wire.ts";
 
 export interface FetchStats extends HttpStats {
@@ -49,6 +50,8 @@ export class PortalClient {
   readonly #config: ApiConfig;
   readonly #cache: ResponseCache;
   readonly #options: PortalClientOptions;
+  /** One details store per calendar, loaded on first use. */
+  readonly #details = new Map<string, DetailsStore>();
 
   constructor(config: ApiConfig, options: PortalClientOptions = {}) {
     this.#config = config;
@@ -104,21 +107,15 @@ export class PortalClient {
     listed?: WireRecord,
   ): Promise<WireRecord | null> {
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
-    const key = this.#key(url);
-    const cached = this.#cache.get<CachedResponse>(key);
+    const store = this.#detailsStore(calendarId);
+    const cached = store.get(eventId);
     const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
     if (stored && listed && this.#sameVersion(listed, stored)) {
       this.stats.detailsReused++;
       return stored;
     }
     try {
-      const body = await this.#get(
-        "detail",
-        url,
-        key,
-        cached?.value ?? null,
-        cached?.ageMs ?? null,
-      );
+      const body = await this.#get("detail", url, cached, (entry) => store.set(eventId, entry));
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
@@ -127,6 +124,26 @@ export class PortalClient {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
     }
+  }
+
+  /**
+   * Keeps the details fetched or confirmed for each calendar, for the next
+   * build, dropping events the calendar no longer lists.
+   */
+  async saveDetails(listed: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+    for (const [calendarId, eventIds] of listed) {
+      await this.#detailsStore(calendarId).save(eventIds);
+    }
+  }
+
+  #detailsStore(calendarId: string): DetailsStore {
+    let store = this.#details.get(calendarId);
+    if (!store) {
+      const list = this.endpoint("event-calendar", calendarId, "events");
+      store = DetailsStore.load(this.#cache, `details ${this.http.display(list)}`);
+      this.#details.set(calendarId, store);
+    }
+    return store;
   }
 
   /** Calendars (filtered by EVENT_API_CALENDARS), their events and every event's details. */
@@ -161,7 +178,7 @@ export class PortalClient {
       return request;
     };
     progress?.({ phase: "details", done: 0, total });
-    return Promise.all(
+    const result = await Promise.all(
       listed.map(async ({ record, id, events }): Promise<WireCalendar> => {
         const wire = await Promise.all(
           events.map(async (event): Promise<WireEvent | null> => {
@@ -181,6 +198,18 @@ export class PortalClient {
         return { record, events: wire.filter((event): event is WireEvent => event !== null) };
       }),
     );
+    const listedIds = new Map<string, Set<string>>();
+    for (const { id, events } of listed) {
+      if (id === null) continue;
+      const ids = listedIds.get(id) ?? new Set<string>();
+      for (const event of events) {
+        const eventId = eventIdOf(event, this.#config);
+        if (eventId !== null) ids.add(eventId);
+      }
+      listedIds.set(id, ids);
+    }
+    await this.saveDetails(listedIds);
+    return result;
   }
 
   #selectCalendars(calendars: WireRecord[]): WireRecord[] {
@@ -234,12 +263,8 @@ export class PortalClient {
       }
       seen.add(key);
       const cached = this.#cache.get<CachedResponse>(key);
-      const response = await this.#get(
-        "list",
-        next,
-        key,
-        cached?.value ?? null,
-        cached?.ageMs ?? null,
+      const response = await this.#get("list", next, cached, (entry) =>
+        this.#cache.set(key, entry),
       );
       this.stats.pages++;
       let page: ReturnType<typeof readPage>;
@@ -268,20 +293,20 @@ export class PortalClient {
   async #get(
     kind: "list" | "detail",
     url: URL,
-    key: string,
-    cached: CachedResponse | null,
-    ageMs: number | null,
+    hit: CacheHit<CachedResponse> | null,
+    persist: (entry: CachedResponse) => unknown,
   ): Promise<CachedResponse> {
-    if (cached && ageMs !== null && ageMs < this.#config.cacheDurationMs) {
+    const cached = hit?.value ?? null;
+    if (hit && hit.ageMs < this.#config.cacheDurationMs) {
       this.stats.cacheHits++;
-      return cached;
+      return hit.value;
     }
     if (kind === "list") this.stats.listRequests++;
     else this.stats.detailRequests++;
     const response = await this.http.getJson(url, cached ?? {});
     if (response.status === 304 && cached) {
       // Re-saving restarts the cache age: the portal just confirmed this body.
-      await this.#cache.set(key, cached);
+      await persist(cached);
       return cached;
     }
     if (response.status === 304) {
@@ -297,7 +322,7 @@ export class PortalClient {
       totalCount: response.totalCount,
     };
     // Stored even without validators: unchanged details are reused by revision.
-    await this.#cache.set(key, entry);
+    await persist(entry);
     return entry;
   }
 

@@ -35,6 +35,9 @@ runCli(async () => {
     process.env.REBUILD_INTERVAL_MINUTES = String(resolveRebuildInterval(process.env).minutes);
   }
   const site = getSiteConfig();
+  // One clock for the build and every thread it starts (render workers read the environment).
+  const now = site.now.toISO();
+  if (now) process.env.SITE_NOW = now;
   const guard = readShrinkGuardConfig(process.env);
 
   const stopDemoPortal = await useDemoPortalIfUnconfigured(site);

@@ -21,7 +21,7 @@ import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
-import { addStreamedTemplate } from "./streamed-outputs-plugin.ts";
+import { addStreamedTemplate, addWorkerGlobal } from "./streamed-outputs-plugin.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -39,6 +39,9 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addPlugin(nunjucksCachePlugin);
   // One page per event: rendered streamed, outside Eleventy's pagination.
   addStreamedTemplate(eleventyConfig, "calendars/event.njk");
+  // `site` holds a Luxon DateTime, which a copy to a render worker would lose;
+  // workers read the same settings (SITE_NOW is pinned by the build).
+  addWorkerGlobal(eleventyConfig, "site", getSiteConfig);
 
   eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),

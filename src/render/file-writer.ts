@@ -33,6 +33,26 @@ export class FileWriter {
     return this.#bytes;
   }
 
+  /** Every path written (or taken) so far. */
+  get paths(): ReadonlySet<string> {
+    return this.#written;
+  }
+
+  /**
+   * Takes paths another thread wrote into the same folder, refusing those
+   * already written here: two threads' outputs must not collide either.
+   */
+  adopt(paths: Iterable<string>, bytes: number): void {
+    for (const path of paths) {
+      if (this.#written.has(path)) {
+        throw new Error(`Two outputs want to write ${path}; each needs its own URL.`);
+      }
+      this.#written.add(path);
+      this.#files++;
+    }
+    this.#bytes += bytes;
+  }
+
   /** Writes one file (path relative to the root). */
   write(path: string, content: string): void {
     if (this.#written.has(path)) {

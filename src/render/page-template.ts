@@ -5,8 +5,8 @@ import type nunjucks from "nunjucks";
 
 /**
  * A paginated Nunjucks page template (front matter, body, layout chain)
- * rendered one page at a time outside Eleventy's pagination, with the same
- * Nunjucks environment (filters, includes, options) Eleventy uses.
+ * rendered one page at a time outside Eleventy's pagination, with a Nunjucks
+ * environment set up as Eleventy's (the same filters, includes and options).
  *
  * Eleventy keeps every paginated page's data until its build ends, which made
  * memory and time grow with the number of events (docs/performance.md); here a
@@ -19,22 +19,40 @@ import type nunjucks from "nunjucks";
 
 type Data = Record<string, unknown>;
 
-export interface PageTemplateOptions {
-  /**
-   * Eleventy's Nunjucks library and environment, with the site's filters and
-   * includes. Eleventy ships its own Nunjucks; compiling with another copy
-   * would not recognize its safe strings.
-   */
-  readonly nunjucks: Pick<typeof nunjucks, "Template">;
-  readonly env: nunjucks.Environment;
-  /** The project root, for `page.inputPath` ("./templates/...") as Eleventy reports it. */
+/** One file of a template: the page itself or one of its layouts. */
+export interface TemplateLayer {
+  readonly path: string;
+  readonly data: Data;
+  readonly content: string;
+}
+
+/** A page template as read from disk: plain data, so it can be sent to a worker thread. */
+export interface PageTemplateSource {
+  /** Relative to the input folder, e.g. "calendars/event.njk". */
+  readonly template: string;
+  /** As Eleventy reports it in `page.inputPath`: "./templates/calendars/event.njk". */
+  readonly inputPath: string;
+  /** The page first, then each layout it (transitively) uses. */
+  readonly layers: readonly TemplateLayer[];
+}
+
+export interface TemplateFolders {
+  /** The project root. */
   readonly root: string;
   readonly inputDir: string;
   readonly layoutsDir: string;
-  /** Template path relative to `inputDir`, e.g. "calendars/event.njk". */
-  readonly template: string;
   /** Eleventy's front matter options (eleventyConfig.frontMatterParsingOptions). */
   readonly frontMatter?: object;
+}
+
+/**
+ * The Nunjucks library and environment to compile with. Eleventy ships its
+ * own Nunjucks; compiling with another copy would not recognize its safe
+ * strings, so the library comes with the environment.
+ */
+export interface NunjucksEngine {
+  readonly nunjucks: Pick<typeof nunjucks, "Template">;
+  readonly environment: nunjucks.Environment;
 }
 
 export interface RenderedPage {
@@ -44,61 +62,87 @@ export interface RenderedPage {
   readonly content: string;
 }
 
-interface Layer {
+export async function readPageTemplate(
+  template: string,
+  folders: TemplateFolders,
+): Promise<PageTemplateSource> {
+  const read = async (path: string): Promise<TemplateLayer> => {
+    const parsed = matter(await readFile(path, "utf8"), { ...folders.frontMatter });
+    return { path, data: parsed.data as Data, content: parsed.content };
+  };
+  const layers = [await read(join(folders.inputDir, template))];
+  for (let name = layers[0]?.data.layout; typeof name === "string"; ) {
+    if (layers.length > 10) throw new Error(`${template}: layouts nest too deep`);
+    const layout = await read(join(folders.layoutsDir, name));
+    layers.push(layout);
+    name = layout.data.layout;
+  }
+  // As Eleventy writes it: "./" before a path inside the project, none before "../".
+  const inputPath = relative(folders.root, join(folders.inputDir, template));
+  return { template, inputPath: inputPath.startsWith("..") ? inputPath : `./${inputPath}`, layers };
+}
+
+interface CompiledLayer {
   readonly data: Data;
   readonly template: nunjucks.Template;
-  readonly path: string;
 }
 
 export class PageTemplate {
   readonly template: string;
-  readonly #options: PageTemplateOptions;
-  readonly #page: Layer;
-  readonly #layouts: readonly Layer[];
+  readonly #page: CompiledLayer;
+  readonly #layouts: readonly CompiledLayer[];
+  readonly #data: Data;
   readonly #alias: string;
   readonly #dataPath: readonly string[];
   readonly #permalink: nunjucks.Template;
   readonly #computed: readonly (readonly [string, nunjucks.Template])[];
-  readonly #inputPath: string;
+  readonly #pageInfo: Data;
 
-  private constructor(options: PageTemplateOptions, page: Layer, layouts: Layer[]) {
-    this.template = options.template;
-    this.#options = options;
+  constructor(source: PageTemplateSource, engine: NunjucksEngine) {
+    const { template } = source;
+    this.template = template;
+    const compile = (text: string, path: string) =>
+      new engine.nunjucks.Template(text, engine.environment, path, true);
+    const [page, ...layouts] = source.layers.map(
+      (layer): CompiledLayer => ({
+        data: layer.data,
+        template: compile(layer.content, layer.path),
+      }),
+    );
+    if (!page) throw new Error(`${template}: no template`);
     this.#page = page;
     this.#layouts = layouts;
+    // Layout front matter sits under the template's, as in Eleventy's cascade.
+    this.#data = Object.assign({}, ...layouts.map((layout) => layout.data).reverse(), page.data);
+
     const pagination = page.data.pagination as Data | undefined;
     if (!pagination || typeof pagination.data !== "string") {
-      throw new Error(`${options.template}: a streamed page template needs pagination.data`);
+      throw new Error(`${template}: a streamed page template needs pagination.data`);
     }
     if (pagination.size !== undefined && pagination.size !== 1) {
-      throw new Error(`${options.template}: streamed pages paginate one item per page (size: 1)`);
+      throw new Error(`${template}: streamed pages paginate one item per page (size: 1)`);
     }
     this.#dataPath = pagination.data.split(".");
     this.#alias = typeof pagination.alias === "string" ? pagination.alias : "item";
+    const pagePath = source.layers[0]?.path ?? template;
     if (typeof page.data.permalink !== "string") {
-      throw new Error(`${options.template}: a streamed page template needs a permalink string`);
+      throw new Error(`${template}: a streamed page template needs a permalink string`);
     }
-    this.#permalink = this.#compile(page.data.permalink, `${page.path} (permalink)`);
+    this.#permalink = compile(page.data.permalink, `${pagePath} (permalink)`);
     const computed = (page.data.eleventyComputed ?? {}) as Data;
     this.#computed = Object.entries(computed).map(([key, value]) => {
       if (typeof value !== "string") {
-        throw new Error(`${options.template}: eleventyComputed.${key} must be a template string`);
+        throw new Error(`${template}: eleventyComputed.${key} must be a template string`);
       }
-      return [key, this.#compile(value, `${page.path} (eleventyComputed.${key})`)] as const;
+      return [key, compile(value, `${pagePath} (eleventyComputed.${key})`)] as const;
     });
-    this.#inputPath = `./${relative(options.root, join(options.inputDir, options.template))}`;
-  }
-
-  static async load(options: PageTemplateOptions): Promise<PageTemplate> {
-    const page = await readLayer(options, join(options.inputDir, options.template));
-    const layouts: Layer[] = [];
-    for (let name = page.data.layout; typeof name === "string"; ) {
-      if (layouts.length > 10) throw new Error(`${options.template}: layouts nest too deep`);
-      const layout = await readLayer(options, join(options.layoutsDir, name));
-      layouts.push(layout);
-      name = layout.data.layout;
-    }
-    return new PageTemplate(options, page, layouts);
+    const name = template.slice(template.lastIndexOf("/") + 1).replace(/\.njk$/, "");
+    this.#pageInfo = {
+      inputPath: source.inputPath,
+      fileSlug: name === "index" ? "" : name,
+      filePathStem: `/${template.replace(/\.njk$/, "")}`,
+      templateSyntax: "njk",
+    };
   }
 
   /** The items to paginate over, from `pagination.data` in the global data. */
@@ -115,25 +159,20 @@ export class PageTemplate {
 
   /** Renders the page for one item: permalink, computed data, body, then each layout. */
   render(globals: Data, item: unknown, pageNumber: number): RenderedPage {
-    // Layout front matter sits under the template's, as in Eleventy's cascade.
-    const data: Data = { ...globals };
-    for (let i = this.#layouts.length - 1; i >= 0; i--) Object.assign(data, this.#layouts[i]?.data);
-    Object.assign(data, this.#page.data);
+    const data: Data = { ...globals, ...this.#data };
     data[this.#alias] = item;
     data.pagination = { size: 1, alias: this.#alias, pageNumber, items: [item] };
 
     const permalink = this.#permalink.render(data);
     const url = permalink.startsWith("/") ? permalink : `/${permalink}`;
     const outputPath = (url.endsWith("/") ? `${url}index.html` : url).slice(1);
+    const pageUrl = url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url;
     data.permalink = permalink;
     data.page = {
-      url: url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url,
+      ...this.#pageInfo,
+      url: pageUrl,
       outputPath,
-      inputPath: this.#inputPath,
-      fileSlug: this.#fileSlug(),
-      filePathStem: this.#inputPath.slice(this.#inputPath.indexOf("/", 2)).replace(/\.njk$/, ""),
       outputFileExtension: outputPath.slice(outputPath.lastIndexOf(".") + 1),
-      templateSyntax: "njk",
     };
     for (const [key, template] of this.#computed) data[key] = template.render(data);
 
@@ -142,24 +181,6 @@ export class PageTemplate {
       data.content = content;
       content = layout.template.render(data);
     }
-    return { outputPath, url: (data.page as Data).url as string, content };
+    return { outputPath, url: pageUrl, content };
   }
-
-  #fileSlug(): string {
-    const name = this.template.slice(this.template.lastIndexOf("/") + 1).replace(/\.njk$/, "");
-    return name === "index" ? "" : name;
-  }
-
-  #compile(source: string, path: string): nunjucks.Template {
-    return new this.#options.nunjucks.Template(source, this.#options.env, path, true);
-  }
-}
-
-async function readLayer(options: PageTemplateOptions, path: string): Promise<Layer> {
-  const parsed = matter(await readFile(path, "utf8"), { ...options.frontMatter });
-  return {
-    data: parsed.data as Data,
-    template: new options.nunjucks.Template(parsed.content, options.env, path, true),
-    path,
-  };
 }

@@ -2,10 +2,11 @@ import { ApiUnavailableError, formatMs } from "../api/errors.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
-import { count, timed, timedAsync } from "../metrics.ts";
+import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { lastGoodKey } from "./last-good-key.ts";
+import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
 export interface LoadFromApiOptions {
@@ -67,16 +68,20 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
 
   try {
     const wire = await timedAsync("fetch", () => client.fetchAll());
-    const snapshot = timed("normalize", () =>
-      normalizeSnapshot(
+    const settings = { fieldMap: config.fieldMap, defaultTimeZone: options.defaultTimeZone };
+    const snapshot = await timedAsync("normalize", async () => {
+      const memo = NormalizeMemo.load(store, settings);
+      const normalized = normalizeSnapshot(
         { source: config.baseUrl, fetchedAt: options.now.toISOString(), calendars: wire, warnings },
         {
-          fieldMap: config.fieldMap,
-          defaultTimeZone: options.defaultTimeZone,
+          ...settings,
           onWarning: (message) => reporter.warn(message),
+          normalizeEvent: memo.normalizeEvent,
         },
-      ),
-    );
+      );
+      await memo.save();
+      return normalized;
+    });
     await timedAsync("fetch", () => store.set(key, snapshot));
     summarize(snapshot, false);
     return snapshot;

@@ -78,6 +78,6 @@ describe("formatPaging", () => {
     expect(formatPaging({ kind: "offset", param: "skip", sizeParam: "take" })).toBe(
       "offset:skip,take",
     );
-    expect(formatPaging({ kind: "auto" })).toBe("auto");
+    expect(formatPaging({ kind: "auto", sizeParam: null })).toBe("auto");
   });
 });
