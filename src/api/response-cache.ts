@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { redactJson } from "./auth.ts";
 
 const require = createRequire(import.meta.url);
 const { AssetCache } = require("@11ty/eleventy-fetch") as {
@@ -64,16 +63,23 @@ export class ResponseCache {
     // "*" (forever) makes isCacheValid check only that the contents file exists.
     if (!asset.isCacheValid("*")) return null;
     const cachedAt = asset.getCachedTimestamp();
-    const value = asset.getCachedContents();
-    if (cachedAt === undefined || value === undefined || value === null) return null;
+    const contents = asset.getCachedContents();
+    if (cachedAt === undefined || contents === undefined || contents === null) return null;
+    // Stored as JSON text; entries from before were stored as "json" and come back parsed.
+    const value = typeof contents === "string" ? (JSON.parse(contents) as unknown) : contents;
     return { value: value as T, ageMs: Math.max(0, this.#now() - cachedAt) };
   }
 
+  /**
+   * Stores JSON text, serialized once and redacted as text: storing the value
+   * as "json" serialized it twice (once to redact, once to write), which for
+   * a large site's snapshot meant hundreds of megabytes more.
+   */
   async set(key: string, value: unknown): Promise<void> {
-    await this.#asset(key).save(redactJson(value, this.#redact), "json");
+    await this.#asset(key).save(this.#redact(JSON.stringify(value)), "text");
   }
 
   #asset(key: string): StoredAsset {
-    return new AssetCache(this.#redact(key), this.#dir, { type: "json" });
+    return new AssetCache(this.#redact(key), this.#dir, { type: "text" });
   }
 }
