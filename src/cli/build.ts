@@ -9,6 +9,7 @@ import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
+import { writeSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
 import { runCli } from "./run.ts";
@@ -50,6 +51,7 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     await eleventy.write();
+    await writeSearchIndex(staging, data, site);
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),
