@@ -16,7 +16,7 @@ import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
 import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
-import { calendarCategoryScopes, subscriptionScopes } from "../site/subscription-scopes.ts";
+import { subscribedPairs, subscriptionScopes } from "../site/subscription-scopes.ts";
 
 /**
  * Writes the feeds and calendar files (docs/feeds.md) as Eleventy virtual
@@ -30,8 +30,6 @@ interface PortalData {
   readonly calendars: readonly Calendar[];
   readonly events: readonly CalendarEvent[];
   readonly categories?: readonly Pick<Category, "id" | "name">[];
-  /** The site's published events (src/site/views.ts); calendar x category files exist for their pairs. */
-  readonly views?: { readonly events: readonly CalendarEvent[] };
 }
 
 /** The SiteConfig fields the writers use. */
@@ -141,7 +139,7 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
         size: 1,
         alias: "feedFile",
         before: (_calendars: unknown, data: TemplateData) =>
-          pairScopes(data.portal).flatMap((scope) =>
+          pairScopes(data).flatMap((scope) =>
             FORMATS.map((format) => fileFor(scope, format, null, null)),
           ),
       },
@@ -159,7 +157,7 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
         data: "portal.calendars",
         size: 1,
         alias: "qrScope",
-        before: (_calendars: unknown, data: TemplateData) => allScopes(data.portal),
+        before: (_calendars: unknown, data: TemplateData) => allScopes(data),
       },
       permalink: (data: { qrScope: FeedScope }) => qrFilePath(data.qrScope),
     },
@@ -174,7 +172,7 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
   eleventyConfig.addTemplate("feeds/subscriptions-json.11ty.js", {
     data: { eleventyExcludeFromCollections: true, permalink: SUBSCRIPTIONS_JSON_PATH },
     render: (data: TemplateData) =>
-      writeSubscriptionsJson(scopesOf(data.portal), { url: data.site.url, title: data.site.title }),
+      writeSubscriptionsJson(scopesOf(data), { url: data.site.url, title: data.site.title }),
   });
 
   eleventyConfig.addTemplate("feeds/event-ics.11ty.js", {
@@ -212,20 +210,16 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
 /** Where the search page finds the list of subscriptions (docs/feeds.md). */
 export const SUBSCRIPTIONS_JSON_PATH = "/search/subscriptions.json";
 
-function publishedEvents(portal: PortalData): readonly CalendarEvent[] {
-  return portal.views?.events ?? portal.events;
+function pairScopes({ portal, site }: TemplateData) {
+  return subscribedPairs(portal.events, portal.calendars, portal.categories, site);
 }
 
-function pairScopes(portal: PortalData) {
-  return calendarCategoryScopes(publishedEvents(portal), portal.calendars, portal.categories);
+function scopesOf({ portal, site }: TemplateData) {
+  return subscriptionScopes(portal.events, portal.calendars, portal.categories ?? [], site);
 }
 
-function scopesOf(portal: PortalData) {
-  return subscriptionScopes(publishedEvents(portal), portal.calendars, portal.categories ?? []);
-}
-
-function allScopes(portal: PortalData): FeedScope[] {
-  const scopes = scopesOf(portal);
+function allScopes(data: TemplateData): FeedScope[] {
+  const scopes = scopesOf(data);
   return [scopes.site, ...scopes.calendars, ...scopes.categories, ...scopes.calendarCategories].map(
     (entry) => entry.scope,
   );

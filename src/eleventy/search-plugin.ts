@@ -2,7 +2,7 @@ import { getSiteConfig } from "../config/site.ts";
 import { writeSearchIndex } from "../search/search-index.ts";
 import { eventDays, placeName } from "../search/search-records.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
-import { calendarCategoryScopes } from "../site/subscription-scopes.ts";
+import { subscribedPairs } from "../site/subscription-scopes.ts";
 
 /**
  * What the search page and the filter forms need from the site data, and the
@@ -53,8 +53,8 @@ export function searchFacts(portal: SiteData, timeZone: string): SearchFacts {
 export default function searchPlugin(eleventyConfig: EleventyConfig): void {
   const site = getSiteConfig();
   eleventyConfig.addFilter("searchFacts", (portal: SiteData) => searchFacts(portal, site.timeZone));
-  eleventyConfig.addFilter("calendarCategoryScopes", (portal: SiteData) =>
-    calendarCategoryScopes(portal.views.events, portal.calendars, portal.categories),
+  eleventyConfig.addFilter("subscribedPairs", (portal: SiteData) =>
+    subscribedPairs(portal.events, portal.calendars, portal.categories, site),
   );
 
   eleventyConfig.on(

@@ -1,11 +1,16 @@
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../outputs/feeds-urls.ts";
+import {
+  type SubscriptionWindow,
+  selectSubscriptionEvents,
+  timedEvents,
+} from "../outputs/feeds-window.ts";
 
 /**
  * Which sets of events can be subscribed to as real files: the whole site,
  * each calendar, each category, and each calendar x category pair that has
- * events (docs/feeds.md, "Files"). Derived from the published events, so the
- * search page, the subscribe page and the feed writers agree on which files
+ * events (docs/feeds.md, "Files"). One function for the feed writers, the
+ * subscribe page and the search page's list, so they agree on which files
  * exist.
  */
 
@@ -20,6 +25,26 @@ export interface SubscriptionScopes {
   readonly calendars: readonly ScopeEntry[];
   readonly categories: readonly ScopeEntry[];
   readonly calendarCategories: readonly ScopeEntry[];
+}
+
+/**
+ * The calendar x category pairs that get files: those with at least one event
+ * their calendar file would carry (upcoming, recently ended, or cancelled
+ * within the grace period). A pair whose events are all older gets none: an
+ * iCalendar file needs at least one component (RFC 5545 section 3.6), and the
+ * search page offers the pair's calendar instead.
+ */
+export function subscribedPairs(
+  events: readonly CalendarEvent[],
+  calendars: readonly Calendar[],
+  categories: readonly Pick<Category, "id" | "name">[] | undefined,
+  window: SubscriptionWindow,
+): CalendarCategoryScope[] {
+  const current = selectSubscriptionEvents(
+    timedEvents(events, () => {}),
+    window,
+  ).map((timed) => timed.event);
+  return calendarCategoryScopes(current, calendars, categories);
 }
 
 /**
@@ -65,6 +90,7 @@ export function subscriptionScopes(
   events: readonly CalendarEvent[],
   calendars: readonly Calendar[],
   categories: readonly Pick<Category, "id" | "name">[],
+  window: SubscriptionWindow,
 ): SubscriptionScopes {
   return {
     site: { scope: { kind: "site" }, calendarId: null, categoryId: null },
@@ -78,7 +104,7 @@ export function subscriptionScopes(
       calendarId: null,
       categoryId: category.id,
     })),
-    calendarCategories: calendarCategoryScopes(events, calendars, categories).map((scope) => ({
+    calendarCategories: subscribedPairs(events, calendars, categories, window).map((scope) => ({
       scope,
       calendarId: scope.calendarId,
       categoryId: scope.categoryId,
