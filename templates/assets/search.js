@@ -434,26 +434,36 @@ if (root && form) {
     return node;
   }
 
-  /* Wiring: the URL is the state; the form changes it; back and forward restore it. */
+  /*
+   * Wiring: the URL is the state. A chosen filter or a submitted query is a
+   * new history entry (Back undoes it); live results while typing replace
+   * the current one.
+   */
   let typing = 0;
   const update = (/** @type {boolean} */ push) => {
     const state = stateFromForm();
     const url = urlOf(state);
-    if (url !== `${location.pathname}${location.search}`)
+    if (url !== `${location.pathname}${location.search}`) {
       history[push ? "pushState" : "replaceState"](null, "", url);
+    }
     const dates = form.querySelector("[data-range-fields]");
     if (dates instanceof HTMLElement) dates.hidden = state.when !== "range";
     search(state);
   };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    clearTimeout(typing);
     update(true);
   });
-  form.addEventListener("change", () => update(false));
+  form.addEventListener("change", (event) => {
+    // The words field commits with Enter (submit) or live while typing (input).
+    if (event.target instanceof HTMLInputElement && event.target.type === "search") return;
+    update(true);
+  });
   form.addEventListener("input", (event) => {
     if (!(event.target instanceof HTMLInputElement) || event.target.type !== "search") return;
     clearTimeout(typing);
-    typing = window.setTimeout(() => update(false), 250);
+    typing = window.setTimeout(() => update(false), 300);
   });
   pager.addEventListener("click", (event) => {
     const link = event.target instanceof Element ? event.target.closest("a") : null;
