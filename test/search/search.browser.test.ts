@@ -36,7 +36,6 @@ const axeSource = readFileSync(
 const ZONE = "Europe/Amsterdam";
 const TODAY = "2026-03-20"; // DEMO_NOW (a Friday) in SITE_TIMEZONE
 const events = demoEvents();
-const byUrl = new Map(events.map((event) => [eventUrl(event).slice(DEMO_SITE_URL.length), event]));
 const calendarNames = new Map(createDemoDataset(DEMO_NOW).calendars.map((c) => [c.id, c.name]));
 
 /** The local days (SITE_TIMEZONE) an event occupies; ends are exclusive. */
