@@ -107,10 +107,15 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
 
   async function open(
     path: string,
-    options: { colorScheme?: "light" | "dark"; bypassCSP?: boolean; javaScript?: boolean } = {},
+    options: {
+      colorScheme?: "light" | "dark";
+      bypassCSP?: boolean;
+      javaScript?: boolean;
+      width?: number;
+    } = {},
   ): Promise<Opened> {
     const context = await browser.newContext({
-      viewport: { width: 1200, height: 900 },
+      viewport: { width: options.width ?? 1200, height: 900 },
       colorScheme: options.colorScheme ?? "light",
       // Only for injecting axe-core; every other check runs with the CSP enforced.
       bypassCSP: options.bypassCSP ?? false,
@@ -509,6 +514,20 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
         ).toEqual([]);
         await page.context().close();
       }
+    }
+  });
+
+  it("should fit a 320 px wide screen without horizontal scrolling", async () => {
+    for (const path of ["/search/?q=walk&when=range&from=2026-03-01&to=2026-04-30", "/events/"]) {
+      const { page } = await open(path, { width: 320 });
+      if (path.startsWith("/search/")) await settled(page);
+      const filters = page.locator(".filter-panel summary");
+      if ((await filters.count()) > 0) await filters.click();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+      await page.context().close();
     }
   });
 
