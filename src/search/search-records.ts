@@ -147,20 +147,50 @@ function searchText(event: CalendarEvent, calendar: Calendar): string {
 /**
  * UTC start, then calendar and event id, as one string that sorts like the
  * site's lists (Pagefind compares sort values that are not numbers as text).
+ * The domain's times carry their offset, so no zone rules are needed here.
  */
 function sortKey(event: CalendarEvent): string {
-  const start = validEventTimes(event).start.toUTC().toISO({ suppressMilliseconds: true }) ?? "";
-  return `${start} ${event.calendarId} ${event.id}`;
+  return `${new Date(Date.parse(event.start)).toISOString()} ${event.calendarId} ${event.id}`;
 }
 
 /** Local days (yyyy-mm-dd, in `zone`) an event occupies; ends are exclusive. */
 export function eventDays(event: CalendarEvent, zone: string): string[] {
+  // Times are ISO strings in the event's own zone: when that is `zone`, their
+  // dates are the local dates, and parsing in an IANA zone (costly) is not needed.
+  if (event.timeZone === zone) {
+    const first = event.start.slice(0, 10);
+    const startMs = Date.parse(event.start);
+    const endMs = Math.max(startMs, Date.parse(event.end));
+    const endDate = event.end.slice(0, 10);
+    const endsAtMidnight = /T00:00(:00(\.0+)?)?(Z|[+-])/.test(event.end);
+    const last = endMs > startMs && endsAtMidnight ? addDays(endDate, -1) : endDate;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(first) && /^\d{4}-\d{2}-\d{2}$/.test(last)) {
+      return dateRange(first, last < first ? first : last);
+    }
+  }
   const { start, end } = validEventTimes(event);
   const first = start.setZone(zone).startOf("day");
   const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(zone);
   const days: string[] = [];
   for (let day = first; day <= lastInstant && days.length < MAX_DAYS; day = day.plus({ days: 1 })) {
     days.push(day.toISODate() ?? "");
+  }
+  return days;
+}
+
+const DAY_MS = 86_400_000;
+
+function addDays(date: string, count: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + count * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Every date from `first` to `last` (yyyy-mm-dd), at most MAX_DAYS of them. */
+function dateRange(first: string, last: string): string[] {
+  const days = [first];
+  let day = first;
+  while (day < last && days.length < MAX_DAYS) {
+    day = addDays(day, 1);
+    days.push(day);
   }
   return days;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
-import { type SearchRecord, searchRecords } from "../../src/search/search-records.ts";
+import { eventDays, type SearchRecord, searchRecords } from "../../src/search/search-records.ts";
 import { formatListTime, formatLocalDay } from "../../src/site/format.ts";
 import { paths } from "../../src/site/paths.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
@@ -70,6 +70,22 @@ describe("searchRecords", () => {
     expect(recordOf("e-allday").filters.day).toEqual(["2026-04-27"]);
     // Noon in New York is 18:00 in Amsterdam, the same day.
     expect(recordOf("e-online").filters.day).toEqual(["2026-04-02"]);
+  });
+
+  it("should count days exactly at midnight, across midnight and from another zone", () => {
+    const base = fixtureSnapshot.events[0] as CalendarEvent;
+    const at = (start: string, end: string, timeZone = "Europe/Amsterdam") =>
+      eventDays({ ...base, start, end, timeZone, allDay: false }, "Europe/Amsterdam");
+    expect(at("2026-03-20T22:00:00+01:00", "2026-03-21T00:00:00+01:00")).toEqual(["2026-03-20"]);
+    expect(at("2026-03-20T22:00:00+01:00", "2026-03-21T01:00:00+01:00")).toEqual([
+      "2026-03-20",
+      "2026-03-21",
+    ]);
+    expect(at("2026-03-20T00:00:00+01:00", "2026-03-20T00:00:00+01:00")).toEqual(["2026-03-20"]);
+    // 20:00 in New York is 01:00 the next day in Amsterdam.
+    expect(
+      at("2026-03-20T20:00:00-04:00", "2026-03-20T21:00:00-04:00", "America/New_York"),
+    ).toEqual(["2026-03-21"]);
   });
 
   it("should carry the row as the lists show it: day heading, time, place, calendar, status", () => {
