@@ -42,6 +42,10 @@ export interface Page {
 /** The first page's URL: forced page/offset paging asks for the configured page size. */
 export function firstPageUrl(url: URL, mode: PagingMode, pageSize: number): URL {
   const first = new URL(url);
+  if (mode.kind === "auto" && mode.sizeParam && !first.searchParams.has(mode.sizeParam)) {
+    // The portal's next links carry the size on; fewer, larger pages cost fewer round trips.
+    first.searchParams.set(mode.sizeParam, String(pageSize));
+  }
   if (mode.kind === "page" || mode.kind === "offset") {
     first.searchParams.set(mode.param, mode.kind === "page" ? "1" : "0");
     first.searchParams.set(mode.sizeParam, String(pageSize));

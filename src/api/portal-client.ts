@@ -1,10 +1,11 @@
 import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
+import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
 import { firstPageUrl, readPage } from "./paging.ts";
-import { type CachedResponse, ResponseCache } from "./response-cache.ts";
+import { type CachedResponse, type CacheHit, ResponseCache } from "./response-cache.ts";
 import type { WireCalendar, WireEvent, WireRecord } from "./wire.ts";
 
 export interface FetchStats extends HttpStats {
@@ -12,7 +13,11 @@ export interface FetchStats extends HttpStats {
   cacheHits: number;
   /** Details not requested because the list showed the event unchanged. */
   detailsReused: number;
+  /** List pages read (calendar list and event lists), from the portal or the cache. */
   pages: number;
+  /** Requests sent for list pages and for details (304s included). */
+  listRequests: number;
+  detailRequests: number;
 }
 
 export type FetchPhase = "calendars" | "events" | "details";
@@ -44,12 +49,20 @@ export class PortalClient {
   readonly #config: ApiConfig;
   readonly #cache: ResponseCache;
   readonly #options: PortalClientOptions;
+  /** One details store per calendar, loaded on first use. */
+  readonly #details = new Map<string, DetailsStore>();
 
   constructor(config: ApiConfig, options: PortalClientOptions = {}) {
     this.#config = config;
     this.#options = options;
     this.http = new HttpClient({ ...config, signal: options.signal, random: options.random });
-    this.stats = Object.assign(this.http.stats, { cacheHits: 0, detailsReused: 0, pages: 0 });
+    this.stats = Object.assign(this.http.stats, {
+      cacheHits: 0,
+      detailsReused: 0,
+      pages: 0,
+      listRequests: 0,
+      detailRequests: 0,
+    });
     this.#cache = new ResponseCache(config.cacheDir, this.http.redact);
   }
 
@@ -93,8 +106,8 @@ export class PortalClient {
     listed?: WireRecord,
   ): Promise<WireRecord | null> {
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
-    const key = this.#key(url);
-    const cached = this.#cache.get<CachedResponse>(key);
+    const store = this.#detailsStore(calendarId);
+    const cached = store.get(eventId);
     if (
       cached &&
       listed &&
@@ -105,7 +118,7 @@ export class PortalClient {
       return cached.value.body;
     }
     try {
-      const body = await this.#get(url, key, cached?.value ?? null, cached?.ageMs ?? null);
+      const body = await this.#get("detail", url, cached, (entry) => store.set(eventId, entry));
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
@@ -114,6 +127,26 @@ export class PortalClient {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
     }
+  }
+
+  /**
+   * Keeps the details fetched or confirmed for each calendar, for the next
+   * build, dropping events the calendar no longer lists.
+   */
+  async saveDetails(listed: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> {
+    for (const [calendarId, eventIds] of listed) {
+      await this.#detailsStore(calendarId).save(eventIds);
+    }
+  }
+
+  #detailsStore(calendarId: string): DetailsStore {
+    let store = this.#details.get(calendarId);
+    if (!store) {
+      const list = this.endpoint("event-calendar", calendarId, "events");
+      store = DetailsStore.load(this.#cache, `details ${this.http.display(list)}`);
+      this.#details.set(calendarId, store);
+    }
+    return store;
   }
 
   /** Calendars (filtered by EVENT_API_CALENDARS), their events and every event's details. */
@@ -148,7 +181,7 @@ export class PortalClient {
       return request;
     };
     progress?.({ phase: "details", done: 0, total });
-    return Promise.all(
+    const result = await Promise.all(
       listed.map(async ({ record, id, events }): Promise<WireCalendar> => {
         const wire = await Promise.all(
           events.map(async (event): Promise<WireEvent | null> => {
@@ -168,6 +201,18 @@ export class PortalClient {
         return { record, events: wire.filter((event): event is WireEvent => event !== null) };
       }),
     );
+    const listedIds = new Map<string, Set<string>>();
+    for (const { id, events } of listed) {
+      if (id === null) continue;
+      const ids = listedIds.get(id) ?? new Set<string>();
+      for (const event of events) {
+        const eventId = eventIdOf(event, this.#config);
+        if (eventId !== null) ids.add(eventId);
+      }
+      listedIds.set(id, ids);
+    }
+    await this.saveDetails(listedIds);
+    return result;
   }
 
   #selectCalendars(calendars: WireRecord[]): WireRecord[] {
@@ -216,7 +261,9 @@ export class PortalClient {
       }
       seen.add(key);
       const cached = this.#cache.get<CachedResponse>(key);
-      const response = await this.#get(next, key, cached?.value ?? null, cached?.ageMs ?? null);
+      const response = await this.#get("list", next, cached, (entry) =>
+        this.#cache.set(key, entry),
+      );
       this.stats.pages++;
       let page: ReturnType<typeof readPage>;
       try {
@@ -242,19 +289,22 @@ export class PortalClient {
 
   /** A response from the cache when fresh enough, else from the portal (conditionally). */
   async #get(
+    kind: "list" | "detail",
     url: URL,
-    key: string,
-    cached: CachedResponse | null,
-    ageMs: number | null,
+    hit: CacheHit<CachedResponse> | null,
+    persist: (entry: CachedResponse) => unknown,
   ): Promise<CachedResponse> {
-    if (cached && ageMs !== null && ageMs < this.#config.cacheDurationMs) {
+    const cached = hit?.value ?? null;
+    if (hit && hit.ageMs < this.#config.cacheDurationMs) {
       this.stats.cacheHits++;
-      return cached;
+      return hit.value;
     }
+    if (kind === "list") this.stats.listRequests++;
+    else this.stats.detailRequests++;
     const response = await this.http.getJson(url, cached ?? {});
     if (response.status === 304 && cached) {
       // Re-saving restarts the cache age: the portal just confirmed this body.
-      await this.#cache.set(key, cached);
+      await persist(cached);
       return cached;
     }
     if (response.status === 304) {
@@ -270,7 +320,7 @@ export class PortalClient {
       totalCount: response.totalCount,
     };
     // Stored even without validators: unchanged details are reused by revision.
-    await this.#cache.set(key, entry);
+    await persist(entry);
     return entry;
   }
 

@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -44,20 +44,24 @@ export function formatBuildReport(input: BuildReportInput): string {
   return lines.join("\n");
 }
 
-/** Counts what a build wrote: files, their total size, and HTML pages. */
-export async function countOutput(dir: string): Promise<OutputCount> {
+/**
+ * Counts what a build wrote: files, their total size, and HTML pages.
+ * Synchronous: tens of thousands of stat calls cost several times more
+ * through libuv's thread pool than directly (docs/performance.md).
+ */
+export function countOutput(dir: string): OutputCount {
   let files = 0;
   let bytes = 0;
   let pages = 0;
   const pending = [dir];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         pending.push(path);
       } else if (entry.isFile()) {
         files += 1;
-        bytes += (await stat(path)).size;
+        bytes += statSync(path).size;
         if (entry.name.endsWith(".html")) pages += 1;
       }
     }

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import Eleventy from "@11ty/eleventy";
@@ -9,6 +9,7 @@ import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
+import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { writeSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
@@ -21,7 +22,9 @@ import { runCli } from "./run.ts";
  * (docs/deploy.md, "Safe builds").
  */
 runCli(async () => {
-  const { values } = parseArgs({ options: { output: { type: "string", default: "_site" } } });
+  const { values } = parseArgs({
+    options: { output: { type: "string", default: "_site" }, metrics: { type: "string" } },
+  });
   const output = values.output;
   const started = performance.now();
   // The staging folder is made beside the output, so its parent must exist.
@@ -33,6 +36,9 @@ runCli(async () => {
     process.env.REBUILD_INTERVAL_MINUTES = String(resolveRebuildInterval(process.env).minutes);
   }
   const site = getSiteConfig();
+  // One clock for the build and every thread it starts (render workers read the environment).
+  const now = site.now.toISO();
+  if (now) process.env.SITE_NOW = now;
   const guard = readShrinkGuardConfig(process.env);
 
   const stopDemoPortal = await useDemoPortalIfUnconfigured(site);
@@ -50,8 +56,8 @@ runCli(async () => {
       quietMode: true,
       configPath: ".eleventy.js",
     });
-    await eleventy.write();
-    await writeSearchIndex(staging, data, site);
+    await timedAsync("render", () => eleventy.write());
+    await timedAsync("search index", () => writeSearchIndex(staging, data, site));
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),
@@ -65,8 +71,9 @@ runCli(async () => {
     });
     const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
 
-    await publishAtomically(staging, output);
-    const counts = await countOutput(output);
+    await timedAsync("publish", () => publishAtomically(staging, output));
+    const counts = timed("report", () => countOutput(output));
+    const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
         calendars: data.calendars.length,
@@ -75,10 +82,22 @@ runCli(async () => {
         files: counts.files,
         bytes: counts.bytes,
         warnings: [...data.warnings, ...shrink.warnings],
-        seconds: (performance.now() - started) / 1000,
+        seconds,
         output,
       }),
     );
+    if (values.metrics) {
+      // For npm run bench and the tests that count work (docs/performance.md).
+      const metrics = {
+        events: built.manifest.totals.events,
+        calendars: data.calendars.length,
+        ...counts,
+        seconds,
+        peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+        ...readMetrics(),
+      };
+      await writeFile(values.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
+    }
   } catch (error) {
     await discardStaging(staging);
     throw error;

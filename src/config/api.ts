@@ -10,12 +10,13 @@ export type AuthMode =
 
 /**
  * `auto` follows whatever the responses announce (Link header, next URL or
- * cursor in an envelope, page numbers in an envelope); `page` and `offset`
+ * cursor in an envelope, page numbers in an envelope), asking for the page
+ * size with `sizeParam` on the first request when set; `page` and `offset`
  * count through the list with the named query parameters; `none` reads one
  * response (docs/configuration.md, API section).
  */
 export type PagingMode =
-  | { readonly kind: "auto" }
+  | { readonly kind: "auto"; readonly sizeParam: string | null }
   | { readonly kind: "none" }
   | { readonly kind: "page"; readonly param: string; readonly sizeParam: string }
   | { readonly kind: "offset"; readonly param: string; readonly sizeParam: string };
@@ -64,7 +65,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     allowStaleMs: env.EVENT_API_ALLOW_STALE?.trim()
       ? readDuration(env, "EVENT_API_ALLOW_STALE", 0, { min: 1 })
       : null,
-    paging: readPaging(env.EVENT_API_PAGING),
+    paging: readPaging(env.EVENT_API_PAGING, env.EVENT_API_PAGE_SIZE_PARAM),
     pageSize: readInt(env, "EVENT_API_PAGE_SIZE", 100, 1, 10_000),
   };
 }
@@ -163,10 +164,11 @@ function readAuth(raw: string | undefined): AuthMode {
 const PARAM = "[A-Za-z0-9._~\\[\\]-]+";
 const COUNTED = new RegExp(`^(page|offset)(?::(${PARAM}),(${PARAM}))?$`, "i");
 
-function readPaging(raw: string | undefined): PagingMode {
+function readPaging(raw: string | undefined, rawSizeParam: string | undefined): PagingMode {
   const value = raw?.trim() || "auto";
   const lower = value.toLowerCase();
-  if (lower === "auto" || lower === "none") return { kind: lower };
+  if (lower === "none") return { kind: lower };
+  if (lower === "auto") return { kind: lower, sizeParam: readSizeParam(rawSizeParam) };
   const match = COUNTED.exec(value);
   if (match?.[1]) {
     const kind = match[1].toLowerCase() as "page" | "offset";
@@ -179,6 +181,22 @@ function readPaging(raw: string | undefined): PagingMode {
   throw new ConfigError(
     `EVENT_API_PAGING: "${value}" is not understood (expected auto, none, page, offset, page:<page-param>,<size-param> or offset:<offset-param>,<size-param>).`,
   );
+}
+
+/**
+ * The page size parameter `auto` paging sends on a list's first request
+ * (`limit` in the reference contract, docs/api.md); none unless named, since
+ * a portal may refuse parameters it does not know.
+ */
+function readSizeParam(raw: string | undefined): string | null {
+  const value = raw?.trim() || "none";
+  if (value.toLowerCase() === "none") return null;
+  if (!new RegExp(`^${PARAM}$`).test(value)) {
+    throw new ConfigError(
+      `EVENT_API_PAGE_SIZE_PARAM: "${value}" is not a query parameter name (or "none").`,
+    );
+  }
+  return value;
 }
 
 function readInt(

@@ -23,6 +23,8 @@ export interface SiteConfig {
   readonly pastDays: number;
   /** How far back feeds and calendar subscriptions reach, in days. */
   readonly feedPastDays: number;
+  /** Most items in one RSS/Atom/JSON feed. */
+  readonly feedMaxItems: number;
   /** Cancelled events stay in subscriptions this many days after they end. */
   readonly cancelledGraceDays: number;
   /** Rebuild interval in minutes; drives REFRESH-INTERVAL and cache lifetimes. */
@@ -50,6 +52,7 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     now: readNow(env.SITE_NOW),
     pastDays: readPositiveInt(env, "SITE_PAST_DAYS", 365),
     feedPastDays: readPositiveInt(env, "FEED_PAST_DAYS", 30),
+    feedMaxItems: readPositiveInt(env, "FEED_MAX_ITEMS", 200),
     cancelledGraceDays: readPositiveInt(env, "CANCELLED_GRACE_DAYS", 30),
     refreshMinutes: readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
   };

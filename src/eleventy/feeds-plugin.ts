@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { timed } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
 import {
@@ -17,6 +18,7 @@ import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
 import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
 import { subscribedPairs, subscriptionScopes } from "../site/subscription-scopes.ts";
+import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 
 /**
  * Writes the feeds and calendar files (docs/feeds.md) as Eleventy virtual
@@ -40,6 +42,7 @@ interface SiteData {
   readonly lang: string;
   readonly now: DateTime;
   readonly feedPastDays: number;
+  readonly feedMaxItems: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
 }
@@ -63,6 +66,9 @@ interface FilePage {
 /** The subset of Eleventy's UserConfig this plugin calls. */
 interface EleventyConfigLike {
   addTemplate(path: string, content: unknown, data?: unknown): void;
+  on(event: string, listener: (...args: never[]) => unknown): void;
+  addWatchTarget(path: string): void;
+  readonly ignores: Set<string>;
   addTemplateFormats(formats: string): void;
   addFilter(name: string, filter: (...args: never[]) => unknown): void;
 }
@@ -175,17 +181,20 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
       writeSubscriptionsJson(scopesOf(data), { url: data.site.url, title: data.site.title }),
   });
 
-  eleventyConfig.addTemplate("feeds/event-ics.11ty.js", {
-    data: {
-      eleventyExcludeFromCollections: true,
-      pagination: { data: "portal.events", size: 1, alias: "feedEvent" },
-      permalink: (data: { feedEvent: CalendarEvent }) => eventIcsPath(data.feedEvent),
+  // One download per event: streamed, not paginated (see streamed-outputs-plugin.ts).
+  addStreamedOutput<CalendarEvent>(eleventyConfig, {
+    name: "event.ics",
+    items: (data) => (data as unknown as TemplateData).portal.events,
+    path: (event) => eventIcsPath(event).slice(1),
+    render: (event, data) => {
+      const { site, portal } = data as unknown as TemplateData;
+      return timed("ics", () =>
+        renderEventIcs(event, {
+          site: { url: site.url, lang: site.lang },
+          fetchedAt: portal.fetchedAt,
+        }),
+      );
     },
-    render: (data: TemplateData & { feedEvent: CalendarEvent }) =>
-      renderEventIcs(data.feedEvent, {
-        site: { url: data.site.url, lang: data.site.lang },
-        fetchedAt: data.portal.fetchedAt,
-      }),
   });
 
   eleventyConfig.addFilter("feedLinks", function (this: unknown, scope: unknown, kind?: string) {
@@ -235,6 +244,10 @@ function fileFor(
 }
 
 function renderFile(data: TemplateData, file: FilePage): string {
+  return timed(file.format === "ics" ? "ics" : "feeds", () => renderScopeFile(data, file));
+}
+
+function renderScopeFile(data: TemplateData, file: FilePage): string {
   const site = data.site;
   const events = eventsInScope(data.portal, file.scope);
   const common = {

@@ -19,6 +19,7 @@ import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
+import { addStreamedTemplate, addWorkerGlobal } from "./streamed-outputs-plugin.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -34,6 +35,11 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   const site = getSiteConfig();
   const messages = loadMessages(site.uiLanguage);
   eleventyConfig.addPlugin(nunjucksCachePlugin);
+  // One page per event: rendered streamed, outside Eleventy's pagination.
+  addStreamedTemplate(eleventyConfig, "calendars/event.njk");
+  // `site` holds a Luxon DateTime, which a copy to a render worker would lose;
+  // workers read the same settings (SITE_NOW is pinned by the build).
+  addWorkerGlobal(eleventyConfig, "site", getSiteConfig);
 
   eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),

@@ -1,4 +1,5 @@
 import { getSiteConfig, type SiteConfig } from "../config/site.ts";
+import { timed } from "../metrics.ts";
 import type { Calendar, Category, PortalSnapshot } from "../model/types.ts";
 import {
   publicJsonPaths,
@@ -69,7 +70,9 @@ export function widgetPlugin(
           ? { pagination: { data: "portal.calendars", size: 1, alias: "calendar" } }
           : {}),
       },
-      render,
+      // The public JSON mirror and oEmbed answers are "json" in the build metrics.
+      render: (data: TemplateData) =>
+        timed(name.startsWith("api-") || name === "oembed" ? "json" : "widget", () => render(data)),
     });
 
   const assets = widgetAssets();

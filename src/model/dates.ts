@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { isPlainObject } from "./field-map.ts";
+import { timeZone } from "./time-zone.ts";
 
 /** A wire time: the instant (in the requested zone) and whether only a date was given. */
 export interface WireTime {
@@ -43,18 +44,18 @@ export function parseWireTime(raw: unknown, zone: string): WireTime | null {
     const innerZone = raw.timeZone ?? raw.timezone;
     const useZone = typeof innerZone === "string" && isValidZone(innerZone) ? innerZone : zone;
     const parsed = parseWireTime(inner, useZone);
-    return parsed ? { ...parsed, value: parsed.value.setZone(zone) } : null;
+    return parsed ? { ...parsed, value: parsed.value.setZone(timeZone(zone)) } : null;
   }
   if (typeof raw !== "string") return null;
   const text = raw.trim();
   if (text === "") return null;
   if (EPOCH.test(text)) return fromEpoch(Number(text), zone);
   if (DATE_ONLY.test(text)) {
-    const value = DateTime.fromISO(text, { zone });
+    const value = DateTime.fromISO(text, { zone: timeZone(zone) });
     return value.isValid ? { value: value.startOf("day"), dateOnly: true } : null;
   }
   for (const parse of [DateTime.fromISO, DateTime.fromSQL, DateTime.fromRFC2822]) {
-    const value = parse(text, { zone });
+    const value = parse(text, { zone: timeZone(zone) });
     if (value.isValid) return { value, dateOnly: false };
   }
   return null;
@@ -63,7 +64,7 @@ export function parseWireTime(raw: unknown, zone: string): WireTime | null {
 function fromEpoch(epoch: number, zone: string): WireTime | null {
   if (!Number.isFinite(epoch)) return null;
   const ms = Math.abs(epoch) < EPOCH_MS_THRESHOLD ? epoch * 1000 : epoch;
-  const value = DateTime.fromMillis(ms, { zone });
+  const value = DateTime.fromMillis(ms, { zone: timeZone(zone) });
   return value.isValid ? { value, dateOnly: false } : null;
 }
 
@@ -101,10 +102,10 @@ export function resolveEventTimes(
   const allDay = readBoolean(rawAllDay) ?? start.dateOnly;
 
   if (allDay) {
-    const first = start.value.setZone(zone).startOf("day");
+    const first = start.value.setZone(timeZone(zone)).startOf("day");
     let after = first.plus({ days: 1 });
     if (end) {
-      const local = end.value.setZone(zone);
+      const local = end.value.setZone(timeZone(zone));
       const endDay = local.startOf("day");
       if (endDay < first) return { error: "end before start" };
       if (end.dateOnly || local.equals(endDay)) {
@@ -116,8 +117,8 @@ export function resolveEventTimes(
     return { start: formatTime(first), end: formatTime(after), allDay: true };
   }
 
-  const from = start.value.setZone(zone);
-  const until = end ? end.value.setZone(zone) : from;
+  const from = start.value.setZone(timeZone(zone));
+  const until = end ? end.value.setZone(timeZone(zone)) : from;
   if (until < from) return { error: "end before start" };
   return { start: formatTime(from), end: formatTime(until), allDay: false };
 }

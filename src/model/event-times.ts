@@ -1,4 +1,6 @@
 import { DateTime } from "luxon";
+import { count } from "../metrics.ts";
+import { timeZone } from "./time-zone.ts";
 import type { CalendarEvent } from "./types.ts";
 
 /**
@@ -14,16 +16,50 @@ export interface EventTimes {
   readonly lastDay: DateTime;
 }
 
+type TimedFields = Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">;
+
+// Parsing in an IANA zone costs Luxon several Intl offset look-ups; every
+// event is asked for by pages, views, feeds and calendars, so each event
+// object is parsed once per build. Snapshot events are immutable.
+const parsed = new WeakMap<TimedFields, EventTimes | null>();
+
 /** Null when start or end is not a valid ISO instant (the caller skips the event with a warning). */
-export function eventTimes(
-  event: Pick<CalendarEvent, "start" | "end" | "allDay" | "timeZone">,
-): EventTimes | null {
-  const start = DateTime.fromISO(event.start, { zone: event.timeZone });
-  const parsedEnd = DateTime.fromISO(event.end, { zone: event.timeZone });
+export function eventTimes(event: TimedFields): EventTimes | null {
+  let times = parsed.get(event);
+  if (times === undefined) {
+    times = parseEventTimes(event);
+    parsed.set(event, times);
+  }
+  return times;
+}
+
+function parseEventTimes(event: TimedFields): EventTimes | null {
+  count("eventTimesParsed");
+  const zone = timeZone(event.timeZone);
+  const start = DateTime.fromISO(event.start, { zone });
+  const parsedEnd = DateTime.fromISO(event.end, { zone });
   if (!start.isValid || !parsedEnd.isValid) return null;
   const end = DateTime.max(start, parsedEnd);
   const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
   return { start, end, lastDay: DateTime.max(start.startOf("day"), lastDay) };
+}
+
+/*
+ * Instants and local dates read from the ISO strings themselves. A snapshot
+ * writes each time with its offset, in the event's own zone (types.ts), so
+ * the instant and the local date need no zone rules: windows and day lists
+ * over every event of a large site cost no Luxon parse at all, and only the
+ * events a page, feed or calendar file shows are parsed (once, above).
+ */
+
+/** The start instant (epoch ms). */
+export function startMillis(event: Pick<CalendarEvent, "start">): number {
+  return Date.parse(event.start);
+}
+
+/** The exclusive end instant (epoch ms), never before the start. */
+export function endMillis(event: Pick<CalendarEvent, "start" | "end">): number {
+  return Math.max(Date.parse(event.start), Date.parse(event.end));
 }
 
 /**
@@ -33,7 +69,41 @@ export function eventTimes(
  * it starts.
  */
 export function endedBefore(event: CalendarEvent, instantMs: number): boolean {
-  return validEventTimes(event).end.toMillis() < instantMs;
+  const end = endMillis(event);
+  // Unreadable times are a bug upstream: validEventTimes says which event.
+  return (Number.isNaN(end) ? validEventTimes(event).end.toMillis() : end) < instantMs;
+}
+
+/** The local date (yyyy-mm-dd) an event starts on, in its own zone. */
+export function localStartDate(event: Pick<CalendarEvent, "start">): string {
+  return event.start.slice(0, 10);
+}
+
+/**
+ * The local dates (yyyy-mm-dd) an event occupies in its own zone, at most a
+ * year of them. The end is exclusive: an event ending at local midnight does
+ * not occupy the day that midnight begins.
+ */
+export function localDays(event: Pick<CalendarEvent, "start" | "end">): string[] {
+  const first = localStartDate(event);
+  let last = first;
+  if (Date.parse(event.end) > Date.parse(event.start)) {
+    last = event.end.slice(0, 10);
+    const time = event.end.slice(11).replace(/(?:Z|[+-]\d{2}:\d{2})$/, "");
+    if (/^00:00:00(?:\.0*)?$/.test(time)) last = addDays(last, -1);
+  }
+  const days = [first];
+  for (let day = addDays(first, 1); day <= last && days.length < 366; day = addDays(day, 1)) {
+    days.push(day);
+  }
+  return days;
+}
+
+function addDays(isoDate: string, days: number): string {
+  const [year = 0, month = 1, day = 1] = isoDate.split("-").map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day + days);
+  return date.toISOString().slice(0, 10);
 }
 
 /** For events from the normalizer, whose times are valid by construction. */

@@ -24,7 +24,8 @@ import type {
 export function normalizeEvent(
   listed: WireRecord,
   details: WireRecord | null,
-  calendar: Calendar,
+  // Only these two: what an event takes from its calendar (normalize-memo.ts keys on them).
+  calendar: Pick<Calendar, "id" | "timeZone">,
   options: NormalizeOptions,
 ): Normalized<CalendarEvent> {
   const records = details ? [details, listed] : [listed];

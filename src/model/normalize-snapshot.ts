@@ -15,6 +15,8 @@ export interface SnapshotInput {
 export interface SnapshotNormalizeOptions extends NormalizeOptions {
   /** Called with each warning as it is found, so progress output can show it at once. */
   readonly onWarning?: (warning: string) => void;
+  /** Replaces normalizeEvent, e.g. with one that remembers earlier builds' results. */
+  readonly normalizeEvent?: typeof normalizeEvent;
 }
 
 /**
@@ -35,6 +37,7 @@ export function normalizeSnapshot(
 
   const calendars = new Map<string, Calendar>();
   const events = new Map<string, CalendarEvent>();
+  const normalize = options.normalizeEvent ?? normalizeEvent;
   input.calendars.forEach((wire, index) => {
     const calendar = normalizeCalendar(wire.record, options);
     if (!calendar.ok) {
@@ -47,7 +50,7 @@ export function normalizeSnapshot(
     else calendars.set(id, calendar.value);
 
     wire.events.forEach((event, position) => {
-      const result = normalizeEvent(event.listed, event.details, calendar.value, options);
+      const result = normalize(event.listed, event.details, calendar.value, options);
       if (!result.ok) {
         const name = nameOf(event.listed, position);
         warn(`calendar "${id}", event ${name}: skipped (${result.reason})`);

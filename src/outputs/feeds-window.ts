@@ -1,5 +1,12 @@
 import type { DateTime } from "luxon";
-import { type EventTimes, eventTimes } from "../model/event-times.ts";
+import { isValidZone } from "../model/dates.ts";
+import {
+  type EventTimes,
+  endMillis,
+  eventTimes,
+  startMillis,
+  validEventTimes,
+} from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -10,7 +17,34 @@ import type { CalendarEvent } from "../model/types.ts";
 
 export interface TimedEvent {
   readonly event: CalendarEvent;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Parsed in the event's zone on first use: only for events a file shows. */
   readonly times: EventTimes;
+}
+
+class Timed implements TimedEvent {
+  constructor(
+    readonly event: CalendarEvent,
+    readonly startMs: number,
+    readonly endMs: number,
+  ) {}
+
+  get times(): EventTimes {
+    return validEventTimes(this.event);
+  }
+}
+
+/** ISO 8601 with an offset, as snapshots write times: Date reads these exactly. */
+const ISO_INSTANT =
+  /^[+-]?\d{4,6}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether the event's times are usable, without parsing them in its zone when their form says so. */
+function readableTimes(event: CalendarEvent): boolean {
+  if (ISO_INSTANT.test(event.start) && ISO_INSTANT.test(event.end)) {
+    return !Number.isNaN(endMillis(event)) && isValidZone(event.timeZone);
+  }
+  return eventTimes(event) !== null;
 }
 
 export type Warn = (message: string) => void;
@@ -18,7 +52,7 @@ export type Warn = (message: string) => void;
 export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}`);
 
 /**
- * Parses every event's times, skips (with a warning naming it) events whose
+ * Reads every event's instants, skips (with a warning naming it) events whose
  * times do not parse and duplicates of an already seen calendar/event id pair
  * (a duplicate would give two VEVENTs the same UID), and sorts by start
  * instant, then calendar id, then event id. Code-unit comparison keeps the
@@ -27,7 +61,19 @@ export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}
 export function timedEvents(
   events: readonly CalendarEvent[],
   warn: Warn = warnToConsole,
-): TimedEvent[] {
+): readonly TimedEvent[] {
+  // A scope's events are asked for by each of its four files: sort them once.
+  let result = sortedScopes.get(events);
+  if (!result) {
+    result = sortTimedEvents(events, warn);
+    sortedScopes.set(events, result);
+  }
+  return result;
+}
+
+const sortedScopes = new WeakMap<readonly CalendarEvent[], readonly TimedEvent[]>();
+
+function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEvent[] {
   const seen = new Set<string>();
   const result: TimedEvent[] = [];
   for (const event of events) {
@@ -36,23 +82,21 @@ export function timedEvents(
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
-    // Parsing in IANA zones is costly and every event appears in several files.
-    const times = eventTimes(event);
-    if (!times) {
+    if (!readableTimes(event)) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
       );
       continue;
     }
     seen.add(key);
-    result.push({ event, times });
+    result.push(new Timed(event, startMillis(event), endMillis(event)));
   }
   return result.sort(compareTimedEvents);
 }
 
 function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {
   return (
-    a.times.start.toMillis() - b.times.start.toMillis() ||
+    a.startMs - b.startMs ||
     compareCodeUnits(a.event.calendarId, b.event.calendarId) ||
     compareCodeUnits(a.event.id, b.event.id)
   );
@@ -68,15 +112,37 @@ export interface FeedWindow {
   readonly feedPastDays: number;
 }
 
+export interface NewsFeedWindow extends FeedWindow {
+  /** Most items one feed carries. */
+  readonly feedMaxItems: number;
+}
+
 export interface SubscriptionWindow extends FeedWindow {
   /** Days a cancelled event stays (as STATUS:CANCELLED) after its end. */
   readonly cancelledGraceDays: number;
 }
 
-/** Feeds: upcoming and ongoing events plus those that ended within `feedPastDays`. */
-export function selectFeedEvents(events: readonly TimedEvent[], window: FeedWindow): TimedEvent[] {
-  const cutoff = window.now.minus({ days: window.feedPastDays });
-  return events.filter(({ times }) => times.end >= cutoff);
+/**
+ * Feeds: upcoming and ongoing events plus those that ended within
+ * `feedPastDays`, at most `feedMaxItems` of them. A reader downloads the whole
+ * file on every poll and shows its items as news, so a large calendar keeps
+ * the events nearest to now: those not yet ended, soonest first, then the
+ * most recently ended. The result stays in start order.
+ */
+export function selectFeedEvents(
+  events: readonly TimedEvent[],
+  window: NewsFeedWindow,
+): readonly TimedEvent[] {
+  const cutoff = window.now.minus({ days: window.feedPastDays }).toMillis();
+  const inWindow = events.filter((timed) => timed.endMs >= cutoff);
+  const max = window.feedMaxItems;
+  if (inWindow.length <= max) return inWindow;
+  const nowMs = window.now.toMillis();
+  const current = inWindow.filter((timed) => timed.endMs >= nowMs);
+  if (current.length >= max) return current.slice(0, max);
+  const ended = inWindow.filter((timed) => timed.endMs < nowMs);
+  const keep = new Set(ended.sort((a, b) => b.endMs - a.endMs).slice(0, max - current.length));
+  return inWindow.filter((timed) => keep.has(timed) || timed.endMs >= nowMs);
 }
 
 /**
@@ -89,9 +155,9 @@ export function selectSubscriptionEvents(
   events: readonly TimedEvent[],
   window: SubscriptionWindow,
 ): TimedEvent[] {
-  const feedCutoff = window.now.minus({ days: window.feedPastDays });
-  const graceCutoff = window.now.minus({ days: window.cancelledGraceDays });
-  return events.filter(({ event, times }) =>
-    event.status === "cancelled" ? times.end >= graceCutoff : times.end >= feedCutoff,
+  const feedCutoff = window.now.minus({ days: window.feedPastDays }).toMillis();
+  const graceCutoff = window.now.minus({ days: window.cancelledGraceDays }).toMillis();
+  return events.filter(({ event, endMs }) =>
+    event.status === "cancelled" ? endMs >= graceCutoff : endMs >= feedCutoff,
   );
 }

@@ -11,7 +11,8 @@ import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 /**
  * RSS 2.0, Atom 1.0 and JSON Feed writers: `(events, options) => string`.
  * Each writes one item per event in the feed window (upcoming plus
- * `feedPastDays` of recent past, relative to the build's pinned `now`).
+ * `feedPastDays` of recent past, relative to the build's pinned `now`, at
+ * most `feedMaxItems`: see selectFeedEvents).
  *
  * The `feed` package does the serialization. It leaves some escaping to the
  * caller (xml-js escapes only quotes in attributes, splits only the first
@@ -27,6 +28,7 @@ export interface FeedSiteOptions {
   readonly lang: string;
   readonly now: DateTime;
   readonly feedPastDays: number;
+  readonly feedMaxItems: number;
   readonly refreshMinutes: number;
 }
 

@@ -1,5 +1,4 @@
 import ical, {
-  type ICalCalendar,
   ICalCalendarMethod,
   type ICalEventData,
   ICalEventStatus,
@@ -94,7 +93,10 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
   });
   if (options.color && /^#[0-9a-f]{6}$/i.test(options.color)) header.color(options.color);
   const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
-  return assemble(header, [`DESCRIPTION:${description}`], selected, { ...options, site });
+  return assemble(header.toString(), [`DESCRIPTION:${description}`], selected, {
+    ...options,
+    site,
+  });
 }
 
 /**
@@ -104,14 +106,17 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
  * subscriber who also downloads the file gets an update, not a duplicate.
  */
 export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): string {
-  const header = ical({
+  // The same header for every event: written by the package once per build.
+  eventIcsHeader ??= ical({
     prodId: ICS_PRODID,
     method: ICalCalendarMethod.PUBLISH,
     scale: "GREGORIAN",
     timezone: null,
-  });
-  return assemble(header, [], timedEvents([event], options.warn), options);
+  }).toString();
+  return assemble(eventIcsHeader, [], timedEvents([event], options.warn), options);
 }
+
+let eventIcsHeader: string | undefined;
 
 interface EventContext {
   readonly site: Pick<IcsSiteOptions, "url" | "lang">;
@@ -125,7 +130,7 @@ interface EventContext {
  * computed once per build and reused by every file that contains it.
  */
 function assemble(
-  header: ICalCalendar,
+  header: string,
   headerExtras: readonly string[],
   events: readonly TimedEvent[],
   context: EventContext,
@@ -134,20 +139,20 @@ function assemble(
   const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
     (zone): zone is string => zone !== null,
   );
-  const headerLines = unfoldIcs(header.toString());
+  const headerLines = unfoldIcs(header);
   const end = headerLines.pop();
   if (end !== "END:VCALENDAR") throw new Error("unexpected ical-generator output");
-  return joinIcsLines([
+  const head = joinIcsLines([
     ...headerLines,
     ...headerExtras,
     ...zones.flatMap((zone) => unfoldIcs(vtimezone(zone) ?? "")),
-    ...vevents.flatMap((vevent) => vevent.lines),
-    end,
   ]);
+  return `${head}${vevents.map((vevent) => vevent.text).join("")}${end}\r\n`;
 }
 
 interface VeventLines {
-  readonly lines: readonly string[];
+  /** Folded content lines, each ended by CRLF. */
+  readonly text: string;
   /** The TZID its DTSTART/DTEND use, if any. */
   readonly zone: string | null;
 }
@@ -163,7 +168,10 @@ function veventLines(timed: TimedEvent, context: EventContext): VeventLines {
   const lines = unfoldIcs(ical({ timezone: null }).createEvent(data).toString());
   const end = lines.pop();
   if (end !== "END:VEVENT") throw new Error("unexpected ical-generator output");
-  const result = { lines: [...lines, ...extraLines, end], zone: data.timezone ?? null };
+  const result = {
+    text: joinIcsLines([...lines, ...extraLines, end]),
+    zone: data.timezone ?? null,
+  };
   if (!byContext) {
     byContext = new Map();
     veventCache.set(timed.event, byContext);

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -39,19 +40,27 @@ export function formatLocalDay(isoDate: string, lang: string, timeZone: string):
   const key = `${lang}|${timeZone}|${isoDate}`;
   let label = dayLabels.get(key);
   if (label === undefined) {
-    const instant = DateTime.fromISO(isoDate, { zone: timeZone }).toISO() ?? isoDate;
+    const instant = DateTime.fromISO(isoDate, { zone: zoneNamed(timeZone) }).toISO() ?? isoDate;
     label = formatDay(instant, lang, timeZone);
     dayLabels.set(key, label);
   }
   return label;
 }
 
+// A zone's short name follows its offset (CET/CEST, EST/EDT): one Intl call per zone and offset.
+const abbreviations = new Map<string, string>();
+
 /** Short zone name at that instant ("CET", "CEST", "GMT-4"). */
 export function zoneAbbreviation(date: DateTime, lang: string): string {
-  const parts = formatter(lang, date.zoneName ?? "UTC", { timeZoneName: "short" }).formatToParts(
-    date.toJSDate(),
-  );
-  return parts.find((p) => p.type === "timeZoneName")?.value ?? date.toFormat("ZZ");
+  const zone = date.zoneName ?? "UTC";
+  const key = `${lang}|${zone}|${date.offset}`;
+  let name = abbreviations.get(key);
+  if (name === undefined) {
+    const parts = formatter(lang, zone, { timeZoneName: "short" }).formatToParts(date.toJSDate());
+    name = parts.find((p) => p.type === "timeZoneName")?.value ?? date.toFormat("ZZ");
+    abbreviations.set(key, name);
+  }
+  return name;
 }
 
 /**
@@ -131,8 +140,20 @@ export function formatMonth(year: number, month: number, lang: string): string {
   );
 }
 
+const displayNames = new Map<string, string>();
+
 /** "Central European Time (Europe/Amsterdam)": the zone, not one of its offsets. */
 export function zoneDisplayName(timeZone: string, lang: string): string {
+  const key = `${lang}|${timeZone}`;
+  let name = displayNames.get(key);
+  if (name === undefined) {
+    name = computeZoneDisplayName(timeZone, lang);
+    displayNames.set(key, name);
+  }
+  return name;
+}
+
+function computeZoneDisplayName(timeZone: string, lang: string): string {
   const parts = formatter(lang, timeZone, { timeZoneName: "longGeneric" }).formatToParts(
     Date.UTC(2026, 0, 1),
   );

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
+import { timed, timedAsync } from "../metrics.ts";
 import type { Category, PortalSnapshot } from "../model/types.ts";
 import { loadSnapshot, resetSnapshotCache } from "../snapshot/index.ts";
 import { localizeImages, type MediaFile } from "./media.ts";
@@ -33,16 +34,13 @@ async function load(): Promise<SiteData> {
   const site = getSiteConfig();
   const fetched = await loadSnapshot();
   const cacheDir = process.env.EVENT_API_CACHE_DIR?.trim() || ".cache";
-  const { snapshot, files, warnings } = await localizeImages(fetched, {
-    siteUrl: site.url,
-    cacheDir: join(cacheDir, "site"),
-  });
+  const { snapshot, files, warnings } = await timedAsync("images", () =>
+    localizeImages(fetched, { siteUrl: site.url, cacheDir: join(cacheDir, "site") }),
+  );
   for (const warning of warnings) console.warn(`[warn] ${warning}`);
-  const views = buildViews(snapshot, {
-    now: site.now,
-    pastDays: site.pastDays,
-    timeZone: site.timeZone,
-  });
+  const views = timed("views", () =>
+    buildViews(snapshot, { now: site.now, pastDays: site.pastDays, timeZone: site.timeZone }),
+  );
   return {
     ...snapshot,
     warnings: [...snapshot.warnings, ...warnings],

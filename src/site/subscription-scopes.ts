@@ -40,10 +40,8 @@ export function subscribedPairs(
   categories: readonly Pick<Category, "id" | "name">[] | undefined,
   window: SubscriptionWindow,
 ): CalendarCategoryScope[] {
-  const current = selectSubscriptionEvents(
-    timedEvents(events, () => {}),
-    window,
-  ).map((timed) => timed.event);
+  // The same (memoized) reading as the feed writers, so a warning is given once.
+  const current = selectSubscriptionEvents(timedEvents(events), window).map((timed) => timed.event);
   return calendarCategoryScopes(current, calendars, categories);
 }
 

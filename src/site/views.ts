@@ -1,5 +1,12 @@
 import { DateTime } from "luxon";
-import { endedBefore, sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import {
+  endedBefore,
+  localDays,
+  localStartDate,
+  sameLocalDay,
+  validEventTimes,
+} from "../model/event-times.ts";
+import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "./paths.ts";
 
@@ -143,7 +150,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
     ]),
     monthPages: calendars.flatMap((summary) =>
-      monthPages(summary, events, options.now.setZone(summary.calendar.timeZone)),
+      monthPages(summary, events, options.now.setZone(timeZone(summary.calendar.timeZone))),
     ),
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
@@ -233,29 +240,29 @@ function perZone<T>(
 
 /** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
 function startDate(event: CalendarEvent, zone: string): string {
+  // In its own zone, usually the page's too, the start is written as a local date already.
+  if (zone === event.timeZone) return localStartDate(event);
   return perZone(
     startDates,
     event,
     zone,
-    () =>
-      // The parsed start is already in the event's zone, usually the page's too.
-      (zone === event.timeZone
-        ? validEventTimes(event).start
-        : DateTime.fromISO(event.start, { zone })
-      ).toISODate() ?? "",
+    () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
   );
 }
 
 /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
 function eventDays(event: CalendarEvent, zone: string): readonly string[] {
+  if (zone === event.timeZone) return localDays(event);
   return perZone(occupiedDays, event, zone, () => computeEventDays(event, zone));
 }
 
+/** The days an event occupies in another zone than its own. */
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
   const { start, end } = validEventTimes(event);
   // Exclusive end: an event ending at midnight does not occupy the next day.
-  const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(zone);
-  const startInZone = start.setZone(zone);
+  const inZone = timeZone(zone);
+  const lastInstant = (end > start ? end.minus({ milliseconds: 1 }) : start).setZone(inZone);
+  const startInZone = start.setZone(inZone);
   // Most events start and end on one day: no day arithmetic needed.
   if (sameLocalDay(startInZone, lastInstant)) return [startInZone.toISODate() ?? ""];
   const first = startInZone.startOf("day");
@@ -301,7 +308,10 @@ function monthPages(
   }
   const today = now.toISODate();
   return months.map((ref, index) => {
-    const first = DateTime.fromObject({ year: ref.year, month: ref.month, day: 1 }, { zone });
+    const first = DateTime.fromObject(
+      { year: ref.year, month: ref.month, day: 1 },
+      { zone: timeZone(zone) },
+    );
     const gridStart = first.minus({ days: first.weekday - 1 });
     const last = first.endOf("month").startOf("day");
     const gridEnd = last.plus({ days: 7 - last.weekday });

@@ -3,8 +3,10 @@ import { ApiUnavailableError, formatMs } from "../api/errors.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
+import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
+import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
 export interface LoadFromApiOptions {
@@ -60,20 +62,27 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
       stats: client.stats,
       elapsedMs,
     });
+    for (const [name, value] of Object.entries(client.stats)) count(`fetch.${name}`, value);
     options.onSummary?.({ line, ...client.stats, elapsedMs, stale });
   };
 
   try {
-    const wire = await client.fetchAll();
-    const snapshot = normalizeSnapshot(
-      { source: config.baseUrl, fetchedAt: options.now.toISOString(), calendars: wire, warnings },
-      {
-        fieldMap: config.fieldMap,
-        defaultTimeZone: options.defaultTimeZone,
-        onWarning: (message) => reporter.warn(message),
-      },
-    );
-    await store.set(key, snapshot);
+    const wire = await timedAsync("fetch", () => client.fetchAll());
+    const settings = { fieldMap: config.fieldMap, defaultTimeZone: options.defaultTimeZone };
+    const snapshot = await timedAsync("normalize", async () => {
+      const memo = NormalizeMemo.load(store, settings);
+      const normalized = normalizeSnapshot(
+        { source: config.baseUrl, fetchedAt: options.now.toISOString(), calendars: wire, warnings },
+        {
+          ...settings,
+          onWarning: (message) => reporter.warn(message),
+          normalizeEvent: memo.normalizeEvent,
+        },
+      );
+      await memo.save();
+      return normalized;
+    });
+    await timedAsync("fetch", () => store.set(key, snapshot));
     summarize(snapshot, false);
     return snapshot;
   } catch (error) {

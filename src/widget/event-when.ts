@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { timeZone } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -33,8 +34,8 @@ export function eventWhen(
   ctx: WhenContext,
 ): EventWhen {
   const zone = event.timeZone;
-  const start = DateTime.fromISO(event.start, { zone }).setLocale(ctx.locale);
-  const end = DateTime.fromISO(event.end, { zone }).setLocale(ctx.locale);
+  const start = DateTime.fromISO(event.start, { zone: timeZone(zone) }).setLocale(ctx.locale);
+  const end = DateTime.fromISO(event.end, { zone: timeZone(zone) }).setLocale(ctx.locale);
   const date = (d: DateTime) =>
     d.toLocaleString({
       weekday: "short",

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDuration, readApiConfig } from "../../src/config/api.ts";
 import { ConfigError } from "../../src/errors.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 const TOKEN = "s3cret-token-value";
 const base = { EVENT_API_URL: "https://portal.example.org/api/v1/", EVENT_API_TOKEN: TOKEN };
@@ -23,13 +23,13 @@ describe("readApiConfig", () => {
       calendars: null,
       fieldMap: { calendar: {}, event: {} },
       allowStaleMs: null,
-      paging: { kind: "auto" },
+      paging: { kind: "auto", sizeParam: null },
       pageSize: 100,
     });
   });
 
   it("should read every option", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "api-config-"));
+    const dir = tempDir("api-config-");
     const tokenFile = path.join(dir, "token");
     writeFileSync(tokenFile, `  ${TOKEN}\n`);
     const mapFile = path.join(dir, "map.json");
@@ -64,6 +64,10 @@ describe("readApiConfig", () => {
     expect(readApiConfig({ ...base, EVENT_API_AUTH: "header:X-Api-Key" }).auth).toEqual({
       kind: "header",
       name: "X-Api-Key",
+    });
+    expect(readApiConfig({ ...base, EVENT_API_PAGE_SIZE_PARAM: "limit" }).paging).toEqual({
+      kind: "auto",
+      sizeParam: "limit",
     });
   });
 
@@ -104,6 +108,7 @@ describe("readApiConfig", () => {
       /^EVENT_API_FIELD_MAP: unknown event field "colour"/,
     ],
     [{ ...base, EVENT_API_PAGING: "sideways" }, /^EVENT_API_PAGING/],
+    [{ ...base, EVENT_API_PAGE_SIZE_PARAM: "a b" }, /^EVENT_API_PAGE_SIZE_PARAM/],
   ])("should reject bad settings (%#) with one line naming the variable", (env, pattern) => {
     expect(() => readApiConfig(env)).toThrow(ConfigError);
     expect(() => readApiConfig(env)).toThrow(pattern);

@@ -3,7 +3,7 @@ import { firstPageUrl, readPage } from "../../src/api/paging.ts";
 import type { PagingMode } from "../../src/config/api.ts";
 
 const url = new URL("https://portal.example.org/v1/event-calendar/c/events");
-const auto: PagingMode = { kind: "auto" };
+const auto: PagingMode = { kind: "auto", sizeParam: null };
 const page = (body: unknown, extra: Partial<Parameters<typeof readPage>[0]> = {}) =>
   readPage({
     body,
@@ -61,6 +61,15 @@ describe("readPage", () => {
 
   it("should refuse to stop silently when the portal counts more than it gave", () => {
     expect(() => page([{}], { totalCount: 10 })).toThrow(/EVENT_API_PAGING/);
+  });
+
+  it("should ask for the page size on the first page in auto mode when a size parameter is set", () => {
+    expect(firstPageUrl(url, auto, 100).search).toBe("");
+    const sized: PagingMode = { kind: "auto", sizeParam: "limit" };
+    expect(firstPageUrl(url, sized, 100).search).toBe("?limit=100");
+    // A size the base URL already carries is the site owner's choice.
+    const given = new URL(`${url}?limit=20`);
+    expect(firstPageUrl(given, sized, 100).search).toBe("?limit=20");
   });
 
   it("should count through page and offset parameters and stop on a short page", () => {

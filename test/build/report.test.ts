@@ -63,7 +63,7 @@ describe("countOutput", () => {
         "a/feed.xml": "1",
         "c.ics": "",
       });
-      expect(await countOutput(root)).toEqual({ files: 4, bytes: 9, pages: 2 });
+      expect(countOutput(root)).toEqual({ files: 4, bytes: 9, pages: 2 });
     } finally {
       await rm(root, { recursive: true, force: true });
     }

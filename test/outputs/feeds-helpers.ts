@@ -23,6 +23,7 @@ export const TEST_SITE: SiteConfig = {
   now: DateTime.fromISO(FIXTURE_NOW, { zone: "utc" }),
   pastDays: 365,
   feedPastDays: 30,
+  feedMaxItems: 200,
   cancelledGraceDays: 30,
   refreshMinutes: 60,
 };

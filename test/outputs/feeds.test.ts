@@ -52,6 +52,29 @@ describe("feeds", () => {
     expect(ids(10)).toHaveLength(fixtureSnapshot.events.length - 1);
   });
 
+  it("should keep at most feedMaxItems items: those not yet ended first, then the latest ended", () => {
+    const all = jsonItems(fixtureSnapshot.events);
+    const ended = fixtureSnapshot.events.filter(
+      (event) => Date.parse(event.end) < TEST_SITE.now.toMillis(),
+    );
+    expect(ended.length).toBeGreaterThan(0);
+    const current = all.length - ended.length;
+
+    const capped = (feedMaxItems: number) =>
+      jsonItems(fixtureSnapshot.events, { site: siteWith({ feedMaxItems }) }).map((i) => i.id);
+    // Room for every current event and one ended one: the most recently ended stays.
+    const latestEnded = [...ended].sort((a, b) => Date.parse(b.end) - Date.parse(a.end))[0];
+    const oneEnded = capped(current + 1);
+    expect(oneEnded).toHaveLength(current + 1);
+    expect(oneEnded.some((id) => id.endsWith(`/${latestEnded?.id}/`))).toBe(true);
+    // Items stay in start order: the cap only removes.
+    expect(oneEnded).toEqual(all.map((item) => item.id).filter((id) => oneEnded.includes(id)));
+    // Fewer slots than current events: only the soonest current ones.
+    const two = capped(2);
+    expect(two).toHaveLength(2);
+    for (const id of two) expect(ended.some((event) => id.endsWith(`/${event.id}/`))).toBe(false);
+  });
+
   it("should put the date, in the event's zone and the site language, in every title", () => {
     const items = jsonItems(fixtureSnapshot.events);
     expect(itemFor(items, "/e-dst/")?.title).toBe(

@@ -1,0 +1,186 @@
+import { readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import matter from "gray-matter";
+import type nunjucks from "nunjucks";
+
+/**
+ * A paginated Nunjucks page template (front matter, body, layout chain)
+ * rendered one page at a time outside Eleventy's pagination, with a Nunjucks
+ * environment set up as Eleventy's (the same filters, includes and options).
+ *
+ * Eleventy keeps every paginated page's data until its build ends, which made
+ * memory and time grow with the number of events (docs/performance.md); here a
+ * page's data lives only while that page renders. The template is the same
+ * file a site owner edits, read with Eleventy's own front matter parser and
+ * the subset of its data cascade docs/site.md lists: global data, the
+ * template's and its layouts' front matter, `pagination` (size 1) with its
+ * alias, `page`, `permalink` and string values in `eleventyComputed`.
+ */
+
+type Data = Record<string, unknown>;
+
+/** One file of a template: the page itself or one of its layouts. */
+export interface TemplateLayer {
+  readonly path: string;
+  readonly data: Data;
+  readonly content: string;
+}
+
+/** A page template as read from disk: plain data, so it can be sent to a worker thread. */
+export interface PageTemplateSource {
+  /** Relative to the input folder, e.g. "calendars/event.njk". */
+  readonly template: string;
+  /** As Eleventy reports it in `page.inputPath`: "./templates/calendars/event.njk". */
+  readonly inputPath: string;
+  /** The page first, then each layout it (transitively) uses. */
+  readonly layers: readonly TemplateLayer[];
+}
+
+export interface TemplateFolders {
+  /** The project root. */
+  readonly root: string;
+  readonly inputDir: string;
+  readonly layoutsDir: string;
+  /** Eleventy's front matter options (eleventyConfig.frontMatterParsingOptions). */
+  readonly frontMatter?: object;
+}
+
+/**
+ * The Nunjucks library and environment to compile with. Eleventy ships its
+ * own Nunjucks; compiling with another copy would not recognize its safe
+ * strings, so the library comes with the environment.
+ */
+export interface NunjucksEngine {
+  readonly nunjucks: Pick<typeof nunjucks, "Template">;
+  readonly environment: nunjucks.Environment;
+}
+
+export interface RenderedPage {
+  /** Relative to the output folder, e.g. "calendars/a/events/b/index.html". */
+  readonly outputPath: string;
+  readonly url: string;
+  readonly content: string;
+}
+
+export async function readPageTemplate(
+  template: string,
+  folders: TemplateFolders,
+): Promise<PageTemplateSource> {
+  const read = async (path: string): Promise<TemplateLayer> => {
+    const parsed = matter(await readFile(path, "utf8"), { ...folders.frontMatter });
+    return { path, data: parsed.data as Data, content: parsed.content };
+  };
+  const layers = [await read(join(folders.inputDir, template))];
+  for (let name = layers[0]?.data.layout; typeof name === "string"; ) {
+    if (layers.length > 10) throw new Error(`${template}: layouts nest too deep`);
+    const layout = await read(join(folders.layoutsDir, name));
+    layers.push(layout);
+    name = layout.data.layout;
+  }
+  // As Eleventy writes it: "./" before a path inside the project, none before "../".
+  const inputPath = relative(folders.root, join(folders.inputDir, template));
+  return { template, inputPath: inputPath.startsWith("..") ? inputPath : `./${inputPath}`, layers };
+}
+
+interface CompiledLayer {
+  readonly data: Data;
+  readonly template: nunjucks.Template;
+}
+
+export class PageTemplate {
+  readonly template: string;
+  readonly #page: CompiledLayer;
+  readonly #layouts: readonly CompiledLayer[];
+  readonly #data: Data;
+  readonly #alias: string;
+  readonly #dataPath: readonly string[];
+  readonly #permalink: nunjucks.Template;
+  readonly #computed: readonly (readonly [string, nunjucks.Template])[];
+  readonly #pageInfo: Data;
+
+  constructor(source: PageTemplateSource, engine: NunjucksEngine) {
+    const { template } = source;
+    this.template = template;
+    const compile = (text: string, path: string) =>
+      new engine.nunjucks.Template(text, engine.environment, path, true);
+    const [page, ...layouts] = source.layers.map(
+      (layer): CompiledLayer => ({
+        data: layer.data,
+        template: compile(layer.content, layer.path),
+      }),
+    );
+    if (!page) throw new Error(`${template}: no template`);
+    this.#page = page;
+    this.#layouts = layouts;
+    // Layout front matter sits under the template's, as in Eleventy's cascade.
+    this.#data = Object.assign({}, ...layouts.map((layout) => layout.data).reverse(), page.data);
+
+    const pagination = page.data.pagination as Data | undefined;
+    if (!pagination || typeof pagination.data !== "string") {
+      throw new Error(`${template}: a streamed page template needs pagination.data`);
+    }
+    if (pagination.size !== undefined && pagination.size !== 1) {
+      throw new Error(`${template}: streamed pages paginate one item per page (size: 1)`);
+    }
+    this.#dataPath = pagination.data.split(".");
+    this.#alias = typeof pagination.alias === "string" ? pagination.alias : "item";
+    const pagePath = source.layers[0]?.path ?? template;
+    if (typeof page.data.permalink !== "string") {
+      throw new Error(`${template}: a streamed page template needs a permalink string`);
+    }
+    this.#permalink = compile(page.data.permalink, `${pagePath} (permalink)`);
+    const computed = (page.data.eleventyComputed ?? {}) as Data;
+    this.#computed = Object.entries(computed).map(([key, value]) => {
+      if (typeof value !== "string") {
+        throw new Error(`${template}: eleventyComputed.${key} must be a template string`);
+      }
+      return [key, compile(value, `${pagePath} (eleventyComputed.${key})`)] as const;
+    });
+    const name = template.slice(template.lastIndexOf("/") + 1).replace(/\.njk$/, "");
+    this.#pageInfo = {
+      inputPath: source.inputPath,
+      fileSlug: name === "index" ? "" : name,
+      filePathStem: `/${template.replace(/\.njk$/, "")}`,
+      templateSyntax: "njk",
+    };
+  }
+
+  /** The items to paginate over, from `pagination.data` in the global data. */
+  items(globals: Data): readonly unknown[] {
+    let value: unknown = globals;
+    for (const key of this.#dataPath) value = (value as Data | undefined)?.[key];
+    if (!Array.isArray(value)) {
+      throw new Error(
+        `${this.template}: pagination.data "${this.#dataPath.join(".")}" is not a list`,
+      );
+    }
+    return value;
+  }
+
+  /** Renders the page for one item: permalink, computed data, body, then each layout. */
+  render(globals: Data, item: unknown, pageNumber: number): RenderedPage {
+    const data: Data = { ...globals, ...this.#data };
+    data[this.#alias] = item;
+    data.pagination = { size: 1, alias: this.#alias, pageNumber, items: [item] };
+
+    const permalink = this.#permalink.render(data);
+    const url = permalink.startsWith("/") ? permalink : `/${permalink}`;
+    const outputPath = (url.endsWith("/") ? `${url}index.html` : url).slice(1);
+    const pageUrl = url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url;
+    data.permalink = permalink;
+    data.page = {
+      ...this.#pageInfo,
+      url: pageUrl,
+      outputPath,
+      outputFileExtension: outputPath.slice(outputPath.lastIndexOf(".") + 1),
+    };
+    for (const [key, template] of this.#computed) data[key] = template.render(data);
+
+    let content = this.#page.template.render(data);
+    for (const layout of this.#layouts) {
+      data.content = content;
+      content = layout.template.render(data);
+    }
+    return { outputPath, url: pageUrl, content };
+  }
+}

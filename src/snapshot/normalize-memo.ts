@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { ResponseCache } from "../api/response-cache.ts";
+import type { WireRecord } from "../api/wire.ts";
+import { count } from "../metrics.ts";
+import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
+import { normalizeEvent } from "../model/normalize-event.ts";
+import type { Calendar, CalendarEvent } from "../model/types.ts";
+
+type Entry = Normalized<CalendarEvent>;
+
+/**
+ * Normalized events kept between builds. Normalizing is pure: the same list
+ * record, details record and calendar, under the same settings and the same
+ * normalizer, always give the same event; so an event the portal did not
+ * change is read back instead of sanitized and parsed again (at 10,000
+ * events that was about 2 s of every warm build, docs/performance.md).
+ *
+ * Entries are keyed by a hash of the three records; the cache entry itself by
+ * the settings and a fingerprint of the normalizer's code and the libraries
+ * it calls, so an upgrade or another field map starts from scratch. Saving
+ * keeps only this build's events.
+ */
+export class NormalizeMemo {
+  readonly #cache: ResponseCache;
+  readonly #key: string;
+  readonly #previous: Map<string, Entry>;
+  readonly #current = new Map<string, Entry>();
+
+  private constructor(cache: ResponseCache, key: string, previous: Map<string, Entry>) {
+    this.#cache = cache;
+    this.#key = key;
+    this.#previous = previous;
+  }
+
+  static load(cache: ResponseCache, options: NormalizeOptions): NormalizeMemo {
+    const key = `normalized events ${hash(JSON.stringify([options.fieldMap, options.defaultTimeZone, codeFingerprint()]))}`;
+    const stored = cache.get<Record<string, Entry>>(key)?.value;
+    const previous = new Map(stored && typeof stored === "object" ? Object.entries(stored) : []);
+    return new NormalizeMemo(cache, key, previous);
+  }
+
+  /** normalizeEvent, answered from the previous build when its inputs are unchanged. */
+  readonly normalizeEvent = (
+    listed: WireRecord,
+    details: WireRecord | null,
+    calendar: Pick<Calendar, "id" | "timeZone">,
+    options: NormalizeOptions,
+  ): Entry => {
+    // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
+    const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
+    let entry = this.#current.get(key) ?? this.#previous.get(key);
+    if (entry) {
+      count("normalize.reused");
+    } else {
+      entry = normalizeEvent(listed, details, calendar, options);
+      count("normalize.computed");
+    }
+    this.#current.set(key, entry);
+    return entry;
+  };
+
+  async save(): Promise<void> {
+    const unchanged =
+      this.#current.size === this.#previous.size &&
+      [...this.#current.keys()].every((key) => this.#previous.has(key));
+    if (!unchanged) await this.#cache.set(this.#key, Object.fromEntries(this.#current));
+  }
+}
+
+function hash(text: string): string {
+  return createHash("sha1").update(text).digest("base64url");
+}
+
+let fingerprint: string | undefined;
+
+/** The normalizer's source files and the versions of the libraries it calls. */
+function codeFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const digest = createHash("sha1");
+  const modelDir = join(import.meta.dirname, "../model");
+  for (const name of readdirSync(modelDir).sort()) {
+    digest.update(name).update(readFileSync(join(modelDir, name)));
+  }
+  const require = createRequire(import.meta.url);
+  for (const library of ["luxon", "sanitize-html"]) {
+    const manifest = require(`${library}/package.json`) as { version: string };
+    digest.update(`${library}@${manifest.version}`);
+  }
+  fingerprint = digest.digest("base64url");
+  return fingerprint;
+}
