@@ -112,6 +112,8 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       bypassCSP?: boolean;
       javaScript?: boolean;
       width?: number;
+      /** Hide window.Worker: Pagefind then runs its WebAssembly on the page itself. */
+      noWorker?: boolean;
     } = {},
   ): Promise<Opened> {
     const context = await browser.newContext({
@@ -124,6 +126,11 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     });
     contexts.push(context);
     await context.clock.setFixedTime(new Date(DEMO_NOW));
+    if (options.noWorker) {
+      await context.addInitScript(() => {
+        Reflect.deleteProperty(window, "Worker");
+      });
+    }
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (m) => {
@@ -482,6 +489,13 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     await settled(page);
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);
+
+    // Where a browser cannot start Pagefind's worker, the WebAssembly is
+    // compiled on the page: what 'wasm-unsafe-eval' is there for.
+    const onPage = await open("/search/?q=repair", { noWorker: true });
+    expect(await onPage.page.evaluate(() => "Worker" in window)).toBe(false);
+    expect(countIn(await settled(onPage.page))).toBeGreaterThan(0);
+    expect(onPage.problems).toEqual([]);
   });
 
   it("should have no serious or critical accessibility violations, in light and dark mode", async () => {
