@@ -124,17 +124,20 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   const upcoming = events.filter((e) => !isPast(e));
   const past = events.filter(isPast).reverse();
 
-  const calendars = snapshot.calendars.map((calendar): CalendarSummary => {
-    const own = (e: CalendarEvent) => e.calendarId === calendar.id;
-    return {
+  // Grouped once: a filter per calendar would read every event once per calendar.
+  const eventsOf = groupBy(events, (e) => [e.calendarId]);
+  const upcomingOf = groupBy(upcoming, (e) => [e.calendarId]);
+  const pastOf = groupBy(past, (e) => [e.calendarId]);
+  const calendars = snapshot.calendars.map(
+    (calendar): CalendarSummary => ({
       calendar,
       href: paths.calendar(calendar.id),
       pastHref: paths.calendarPast(calendar.id),
-      upcoming: upcoming.filter(own),
-      past: past.filter(own),
-      months: monthsWithEvents(events.filter(own), calendar),
-    };
-  });
+      upcoming: upcomingOf.get(calendar.id) ?? [],
+      past: pastOf.get(calendar.id) ?? [],
+      months: monthsWithEvents(eventsOf.get(calendar.id) ?? [], calendar),
+    }),
+  );
   const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
 
   return {
@@ -150,7 +153,11 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
     ]),
     monthPages: calendars.flatMap((summary) =>
-      monthPages(summary, events, options.now.setZone(timeZone(summary.calendar.timeZone))),
+      monthPages(
+        summary,
+        eventsOf.get(summary.calendar.id) ?? [],
+        options.now.setZone(timeZone(summary.calendar.timeZone)),
+      ),
     ),
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
@@ -290,16 +297,16 @@ function monthsWithEvents(events: readonly CalendarEvent[], calendar: Calendar):
   });
 }
 
+/** `events`: the calendar's own, in snapshot order. */
 function monthPages(
   summary: CalendarSummary,
-  allEvents: readonly CalendarEvent[],
+  events: readonly CalendarEvent[],
   now: DateTime,
 ): MonthPage[] {
   const { calendar, months } = summary;
   const zone = calendar.timeZone;
   const byDay = new Map<string, CalendarEvent[]>();
-  for (const event of allEvents) {
-    if (event.calendarId !== calendar.id) continue;
+  for (const event of events) {
     for (const day of eventDays(event, zone)) {
       const list = byDay.get(day);
       if (list) list.push(event);
@@ -352,17 +359,35 @@ function buildCategories(
       if (!categories.has(category.id)) categories.set(category.id, category);
     }
   }
-  const has = (id: string) => (e: CalendarEvent) => e.categories.some((c) => c.id === id);
+  const idsOf = (e: CalendarEvent) => new Set(e.categories.map((c) => c.id));
+  const upcomingIn = groupBy(upcoming, idsOf);
+  const pastIn = groupBy(past, idsOf);
   return [...categories.values()]
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
     .map((category) => {
-      const categoryUpcoming = upcoming.filter(has(category.id));
+      const categoryUpcoming = upcomingIn.get(category.id) ?? [];
       return {
         category,
         href: paths.category(category.id),
         upcoming: categoryUpcoming,
         upcomingDays: groupByDay(categoryUpcoming, timeZone),
-        past: past.filter(has(category.id)),
+        past: pastIn.get(category.id) ?? [],
       };
     });
+}
+
+/** Events under each of their keys, in their order. */
+function groupBy(
+  events: readonly CalendarEvent[],
+  keysOf: (event: CalendarEvent) => Iterable<string>,
+): Map<string, CalendarEvent[]> {
+  const groups = new Map<string, CalendarEvent[]>();
+  for (const event of events) {
+    for (const key of keysOf(event)) {
+      const group = groups.get(key);
+      if (group) group.push(event);
+      else groups.set(key, [event]);
+    }
+  }
+  return groups;
 }
