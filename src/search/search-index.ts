@@ -1,5 +1,5 @@
-import { readdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import * as pagefind from "pagefind";
 import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
@@ -78,6 +78,7 @@ export async function writeRecords(
   folder: string,
   language: string,
 ): Promise<void> {
+  let files: { path: string; content: Uint8Array }[];
   try {
     const created = await pagefind.createIndex({ forceLanguage: language });
     if (!created.index) throw failure(created.errors);
@@ -89,13 +90,22 @@ export async function writeRecords(
       const errors = answers.flatMap((answer) => answer.errors);
       if (errors.length) throw failure(errors);
     }
-    const written = await index.writeFiles({ outputPath: folder });
-    if (written.errors.length) throw failure(written.errors);
+    // The files come back in memory and are written here: Pagefind's own
+    // writeFiles can answer before its last file is complete, and closing
+    // its process then would leave that file cut short.
+    const built = await index.getFiles();
+    if (built.errors.length) throw failure(built.errors);
+    files = built.files;
   } finally {
     await pagefind.close();
   }
-  for (const name of await readdir(folder)) {
-    if (UNUSED_FILES.test(name)) await rm(join(folder, name));
+  for (const file of files) {
+    const path = file.path.replace(/^\/+/, "");
+    if (UNUSED_FILES.test(path)) continue;
+    const target = join(folder, path);
+    if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${path}`]);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.content);
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
@@ -107,6 +108,14 @@ describe("search entry points", () => {
       languages: Record<string, { page_count: number }>;
     };
     expect(entry.languages.en?.page_count).toBe(events.length);
+    // Every compressed part is complete: a file cut short would not decompress.
+    const parts = readdirSync(join(dir, "pagefind"), { recursive: true, encoding: "utf8" }).filter(
+      (name) => /\.(pagefind|pf_\w+)$/.test(name),
+    );
+    expect(parts.length).toBeGreaterThan(events.length);
+    for (const name of parts) {
+      expect(() => gunzipSync(readFileSync(join(dir, "pagefind", name))), name).not.toThrow();
+    }
   });
 });
 
