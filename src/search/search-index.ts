@@ -27,6 +27,8 @@ const UNUSED_FILES = /^pagefind-(ui|component-ui|modular-ui|highlight)\.(js|css)
 /** Records are sent to Pagefind's process in batches of this many. */
 const BATCH = 500;
 
+const WRITES_IN_FLIGHT = 64;
+
 /** What the site data (src/site/load.ts) holds; `views.events` are the published events. */
 export interface SearchIndexInput {
   readonly calendars: readonly Calendar[];
@@ -99,13 +101,23 @@ export async function writeRecords(
   } finally {
     await pagefind.close();
   }
-  for (const file of files) {
-    const path = file.path.replace(/^\/+/, "");
-    if (UNUSED_FILES.test(path)) continue;
-    const target = join(folder, path);
-    if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${path}`]);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.content);
+  const written = files
+    .map((file) => ({ path: file.path.replace(/^\/+/, ""), content: file.content }))
+    .filter((file) => !UNUSED_FILES.test(file.path))
+    .map((file) => ({ target: join(folder, file.path), content: file.content }));
+  for (const { target } of written) {
+    if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${target}`]);
+  }
+  for (const dir of new Set(written.map(({ target }) => dirname(target)))) {
+    await mkdir(dir, { recursive: true });
+  }
+  // Thousands of small files: a few dozen writes in flight keep the disk busy.
+  for (let i = 0; i < written.length; i += WRITES_IN_FLIGHT) {
+    await Promise.all(
+      written
+        .slice(i, i + WRITES_IN_FLIGHT)
+        .map(({ target, content }) => writeFile(target, content)),
+    );
   }
 }
 
