@@ -10,6 +10,7 @@ import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../buil
 import { getSiteConfig } from "../config/site.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
+import { writeSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
 import { runCli } from "./run.ts";
@@ -56,6 +57,7 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     await timedAsync("render", () => eleventy.write());
+    await timedAsync("search index", () => writeSearchIndex(staging, data, site));
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),

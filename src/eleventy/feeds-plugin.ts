@@ -16,6 +16,8 @@ import { renderCalendar, renderEventIcs } from "../outputs/ics.ts";
 import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
+import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
+import { subscribedPairs, subscriptionScopes } from "../site/subscription-scopes.ts";
 import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 
 /**
@@ -134,6 +136,51 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
     render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
   });
 
+  // One calendar's events in one category, for every pair that has events.
+  eleventyConfig.addTemplate("feeds/calendar-categories.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.calendars",
+        size: 1,
+        alias: "feedFile",
+        before: (_calendars: unknown, data: TemplateData) =>
+          pairScopes(data).flatMap((scope) =>
+            FORMATS.map((format) => fileFor(scope, format, null, null)),
+          ),
+      },
+      permalink: (data: { feedFile: FilePage }) => data.feedFile.path,
+    },
+    render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
+  });
+
+  // The QR code of every subscription as its own image, and the list of every
+  // subscription, for pages that show a subscribe panel in the browser (search).
+  eleventyConfig.addTemplate("feeds/subscribe-qr.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.calendars",
+        size: 1,
+        alias: "qrScope",
+        before: (_calendars: unknown, data: TemplateData) => allScopes(data),
+      },
+      permalink: (data: { qrScope: FeedScope }) => qrFilePath(data.qrScope),
+    },
+    render: (data: TemplateData & { qrScope: FeedScope }) => {
+      const links = subscribeLinks(
+        feedUrls(data.qrScope, data.site.url).ics,
+        data.qrScope.kind === "site" ? data.site.title : data.qrScope.name,
+      );
+      return `${links.qrSvg}\n`;
+    },
+  });
+  eleventyConfig.addTemplate("feeds/subscriptions-json.11ty.js", {
+    data: { eleventyExcludeFromCollections: true, permalink: SUBSCRIPTIONS_JSON_PATH },
+    render: (data: TemplateData) =>
+      writeSubscriptionsJson(scopesOf(data), { url: data.site.url, title: data.site.title }),
+  });
+
   // One download per event: streamed, not paginated (see streamed-outputs-plugin.ts).
   addStreamedOutput<CalendarEvent>(eleventyConfig, {
     name: "event.ics",
@@ -169,6 +216,24 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
   eleventyConfig.addFilter("qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
 }
 
+/** Where the search page finds the list of subscriptions (docs/feeds.md). */
+export const SUBSCRIPTIONS_JSON_PATH = "/search/subscriptions.json";
+
+function pairScopes({ portal, site }: TemplateData) {
+  return subscribedPairs(portal.events, portal.calendars, portal.categories, site);
+}
+
+function scopesOf({ portal, site }: TemplateData) {
+  return subscriptionScopes(portal.events, portal.calendars, portal.categories ?? [], site);
+}
+
+function allScopes(data: TemplateData): FeedScope[] {
+  const scopes = scopesOf(data);
+  return [scopes.site, ...scopes.calendars, ...scopes.categories, ...scopes.calendarCategories].map(
+    (entry) => entry.scope,
+  );
+}
+
 function fileFor(
   scope: FeedScope,
   format: Format,
@@ -200,21 +265,30 @@ function renderScopeFile(data: TemplateData, file: FilePage): string {
 
 const byScope = new WeakMap<readonly CalendarEvent[], Map<string, CalendarEvent[]>>();
 
-/** Calendar and category event lists, computed once per events array. */
+/** Calendar, category and calendar x category event lists, computed once per events array. */
 function eventsInScope(portal: PortalData, scope: FeedScope): readonly CalendarEvent[] {
   if (scope.kind === "site") return portal.events;
   let index = byScope.get(portal.events);
   if (!index) {
     index = new Map();
     for (const event of portal.events) {
-      push(index, `calendar:${event.calendarId}`, event);
+      push(index, scopeKey("calendar", event.calendarId), event);
       for (const category of new Set(event.categories.map((c) => c.id))) {
-        push(index, `category:${category}`, event);
+        push(index, scopeKey("category", category), event);
+        push(index, scopeKey("calendarCategory", event.calendarId, category), event);
       }
     }
     byScope.set(portal.events, index);
   }
-  return index.get(`${scope.kind}:${scope.id}`) ?? [];
+  const key =
+    scope.kind === "calendarCategory"
+      ? scopeKey(scope.kind, scope.calendarId, scope.categoryId)
+      : scopeKey(scope.kind, scope.id);
+  return index.get(key) ?? [];
+}
+
+function scopeKey(kind: FeedScope["kind"], ...ids: string[]): string {
+  return JSON.stringify([kind, ...ids]);
 }
 
 function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarEvent): void {
@@ -231,6 +305,9 @@ function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarE
 function toScope(value: unknown, kind?: string): FeedScope {
   if (value === "/" || value === "site" || value === undefined || value === null) {
     return { kind: "site" };
+  }
+  if (typeof value === "object" && (value as { kind?: unknown }).kind === "calendarCategory") {
+    return value as FeedScope;
   }
   if (typeof value === "object" && "id" in value && "name" in value) {
     const { id, name } = value as { id: unknown; name: unknown };
