@@ -11,6 +11,7 @@ export function authorize(
   token: string,
 ): void {
   if (auth.kind === "bearer") headers.authorization = `Bearer ${token}`;
+  else if (auth.kind === "scheme") headers.authorization = `${auth.name} ${token}`;
   else if (auth.kind === "header") headers[auth.name.toLowerCase()] = token;
   else url.searchParams.set(auth.name, token);
 }
@@ -24,6 +25,11 @@ export function withoutToken(url: URL, auth: AuthMode): URL {
   const clean = new URL(url);
   if (auth.kind === "query") clean.searchParams.delete(auth.name);
   return clean;
+}
+
+/** EVENT_API_AUTH's text for a mode: "bearer", "scheme:Token", "header:X-Api-Key", "query:api_key". */
+export function formatAuth(auth: AuthMode): string {
+  return auth.kind === "bearer" ? "bearer" : `${auth.kind}:${auth.name}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
+import { unwrapDetails } from "./details-envelope.ts";
 import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
@@ -122,21 +123,17 @@ export class PortalClient {
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
     const store = this.#detailsStore(calendarId);
     const cached = store.get(eventId);
-    if (
-      cached &&
-      listed &&
-      isPlainObject(cached.value.body) &&
-      this.#sameVersion(listed, cached.value.body)
-    ) {
+    const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
+    if (stored && listed && this.#sameVersion(listed, stored)) {
       this.stats.detailsReused++;
-      return cached.value.body;
+      return stored;
     }
     try {
       const body = await this.#get("detail", url, cached, (entry) => store.set(eventId, entry));
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
-      return body.body;
+      return this.#unwrap(body.body);
     } catch (error) {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
@@ -246,6 +243,11 @@ export class PortalClient {
       );
     }
     return wanted.map((id) => byId.get(id) as WireRecord);
+  }
+
+  /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
+  #unwrap(body: WireRecord): WireRecord {
+    return unwrapDetails(body, this.#config.fieldMap).record;
   }
 
   #sameVersion(listed: WireRecord, details: WireRecord): boolean {

@@ -12,6 +12,7 @@ import { getSiteConfig } from "../config/site.ts";
 import { takeOutputWarnings } from "../eleventy/output-warnings.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
+import { writeSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
 import { runCli } from "./run.ts";
@@ -58,6 +59,7 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     await timedAsync("render", () => eleventy.write());
+    await timedAsync("search index", () => writeSearchIndex(staging, data, site));
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),

@@ -5,6 +5,7 @@ import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "../outputs/feeds.ts";
 import { announcementsInScope } from "../outputs/feeds-announcements.ts";
 import {
+  type CalendarCategoryScope,
   eventIcsPath,
   eventPageUrl,
   type FeedFiles,
@@ -24,6 +25,13 @@ import {
 import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
+import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
+import { withRemovedCategories } from "../site/removed-pages.ts";
+import {
+  calendarCategoryScopes,
+  subscribedPairs,
+  subscriptionScopes,
+} from "../site/subscription-scopes.ts";
 import { addOutputWarning } from "./output-warnings.ts";
 import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 
@@ -131,8 +139,11 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
         data: "portal.categories",
         size: 1,
         alias: "feedFile",
-        before: (categories: readonly Pick<Category, "id" | "name">[] | undefined) =>
-          (categories ?? []).flatMap((category) =>
+        before: (
+          categories: readonly Pick<Category, "id" | "name">[] | undefined,
+          data: TemplateData,
+        ) =>
+          withRemovedCategories(categories ?? [], data.portal.removed ?? []).flatMap((category) =>
             FORMATS.map((format) =>
               fileFor(
                 { kind: "category", id: category.id, name: category.name },
@@ -146,6 +157,51 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
       permalink: (data: { feedFile: FilePage }) => data.feedFile.path,
     },
     render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
+  });
+
+  // One calendar's events in one category, for every pair that has events.
+  eleventyConfig.addTemplate("feeds/calendar-categories.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.calendars",
+        size: 1,
+        alias: "feedFile",
+        before: (_calendars: unknown, data: TemplateData) =>
+          pairScopes(data).flatMap((scope) =>
+            FORMATS.map((format) => fileFor(scope, format, null, null)),
+          ),
+      },
+      permalink: (data: { feedFile: FilePage }) => data.feedFile.path,
+    },
+    render: (data: TemplateData & { feedFile: FilePage }) => renderFile(data, data.feedFile),
+  });
+
+  // The QR code of every subscription as its own image, and the list of every
+  // subscription, for pages that show a subscribe panel in the browser (search).
+  eleventyConfig.addTemplate("feeds/subscribe-qr.11ty.js", {
+    data: {
+      eleventyExcludeFromCollections: true,
+      pagination: {
+        data: "portal.calendars",
+        size: 1,
+        alias: "qrScope",
+        before: (_calendars: unknown, data: TemplateData) => allScopes(data),
+      },
+      permalink: (data: { qrScope: FeedScope }) => qrFilePath(data.qrScope),
+    },
+    render: (data: TemplateData & { qrScope: FeedScope }) => {
+      const links = subscribeLinks(
+        feedUrls(data.qrScope, data.site.url).ics,
+        data.qrScope.kind === "site" ? data.site.title : data.qrScope.name,
+      );
+      return `${links.qrSvg}\n`;
+    },
+  });
+  eleventyConfig.addTemplate("feeds/subscriptions-json.11ty.js", {
+    data: { eleventyExcludeFromCollections: true, permalink: SUBSCRIPTIONS_JSON_PATH },
+    render: (data: TemplateData) =>
+      writeSubscriptionsJson(scopesOf(data), { url: data.site.url, title: data.site.title }),
   });
 
   // One download per event: streamed, not paginated (see streamed-outputs-plugin.ts).
@@ -195,6 +251,38 @@ export default function feedsPlugin(eleventyConfig: EleventyConfigLike): void {
       calendarOptions(data, resolved),
     ).trim;
   });
+}
+
+/** Where the search page finds the list of subscriptions (docs/feeds.md). */
+export const SUBSCRIPTIONS_JSON_PATH = "/search/subscriptions.json";
+
+/**
+ * The pairs with files: those of the site's events, and, while a deleted
+ * event is published as cancelled, the pairs it was in (their subscribers
+ * must get the cancellation). The latter are not offered to new
+ * subscribers (subscriptions.json, the subscribe page).
+ */
+function pairScopes({ portal, site }: TemplateData): CalendarCategoryScope[] {
+  const pairs = subscribedPairs(portal.events, portal.calendars, portal.categories, site);
+  const deleted = (portal.removed ?? []).filter((e) => e.history?.removed?.kind === "deleted");
+  if (deleted.length === 0) return pairs;
+  const key = (pair: CalendarCategoryScope) =>
+    scopeKey(pair.kind, pair.calendarId, pair.categoryId);
+  const known = new Set(pairs.map(key));
+  const categories = withRemovedCategories(portal.categories ?? [], deleted);
+  const extra = calendarCategoryScopes(deleted, portal.calendars, categories);
+  return [...pairs, ...extra.filter((pair) => !known.has(key(pair)))];
+}
+
+function scopesOf({ portal, site }: TemplateData) {
+  return subscriptionScopes(portal.events, portal.calendars, portal.categories ?? [], site);
+}
+
+function allScopes(data: TemplateData): FeedScope[] {
+  const scopes = scopesOf(data);
+  return [scopes.site, ...scopes.calendars, ...scopes.categories, ...scopes.calendarCategories].map(
+    (entry) => entry.scope,
+  );
 }
 
 function fileFor(
@@ -280,12 +368,12 @@ const byScope = new WeakMap<
 >();
 
 /**
- * Calendar and category event lists, computed once per portal data. The
- * events that left the portal stay where they were published: a deleted
- * one in the site's, its calendar's and its categories' files (feeds and
- * subscriptions), one that moved to another calendar only in the
- * subscription of the calendar it left (everywhere else it is the same
- * event under the same UID).
+ * Calendar, category and calendar x category event lists, computed once per
+ * events array. The events that left the portal stay where they were
+ * published: a deleted one in the files (feeds and subscriptions) of the
+ * site, its calendar, its categories and its pairs; one that moved to
+ * another calendar only in the subscription of the calendar it left
+ * (everywhere else it is the same event under the same UID).
  */
 function eventsInScope(
   portal: PortalData,
@@ -294,29 +382,41 @@ function eventsInScope(
 ): readonly CalendarEvent[] {
   const removed = portal.removed ?? NO_EVENTS;
   if (scope.kind === "site" && removed.length === 0) return portal.events;
-  let index = byScope.get(portal.events)?.index;
-  if (!index || byScope.get(portal.events)?.removed !== removed) {
-    index = new Map();
-    const add = (event: CalendarEvent, purposes: readonly Purpose[], scopes: readonly string[]) => {
-      for (const use of purposes)
-        for (const key of scopes)
-          push(index as Map<string, CalendarEvent[]>, `${use}:${key}`, event);
+  const known = byScope.get(portal.events);
+  let index = known?.removed === removed ? known.index : undefined;
+  if (!index) {
+    const built = new Map<string, CalendarEvent[]>();
+    const add = (event: CalendarEvent, purposes: readonly Purpose[], keys: readonly string[]) => {
+      for (const use of purposes) for (const key of keys) push(built, `${use}:${key}`, event);
     };
-    const scopesOf = (event: CalendarEvent) => [
-      "site",
-      `calendar:${event.calendarId}`,
-      ...new Set(event.categories.map((c) => `category:${c.id}`)),
+    const keysOf = (event: CalendarEvent) => [
+      scopeKey("site"),
+      scopeKey("calendar", event.calendarId),
+      ...[...new Set(event.categories.map((c) => c.id))].flatMap((category) => [
+        scopeKey("category", category),
+        scopeKey("calendarCategory", event.calendarId, category),
+      ]),
     ];
-    for (const event of portal.events) add(event, ["ics", "feed"], scopesOf(event));
+    for (const event of portal.events) add(event, ["ics", "feed"], keysOf(event));
     for (const event of removed) {
-      if (event.history?.removed?.kind === "moved")
-        add(event, ["ics"], [`calendar:${event.calendarId}`]);
-      else add(event, ["ics", "feed"], scopesOf(event));
+      if (event.history?.removed?.kind === "moved") {
+        add(event, ["ics"], [scopeKey("calendar", event.calendarId)]);
+      } else add(event, ["ics", "feed"], keysOf(event));
     }
-    byScope.set(portal.events, { removed, index });
+    byScope.set(portal.events, { removed, index: built });
+    index = built;
   }
-  const key = scope.kind === "site" ? "site" : `${scope.kind}:${scope.id}`;
+  const key =
+    scope.kind === "site"
+      ? scopeKey("site")
+      : scope.kind === "calendarCategory"
+        ? scopeKey(scope.kind, scope.calendarId, scope.categoryId)
+        : scopeKey(scope.kind, scope.id);
   return index.get(`${purpose}:${key}`) ?? [];
+}
+
+function scopeKey(kind: FeedScope["kind"], ...ids: string[]): string {
+  return JSON.stringify([kind, ...ids]);
 }
 
 function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarEvent): void {
@@ -333,6 +433,9 @@ function push(index: Map<string, CalendarEvent[]>, key: string, event: CalendarE
 function toScope(value: unknown, kind?: string): FeedScope {
   if (value === "/" || value === "site" || value === undefined || value === null) {
     return { kind: "site" };
+  }
+  if (typeof value === "object" && (value as { kind?: unknown }).kind === "calendarCategory") {
+    return value as FeedScope;
   }
   if (typeof value === "object" && "id" in value && "name" in value) {
     const { id, name } = value as { id: unknown; name: unknown };

@@ -2,19 +2,17 @@ import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
-import { validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
   formatDateTime,
   formatDay,
+  formatListTime,
   formatLocalDay,
   formatMonth,
-  formatTimeRange,
   formatWhen,
   weekdayNames,
-  zoneAbbreviation,
   zoneDisplayName,
 } from "../site/format.ts";
 import { loadSiteData, resetSiteData, type SiteData } from "../site/load.ts";
@@ -56,12 +54,9 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addFilter("paths", () => paths);
   eleventyConfig.addFilter("segment", (id: string) => encodeIdSegment(id));
   eleventyConfig.addFilter("when", (event: CalendarEvent) => formatWhen(event, site.lang));
-  eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) => {
-    const range = formatTimeRange(event, site.lang);
-    if (!range || !pageZone || pageZone === event.timeZone) return range;
-    // Another zone than the page's: name it, or a viewer would misread the time.
-    return `${range} ${zoneAbbreviation(validEventTimes(event).start, site.lang)}`;
-  });
+  eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) =>
+    formatListTime(event, site.lang, pageZone),
+  );
   eleventyConfig.addFilter("dayLabel", (isoDate: string, zone: string) =>
     formatLocalDay(isoDate, site.lang, zone),
   );

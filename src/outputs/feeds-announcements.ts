@@ -16,14 +16,21 @@ import type { FeedScope } from "./feeds-urls.ts";
  * "New date: Open Studio Night, now Saturday 5 December 19:30 (was Friday 4 December)".
  */
 
-/** The announcements a feed of `scope` carries: the event's site, calendar and categories. */
+/**
+ * The announcements a feed of `scope` carries: those of its events, in the
+ * feeds of the site, the event's calendar, its categories and its pairs.
+ */
 export function announcementsInScope(
   announcements: readonly Announcement[],
   scope: FeedScope,
 ): readonly Announcement[] {
   if (scope.kind === "site") return announcements;
+  const inCategory = (a: Announcement, id: string) => a.categories.some((c) => c.id === id);
   if (scope.kind === "calendar") return announcements.filter((a) => a.calendarId === scope.id);
-  return announcements.filter((a) => a.categories.some((category) => category.id === scope.id));
+  if (scope.kind === "category") return announcements.filter((a) => inCategory(a, scope.id));
+  return announcements.filter(
+    (a) => a.calendarId === scope.calendarId && inCategory(a, scope.categoryId),
+  );
 }
 
 const entries = new WeakMap<Announcement, Map<string, FeedEntry>>();

@@ -21,6 +21,7 @@ import type { DatasetEvent, EventPatch, NewEvent, PortalDataset } from "./types.
 export { loadDatasetFile } from "./dataset-file.ts";
 export { DatasetError, validateDataset } from "./dataset-validate.ts";
 export { createDemoDataset } from "./demo-dataset.ts";
+export { DIALECT_PRESETS, type DialectSpec } from "./dialect.ts";
 export type { PagingStyle } from "./paging.ts";
 export type { PortalOptions } from "./portal-options.ts";
 export type { CounterSnapshot } from "./request-counters.ts";
@@ -69,6 +70,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     tokens,
     auth: resolved.auth,
     paging: resolved.paging,
+    dialect: resolved.dialect,
     pageSizeMax: resolved.pageSizeMax,
     counters,
     media: mediaLibrary(dataset),

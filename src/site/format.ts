@@ -140,6 +140,17 @@ export function formatTimeRange(event: CalendarEvent, lang: string): string {
   return range;
 }
 
+/**
+ * A list row's time as lists show it on a page in `pageZone`: the range in
+ * the event's own zone, with the zone's abbreviation when it is another one
+ * than the page's (a viewer would misread it otherwise); "" for all-day events.
+ */
+export function formatListTime(event: CalendarEvent, lang: string, pageZone?: string): string {
+  const range = formatTimeRange(event, lang);
+  if (!range || !pageZone || pageZone === event.timeZone) return range;
+  return `${range} ${zoneAbbreviation(validEventTimes(event).start, lang)}`;
+}
+
 function timeRangeOf(event: CalendarEvent, lang: string): string {
   const { start, end } = validEventTimes(event);
   if (end.equals(start)) return wallFormat(lang, "time", start);

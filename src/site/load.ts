@@ -6,7 +6,7 @@ import { timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { loadSnapshot, resetSnapshotCache } from "../snapshot/index.ts";
 import { localizeImages, type MediaFile } from "./media.ts";
-import { withRemovedCategories, withRemovedPages } from "./removed-pages.ts";
+import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
 
 /**
@@ -61,10 +61,7 @@ async function load(): Promise<SiteData> {
   const data: SiteData = {
     ...published,
     warnings: [...snapshot.warnings, ...warnings],
-    categories: withRemovedCategories(
-      views.categories.map((summary) => summary.category),
-      changes.removed,
-    ),
+    categories: views.categories.map((summary) => summary.category),
     views: withRemovedPages(views, changes.removed, snapshot.calendars, site.now.toMillis()),
     media: files,
     removed: changes.removed,

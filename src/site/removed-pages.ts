@@ -35,8 +35,9 @@ export function withRemovedPages(
 /**
  * The categories with feed and calendar files: those of the site's events,
  * plus those of deleted events still published as cancelled, so a category
- * whose last event was deleted keeps its calendar file until the
- * cancellation has reached its subscribers.
+ * whose last event was deleted keeps its files until the cancellation has
+ * reached its subscribers (src/eleventy/feeds-plugin.ts; the pages do not
+ * offer such a category to new subscribers).
  */
 export function withRemovedCategories(
   categories: readonly Category[],

@@ -1,4 +1,5 @@
 import type { SiteData } from "./load.ts";
+import { paths } from "./paths.ts";
 
 export interface SitemapEntry {
   readonly path: string;
@@ -29,6 +30,8 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
     { path: "/calendars/", lastmod: latestOfAll },
     { path: "/categories/", lastmod: latestOfAll },
     { path: "/subscribe/", lastmod: null },
+    { path: paths.search(), lastmod: null },
+    ...views.allEventsPages.map((p) => ({ path: p.href, lastmod: latestOfAll })),
     ...views.listPages.map((p) => ({
       path: p.href,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,

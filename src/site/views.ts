@@ -82,6 +82,17 @@ export interface EventPage {
   readonly isPast: boolean;
 }
 
+/** A page of the site-wide list of upcoming events (/events/, /events/page/2/...). */
+export interface AllEventsPage {
+  readonly href: string;
+  readonly pageNumber: number;
+  readonly pageCount: number;
+  readonly eventCount: number;
+  readonly days: readonly DayGroup[];
+  readonly previousHref: string | null;
+  readonly nextHref: string | null;
+}
+
 export interface SiteViews {
   /** Events on the site: upcoming ones and those that ended within the past window. */
   readonly events: readonly CalendarEvent[];
@@ -89,6 +100,8 @@ export interface SiteViews {
   /** The next events across all calendars, for the home page. */
   readonly homeDays: readonly DayGroup[];
   readonly homeEventCount: number;
+  /** Every upcoming event across calendars, grouped by day in the site's zone, paged. */
+  readonly allEventsPages: readonly AllEventsPage[];
   readonly calendars: readonly CalendarSummary[];
   readonly categories: readonly CategorySummary[];
   readonly listPages: readonly ListPage[];
@@ -132,6 +145,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     upcoming,
     homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone),
     homeEventCount: HOME_EVENT_COUNT,
+    allEventsPages: allEventsPages(upcoming, options.timeZone),
     calendars,
     categories: buildCategories(upcoming, past, options.timeZone),
     listPages: calendars.flatMap((summary) => [
@@ -182,6 +196,25 @@ function listPages(
       pageNumber,
       pageCount,
       days: groupByDay(pageEvents, calendar.timeZone),
+      previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
+      nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
+    };
+  });
+}
+
+function allEventsPages(upcoming: readonly CalendarEvent[], timeZone: string): AllEventsPage[] {
+  const pageCount = Math.max(1, Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE));
+  const first = paths.events();
+  const hrefOf = (n: number) => (n === 1 ? first : `${first}page/${n}/`);
+  return Array.from({ length: pageCount }, (_, i) => {
+    const pageNumber = i + 1;
+    const events = upcoming.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
+    return {
+      href: hrefOf(pageNumber),
+      pageNumber,
+      pageCount,
+      eventCount: upcoming.length,
+      days: groupByDay(events, timeZone),
       previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
       nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
     };

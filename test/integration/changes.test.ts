@@ -203,6 +203,7 @@ describe("changes between two builds", () => {
       "calendars/community/calendar.ics",
       "categories/learning/calendar.ics",
       "categories/technology/calendar.ics",
+      "calendars/community/categories/learning/calendar.ics",
     ];
     for (const file of files) {
       const [was] = veventOf(before, file, uid);

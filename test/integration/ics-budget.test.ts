@@ -121,15 +121,16 @@ describe("subscription size budget", () => {
   it("should steer subscribers to the calendar and category files on the subscribe page", () => {
     const page = read(dir, "subscribe/index.html");
     const notices = page.match(/class="notice trim-notice"/g) ?? [];
-    // The site-wide panel only: the calendars' files are whole.
+    // The site-wide panel only: the calendars' and categories' files are whole.
     expect(notices).toHaveLength(1);
+    expect(page.indexOf("trim-notice")).toBeLessThan(page.indexOf('id="subscribe-calendar-'));
     expect(page).toMatch(/carries the events until \d+ \w+ 2026 at \d\d:\d\d only/);
-    expect(page).toContain('id="by-category-heading"');
-    const category = /href="(\/categories\/[^"#]+\/)#subscribe-([^"]+)"/.exec(page);
-    expect(category).not.toBeNull();
-    const categoryPage = read(dir, `${category?.[1]?.slice(1)}index.html`);
-    expect(categoryPage).toContain(`id="subscribe-${category?.[2]}"`);
-    expect(categoryPage).toContain("calendar.ics");
+    expect(page.match(/id="subscribe-calendar-cal-00\d"/g)).toHaveLength(CALENDARS.length);
+    const category = /id="subscribe-category-([^"]+)"/.exec(page)?.[1];
+    expect(category).toBeDefined();
+    const categoryPage = read(dir, `categories/${category}/index.html`);
+    expect(categoryPage).toContain(`id="subscribe-${category}"`);
+    expect(categoryPage).not.toContain("trim-notice");
     expect(read(dir, "calendars/cal-001/index.html")).not.toContain("trim-notice");
   });
 
