@@ -9,6 +9,7 @@ import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
 import { type BuildRun, runBuild } from "./build.ts";
 import { fetchFloor, measureRenderFloor, type RenderFloor } from "./floors.ts";
 import { benchPortal } from "./portal.ts";
+import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
 
 /**
  * `npm run bench`: cold, warm and changed builds of a synthetic portal,
@@ -22,6 +23,7 @@ import { benchPortal } from "./portal.ts";
  *   --repeat n            build each cell n times (at most 5) and keep the fastest
  *   --out file.json       also write the figures as JSON
  *   --portal              add the reference portal's own throughput
+ *   --no-search           skip the search index section (built for the 10,000-event portal)
  */
 
 const SIZES: Readonly<Record<string, string>> = {
@@ -43,7 +45,9 @@ const { values } = parseArgs({
     repeat: { type: "string", default: "1" },
     out: { type: "string" },
     portal: { type: "boolean", default: false },
+    search: { type: "boolean", default: true },
   },
+  allowNegative: true,
 });
 const latencyMs = positive("latency", values.latency);
 const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
@@ -69,6 +73,19 @@ console.log(
 
 const report: Record<string, unknown>[] = [];
 for (const size of sizes) report.push(await benchSize(size.calendars, size.eventsPerCalendar));
+
+let searchIndex: unknown = null;
+if (values.search) {
+  // The index's cost and what a visitor downloads, at 10,000 events (src/search).
+  const search = await benchSearchIndex({
+    calendars: 10,
+    eventsPerCalendar: 1000,
+    outputRoot: medium.dir,
+  });
+  section("Search index");
+  console.log(formatSearchIndexBench(search));
+  searchIndex = search;
+}
 
 if (values.portal) {
   const portal = await benchPortal({
@@ -98,10 +115,9 @@ if (values.portal) {
 }
 
 if (values.out) {
-  await writeFile(
-    values.out,
-    `${JSON.stringify(report.length === 1 ? report[0] : report, null, 2)}\n`,
-  );
+  // One size: its figures at the top level; several: a list.
+  const sizesOut = report.length === 1 ? report[0] : { sizes: report };
+  await writeFile(values.out, `${JSON.stringify({ ...sizesOut, searchIndex }, null, 2)}\n`);
   console.log(`\nFigures written to ${values.out}`);
 }
 

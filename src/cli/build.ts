@@ -12,7 +12,7 @@ import { getSiteConfig } from "../config/site.ts";
 import { takeOutputWarnings } from "../eleventy/output-warnings.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
-import { writeSearchIndex } from "../search/search-index.ts";
+import { buildSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
 import { runCli } from "./run.ts";
@@ -58,8 +58,12 @@ runCli(async () => {
       quietMode: true,
       configPath: ".eleventy.js",
     });
+    // Pagefind indexes in its own process while Eleventy renders; the files are written after.
+    const searchIndex = buildSearchIndex(data, site);
+    searchIndex.catch(() => {}); // awaited below, unless rendering fails first
     await timedAsync("render", () => eleventy.write());
-    await timedAsync("search index", () => writeSearchIndex(staging, data, site));
+    const index = await timedAsync("search index", () => searchIndex);
+    timed("search index", () => index.writeTo(staging));
 
     const built = parseManifestCounts(
       JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),

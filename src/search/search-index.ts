@@ -1,5 +1,5 @@
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import * as pagefind from "pagefind";
 import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
@@ -26,8 +26,6 @@ const UNUSED_FILES = /^pagefind-(ui|component-ui|modular-ui|highlight)\.(js|css)
 
 /** Records are sent to Pagefind's process in batches of this many. */
 const BATCH = 500;
-
-const WRITES_IN_FLIGHT = 64;
 
 /** What the site data (src/site/load.ts) holds; `views.events` are the published events. */
 export interface SearchIndexInput {
@@ -67,11 +65,30 @@ export async function writeSearchIndex(
   input: SearchIndexInput,
   site: SearchIndexSite,
 ): Promise<SearchIndexStats> {
+  return (await buildSearchIndex(input, site)).writeTo(outputDir);
+}
+
+/** An index Pagefind has built, held in memory until the site's files are written. */
+export interface BuiltSearchIndex {
+  readonly records: number;
+  writeTo(outputDir: string): SearchIndexStats;
+}
+
+/**
+ * Indexes the site's events: Pagefind does the work in its own process, so a
+ * build starts this before rendering and writes the files afterwards, and
+ * the indexing runs beside Eleventy instead of after it.
+ */
+export async function buildSearchIndex(
+  input: SearchIndexInput,
+  site: SearchIndexSite,
+): Promise<BuiltSearchIndex> {
   const records = recordsFor(input, site);
-  const folder = join(outputDir, SEARCH_INDEX_FOLDER);
-  await writeRecords(records, folder, site.uiLanguage);
-  const { files, bytes } = await countFiles(folder);
-  return { records: records.length, files, bytes };
+  const files = await indexRecords(records, site.uiLanguage);
+  return {
+    records: records.length,
+    writeTo: (outputDir) => ({ records: records.length, ...writeFiles(files, outputDir) }),
+  };
 }
 
 /** Indexes `records` with Pagefind and writes the index into `folder`. */
@@ -80,7 +97,15 @@ export async function writeRecords(
   folder: string,
   language: string,
 ): Promise<void> {
-  let files: { path: string; content: Uint8Array }[];
+  writeFiles(await indexRecords(records, language), dirname(folder), basename(folder));
+}
+
+interface IndexFile {
+  readonly path: string;
+  readonly content: Uint8Array;
+}
+
+async function indexRecords(records: readonly SearchRecord[], language: string) {
   try {
     const created = await pagefind.createIndex({ forceLanguage: language });
     if (!created.index) throw failure(created.errors);
@@ -97,10 +122,23 @@ export async function writeRecords(
     // its process then would leave that file cut short.
     const built = await index.getFiles();
     if (built.errors.length) throw failure(built.errors);
-    files = built.files;
+    return built.files as readonly IndexFile[];
   } finally {
     await pagefind.close();
   }
+}
+
+/**
+ * Writes the index files into `<outputDir>/<folder>/`, synchronously: for
+ * thousands of small files that costs a fraction of queuing them on the
+ * thread pool (src/render/file-writer.ts).
+ */
+function writeFiles(
+  files: readonly IndexFile[],
+  outputDir: string,
+  folderName = SEARCH_INDEX_FOLDER,
+): Omit<SearchIndexStats, "records"> {
+  const folder = join(outputDir, folderName);
   const written = files
     .map((file) => ({ path: file.path.replace(/^\/+/, ""), content: file.content }))
     .filter((file) => !UNUSED_FILES.test(file.path))
@@ -109,29 +147,16 @@ export async function writeRecords(
     if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${target}`]);
   }
   for (const dir of new Set(written.map(({ target }) => dirname(target)))) {
-    await mkdir(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
   }
-  // Thousands of small files: a few dozen writes in flight keep the disk busy.
-  for (let i = 0; i < written.length; i += WRITES_IN_FLIGHT) {
-    await Promise.all(
-      written
-        .slice(i, i + WRITES_IN_FLIGHT)
-        .map(({ target, content }) => writeFile(target, content)),
-    );
+  let bytes = 0;
+  for (const { target, content } of written) {
+    writeFileSync(target, content);
+    bytes += content.byteLength;
   }
+  return { files: written.length, bytes };
 }
 
 function failure(errors: readonly string[]): PublishError {
   return new PublishError(`Pagefind could not build the search index: ${errors.join("; ")}`);
-}
-
-async function countFiles(folder: string): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files += 1;
-    bytes += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return { files, bytes };
 }
