@@ -1,5 +1,6 @@
 import { getSiteConfig } from "./src/config/site.ts";
 import feedsPlugin from "./src/eleventy/feeds-plugin.ts";
+import searchPlugin from "./src/eleventy/search-plugin.ts";
 import sitePlugin from "./src/eleventy/site-plugin.ts";
 import widgetPlugin from "./src/eleventy/widget-plugin.ts";
 
@@ -10,6 +11,7 @@ export default function (eleventyConfig) {
   eleventyConfig.addPlugin(sitePlugin);
   eleventyConfig.addPlugin(feedsPlugin);
   eleventyConfig.addPlugin(widgetPlugin);
+  eleventyConfig.addPlugin(searchPlugin);
 
   return {
     dir: { input: "templates", data: "../_data", includes: "_includes", layouts: "_layouts" },

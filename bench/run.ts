@@ -1,234 +1,365 @@
 import { existsSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { type BuildRun, benchBuild, type OutputRoot, type Timing } from "./build.ts";
+import { startPortal } from "../src/portal/index.ts";
+import { MAX_PAGE_SIZE } from "../src/portal/paging.ts";
+import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
+import { type BuildRun, runBuild } from "./build.ts";
+import { fetchFloor, measureRenderFloor, type RenderFloor } from "./floors.ts";
 import { benchPortal } from "./portal.ts";
-import { benchSnapshot } from "./snapshot.ts";
+import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
 
 /**
- * `npm run bench`: figures, no thresholds (docs/performance.md).
- *   --quick   smaller portal runs, the demo and 2,000-event builds on tmpfs only
- *   --large   adds a 10,000-event build (tmpfs, cold and warm)
- *   --repeat n  builds each cell n times (at most 5) and keeps the fastest, for a busy machine
+ * `npm run bench`: cold, warm and changed builds of a synthetic portal,
+ * against floors measured in the same run (docs/performance.md). Prints
+ * figures and ratios; never fails on a threshold.
+ *
+ *   --size small|medium|large|CxE[,...]  5x100, 10x1000 (default), 50x2000 calendars x events
+ *   --latency ms          portal latency per request (default 20)
+ *   --max-concurrency n   requests the portal serves at once (default 16)
+ *   --disk                write outputs and caches to the system temporary folder, not tmpfs
+ *   --repeat n            build each cell n times (at most 5) and keep the fastest
+ *   --out file.json       also write the figures as JSON
+ *   --portal              add the reference portal's own throughput
+ *   --no-search           skip the search index section (built for the 10,000-event portal)
  */
+
+const SIZES: Readonly<Record<string, string>> = {
+  small: "5x100",
+  medium: "10x1000",
+  large: "50x2000",
+};
+const NOW = "2026-11-22T12:00:00Z";
+const SITE_URL = "https://events.example.org";
+/** Events changed between the warm and the changed build: every 20th, 5%. */
+const CHANGE_EVERY = 20;
 
 const { values } = parseArgs({
   options: {
-    quick: { type: "boolean", default: false },
-    large: { type: "boolean", default: false },
+    size: { type: "string", default: "medium" },
+    latency: { type: "string", default: "20" },
+    "max-concurrency": { type: "string", default: "16" },
+    disk: { type: "boolean", default: false },
     repeat: { type: "string", default: "1" },
+    out: { type: "string" },
+    portal: { type: "boolean", default: false },
+    search: { type: "boolean", default: true },
   },
+  allowNegative: true,
 });
-const quick = values.quick;
-const repeat = Math.min(5, Math.max(1, Number.parseInt(values.repeat, 10) || 1));
-const started = performance.now();
-
-const tmpfs: OutputRoot | null = existsSync("/dev/shm")
-  ? { medium: "tmpfs", dir: "/dev/shm" }
-  : null;
-const disk: OutputRoot = { medium: "disk", dir: tmpdir() };
-const bothMedia = [...(tmpfs ? [tmpfs] : []), ...(quick ? [] : [disk])];
-const fastest = tmpfs ?? disk;
+const latencyMs = positive("latency", values.latency);
+const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
+const repeat = Math.min(5, positive("repeat", values.repeat));
+const medium =
+  values.disk || !existsSync("/dev/shm")
+    ? { name: "disk", dir: tmpdir() }
+    : { name: "tmpfs", dir: "/dev/shm" };
+const sizes = values.size.split(",").map((name) => {
+  const spec = SIZES[name.trim()] ?? name.trim();
+  const match = /^(\d+)x(\d+)$/.exec(spec);
+  if (!match) throw new Error(`--size: expected small, medium, large or CxE, got "${name}"`);
+  return { calendars: Number(match[1]), eventsPerCalendar: Number(match[2]) };
+});
 
 console.log(
-  `Event Calendar Publisher benchmark: Node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+  `Event Calendar Publisher benchmark: Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
     .map((n) => n.toFixed(1))
-    .join(" ")}${quick ? " (quick)" : ""}\n`,
+    .join(
+      " ",
+    )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once\n`,
 );
 
-// 1. Portal throughput over loopback.
-const portal = await benchPortal({
-  calendars: 4,
-  eventsPerCalendar: quick ? 2_500 : 25_000,
-  maxRequests: quick ? 1_000 : 3_000,
-  maxSeconds: quick ? 2 : 4,
-});
-section(`Reference portal, ${fmt(portal.events)} events (loaded in ${fmt(portal.loadMs)} ms)`);
-table(
-  ["requests", "count", "seconds", "per second", "p50 ms", "p95 ms"],
-  (
-    [
-      ["list pages of 100", portal.listPages],
-      ["event details", portal.details],
-      ["304 revalidations", portal.conditional304],
-    ] as const
-  ).map(([name, t]) => [
-    name,
-    fmt(t.requests),
-    t.seconds.toFixed(2),
-    fmt(t.perSecond),
-    t.p50Ms,
-    t.p95Ms,
-  ]),
-);
+const report: Record<string, unknown>[] = [];
+for (const size of sizes) report.push(await benchSize(size.calendars, size.eventsPerCalendar));
 
-// 2. Snapshot load through the real client: empty cache, then warm cache.
-const snapshot = await benchSnapshot({ cacheRoot: fastest.dir });
-section(
-  `Snapshot load, ${snapshot.calendars} calendars, ${fmt(snapshot.events)} events, ${snapshot.latencyMs} ms server latency, ${snapshot.concurrency} in flight`,
-);
-table(
-  ["cache", "ms", "requests", "304", "details reused", "events/s"],
-  [
-    ["cold", ...snapshotRow(snapshot.cold)],
-    ["warm", ...snapshotRow(snapshot.warm)],
-  ],
-);
-console.log(`  warm/cold time: ${ratio(snapshot.warm.ms, snapshot.cold.ms)}`);
+let searchIndex: unknown = null;
+if (values.search) {
+  // The index's cost and what a visitor downloads, at 10,000 events (src/search).
+  const search = await benchSearchIndex({
+    calendars: 10,
+    eventsPerCalendar: 1000,
+    outputRoot: medium.dir,
+  });
+  section("Search index");
+  console.log(formatSearchIndexBench(search));
+  searchIndex = search;
+}
 
-// 3. Full builds, spawned as `npm run build` runs them.
-const builds: BuildRun[] = [];
-builds.push(...(await benchBuild({ label: "demo", roots: bothMedia, repeat })));
-builds.push(
-  ...(await benchBuild({
-    label: "4x500",
-    synthetic: { calendars: 4, eventsPerCalendar: 500 },
-    roots: bothMedia,
-    repeat,
-  })),
-);
-if (values.large) {
-  builds.push(
-    ...(await benchBuild({
-      label: "4x2500",
-      synthetic: { calendars: 4, eventsPerCalendar: 2_500 },
-      roots: [fastest],
-      timeoutMs: 600_000,
-      repeat,
-    })),
+if (values.portal) {
+  const portal = await benchPortal({
+    calendars: 4,
+    eventsPerCalendar: 25_000,
+    maxRequests: 3_000,
+    maxSeconds: 4,
+  });
+  section(`Reference portal, ${fmt(portal.events)} events (loaded in ${fmt(portal.loadMs)} ms)`);
+  table(
+    ["requests", "count", "seconds", "per second", "p50 ms", "p95 ms"],
+    (
+      [
+        ["list pages of 100", portal.listPages],
+        ["event details", portal.details],
+        ["304 revalidations", portal.conditional304],
+      ] as const
+    ).map(([name, t]) => [
+      name,
+      fmt(t.requests),
+      t.seconds.toFixed(2),
+      fmt(t.perSecond),
+      t.p50Ms,
+      t.p95Ms,
+    ]),
   );
 }
 
-section("Site builds (child process: node --import tsx src/cli/build.ts)");
-table(
-  [
-    "dataset",
-    "medium",
-    "cache",
-    "events",
-    "pages",
-    "files",
-    "wall s",
-    "fetch s",
-    "11ty s",
-    "ms/file",
-    "events/s",
-  ],
-  builds.map((b) =>
-    b.ok
-      ? [
-          b.label,
-          b.medium,
-          b.cache,
-          fmt(b.events),
-          fmt(b.pages),
-          fmt(b.files),
-          seconds(b.wallMs),
-          seconds(b.fetchMs),
-          seconds(b.eleventyMs),
-          (b.eleventyMs / b.files).toFixed(2),
-          fmt(Math.round(b.events / (b.wallMs / 1000))),
-        ]
-      : [b.label, b.medium, b.cache, "failed", b.error ?? ""],
-  ),
-);
+if (values.out) {
+  // One size: its figures at the top level; several: a list.
+  const sizesOut = report.length === 1 ? report[0] : { sizes: report };
+  await writeFile(values.out, `${JSON.stringify({ ...sizesOut, searchIndex }, null, 2)}\n`);
+  console.log(`\nFigures written to ${values.out}`);
+}
 
-section("Ratios");
-const ratioRows: (string | number)[][] = [];
-for (const label of new Set(builds.map((b) => b.label))) {
-  const find = (medium: string, cache: string) =>
-    builds.find((b) => b.ok && b.label === label && b.medium === medium && b.cache === cache);
-  for (const cache of ["cold", "warm"]) {
-    const onDisk = find("disk", cache);
-    const onTmpfs = find("tmpfs", cache);
-    if (onDisk && onTmpfs)
-      ratioRows.push([label, `disk/tmpfs (${cache})`, ratio(onDisk.wallMs, onTmpfs.wallMs)]);
+async function benchSize(calendars: number, eventsPerCalendar: number) {
+  const events = calendars * eventsPerCalendar;
+  const label = `${fmt(events)} events (${calendars} calendars x ${fmt(eventsPerCalendar)})`;
+  const synthetic = { calendars, eventsPerCalendar };
+  const portal = await startPortal({
+    host: "127.0.0.1",
+    port: 0,
+    now: NOW,
+    seed: 1,
+    synthetic,
+    latencyMs,
+    maxConcurrency,
+  });
+  // The same generator and seed: the ids of the events the changed build edits.
+  const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
+  const work = await mkdtemp(path.join(medium.dir, "ecp-bench-"));
+  const timeoutMs = Math.max(300_000, events * 30);
+  try {
+    const env = {
+      EVENT_API_URL: portal.url,
+      EVENT_API_TOKEN: portal.token,
+      EVENT_API_CACHE_DIR: path.join(work, "cache"),
+      // Ask as the fetch floor assumes: the largest pages, as many requests at once as served.
+      EVENT_API_PAGE_SIZE_PARAM: "limit",
+      EVENT_API_PAGE_SIZE: String(MAX_PAGE_SIZE),
+      EVENT_API_CONCURRENCY: String(maxConcurrency),
+      SITE_NOW: NOW,
+      SITE_URL,
+    };
+    const build = async (name: string, beforeEach?: () => Promise<void>) => {
+      let best: BuildRun | undefined;
+      for (let i = 0; i < repeat; i++) {
+        await beforeEach?.();
+        portal.resetCounters();
+        const run = await runBuild({
+          output: path.join(work, "site"),
+          metricsFile: path.join(work, `${name}.json`),
+          env,
+          timeoutMs,
+        });
+        if (!run.ok) throw new Error(`The ${name} build of ${label} failed:\n${run.error}`);
+        if (!best || run.wallSeconds < best.wallSeconds) best = run;
+      }
+      return best as BuildRun;
+    };
+
+    const cold = await build("cold", () =>
+      rm(env.EVENT_API_CACHE_DIR, { recursive: true, force: true }),
+    );
+    const warm = await build("warm");
+    const changed = dataset.events.filter((_, index) => index % CHANGE_EVERY === 0);
+    let round = 0;
+    const changedRun = await build("changed", async () => {
+      // Each repetition changes the same events again, so each sees the same work.
+      round++;
+      for (const event of changed) {
+        portal.updateEvent(event.calendarId, event.id, { title: `${event.title} (${round})` });
+      }
+    });
+
+    const files = cold.metrics?.files ?? 0;
+    const renderFloor = await measureRenderFloor(files, work);
+    const fetch = fetchFloor({
+      calendars,
+      eventsPerCalendar,
+      maxPageSize: MAX_PAGE_SIZE,
+      latencyMs,
+      maxConcurrency,
+    });
+    const result = {
+      events,
+      calendars,
+      files,
+      medium: medium.name,
+      latencyMs,
+      maxConcurrency,
+      floors: {
+        renderSeconds: round3(renderFloor.seconds),
+        renderPages: renderFloor.pages,
+        renderPeakRssMB: renderFloor.peakRssMB,
+        fetchSeconds: round3(fetch.seconds),
+        fetchRequests: fetch.requests,
+      },
+      cold: figures(cold, renderFloor, fetch.seconds),
+      warm: figures(warm, renderFloor, fetch.seconds),
+      changed: {
+        changedEvents: changed.length,
+        ...figures(changedRun, renderFloor, fetch.seconds),
+      },
+    };
+    print(label, result, renderFloor, fetch);
+    return result;
+  } finally {
+    await portal.close();
+    await rm(work, { recursive: true, force: true });
   }
-  for (const medium of ["tmpfs", "disk"]) {
-    const cold = find(medium, "cold");
-    const warm = find(medium, "warm");
-    if (cold && warm) {
-      ratioRows.push([label, `warm/cold build (${medium})`, ratio(warm.wallMs, cold.wallMs)]);
-      ratioRows.push([label, `warm/cold fetch (${medium})`, ratio(warm.fetchMs, cold.fetchMs)]);
-    }
-  }
-}
-table(["dataset", "ratio", "value"], ratioRows);
-
-section("Where build time goes (warm cache, fastest medium)");
-const phaseRows: (string | number)[][] = [];
-for (const b of builds.filter((x) => x.ok && x.cache === "warm" && x.medium === fastest.medium)) {
-  const other = b.eleventyMs - b.renderMs - b.writeMs;
-  const rest = b.buildMs - b.fetchMs - b.eleventyMs;
-  phaseRows.push([
-    b.label,
-    seconds(b.wallMs - b.buildMs),
-    seconds(b.fetchMs),
-    seconds(b.renderMs),
-    seconds(b.writeMs),
-    seconds(other),
-    seconds(rest),
-  ]);
-}
-table(
-  ["dataset", "node+tsx start", "fetch", "render", "write", "11ty other", "views+publish"],
-  phaseRows,
-);
-
-const largest = builds.filter((b) => b.ok && b.cache === "warm").at(-1);
-if (largest) {
-  section(`Slowest templates and filters (${largest.label}, ${largest.medium}, warm)`);
-  table(["template (render)", "count", "ms", "ms each"], timingRows(largest.templates));
-  table(["nunjucks filter", "calls", "ms", "ms each"], timingRows(largest.filters));
 }
 
-console.log(`\nBenchmark finished in ${seconds(performance.now() - started)} s.`);
-
-function snapshotRow(f: {
-  ms: number;
-  requests: number;
-  notModified: number;
-  detailsReused: number;
-  eventsPerSecond: number;
-}) {
-  return [
-    fmt(f.ms),
-    fmt(f.requests),
-    fmt(f.notModified),
-    fmt(f.detailsReused),
-    fmt(f.eventsPerSecond),
-  ];
+function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
+  const metrics = run.metrics;
+  if (!metrics) throw new Error("no metrics");
+  const phase = (name: string) => (metrics.phases[name] ?? 0) / 1000;
+  const counter = (name: string) => metrics.counters[name] ?? 0;
+  const fetchSeconds = phase("fetch");
+  // Everything the build does besides talking to the portal: start-up, normalizing, views, rendering, writing, publishing.
+  const renderSeconds = run.wallSeconds - fetchSeconds;
+  return {
+    totalSeconds: round3(run.wallSeconds),
+    fetchSeconds: round3(fetchSeconds),
+    fetchFloorSeconds: round3(fetchFloorSeconds),
+    fetchRatio: round3(fetchSeconds / fetchFloorSeconds),
+    renderSeconds: round3(renderSeconds),
+    renderFloorSeconds: round3(floor.seconds),
+    renderRatio: round3(renderSeconds / floor.seconds),
+    totalRatio: round3(run.wallSeconds / (floor.seconds + fetchFloorSeconds)),
+    peakRssMB: metrics.peakRssMB,
+    files: metrics.files,
+    filesPerSecond: Math.round(metrics.files / run.wallSeconds),
+    requests: counter("fetch.requests"),
+    listRequests: counter("fetch.listRequests"),
+    detailRequests: counter("fetch.detailRequests"),
+    notModified: counter("fetch.notModified"),
+    detailsReused: counter("fetch.detailsReused"),
+    normalized: counter("normalize.computed"),
+    normalizedReused: counter("normalize.reused"),
+    eventTimesParsed: counter("eventTimesParsed"),
+    phases: Object.fromEntries(
+      Object.entries(metrics.phases).map(([name, ms]) => [name, round3(ms / 1000)]),
+    ),
+    otherSeconds: round3(
+      run.wallSeconds - Object.values(metrics.phases).reduce((sum, ms) => sum + ms, 0) / 1000,
+    ),
+  };
 }
 
-function timingRows(timings: readonly Timing[]) {
-  return timings
-    .slice(0, 8)
-    .map((t) => [t.name, fmt(t.count), fmt(t.ms), (t.ms / Math.max(1, t.count)).toFixed(3)]);
+type Figures = ReturnType<typeof figures>;
+
+function print(
+  label: string,
+  result: { cold: Figures; warm: Figures; changed: Figures & { changedEvents: number } },
+  floor: RenderFloor,
+  fetch: { requests: number; seconds: number },
+) {
+  section(`Builds, ${label}, ${medium.name}`);
+  const phases = ["fetch", "normalize", "views", "render", "feeds", "ics", "json", "write"];
+  table(
+    ["build", "total s", ...phases, "other", "peak MB", "files/s"],
+    (["cold", "warm", "changed"] as const).map((name) => {
+      const f = result[name];
+      return [
+        name,
+        f.totalSeconds.toFixed(2),
+        ...phases.map((phase) => (f.phases[phase] ?? 0).toFixed(2)),
+        f.otherSeconds.toFixed(2),
+        fmt(f.peakRssMB),
+        fmt(f.filesPerSecond),
+      ];
+    }),
+  );
+  console.log(
+    "  (other: Node and TypeScript start-up, images, widget pages, publishing, waiting for render threads)",
+  );
+  table(
+    [
+      "build",
+      "requests",
+      "lists",
+      "details",
+      "304",
+      "details reused",
+      "normalized",
+      "reused",
+      "times parsed",
+    ],
+    (["cold", "warm", "changed"] as const).map((name) => {
+      const f = result[name];
+      return [
+        name,
+        fmt(f.requests),
+        fmt(f.listRequests),
+        fmt(f.detailRequests),
+        fmt(f.notModified),
+        fmt(f.detailsReused),
+        fmt(f.normalized),
+        fmt(f.normalizedReused),
+        fmt(f.eventTimesParsed),
+      ];
+    }),
+  );
+  console.log(
+    `  changed build: ${fmt(result.changed.changedEvents)} events edited in the portal (every ${CHANGE_EVERY}th)`,
+  );
+  console.log(
+    `\n  Floors: render ${floor.seconds.toFixed(2)} s, ${fmt(floor.peakRssMB)} MB (bare Eleventy, ${fmt(floor.pages)} one-line pages); fetch ${fetch.seconds.toFixed(2)} s (${fmt(fetch.requests)} requests x ${latencyMs} ms / ${maxConcurrency})`,
+  );
+  const { cold, warm, changed } = result;
+  table(
+    ["ratio", "cold", "warm", "changed"],
+    [
+      ["fetch / fetch floor", ...[cold, warm, changed].map((f) => x(f.fetchRatio))],
+      ["rest / render floor", ...[cold, warm, changed].map((f) => x(f.renderRatio))],
+      [
+        "total / render floor",
+        ...[cold, warm, changed].map((f) => x(f.totalSeconds / f.renderFloorSeconds)),
+      ],
+      ["total / both floors", ...[cold, warm, changed].map((f) => x(f.totalRatio))],
+    ],
+  );
 }
 
-function section(title: string): void {
+function positive(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name}: expected a positive number, got "${raw}"`);
+  return value;
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function x(value: number): string {
+  return `${value.toFixed(2)}x`;
+}
+
+function fmt(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "-";
+}
+
+function section(title: string) {
   console.log(`\n${title}`);
 }
 
-/** A plain text table: first column left-aligned, the others right-aligned. */
-function table(head: readonly string[], rows: readonly (readonly (string | number)[])[]): void {
-  const all = [head, ...rows].map((row) => row.map(String));
-  const widths = head.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
-  const line = (row: readonly string[]) =>
-    `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}`;
-  console.log(line(all[0] ?? []));
-  console.log(`  ${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of all.slice(1)) console.log(line(row));
-}
-
-function fmt(n: number): string {
-  return Number.isFinite(n) ? n.toLocaleString("en-US") : "-";
-}
-
-function seconds(ms: number): string {
-  return Number.isFinite(ms) ? (ms / 1000).toFixed(2) : "-";
-}
-
-function ratio(a: number, b: number): string {
-  return Number.isFinite(a / b) && b > 0 ? `${(a / b).toFixed(2)}x` : "-";
+function table(header: readonly string[], rows: readonly (readonly (string | number)[])[]) {
+  const cells = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
+  for (const row of cells) {
+    console.log(
+      `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}`,
+    );
+  }
 }

@@ -30,6 +30,16 @@ export class ApiError extends PublisherError {
 /** The portal rejected the token (401/403). */
 export class AuthError extends ApiError {
   override name = "AuthError";
+  /** The portal's WWW-Authenticate challenge, a hint where it expects the token. */
+  readonly challenge: string | null;
+  constructor(
+    message: string,
+    status?: number,
+    options?: { cause?: unknown; challenge?: string | null },
+  ) {
+    super(message, status, options);
+    this.challenge = options?.challenge ?? null;
+  }
 }
 
 /** A record could not be turned into the domain model. */

@@ -29,6 +29,7 @@ const pages = [
     path: firstMatch(/href="(\/calendars\/culture\/events\/[^"]+\/)"/),
     width: 1200,
   },
+  { name: "search", path: "/search/?q=jazz&attendance=in-person", width: 1200 },
   {
     name: "event-mobile",
     path: firstMatch(/href="(\/calendars\/culture\/events\/[^"]+\/)"/),
@@ -50,11 +51,14 @@ const browser = await chromium.launch({
 try {
   for (const page of pages) {
     const tab = await browser.newPage({ viewport: { width: page.width, height: 900 } });
+    // The search page computes "today" in the browser: the build's clock, when pinned.
+    if (process.env.SITE_NOW) await tab.clock.setFixedTime(new Date(process.env.SITE_NOW));
     await tab.goto(`${server.origin}${page.path}`, { waitUntil: "networkidle" });
+    if (page.name === "search") await tab.waitForSelector("#search-subscribe:not([hidden])");
     const file = join(values.out, `${page.name}.png`);
     await tab.screenshot({
       path: file,
-      fullPage: page.name !== "home" && page.name !== "calendar",
+      fullPage: !["home", "calendar", "search"].includes(page.name),
     });
     console.log(`${file}  ${page.path}`);
     await tab.close();

@@ -11,6 +11,7 @@ export function authorize(
   token: string,
 ): void {
   if (auth.kind === "bearer") headers.authorization = `Bearer ${token}`;
+  else if (auth.kind === "scheme") headers.authorization = `${auth.name} ${token}`;
   else if (auth.kind === "header") headers[auth.name.toLowerCase()] = token;
   else url.searchParams.set(auth.name, token);
 }
@@ -24,6 +25,11 @@ export function withoutToken(url: URL, auth: AuthMode): URL {
   const clean = new URL(url);
   if (auth.kind === "query") clean.searchParams.delete(auth.name);
   return clean;
+}
+
+/** EVENT_API_AUTH's text for a mode: "bearer", "scheme:Token", "header:X-Api-Key", "query:api_key". */
+export function formatAuth(auth: AuthMode): string {
+  return auth.kind === "bearer" ? "bearer" : `${auth.kind}:${auth.name}`;
 }
 
 /**
@@ -42,14 +48,8 @@ export function createRedactor(token: string): (text: string) => string {
   ].filter((form) => form.length >= 4);
   return (text) => {
     let result = text;
-    for (const form of forms) result = result.split(form).join(REDACTED);
+    // Checked first: cache entries run to hundreds of megabytes, and usually hold no token.
+    for (const form of forms) if (result.includes(form)) result = result.replaceAll(form, REDACTED);
     return result;
   };
-}
-
-/** A JSON value with every occurrence of the token replaced, for storage. */
-export function redactJson<T>(value: T, redact: (text: string) => string): T {
-  const text = JSON.stringify(value);
-  const clean = redact(text);
-  return clean === text ? value : (JSON.parse(clean) as T);
 }

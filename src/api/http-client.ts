@@ -2,18 +2,22 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
 import type { AuthMode } from "../config/api.ts";
 import { ApiError, AuthError } from "../errors.ts";
-import { authorize, createRedactor, withoutToken } from "./auth.ts";
+import { authorize, createRedactor, formatAuth, withoutToken } from "./auth.ts";
 import { ApiNotFoundError, ApiUnavailableError, formatMs } from "./errors.ts";
 import { backoffMs, isRetryableStatus, isTransientNetworkError, parseRetryAfter } from "./retry.ts";
 import { Semaphore } from "./semaphore.ts";
 
 export interface HttpClientOptions {
+  /** EVENT_API_URL: the token is only ever sent to its origin. */
+  readonly baseUrl?: string;
   readonly token: string;
   readonly auth: AuthMode;
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly retries: number;
   readonly retryMaxWaitMs: number;
+  /** Larger bodies are stopped (EVENT_API_MAX_RESPONSE_SIZE); default 64 MiB. */
+  readonly maxResponseBytes?: number;
   readonly signal?: AbortSignal;
   /** Injected for tests of the backoff; defaults to Math.random. */
   readonly random?: () => number;
@@ -44,7 +48,7 @@ export interface HttpStats {
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** Far above any calendar list we expect; stops a runaway response from eating memory. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * GETs JSON from the portal: keep-alive connections (undici Agent, one pool
@@ -103,6 +107,15 @@ export class HttpClient {
 
   async #send(target: URL, conditional: ConditionalHeaders): Promise<Attempt> {
     const url = new URL(target);
+    const home = this.#options.baseUrl ? new URL(this.#options.baseUrl).origin : url.origin;
+    if (url.origin !== home) {
+      // A next-page link to another site must not carry the token there.
+      return failed(
+        new ApiError(
+          `The portal points at ${this.display(url)}, another site than EVENT_API_URL (${home}); the token is only ever sent to EVENT_API_URL's site, so this was not requested.`,
+        ),
+      );
+    }
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "event-calendar-publisher",
@@ -140,11 +153,18 @@ export class HttpClient {
       this.stats.notModified++;
       return { ok: true, response: this.#response(304, null, header) };
     }
+    const limit = this.#options.maxResponseBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const announced = Number(header("content-length") ?? Number.NaN);
+    if (announced > limit) {
+      response.body.destroy();
+      return failed(tooLarge(shown, limit, announced));
+    }
     let text: string;
     try {
-      text = await readText(response.body);
+      text = await readText(response.body, limit);
     } catch (error) {
-      return this.#networkFailure(error, url, shown, timeout);
+      if (errorCode(error) === "EFBIG") return failed(tooLarge(shown, limit, null));
+      return this.#networkFailure(error, url, shown, timeout, true);
     }
     if (status >= 200 && status < 300) {
       const type = header("content-type");
@@ -208,10 +228,12 @@ export class HttpClient {
   ): Attempt {
     const detail = problemDetail(text, this.redact);
     if (status === 401 || status === 403) {
+      const sentAs = formatAuth(this.#options.auth);
       return failed(
         new AuthError(
-          `The portal rejected the token (HTTP ${status}) for ${shown}; ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN.`,
+          `The portal rejected the token (HTTP ${status}) for ${shown}, sent as EVENT_API_AUTH=${sentAs}${detail}. If the token is new, the portal may expect it elsewhere: npm run check-api tries the common placements. Otherwise ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN.`,
           status,
+          { challenge: header("www-authenticate") },
         ),
       );
     }
@@ -239,15 +261,22 @@ export class HttpClient {
     );
   }
 
-  #networkFailure(error: unknown, url: URL, shown: string, timeout: AbortSignal): Attempt {
+  #networkFailure(
+    error: unknown,
+    url: URL,
+    shown: string,
+    timeout: AbortSignal,
+    answering = false,
+  ): Attempt {
     if (this.#options.signal?.aborted) throw this.#options.signal.reason;
     const code = errorCode(error);
     const cause = this.#clean(error);
     const host = url.host;
     if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      const what = answering ? "did not finish answering" : "did not answer";
       return failed(
         new ApiUnavailableError(
-          `The portal did not answer ${shown} within ${formatMs(this.#options.timeoutMs)} (EVENT_API_TIMEOUT).`,
+          `The portal ${what} ${shown} within ${formatMs(this.#options.timeoutMs)} (EVENT_API_TIMEOUT).`,
           undefined,
           { cause },
         ),
@@ -323,18 +352,47 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-async function readText(body: Dispatcher.ResponseData["body"]): Promise<string> {
+async function readText(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limit) {
       body.destroy();
-      throw Object.assign(new Error("response larger than 64 MiB"), { code: "EFBIG" });
+      throw Object.assign(new Error(`response larger than ${limit} bytes`), { code: "EFBIG" });
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * An endless or runaway body is not a network problem: say what was stopped,
+ * at which limit, and which setting moves it. Not retried (the next attempt
+ * would read as much again); EVENT_API_ALLOW_STALE may still cover it.
+ */
+function tooLarge(shown: string, limit: number, announced: number | null): ApiError {
+  const size = formatBytes(limit);
+  const what =
+    announced === null
+      ? `went on past ${size} and was stopped (an endless or runaway response)`
+      : `announced ${formatBytes(announced)}, more than the ${size} allowed, and was not read`;
+  return new ApiUnavailableError(
+    `The portal's answer for ${shown} ${what}. The limit is EVENT_API_MAX_RESPONSE_SIZE=${size}: raise it if the portal really sends this much, or page its lists (EVENT_API_PAGING).`,
+  );
+}
+
+/** "64MB", "1.5MB", "512KB": binary units, as EVENT_API_MAX_RESPONSE_SIZE reads them. */
+export function formatBytes(bytes: number): string {
+  const units: ReadonlyArray<readonly [string, number]> = [
+    ["GB", 1024 ** 3],
+    ["MB", 1024 ** 2],
+    ["KB", 1024],
+  ];
+  for (const [unit, size] of units) {
+    if (bytes >= size) return `${Math.round((bytes / size) * 10) / 10}${unit}`;
+  }
+  return `${bytes}B`;
 }
 
 /** RFC 9457 problem details give a human explanation worth passing on. */

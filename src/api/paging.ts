@@ -37,6 +37,10 @@ export interface PageInput {
 export interface Page {
   readonly items: readonly unknown[];
   readonly next: URL | null;
+  /** Where the list was found: null for a bare array, else the envelope key ("data", "data.items"). */
+  readonly envelope: string | null;
+  /** How the next page was found, in words for check-api ("the Link header"); null without one. */
+  readonly how: string | null;
 }
 
 /** The first page's URL: forced page/offset paging asks for the configured page size. */
@@ -60,31 +64,51 @@ export function firstPageUrl(url: URL, mode: PagingMode, pageSize: number): URL 
  * Throws an Error (plain message) when the body holds no list.
  */
 export function readPage(input: PageInput): Page {
-  const items = listOf(input.body);
-  if (!items)
+  const list = listOf(input.body);
+  if (!list)
     throw new Error(`expected a JSON list or an envelope with one of: ${ENVELOPE_KEYS.join(", ")}`);
+  const { items, envelope } = list;
   const { mode } = input;
-  if (mode.kind === "none") return { items, next: null };
+  if (mode.kind === "none") return { items, next: null, envelope, how: null };
 
   const total = input.totalCount ?? numberAt(input.body, TOTAL_KEYS);
   const reached = input.collected + items.length;
   if (mode.kind === "page" || mode.kind === "offset") {
-    return { items, next: countedNext(input.url, mode, items.length, total, reached) };
+    const next = countedNext(input.url, mode, items.length, total, reached);
+    return {
+      items,
+      next,
+      envelope,
+      how: next ? `${mode.param}/${mode.sizeParam} parameters` : null,
+    };
   }
-  if (items.length === 0) return { items, next: null };
+  if (items.length === 0) return { items, next: null, envelope, how: null };
 
-  const next =
-    findLink(input.link, "next", input.url) ??
+  const link = findLink(input.link, "next", input.url);
+  const found: Found | null =
+    (link && { url: link, how: 'the Link header (rel="next")' }) ??
     envelopeNextUrl(input.body, input.url) ??
     envelopeCursor(input.body, input.url) ??
     envelopePage(input.body, input.url, items.length, total, reached);
+  const next = found?.url ?? null;
   if (!next && total !== null && reached < total) {
     // The portal counts more than it gave and shows no way on: it pages by parameters we cannot guess.
     throw new Error(
       `the portal reports ${total} items but sent ${reached} and no next page; set EVENT_API_PAGING (page or offset, see docs/configuration.md)`,
     );
   }
-  return { items, next };
+  return { items, next, envelope, how: found?.how ?? null };
+}
+
+/** A next page and how it was found. */
+interface Found {
+  readonly url: URL;
+  readonly how: string;
+}
+
+/** The list's total as an envelope states it (`total`, `meta.totalCount`...), or null. */
+export function envelopeTotal(body: unknown): number | null {
+  return numberAt(body, TOTAL_KEYS);
 }
 
 const TOTAL_KEYS = [
@@ -97,16 +121,18 @@ const TOTAL_KEYS = [
   "count",
 ];
 
-function listOf(body: unknown): readonly unknown[] | null {
-  if (Array.isArray(body)) return body;
+function listOf(body: unknown): { items: readonly unknown[]; envelope: string | null } | null {
+  if (Array.isArray(body)) return { items: body, envelope: null };
   if (!isPlainObject(body)) return null;
   for (const key of ENVELOPE_KEYS) {
     const value = body[key];
-    if (Array.isArray(value)) return value;
+    if (Array.isArray(value)) return { items: value, envelope: key };
     // JSON:API-like nesting: { data: { items: [...] } }
     if (isPlainObject(value)) {
       const inner = listOf(value);
-      if (inner && !Array.isArray(body.items)) return inner;
+      if (inner && !Array.isArray(body.items)) {
+        return { items: inner.items, envelope: `${key}.${inner.envelope}` };
+      }
     }
   }
   return null;
@@ -114,8 +140,13 @@ function listOf(body: unknown): readonly unknown[] | null {
 
 /** Where envelopes keep paging facts. */
 function metaObjects(body: unknown): Record<string, unknown>[] {
+  return namedMetaObjects(body).map(([, meta]) => meta);
+}
+
+/** The envelope itself (prefix "") and its paging sub-objects ("links."...). */
+function namedMetaObjects(body: unknown): Array<[string, Record<string, unknown>]> {
   if (!isPlainObject(body)) return [];
-  const found = [body];
+  const found: Array<[string, Record<string, unknown>]> = [["", body]];
   for (const key of [
     "meta",
     "pagination",
@@ -127,7 +158,7 @@ function metaObjects(body: unknown): Record<string, unknown>[] {
     "response_metadata",
   ]) {
     const value = body[key];
-    if (isPlainObject(value)) found.push(value);
+    if (isPlainObject(value)) found.push([`${key}.`, value]);
   }
   return found;
 }
@@ -154,8 +185,8 @@ const NEXT_URL_KEYS = [
   "@odata.nextLink",
 ];
 
-function envelopeNextUrl(body: unknown, base: URL): URL | null {
-  for (const meta of metaObjects(body)) {
+function envelopeNextUrl(body: unknown, base: URL): Found | null {
+  for (const [prefix, meta] of namedMetaObjects(body)) {
     for (const key of NEXT_URL_KEYS) {
       let value = meta[key];
       if (isPlainObject(value)) value = value.href ?? value.url;
@@ -163,7 +194,10 @@ function envelopeNextUrl(body: unknown, base: URL): URL | null {
       // A bare token in "next" is a cursor, not a URL.
       if (!/^(https?:\/\/|\/|\?|\.)/i.test(value.trim())) continue;
       try {
-        return new URL(value.trim(), base);
+        return {
+          url: new URL(value.trim(), base),
+          how: `a next URL in the envelope (${prefix}${key})`,
+        };
       } catch {}
     }
   }
@@ -182,8 +216,9 @@ const CURSOR_KEYS: ReadonlyArray<readonly [string, string]> = [
   ["next", "cursor"],
 ];
 
-function envelopeCursor(body: unknown, url: URL): URL | null {
-  const metas = metaObjects(body);
+function envelopeCursor(body: unknown, url: URL): Found | null {
+  const named = namedMetaObjects(body);
+  const metas = named.map(([, meta]) => meta);
   if (
     metas.some(
       (meta) => meta.hasMore === false || meta.has_more === false || meta.hasNext === false,
@@ -191,10 +226,10 @@ function envelopeCursor(body: unknown, url: URL): URL | null {
   ) {
     return null;
   }
-  const cursors = isPlainObject(metas[0]?.cursors)
-    ? [metas[0]?.cursors as Record<string, unknown>]
+  const cursors: Array<[string, Record<string, unknown>]> = isPlainObject(metas[0]?.cursors)
+    ? [["cursors.", metas[0]?.cursors as Record<string, unknown>]]
     : [];
-  for (const meta of [...metas, ...cursors]) {
+  for (const [prefix, meta] of [...named, ...cursors]) {
     for (const [key, param] of CURSOR_KEYS) {
       const value = meta[key];
       if (typeof value !== "string" && typeof value !== "number") continue;
@@ -203,7 +238,10 @@ function envelopeCursor(body: unknown, url: URL): URL | null {
       if (cursor === "" || cursor === url.searchParams.get(param)) continue;
       const next = new URL(url);
       next.searchParams.set(param, cursor);
-      return next;
+      return {
+        url: next,
+        how: `a cursor in the envelope (${prefix}${key}, sent back as ${param})`,
+      };
     }
   }
   return null;
@@ -215,7 +253,7 @@ function envelopePage(
   count: number,
   total: number | null,
   reached: number,
-): URL | null {
+): Found | null {
   const page = numberAt(body, ["page", "currentPage", "current_page", "pageNumber", "page_number"]);
   if (page !== null) {
     const pages =
@@ -235,14 +273,14 @@ function envelopePage(
     if (pages !== null ? page >= pages : total !== null && reached >= total) return null;
     const next = new URL(url);
     next.searchParams.set(pageParam(url), String(page + 1));
-    return next;
+    return { url: next, how: "page numbers in the envelope" };
   }
   const offset = numberAt(body, ["offset", "skip", "start"]);
   if (offset !== null && total !== null) {
     if (offset + count >= total) return null;
     const next = new URL(url);
     next.searchParams.set(url.searchParams.has("skip") ? "skip" : "offset", String(offset + count));
-    return next;
+    return { url: next, how: "an offset and total in the envelope" };
   }
   return null;
 }
@@ -257,7 +295,7 @@ function pageParam(url: URL): string {
   return "page";
 }
 
-/** Counted paging: stop on an empty or short page, or when the total is reached. */
+/** Counted paging: stop when the total is reached, else on an empty or short page. */
 function countedNext(
   url: URL,
   mode: Extract<PagingMode, { kind: "page" | "offset" }>,
@@ -266,8 +304,13 @@ function countedNext(
   reached: number,
 ): URL | null {
   const size = Number(url.searchParams.get(mode.sizeParam));
-  if (count === 0 || (Number.isInteger(size) && size > 0 && count < size)) return null;
-  if (total !== null && reached >= total) return null;
+  if (count === 0) return null;
+  // A known total decides: a portal that caps the page size sends short pages before the end.
+  if (total !== null) {
+    if (reached >= total) return null;
+  } else if (Number.isInteger(size) && size > 0 && count < size) {
+    return null;
+  }
   const next = new URL(url);
   const current = Number(next.searchParams.get(mode.param) ?? (mode.kind === "page" ? 1 : 0));
   next.searchParams.set(mode.param, String(mode.kind === "page" ? current + 1 : current + count));

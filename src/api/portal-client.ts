@@ -1,6 +1,7 @@
 import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
+import { unwrapDetails } from "./details-envelope.ts";
 import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
@@ -88,13 +89,27 @@ export class PortalClient {
   }
 
   async listCalendars(): Promise<WireRecord[]> {
-    return this.#records(await this.#list(this.endpoint("event-calendars")), "the calendar list");
+    const records: WireRecord[] = [];
+    await this.#list(this.endpoint("event-calendars"), (items, offset) => {
+      records.push(...this.#records(items, "the calendar list", offset));
+    });
+    return records;
   }
 
-  async listEvents(calendarId: string): Promise<WireRecord[]> {
+  /** A calendar's events; `onPage` sees each page's records as soon as it arrives. */
+  async listEvents(
+    calendarId: string,
+    onPage?: (records: WireRecord[]) => void,
+  ): Promise<WireRecord[]> {
+    const where = `calendar "${calendarId}"`;
     try {
-      const items = await this.#list(this.endpoint("event-calendar", calendarId, "events"));
-      return this.#records(items, `calendar "${calendarId}"`);
+      const records: WireRecord[] = [];
+      await this.#list(this.endpoint("event-calendar", calendarId, "events"), (items, offset) => {
+        const page = this.#records(items, where, offset);
+        records.push(...page);
+        onPage?.(page);
+      });
+      return records;
     } catch (error) {
       if (error instanceof ApiNotFoundError) {
         throw new ApiError(
@@ -120,21 +135,17 @@ export class PortalClient {
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
     const store = this.#detailsStore(calendarId);
     const cached = store.get(eventId);
-    if (
-      cached &&
-      listed &&
-      isPlainObject(cached.value.body) &&
-      this.#sameVersion(listed, cached.value.body)
-    ) {
+    const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
+    if (stored && listed && this.#sameVersion(listed, stored)) {
       this.stats.detailsReused++;
-      return cached.value.body;
+      return stored;
     }
     try {
       const body = await this.#get("detail", url, cached, (entry) => store.set(eventId, entry));
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
-      return body.body;
+      return this.#unwrap(body.body);
     } catch (error) {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
@@ -161,26 +172,21 @@ export class PortalClient {
     return store;
   }
 
-  /** Calendars (filtered by EVENT_API_CALENDARS), their events and every event's details. */
+  /**
+   * Calendars (filtered by EVENT_API_CALENDARS), their events and every
+   * event's details. Details are asked for as soon as each list page
+   * arrives, so the requests in flight stay at the concurrency limit while
+   * lists are still being paged (the fetch floor in docs/performance.md).
+   */
   async fetchAll(): Promise<WireCalendar[]> {
     const progress = this.#options.onProgress;
     progress?.({ phase: "calendars", done: 0, total: 1 });
-    let calendars = await this.listCalendars();
+    const calendars = this.#selectCalendars(await this.listCalendars());
     progress?.({ phase: "calendars", done: 1, total: 1 });
-    calendars = this.#selectCalendars(calendars);
 
     let eventsDone = 0;
-    const listed = await Promise.all(
-      calendars.map(async (record) => {
-        const id = calendarIdOf(record, this.#config);
-        const events = id === null ? [] : await this.listEvents(id);
-        progress?.({ phase: "events", done: ++eventsDone, total: calendars.length });
-        return { record, id, events };
-      }),
-    );
-
-    const total = listed.reduce((sum, calendar) => sum + calendar.events.length, 0);
     let detailsDone = 0;
+    let detailsTotal = 0;
     // A list that repeats an event (paging while the portal changes) costs one request.
     const pending = new Map<string, Promise<WireRecord | null>>();
     const details = (calendarId: string, eventId: string, event: WireRecord) => {
@@ -192,37 +198,46 @@ export class PortalClient {
       }
       return request;
     };
-    progress?.({ phase: "details", done: 0, total });
-    const result = await Promise.all(
-      listed.map(async ({ record, id, events }): Promise<WireCalendar> => {
-        const wire = await Promise.all(
-          events.map(async (event): Promise<WireEvent | null> => {
-            const eventId = eventIdOf(event, this.#config);
-            const record =
-              id === null || eventId === null ? null : await details(id, eventId, event);
-            progress?.({ phase: "details", done: ++detailsDone, total });
-            if (id !== null && eventId !== null && record === null) {
-              this.#warn(
-                `calendar "${id}", event "${eventId}": skipped (listed, but its details answer 404)`,
-              );
-              return null;
-            }
-            return { listed: event, details: record };
-          }),
+    const withDetails = async (id: string, event: WireRecord): Promise<WireEvent | null> => {
+      const eventId = eventIdOf(event, this.#config);
+      const record = eventId === null ? null : await details(id, eventId, event);
+      progress?.({ phase: "details", done: ++detailsDone, total: detailsTotal });
+      if (eventId !== null && record === null) {
+        this.#warn(
+          `calendar "${id}", event "${eventId}": skipped (listed, but its details answer 404)`,
         );
-        return { record, events: wire.filter((event): event is WireEvent => event !== null) };
+        return null;
+      }
+      return { listed: event, details: record };
+    };
+
+    const listedIds = new Map<string, Set<string>>();
+    const result = await Promise.all(
+      calendars.map(async (record): Promise<WireCalendar> => {
+        const id = calendarIdOf(record, this.#config);
+        if (id === null) {
+          progress?.({ phase: "events", done: ++eventsDone, total: calendars.length });
+          return { record, events: [] };
+        }
+        const ids = listedIds.get(id) ?? new Set<string>();
+        listedIds.set(id, ids);
+        const wire: Promise<WireEvent | null>[] = [];
+        await this.listEvents(id, (page) => {
+          detailsTotal += page.length;
+          for (const event of page) {
+            const eventId = eventIdOf(event, this.#config);
+            if (eventId !== null) ids.add(eventId);
+            const request = withDetails(id, event);
+            // Awaited below; if the list fails first, the build stops with that error instead.
+            request.catch(() => {});
+            wire.push(request);
+          }
+        });
+        progress?.({ phase: "events", done: ++eventsDone, total: calendars.length });
+        const events = await Promise.all(wire);
+        return { record, events: events.filter((event): event is WireEvent => event !== null) };
       }),
     );
-    const listedIds = new Map<string, Set<string>>();
-    for (const { id, events } of listed) {
-      if (id === null) continue;
-      const ids = listedIds.get(id) ?? new Set<string>();
-      for (const event of events) {
-        const eventId = eventIdOf(event, this.#config);
-        if (eventId !== null) ids.add(eventId);
-      }
-      listedIds.set(id, ids);
-    }
     await this.saveDetails(listedIds);
     return result;
   }
@@ -242,6 +257,11 @@ export class PortalClient {
     return wanted.map((id) => byId.get(id) as WireRecord);
   }
 
+  /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
+  #unwrap(body: WireRecord): WireRecord {
+    return unwrapDetails(body, this.#config.fieldMap).record;
+  }
+
   #sameVersion(listed: WireRecord, details: WireRecord): boolean {
     const map = this.#config.fieldMap;
     let compared = false;
@@ -255,8 +275,12 @@ export class PortalClient {
     return compared;
   }
 
-  async #list(url: URL): Promise<unknown[]> {
-    const items: unknown[] = [];
+  /** Walks a list's pages; `onPage` gets each page's items and the number of items before them. */
+  async #list(
+    url: URL,
+    onPage: (items: readonly unknown[], offset: number) => void,
+  ): Promise<void> {
+    let collected = 0;
     const seen = new Set<string>();
     let next: URL | null = firstPageUrl(url, this.#config.paging, this.#config.pageSize);
     while (next) {
@@ -286,14 +310,15 @@ export class PortalClient {
           url: new URL(this.http.display(next)),
           mode: this.#config.paging,
           pageSize: this.#config.pageSize,
-          collected: items.length,
+          collected,
         });
       } catch (error) {
         throw new ApiError(
           `Unexpected answer for ${this.http.display(next)}: ${(error as Error).message}.`,
         );
       }
-      items.push(...page.items);
+      onPage(page.items, collected);
+      collected += page.items.length;
       this.#options.onListPage?.({
         list: this.http.display(url),
         url: this.http.display(next),
@@ -303,7 +328,6 @@ export class PortalClient {
       });
       next = page.next;
     }
-    return items;
   }
 
   /** A response from the cache when fresh enough, else from the portal (conditionally). */
@@ -347,11 +371,11 @@ export class PortalClient {
     return `GET ${this.http.display(url)}`;
   }
 
-  #records(items: unknown[], where: string): WireRecord[] {
+  #records(items: readonly unknown[], where: string, offset: number): WireRecord[] {
     const records: WireRecord[] = [];
     items.forEach((item, index) => {
       if (isPlainObject(item)) records.push(item);
-      else this.#warn(`${where}: item #${index + 1} is not a JSON object; skipped`);
+      else this.#warn(`${where}: item #${offset + index + 1} is not a JSON object; skipped`);
     });
     return records;
   }

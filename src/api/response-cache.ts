@@ -1,6 +1,6 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { redactJson } from "./auth.ts";
 
 const require = createRequire(import.meta.url);
 const { AssetCache } = require("@11ty/eleventy-fetch") as {
@@ -9,6 +9,8 @@ const { AssetCache } = require("@11ty/eleventy-fetch") as {
 
 /** The part of eleventy-fetch's AssetCache we use (the package ships no types). */
 interface StoredAsset {
+  /** Its file cache; `fsPath` is the metadata file eleventy-fetch writes last. */
+  readonly cache: { readonly fsPath: string };
   getCachedTimestamp(): number | undefined;
   getCachedContents(): unknown;
   isCacheValid(duration: string): boolean;
@@ -36,12 +38,15 @@ export interface CacheHit<T> {
  * without the token parameter) and contents are redacted before writing, so
  * no cache file name or content holds the token.
  *
- * eleventy-fetch remembers in-process which files do not exist, so a file
- * written after the first lookup would stay invisible to a new AssetCache
- * instance; one instance per key and directory is kept for the process.
+ * Each read and write uses a new AssetCache, dropped afterwards: an instance
+ * keeps its contents in memory, and keeping instances for the whole build
+ * held every list, details record and snapshot twice (gigabytes at 100,000
+ * events, docs/performance.md). eleventy-fetch remembers for the life of the
+ * process which files it found missing, so a file written after a failed
+ * look-up would stay invisible to later instances; checking for the file
+ * here first means it is never asked about a missing one.
  */
 export class ResponseCache {
-  static readonly #instances = new Map<string, StoredAsset>();
   readonly #dir: string;
   readonly #redact: (text: string) => string;
   readonly #now: () => number;
@@ -54,25 +59,27 @@ export class ResponseCache {
 
   get<T = CachedResponse>(key: string): CacheHit<T> | null {
     const asset = this.#asset(key);
+    if (!existsSync(asset.cache.fsPath)) return null;
     // "*" (forever) makes isCacheValid check only that the contents file exists.
     if (!asset.isCacheValid("*")) return null;
     const cachedAt = asset.getCachedTimestamp();
-    const value = asset.getCachedContents();
-    if (cachedAt === undefined || value === undefined || value === null) return null;
+    const contents = asset.getCachedContents();
+    if (cachedAt === undefined || contents === undefined || contents === null) return null;
+    // Stored as JSON text; entries from before were stored as "json" and come back parsed.
+    const value = typeof contents === "string" ? (JSON.parse(contents) as unknown) : contents;
     return { value: value as T, ageMs: Math.max(0, this.#now() - cachedAt) };
   }
 
+  /**
+   * Stores JSON text, serialized once and redacted as text: storing the value
+   * as "json" serialized it twice (once to redact, once to write), which for
+   * a large site's snapshot meant hundreds of megabytes more.
+   */
   async set(key: string, value: unknown): Promise<void> {
-    await this.#asset(key).save(redactJson(value, this.#redact), "json");
+    await this.#asset(key).save(this.#redact(JSON.stringify(value)), "text");
   }
 
   #asset(key: string): StoredAsset {
-    const id = `${this.#dir}\u0000${key}`;
-    let asset = ResponseCache.#instances.get(id);
-    if (!asset) {
-      asset = new AssetCache(this.#redact(key), this.#dir, { type: "json" });
-      ResponseCache.#instances.set(id, asset);
-    }
-    return asset;
+    return new AssetCache(this.#redact(key), this.#dir, { type: "text" });
   }
 }

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { ChangeReport, ReportItem } from "../changes/detect-changes.ts";
 
 /**
  * The short report that ends every build log. docs/deploy.md explains each
@@ -15,6 +16,11 @@ export interface BuildReportInput {
   readonly seconds: number;
   /** Where the site was published, e.g. "_site". */
   readonly output: string;
+  /**
+   * What changed since the last publish (src/changes); null when no previous
+   * state was found; omitted, no line at all.
+   */
+  readonly changes?: ChangeReport | null;
 }
 
 export interface OutputCount {
@@ -27,12 +33,20 @@ export interface OutputCount {
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
 export const MAX_LISTED_WARNINGS = 10;
 
+/** Events named per kind of change; the rest are counted. */
+export const MAX_NAMED_CHANGES = 3;
+
+/** Always listed, with 0 when nothing of the kind happened; the others only when they did. */
+const CHANGE_LINES = ["added", "changed", "moved", "cancelled", "deleted"] as const;
+const OCCASIONAL_CHANGE_LINES = ["postponed", "reinstated"] as const;
+
 export function formatBuildReport(input: BuildReportInput): string {
   const size = input.bytes === undefined ? "" : `, ${formatBytes(input.bytes)}`;
   const lines = [
     "Build report",
     `  calendars  ${input.calendars}`,
     `  events     ${input.events}`,
+    ...changeLines(input.changes),
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
     `  warnings   ${input.warnings.length}`,
@@ -42,6 +56,40 @@ export function formatBuildReport(input: BuildReportInput): string {
   if (hidden > 0) lines.push(`    … and ${hidden} more`);
   lines.push(`  time       ${input.seconds.toFixed(1)} s`);
   return lines.join("\n");
+}
+
+function changeLines(changes: ChangeReport | null | undefined): string[] {
+  if (changes === undefined) return [];
+  if (changes === null) return ["  changes    none known (no previous state to compare with)"];
+  const lines = [`  changes    since the last publish (${formatUtc(changes.since)})`];
+  const kinds = [
+    ...CHANGE_LINES,
+    ...OCCASIONAL_CHANGE_LINES.filter((kind) => changes[kind].length > 0),
+  ];
+  for (const kind of kinds) {
+    const items = changes[kind];
+    const named = items.slice(0, MAX_NAMED_CHANGES).map(describeItem);
+    if (items.length > MAX_NAMED_CHANGES)
+      named.push(`… and ${items.length - MAX_NAMED_CHANGES} more`);
+    const label = kind.padEnd(10);
+    lines.push(
+      `    ${label} ${String(items.length).padEnd(3)}${named.length ? ` ${named.join("; ")}` : ""}`.trimEnd(),
+    );
+  }
+  return lines;
+}
+
+function describeItem(item: ReportItem): string {
+  const title = oneLine(item.title);
+  return item.detail ? `${title} (${oneLine(item.detail)})` : title;
+}
+
+/** "2026-03-19 12:00 UTC" */
+function formatUtc(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime())
+    ? iso
+    : `${time.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /**

@@ -7,11 +7,14 @@ import { discardStaging, prepareStaging, publishAtomically } from "../build/publ
 import { countOutput, formatBuildReport } from "../build/report.ts";
 import { resolveRebuildInterval } from "../build/schedule.ts";
 import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
+import { type BuildChanges, buildChangesOf } from "../changes/site-changes.ts";
 import { readApiConfig } from "../config/api.ts";
 import { getSiteConfig } from "../config/site.ts";
+import { takeOutputWarnings } from "../eleventy/output-warnings.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
+import { buildSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/index.ts";
 import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
@@ -58,7 +61,12 @@ runCli(async () => {
       quietMode: true,
       configPath: ".eleventy.js",
     });
+    // Pagefind indexes in its own process while Eleventy renders; the files are written after.
+    const searchIndex = buildSearchIndex(data, site);
+    searchIndex.catch(() => {}); // awaited below, unless rendering fails first
     await timedAsync("render", () => eleventy.write());
+    const index = await timedAsync("search index", () => searchIndex);
+    timed("search index", () => index.writeTo(staging));
     await writeBuildState({
       staging,
       output,
@@ -80,6 +88,9 @@ runCli(async () => {
     const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
 
     await timedAsync("publish", () => publishAtomically(staging, output));
+    // Only a published site moves on the state the next build compares with.
+    const changes = buildChangesOf(data);
+    const stateWarnings = await keepPublishedState(changes);
     const counts = timed("report", () => countOutput(output));
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -89,9 +100,10 @@ runCli(async () => {
         pages: counts.pages,
         files: counts.files,
         bytes: counts.bytes,
-        warnings: [...data.warnings, ...shrink.warnings],
+        warnings: [...data.warnings, ...takeOutputWarnings(), ...shrink.warnings, ...stateWarnings],
         seconds,
         output,
+        changes: changes?.report ?? null,
       }),
     );
     if (values.metrics) {
@@ -111,3 +123,16 @@ runCli(async () => {
     throw error;
   }
 });
+
+/** Writes the published state; a failure is a warning (the site is already published). */
+async function keepPublishedState(changes: BuildChanges | null): Promise<string[]> {
+  if (!changes) return [];
+  try {
+    await changes.commit();
+    return [];
+  } catch (error) {
+    return [
+      `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    ];
+  }
+}

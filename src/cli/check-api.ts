@@ -1,47 +1,93 @@
+import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { calendarIdOf, PortalClient } from "../api/portal-client.ts";
+import { formatAuth } from "../api/auth.ts";
+import { unwrapDetails } from "../api/details-envelope.ts";
+import { calendarIdOf, eventIdOf, PortalClient } from "../api/portal-client.ts";
 import type { WireRecord } from "../api/wire.ts";
-import { readApiConfig } from "../config/api.ts";
+import { probeAuth } from "../check/auth-probe.ts";
+import { type Evaluation, evaluateSamples, type Samples } from "../check/evaluate-samples.ts";
+import { formatPaging, inspectList, type ListShape } from "../check/paging-probe.ts";
+import {
+  envFileBlock,
+  formatFieldMap,
+  settingsInEffect,
+  shellBlock,
+} from "../check/settings-block.ts";
+import { type ApiConfig, readApiConfig } from "../config/api.ts";
+import { loadEnvFile } from "../config/env-file.ts";
 import { readSiteConfig } from "../config/site.ts";
-import { unmappedFields } from "../model/field-map.ts";
+import { AuthError } from "../errors.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
-import { normalizeEvent } from "../model/normalize-event.ts";
-import type { CalendarEvent } from "../model/types.ts";
+import { proposeFieldMap } from "../model/propose-field-map.ts";
 
 export interface Output {
   write(text: string): unknown;
 }
 
+/** Details fetched per calendar, and in all, to judge what the details records carry. */
+const DETAILS_PER_CALENDAR = 3;
+const DETAILS_TOTAL = 12;
+
 /**
  * `npm run check-api`: checks URL and token, lists calendars with event
- * counts, shows one normalized sample event, the wire fields nothing reads,
- * and the problems found. Resolves to the exit code: 0 only when the API is
- * usable. Expected failures print one line, never a stack trace.
+ * counts, shows one event as it will be published, names the wire fields
+ * nothing reads, and finds the settings that make the portal usable: another
+ * token placement after a 401/403, counted paging the portal does not
+ * announce, and a field map from the names and values it saw. Then prints
+ * them as one block to paste (shell and .env form). Resolves to the exit
+ * code: 0 only when the settings in effect make the API usable. Expected
+ * failures print one line, never a stack trace; the token is never shown.
  */
 export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<number> {
   const say = (line = ""): void => void out.write(`${line}\n`);
   let client: PortalClient | null = null;
   try {
-    const config = readApiConfig(env);
+    let config = readApiConfig(env);
     const site = readSiteConfig(env);
-    const options = { fieldMap: config.fieldMap, defaultTimeZone: site.timeZone };
-    client = new PortalClient(config);
-    const auth =
-      config.auth.kind === "bearer" ? "bearer" : `${config.auth.kind}:${config.auth.name}`;
-    say(`API: ${config.baseUrl} (token sent as ${auth})`);
+    const changes: Record<string, string | null> = {};
+    say(`API: ${config.baseUrl} (token sent as ${formatAuth(config.auth)})`);
 
-    const problems: string[] = [];
-    const unmapped = new Set<string>();
-    const note = (kind: string, record: WireRecord, which: "calendar" | "event") => {
-      for (const field of unmappedFields(record, which, config.fieldMap))
-        unmapped.add(`${kind}.${field}`);
+    client = new PortalClient(config);
+    let shape: ListShape;
+    try {
+      shape = await inspectList(client.http, client.endpoint("event-calendars"), config);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      const rejected = `The portal rejected the token (HTTP ${error.status}) sent as EVENT_API_AUTH=${formatAuth(config.auth)}`;
+      say(`${rejected}; trying the other common placements with the same token, each once.`);
+      const probe = await probeAuth(config, error.challenge);
+      if (!probe.found) {
+        say(
+          `check-api: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
+        );
+        return 1;
+      }
+      const auth = formatAuth(probe.found);
+      say(`  The portal accepts the token as EVENT_API_AUTH=${auth}.`);
+      changes.EVENT_API_AUTH = auth;
+      config = { ...config, auth: probe.found };
+      await client.close();
+      client = new PortalClient(config);
+      shape = await inspectList(client.http, client.endpoint("event-calendars"), config);
+    }
+    const adopt = async (what: string, found: ListShape): Promise<void> => {
+      say(describeList(what, found));
+      if (!found.found || !client) return;
+      const paging = formatPaging(found.found);
+      say(`  The portal pages by parameters it does not announce: EVENT_API_PAGING=${paging}.`);
+      changes.EVENT_API_PAGING = paging;
+      config = { ...config, paging: found.found };
+      await client.close();
+      client = new PortalClient(config);
     };
+    await adopt("Calendar list", shape);
 
     const records = await client.listCalendars();
     const wanted = config.calendars;
     const selected = wanted
       ? records.filter((r) => wanted.includes(calendarIdOf(r, config) ?? ""))
       : records;
+    const problems: string[] = [];
     for (const id of wanted ?? []) {
       if (!selected.some((r) => calendarIdOf(r, config) === id)) {
         problems.push(
@@ -59,64 +105,113 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       return 1;
     }
 
-    let sample: CalendarEvent | null = null;
-    let usable = 0;
-    let listed = 0;
-    for (const record of selected) {
-      note("calendar", record, "calendar");
-      const calendar = normalizeCalendar(record, options);
-      if (!calendar.ok) {
-        problems.push(`a calendar record was skipped (${calendar.reason})`);
-        continue;
-      }
-      const events = await client.listEvents(calendar.value.id);
-      listed += events.length;
-      say(
-        `  ${calendar.value.id.padEnd(24)} ${String(events.length).padStart(5)} events  ${calendar.value.name}`,
-      );
-      for (const event of events) {
-        note("event", event, "event");
-        const result = normalizeEvent(event, null, calendar.value, options);
-        if (!result.ok) {
-          problems.push(
-            `calendar "${calendar.value.id}", event ${JSON.stringify(event.id ?? "?")}: ${result.reason}`,
-          );
-          continue;
-        }
-        usable++;
-        if (!sample) {
-          const details = await client.getDetails(calendar.value.id, result.value.id);
-          if (details) {
-            note("details", details, "event");
-            const full = normalizeEvent(event, details, calendar.value, options);
-            sample = full.ok ? full.value : result.value;
-          }
-        }
+    const firstId = selected.map((r) => calendarIdOf(r, config)).find((id) => id !== null);
+    if (firstId) {
+      const events = client.endpoint("event-calendar", firstId, "events");
+      await adopt(`Event list of "${firstId}"`, await inspectList(client.http, events, config));
+    }
+    const samples = await collectSamples(client, config, selected, say);
+    const options = { fieldMap: config.fieldMap, defaultTimeZone: site.timeZone };
+    const now = evaluateSamples(samples, options);
+
+    // Propose a field map when something is unread and something is missing.
+    const proposal = proposeFieldMap(
+      {
+        calendars: samples.calendars.map((c) => c.record),
+        events: [
+          ...samples.details.map(({ listed, details }) => ({ listed, details })),
+          ...samples.calendars.flatMap((c) =>
+            c.events.slice(0, 20).map((listed) => ({ listed, details: null })),
+          ),
+        ],
+      },
+      config.fieldMap,
+    );
+    let final: Evaluation = now;
+    if (proposal.proposals.length > 0 && now.unread.length > 0) {
+      const proposed = evaluateSamples(samples, { ...options, fieldMap: proposal.map });
+      if (better(proposed, now)) {
+        final = proposed;
+        changes.EVENT_API_FIELD_MAP = formatFieldMap(proposal.map);
+        say();
+        say("Proposed field map, from the wire names and values seen:");
+        for (const p of proposal.proposals)
+          say(`  ${p.kind}.${p.field} <- ${p.wire} (${p.reason})`);
       }
     }
+    const changed = Object.keys(changes).length > 0;
 
-    if (sample) {
+    if (final.sample) {
       say();
-      say("Sample event, as published:");
-      say(JSON.stringify(sample, null, 2));
+      say(
+        changed
+          ? "Sample event, as published with the settings below:"
+          : "Sample event, as published:",
+      );
+      say(JSON.stringify(final.sample, null, 2));
     }
     say();
     say(
-      unmapped.size > 0
-        ? `Wire fields not used (map them with EVENT_API_FIELD_MAP if they matter): ${[...unmapped].sort().join(", ")}`
+      final.unread.length > 0
+        ? `Wire fields not used (map them with EVENT_API_FIELD_MAP if they matter): ${final.unread.join(", ")}`
         : "Every wire field is used.",
     );
-    say(problems.length > 0 ? `Problems (${problems.length}):` : "No problems found.");
-    for (const problem of problems.slice(0, 50)) say(`  - ${problem}`);
-    if (problems.length > 50) say(`  ... and ${problems.length - 50} more`);
-    if (listed > 0 && usable === 0) {
+    const listed = [...problems, ...final.problems];
+    const clean = now.failures.length === 0 && !changed;
+    say(
+      listed.length > 0
+        ? `Problems (${listed.length}):`
+        : clean
+          ? "No problems found."
+          : "Every record can be read.",
+    );
+    for (const problem of listed.slice(0, 50)) say(`  - ${problem}`);
+    if (listed.length > 50) say(`  ... and ${listed.length - 50} more`);
+
+    // Why the settings in effect fail, whatever the block fixes.
+    const reasons = [
+      ...(changes.EVENT_API_AUTH
+        ? ["the portal expects the token elsewhere (EVENT_API_AUTH)"]
+        : []),
+      ...(changes.EVENT_API_PAGING
+        ? ["lists cannot be read whole without paging parameters (EVENT_API_PAGING)"]
+        : []),
+      ...now.failures,
+    ];
+    if (changed) {
+      const settings = settingsInEffect(env, changes);
+      say();
       say(
-        "check-api: no event could be read; set EVENT_API_FIELD_MAP (see docs/configuration.md).",
+        final.failures.length > 0
+          ? "Settings found so far (check-api still fails with them, see below); shell form, then .env form:"
+          : reasons.length === 0
+            ? "Suggested settings, to read more of what the portal sends; shell form, then .env form:"
+            : "Settings under which check-api passes; paste them into the shell, or save the second form as .env in the project folder:",
+      );
+      say();
+      say(shellBlock(settings));
+      say();
+      say(envFileBlock(settings));
+      say();
+    }
+    if (reasons.length === 0) {
+      say(`OK: ${now.usable} of ${now.listed} events can be published.`);
+      return 0;
+    }
+    say("The settings in effect fail:");
+    for (const reason of reasons) say(`  - ${reason}`);
+    if (final.failures.length === 0) {
+      say(
+        `check-api: the settings in effect do not work yet; with the settings above, ${final.usable} of ${final.listed} events can be published: apply them and run npm run check-api again.`,
       );
       return 1;
     }
-    say(`OK: ${usable} of ${listed} events can be published.`);
-    return 0;
+    if (changed) {
+      say("With the settings above, still:");
+      for (const failure of final.failures) say(`  - ${failure}`);
+    }
+    say(`check-api: ${final.failures[0]}`);
+    return 1;
   } catch (error) {
     say(`check-api: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -125,6 +220,86 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
   }
 }
 
+/** Lists every selected calendar's events and fetches some details, saying what it saw. */
+async function collectSamples(
+  client: PortalClient,
+  config: ApiConfig,
+  selected: readonly WireRecord[],
+  say: (line?: string) => void,
+): Promise<Samples> {
+  const calendars: Array<{ record: WireRecord; events: WireRecord[] }> = [];
+  const details: Array<{ calendar: number; listed: WireRecord; details: WireRecord }> = [];
+  let envelope: string | null | undefined;
+  for (const record of selected) {
+    const id = calendarIdOf(record, config);
+    const events = id === null ? [] : await client.listEvents(id);
+    const index = calendars.push({ record, events }) - 1;
+    const normalized = normalizeCalendar(record, {
+      fieldMap: config.fieldMap,
+      defaultTimeZone: "UTC",
+    });
+    const name = normalized.ok ? normalized.value.name : "(unreadable calendar record)";
+    say(`  ${(id ?? "?").padEnd(24)} ${String(events.length).padStart(5)} events  ${name}`);
+    if (id === null) continue;
+    let taken = 0;
+    for (const event of events) {
+      if (taken >= DETAILS_PER_CALENDAR || details.length >= DETAILS_TOTAL) break;
+      const eventId = eventIdOf(event, config);
+      if (eventId === null) continue;
+      if (envelope === undefined) {
+        const url = client.endpoint("event-calendar", id, "event", eventId, "details");
+        const raw = await client.http.getJson(url);
+        const body = raw.body && typeof raw.body === "object" ? (raw.body as WireRecord) : {};
+        envelope = unwrapDetails(body, config.fieldMap).envelope;
+      }
+      const found = await client.getDetails(id, eventId);
+      taken++;
+      if (found) details.push({ calendar: index, listed: event, details: found });
+    }
+  }
+  if (envelope !== undefined) {
+    say(
+      envelope
+        ? `Event details: one record wrapped in "${envelope}", read inside it.`
+        : "Event details: one bare record.",
+    );
+  }
+  return { calendars, details };
+}
+
+function describeList(what: string, shape: ListShape): string {
+  const where = shape.envelope ? `the list under "${shape.envelope}"` : "a bare JSON array";
+  const next = shape.how ? `next page from ${shape.how}` : "no next page announced";
+  const count = `${shape.count}${shape.total !== null ? ` of ${shape.total}` : ""} on the first page`;
+  return `${what}: ${where}, ${next}, ${count}.`;
+}
+
+/** Fewer failures, or as many with more events readable. */
+function better(proposed: Evaluation, current: Evaluation): boolean {
+  if (proposed.failures.length !== current.failures.length) {
+    return proposed.failures.length < current.failures.length;
+  }
+  return (
+    proposed.usable > current.usable || proposed.emptyOptional.length < current.emptyOptional.length
+  );
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  process.exitCode = await checkApi(process.env, process.stdout);
+  try {
+    const loaded = loadEnvFile(process.env);
+    if (loaded.file && loaded.applied.length + loaded.overridden.length > 0) {
+      const name = path.relative(process.cwd(), loaded.file) || loaded.file;
+      const overridden =
+        loaded.overridden.length > 0
+          ? `; the environment wins for ${loaded.overridden.join(", ")}`
+          : "";
+      process.stdout.write(
+        `Settings read from ${name}: ${loaded.applied.join(", ")}${overridden}.\n`,
+      );
+    }
+    process.exitCode = await checkApi(process.env, process.stdout);
+  } catch (error) {
+    process.stdout.write(`check-api: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }

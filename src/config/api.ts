@@ -5,6 +5,7 @@ import { EMPTY_FIELD_MAP, type FieldMap, parseFieldMap } from "../model/field-ma
 /** How the token travels: `Authorization: Bearer`, a named header, or a query parameter. */
 export type AuthMode =
   | { readonly kind: "bearer" }
+  | { readonly kind: "scheme"; readonly name: string }
   | { readonly kind: "header"; readonly name: string }
   | { readonly kind: "query"; readonly name: string };
 
@@ -44,6 +45,8 @@ export interface ApiConfig {
   readonly paging: PagingMode;
   /** Page size sent with `page`/`offset` paging. */
   readonly pageSize: number;
+  /** A response body larger than this is stopped (an endless or runaway answer). */
+  readonly maxResponseBytes: number;
 }
 
 export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -67,7 +70,39 @@ export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       : null,
     paging: readPaging(env.EVENT_API_PAGING, env.EVENT_API_PAGE_SIZE_PARAM),
     pageSize: readInt(env, "EVENT_API_PAGE_SIZE", 100, 1, 10_000),
+    maxResponseBytes: readSize(env, "EVENT_API_MAX_RESPONSE_SIZE", 64 * MIB),
   };
+}
+
+const MIB = 1024 * 1024;
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: MIB,
+  mb: MIB,
+  mib: MIB,
+  g: 1024 * MIB,
+  gb: 1024 * MIB,
+  gib: 1024 * MIB,
+};
+/** Node cannot hold a longer string; a response is read into one. */
+const MAX_SIZE = 512 * MIB;
+
+/** Sizes as "64MB", "512 KiB" or bytes; K, M and G are binary (1 MB = 1,048,576 bytes). */
+function readSize(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)?$/i.exec(raw);
+  const factor = SIZE_UNITS[match?.[2]?.toLowerCase() ?? "b"];
+  const value = match?.[1] && factor ? Math.round(Number(match[1]) * factor) : Number.NaN;
+  if (!(value >= 1024 && value <= MAX_SIZE)) {
+    throw new ConfigError(
+      `${name}: "${raw}" is not a size from 1KB to 512MB (expected e.g. 64MB, 200MB or a number of bytes).`,
+    );
+  }
+  return value;
 }
 
 function readBaseUrl(raw: string | undefined): string {
@@ -139,12 +174,15 @@ const RESERVED_HEADERS = new Set([
   "cookie",
 ]);
 
-function readAuth(raw: string | undefined): AuthMode {
+export function readAuth(raw: string | undefined): AuthMode {
   const value = raw?.trim() || "bearer";
   if (value.toLowerCase() === "bearer") return { kind: "bearer" };
   const colon = value.indexOf(":");
   const kind = value.slice(0, colon).toLowerCase();
   const name = value.slice(colon + 1).trim();
+  if (colon > 0 && kind === "scheme" && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+    return name.toLowerCase() === "bearer" ? { kind: "bearer" } : { kind: "scheme", name };
+  }
   if (
     colon > 0 &&
     kind === "header" &&
@@ -157,7 +195,7 @@ function readAuth(raw: string | undefined): AuthMode {
     return { kind: "query", name };
   }
   throw new ConfigError(
-    `EVENT_API_AUTH: "${value}" is not understood (expected bearer, header:<Header-Name> or query:<parameter>).`,
+    `EVENT_API_AUTH: "${value}" is not understood (expected bearer, scheme:<Scheme>, header:<Header-Name> or query:<parameter>).`,
   );
 }
 

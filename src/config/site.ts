@@ -31,6 +31,13 @@ export interface SiteConfig {
   readonly refreshMinutes: number;
   /** WEBSUB_HUB: the hub feeds advertise (rel="hub") and the deploy pings; null: none. */
   readonly websubHub: string | null;
+  /**
+   * Days a change (new date, cancellation, postponement, reinstatement) stays
+   * announced: its feed item, and the "New date" badge.
+   */
+  readonly changeNoticeDays: number;
+  /** Largest size of one .ics subscription in bytes (null: no limit); trimmed to fit. */
+  readonly icsMaxBytes: number | null;
 }
 
 /**
@@ -70,6 +77,8 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
       readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
     ),
     websubHub: readHubUrl(env.WEBSUB_HUB),
+    changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
+    icsMaxBytes: readByteSize(env, "ICS_MAX_BYTES", DEFAULT_ICS_MAX_BYTES),
   };
 }
 
@@ -144,6 +153,30 @@ function readPositiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number)
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
     throw new ConfigError(`${name}: expected a positive whole number, got "${raw}".`);
+  }
+  return value;
+}
+
+/**
+ * Google Calendar drops events from subscriptions larger than about 1 MB
+ * (docs/feeds.md, "Size budget"); decimal, to stay under either reading of it.
+ */
+export const DEFAULT_ICS_MAX_BYTES = 1_000_000;
+
+const BYTE_UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kb: 1000, mb: 1_000_000 };
+
+/** Bytes as a whole number, or with KB/MB (decimal units); "none" switches the limit off. */
+function readByteSize(env: NodeJS.ProcessEnv, name: string, fallback: number): number | null {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (raw.toLowerCase() === "none") return null;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw);
+  const unit = BYTE_UNITS[match?.[2]?.toLowerCase() ?? "?"];
+  const value = match && unit ? Math.floor(Number(match[1]) * unit) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1000) {
+    throw new ConfigError(
+      `${name}: expected a size of at least 1000 bytes such as 1000000, 800KB or 1MB, or none; got "${raw}".`,
+    );
   }
   return value;
 }

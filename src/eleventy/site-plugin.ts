@@ -2,18 +2,17 @@ import { cp, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
-import { validEventTimes } from "../model/event-times.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
   formatDateTime,
+  formatDay,
+  formatListTime,
   formatLocalDay,
   formatMonth,
-  formatTimeRange,
   formatWhen,
   weekdayNames,
-  zoneAbbreviation,
   zoneDisplayName,
 } from "../site/format.ts";
 import { loadSiteData, resetSiteData, type SiteData } from "../site/load.ts";
@@ -55,12 +54,9 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addFilter("paths", () => paths);
   eleventyConfig.addFilter("segment", (id: string) => encodeIdSegment(id));
   eleventyConfig.addFilter("when", (event: CalendarEvent) => formatWhen(event, site.lang));
-  eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) => {
-    const range = formatTimeRange(event, site.lang);
-    if (!range || !pageZone || pageZone === event.timeZone) return range;
-    // Another zone than the page's: name it, or a viewer would misread the time.
-    return `${range} ${zoneAbbreviation(validEventTimes(event).start, site.lang)}`;
-  });
+  eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) =>
+    formatListTime(event, site.lang, pageZone),
+  );
   eleventyConfig.addFilter("dayLabel", (isoDate: string, zone: string) =>
     formatLocalDay(isoDate, site.lang, zone),
   );
@@ -85,6 +81,21 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) =>
     jsonForScript(eventJsonLd(event, `${site.url}${paths.event(event.calendarId, event.id)}`)),
   );
+  // The start before the latest new date (src/changes), in the event's zone.
+  eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
+    const previous = event.history?.previousStarts.at(-1);
+    if (!previous) return "";
+    return event.allDay
+      ? formatDay(previous, site.lang, event.timeZone)
+      : formatDateTime(previous, site.lang, event.timeZone);
+  });
+  // Where an event that moved to another calendar is now; "" for any other event.
+  eleventyConfig.addFilter("movedUrl", (event: CalendarEvent) => {
+    const removed = event.history?.removed;
+    return removed?.kind === "moved"
+      ? `${site.url}${paths.event(removed.calendarId, event.id)}`
+      : "";
+  });
   eleventyConfig.addFilter("isoDate", (iso: string) => iso.slice(0, 10));
   eleventyConfig.addFilter("head", <T>(items: readonly T[], count: number) =>
     items.slice(0, count),

@@ -1,3 +1,4 @@
+import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import { getSiteConfig, type SiteConfig } from "../config/site.ts";
 import { timed } from "../metrics.ts";
 import type { Calendar, Category, PortalSnapshot } from "../model/types.ts";
@@ -6,6 +7,7 @@ import {
   publishedEvents,
   writeCalendarEventsJson,
   writeCalendarsJson,
+  writeChangesJson,
   writeManifestJson,
 } from "../outputs/public-json.ts";
 import { paths } from "../site/paths.ts";
@@ -28,7 +30,8 @@ import {
  *
  * Writes: /embed/index.html, /embed/{calendar}/index.html, /embed/widget.js,
  * /embed/widget.css, /embed/docs.css, /embed.js, /oembed/{calendar}.json,
- * /api/calendars.json, /api/calendars/{calendar}/events.json, /api/manifest.json.
+ * /api/calendars.json, /api/calendars/{calendar}/events.json, /api/manifest.json,
+ * /api/changes.json.
  */
 
 /** The part of Eleventy's configuration API this plugin uses. */
@@ -44,7 +47,12 @@ export interface WidgetPluginOptions {
 }
 
 interface TemplateData {
-  readonly portal: PortalSnapshot & { readonly categories?: readonly Category[] };
+  readonly portal: PortalSnapshot & {
+    readonly categories?: readonly Category[];
+    /** From src/changes (absent in data made without it). */
+    readonly announcements?: readonly Announcement[];
+    readonly removedRecords?: readonly RemovedEventRecord[];
+  };
   readonly site: SiteConfig;
   readonly calendar: Calendar;
 }
@@ -100,6 +108,12 @@ export function widgetPlugin(
   );
   page("api-calendars", publicJsonPaths.calendars(), (d) => writeCalendarsJson(d.portal, d.site));
   page("api-manifest", publicJsonPaths.manifest(), (d) => writeManifestJson(d.portal, d.site));
+  page("api-changes", publicJsonPaths.changes(), (d) =>
+    writeChangesJson({
+      announcements: d.portal.announcements ?? [],
+      removedRecords: d.portal.removedRecords ?? [],
+    }),
+  );
   page(
     "api-events",
     (d) => publicJsonPaths.events(d.calendar.id),

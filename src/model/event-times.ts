@@ -44,6 +44,24 @@ function parseEventTimes(event: TimedFields): EventTimes | null {
   return { start, end, lastDay: DateTime.max(start.startOf("day"), lastDay) };
 }
 
+/*
+ * Instants and local dates read from the ISO strings themselves. A snapshot
+ * writes each time with its offset, in the event's own zone (types.ts), so
+ * the instant and the local date need no zone rules: windows and day lists
+ * over every event of a large site cost no Luxon parse at all, and only the
+ * events a page, feed or calendar file shows are parsed (once, above).
+ */
+
+/** The start instant (epoch ms). */
+export function startMillis(event: Pick<CalendarEvent, "start">): number {
+  return Date.parse(event.start);
+}
+
+/** The exclusive end instant (epoch ms), never before the start. */
+export function endMillis(event: Pick<CalendarEvent, "start" | "end">): number {
+  return Math.max(Date.parse(event.start), Date.parse(event.end));
+}
+
 /**
  * Whether an event ended before `instantMs`; one ending exactly then has not.
  * The one rule behind every window: upcoming vs past on pages, the archive and
@@ -55,8 +73,42 @@ export function endedBefore(event: CalendarEvent, instantMs: number): boolean {
 }
 
 /** The first instant (ms) at which `endedBefore` holds: the moment the event leaves "upcoming". */
-export function endedFrom(event: CalendarEvent, times?: EventTimes): number {
-  return (times ?? validEventTimes(event)).end.toMillis() + 1;
+export function endedFrom(event: CalendarEvent): number {
+  const end = endMillis(event);
+  // Unreadable times are a bug upstream: validEventTimes says which event.
+  return (Number.isNaN(end) ? validEventTimes(event).end.toMillis() : end) + 1;
+}
+
+/** The local date (yyyy-mm-dd) an event starts on, in its own zone. */
+export function localStartDate(event: Pick<CalendarEvent, "start">): string {
+  return event.start.slice(0, 10);
+}
+
+/**
+ * The local dates (yyyy-mm-dd) an event occupies in its own zone, at most a
+ * year of them. The end is exclusive: an event ending at local midnight does
+ * not occupy the day that midnight begins.
+ */
+export function localDays(event: Pick<CalendarEvent, "start" | "end">): string[] {
+  const first = localStartDate(event);
+  let last = first;
+  if (Date.parse(event.end) > Date.parse(event.start)) {
+    last = event.end.slice(0, 10);
+    const time = event.end.slice(11).replace(/(?:Z|[+-]\d{2}:\d{2})$/, "");
+    if (/^00:00:00(?:\.0*)?$/.test(time)) last = addDays(last, -1);
+  }
+  const days = [first];
+  for (let day = addDays(first, 1); day <= last && days.length < 366; day = addDays(day, 1)) {
+    days.push(day);
+  }
+  return days;
+}
+
+function addDays(isoDate: string, days: number): string {
+  const [year = 0, month = 1, day = 1] = isoDate.split("-").map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day + days);
+  return date.toISOString().slice(0, 10);
 }
 
 /** For events from the normalizer, whose times are valid by construction. */

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dates.ts";
 import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
+import { readGeo, readPlaceGeo } from "./geo.ts";
 import { type Normalized, type NormalizeOptions, readId, readText } from "./normalize-calendar.ts";
 import { htmlToText, safeLink, sanitizeDescription } from "./sanitize.ts";
 import type {
@@ -24,7 +25,8 @@ import type {
 export function normalizeEvent(
   listed: WireRecord,
   details: WireRecord | null,
-  calendar: Calendar,
+  // Only these two: what an event takes from its calendar (normalize-memo.ts keys on them).
+  calendar: Pick<Calendar, "id" | "timeZone">,
   options: NormalizeOptions,
 ): Normalized<CalendarEvent> {
   const records = details ? [details, listed] : [listed];
@@ -142,13 +144,15 @@ function readUrlField(raw: unknown): unknown {
 
 function readPlace(raw: unknown): Place | null {
   if (typeof raw === "string") {
+    const geo = readGeo(raw);
+    if (geo) return { name: null, address: null, geo };
     const name = readText(raw);
     return name ? { name, address: null, geo: null } : null;
   }
   if (!isPlainObject(raw)) return null;
   const name = readText(raw.name ?? raw.title ?? raw.venue) || null;
   const address = readAddress(raw.address ?? (raw.street || raw.locality || raw.city ? raw : null));
-  const geo = readGeo(raw.geo ?? raw.coordinates ?? raw);
+  const geo = readPlaceGeo(raw);
   if (!name && !address && !geo) return null;
   return { name, address, geo };
 }
@@ -177,16 +181,6 @@ function readAddress(raw: unknown): PostalAddress | null {
   const formatted = [street, town, region, country].filter(Boolean).join(", ");
   if (!formatted) return null;
   return { street, locality, region, postalCode, country, formatted };
-}
-
-function readGeo(raw: unknown): Place["geo"] {
-  if (!isPlainObject(raw)) return null;
-  const lat = Number(raw.lat ?? raw.latitude);
-  const lon = Number(raw.lon ?? raw.lng ?? raw.long ?? raw.longitude);
-  if (raw.lat === undefined && raw.latitude === undefined) return null;
-  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return null;
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return { lat, lon };
 }
 
 function readImage(raw: unknown): EventImage | null {

@@ -101,6 +101,38 @@ export interface CalendarEvent {
    * otherwise derived from `updatedAt`.
    */
   readonly sequence: number;
+  /**
+   * What earlier publications of the site said about this event
+   * (src/changes): set only on events with something to tell.
+   */
+  readonly history?: EventHistory;
+}
+
+/** Why a published event left the portal's calendar while the site still carries it. */
+export type RemovedReason =
+  | { readonly kind: "deleted" }
+  /** Moved to another calendar: this copy marks its place in the calendar it left. */
+  | { readonly kind: "moved"; readonly calendarId: string; readonly calendarName: string };
+
+export interface EventHistory {
+  /**
+   * The iCalendar UID the event was first published under, when it differs
+   * from the one its ids give now (it moved to another calendar): calendar
+   * apps key on the UID, so a move must not look like a new event.
+   */
+  readonly uid: string | null;
+  /** Earlier start times, oldest first, when it got new dates (schema.org previousStartDate). */
+  readonly previousStarts: readonly string[];
+  /** When its latest new date was first published (ISO 8601, UTC), or null. */
+  readonly rescheduledAt: string | null;
+  /** It got a new date within CHANGE_NOTICE_DAYS: pages, lists and the widget say "New date". */
+  readonly newDate: boolean;
+  /**
+   * Set on an event the portal no longer has in this calendar: the site keeps
+   * publishing it as cancelled (subscriptions, its page) for a while
+   * (docs/feeds.md, "Changes").
+   */
+  readonly removed: RemovedReason | null;
 }
 
 /** One immutable picture of the organization's portal, taken once per build. */

@@ -10,7 +10,21 @@ import { paths } from "../site/paths.ts";
 export type FeedScope =
   | { readonly kind: "site" }
   | { readonly kind: "calendar"; readonly id: string; readonly name: string }
-  | { readonly kind: "category"; readonly id: string; readonly name: string };
+  | { readonly kind: "category"; readonly id: string; readonly name: string }
+  | CalendarCategoryScope;
+
+/**
+ * One calendar's events in one category ("Sport & Outdoors · Family"). Its
+ * files live under the calendar (`/calendars/{calendar}/categories/{category}/`);
+ * it has no HTML page of its own: its page is the search page filtered to it.
+ */
+export interface CalendarCategoryScope {
+  readonly kind: "calendarCategory";
+  readonly calendarId: string;
+  readonly categoryId: string;
+  /** "Calendar name · Category name". */
+  readonly name: string;
+}
 
 export interface FeedFiles {
   /** The HTML page the feed mirrors. */
@@ -35,21 +49,31 @@ export const FEED_MEDIA_TYPES = {
   ics: "text/calendar",
 } as const;
 
+/** The HTML page that shows a scope's events. */
 export function scopePagePath(scope: FeedScope): string {
   if (scope.kind === "calendar") return paths.calendar(scope.id);
   if (scope.kind === "category") return paths.category(scope.id);
+  if (scope.kind === "calendarCategory")
+    return paths.search({ calendar: scope.calendarId, category: scope.categoryId });
   return paths.home();
 }
 
-/** Site-relative paths (leading slash) of the four files of a scope. */
+/** The folder (leading and trailing slash) that holds a scope's files. */
+export function scopeFolderPath(scope: FeedScope): string {
+  if (scope.kind === "calendarCategory")
+    return paths.calendarCategory(scope.calendarId, scope.categoryId);
+  return scopePagePath(scope);
+}
+
+/** Site-relative paths (leading slash) of the page and the four files of a scope. */
 export function feedFilePaths(scope: FeedScope): FeedFiles {
-  const page = scopePagePath(scope);
+  const folder = scopeFolderPath(scope);
   return {
-    page,
-    rss: page + FEED_FILE_NAMES.rss,
-    atom: page + FEED_FILE_NAMES.atom,
-    json: page + FEED_FILE_NAMES.json,
-    ics: page + FEED_FILE_NAMES.ics,
+    page: scopePagePath(scope),
+    rss: folder + FEED_FILE_NAMES.rss,
+    atom: folder + FEED_FILE_NAMES.atom,
+    json: folder + FEED_FILE_NAMES.json,
+    ics: folder + FEED_FILE_NAMES.ics,
   };
 }
 

@@ -1,5 +1,12 @@
 import type { DateTime } from "luxon";
-import { type EventTimes, eventTimes } from "../model/event-times.ts";
+import { isValidZone } from "../model/dates.ts";
+import {
+  type EventTimes,
+  endMillis,
+  eventTimes,
+  startMillis,
+  validEventTimes,
+} from "../model/event-times.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -10,7 +17,34 @@ import type { CalendarEvent } from "../model/types.ts";
 
 export interface TimedEvent {
   readonly event: CalendarEvent;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** Parsed in the event's zone on first use: only for events a file shows. */
   readonly times: EventTimes;
+}
+
+class Timed implements TimedEvent {
+  constructor(
+    readonly event: CalendarEvent,
+    readonly startMs: number,
+    readonly endMs: number,
+  ) {}
+
+  get times(): EventTimes {
+    return validEventTimes(this.event);
+  }
+}
+
+/** ISO 8601 with an offset, as snapshots write times: Date reads these exactly. */
+const ISO_INSTANT =
+  /^[+-]?\d{4,6}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether the event's times are usable, without parsing them in its zone when their form says so. */
+function readableTimes(event: CalendarEvent): boolean {
+  if (ISO_INSTANT.test(event.start) && ISO_INSTANT.test(event.end)) {
+    return !Number.isNaN(endMillis(event)) && isValidZone(event.timeZone);
+  }
+  return eventTimes(event) !== null;
 }
 
 export type Warn = (message: string) => void;
@@ -18,7 +52,7 @@ export type Warn = (message: string) => void;
 export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}`);
 
 /**
- * Parses every event's times, skips (with a warning naming it) events whose
+ * Reads every event's instants, skips (with a warning naming it) events whose
  * times do not parse and duplicates of an already seen calendar/event id pair
  * (a duplicate would give two VEVENTs the same UID), and sorts by start
  * instant, then calendar id, then event id. Code-unit comparison keeps the
@@ -48,23 +82,21 @@ function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEve
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
-    // Parsing in IANA zones is costly and every event appears in several files.
-    const times = eventTimes(event);
-    if (!times) {
+    if (!readableTimes(event)) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
       );
       continue;
     }
     seen.add(key);
-    result.push({ event, times });
+    result.push(new Timed(event, startMillis(event), endMillis(event)));
   }
   return result.sort(compareTimedEvents);
 }
 
 function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {
   return (
-    a.times.start.toMillis() - b.times.start.toMillis() ||
+    a.startMs - b.startMs ||
     compareCodeUnits(a.event.calendarId, b.event.calendarId) ||
     compareCodeUnits(a.event.id, b.event.id)
   );
@@ -93,23 +125,24 @@ export interface SubscriptionWindow extends FeedWindow {
 const DAY_MS = 86_400_000;
 
 /**
- * The first instant (ms) at which an event is no longer in the feeds: `days`
- * whole days (of 24 h, as "now" is UTC) after it ended. Both selections below
+ * The first instant (ms) at which an event is no longer in the feeds:
+ * `feedPastDays` whole days (of 24 h, as "now" is UTC) after its end (`endMs`,
+ * TimedEvent's, from endMillis). Both selections below
  * are written in terms of these, and so is the rebuild check's next
  * date-relative change (src/rebuild/next-change.ts).
  */
-export function feedWindowUntil(times: EventTimes, window: FeedWindow): number {
-  return times.end.toMillis() + window.feedPastDays * DAY_MS + 1;
+export function feedWindowUntil(endMs: number, window: FeedWindow): number {
+  return endMs + window.feedPastDays * DAY_MS + 1;
 }
 
 /** The first instant (ms) at which an event is no longer in the subscriptions. */
 export function subscriptionWindowUntil(
   event: Pick<CalendarEvent, "status">,
-  times: EventTimes,
+  endMs: number,
   window: SubscriptionWindow,
 ): number {
   const days = event.status === "cancelled" ? window.cancelledGraceDays : window.feedPastDays;
-  return times.end.toMillis() + days * DAY_MS + 1;
+  return endMs + days * DAY_MS + 1;
 }
 
 /**
@@ -124,18 +157,15 @@ export function selectFeedEvents(
   window: NewsFeedWindow,
 ): readonly TimedEvent[] {
   const nowMs = window.now.toMillis();
-  const inWindow = events.filter(({ times }) => nowMs < feedWindowUntil(times, window));
+  const inWindow = events.filter((timed) => nowMs < feedWindowUntil(timed.endMs, window));
   const max = window.feedMaxItems;
   if (inWindow.length <= max) return inWindow;
-  const current = inWindow.filter(({ times }) => times.end.toMillis() >= nowMs);
+  // "Current" is the endedBefore rule (endedFrom): the split moves when an event ends.
+  const current = inWindow.filter((timed) => timed.endMs >= nowMs);
   if (current.length >= max) return current.slice(0, max);
-  const ended = inWindow.filter(({ times }) => times.end.toMillis() < nowMs);
-  const keep = new Set(
-    ended
-      .sort((a, b) => b.times.end.toMillis() - a.times.end.toMillis())
-      .slice(0, max - current.length),
-  );
-  return inWindow.filter((timed) => keep.has(timed) || timed.times.end.toMillis() >= nowMs);
+  const ended = inWindow.filter((timed) => timed.endMs < nowMs);
+  const keep = new Set(ended.sort((a, b) => b.endMs - a.endMs).slice(0, max - current.length));
+  return inWindow.filter((timed) => keep.has(timed) || timed.endMs >= nowMs);
 }
 
 /**
@@ -149,5 +179,5 @@ export function selectSubscriptionEvents(
   window: SubscriptionWindow,
 ): TimedEvent[] {
   const nowMs = window.now.toMillis();
-  return events.filter(({ event, times }) => nowMs < subscriptionWindowUntil(event, times, window));
+  return events.filter(({ event, endMs }) => nowMs < subscriptionWindowUntil(event, endMs, window));
 }

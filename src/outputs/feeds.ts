@@ -1,9 +1,11 @@
 import { Feed, type Item } from "feed";
 import type { DateTime } from "luxon";
+import type { Announcement } from "../changes/published-state.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../site/paths.ts";
 import { singleLine } from "./event-text.ts";
+import { announcementEntry } from "./feeds-announcements.ts";
 import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { absoluteUrl, type FeedFiles, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
@@ -43,6 +45,12 @@ export interface FeedOptions {
   /** Defaults to the site description. */
   readonly description?: string;
   readonly warn?: Warn;
+  /**
+   * Change announcements of this scope, newest first (feeds-announcements.ts):
+   * each becomes an item of its own ahead of the events, at most
+   * `feedMaxItems` of them.
+   */
+  readonly announcements?: readonly Announcement[];
 }
 
 export const FEED_GENERATOR = "Event Calendar Publisher";
@@ -59,7 +67,12 @@ function prepare(events: readonly CalendarEvent[], options: FeedOptions): Prepar
   const { site } = options;
   const selected = selectFeedEvents(timedEvents(events, options.warn), site);
   const context = { siteUrl: site.url, lang: site.lang, fetchedAt: options.fetchedAt };
-  const entries = selected.map((timed) => feedEntry(timed, context));
+  const entries = [
+    ...(options.announcements ?? [])
+      .slice(0, site.feedMaxItems)
+      .map((announcement) => announcementEntry(announcement, site.lang)),
+    ...selected.map((timed) => feedEntry(timed, context)),
+  ];
   return {
     title: scopeTitle(options.scope, singleLine(site.title)),
     description: singleLine(options.description ?? site.description),
@@ -85,9 +98,11 @@ export function renderRss(events: readonly CalendarEvent[], options: FeedOptions
     ...hubOf(options.site),
   });
   for (const entry of feed.entries) {
-    // No `id`/`guid`: the package then writes <guid isPermaLink="true"> with the
-    // event page URL, which is stable (derived from portal ids only).
+    // An event's item has no `id`: the package then writes <guid isPermaLink="true">
+    // with the event page URL, which is stable (derived from portal ids only).
+    // An announcement's id is not its link: <guid isPermaLink="false">.
     const item: Item = {
+      ...(entry.id === entry.url ? {} : { id: entry.id }),
       title: cdataText(entry.title),
       link: entry.url,
       date: entry.updated,

@@ -5,6 +5,8 @@ import ical, {
   type ICalLocation,
 } from "ical-generator";
 import { DateTime } from "luxon";
+import { messagesFor, translate } from "../i18n/messages.ts";
+import { count } from "../metrics.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
@@ -15,6 +17,7 @@ import {
   timedEvents,
   type Warn,
 } from "./feeds-window.ts";
+import { fitToBudget } from "./ics-budget.ts";
 import {
   icsMultiLineText,
   icsParamText,
@@ -51,6 +54,8 @@ export interface IcsSiteOptions {
   readonly feedPastDays: number;
   readonly cancelledGraceDays: number;
   readonly refreshMinutes: number;
+  /** Size budget of one subscription in bytes (ICS_MAX_BYTES); null or absent: none. */
+  readonly icsMaxBytes?: number | null;
 }
 
 export interface CalendarOptions {
@@ -71,7 +76,128 @@ export interface EventIcsOptions {
   readonly warn?: Warn;
 }
 
+/** How a subscription was cut to fit its size budget (ics-budget.ts). */
+export interface IcsTrim {
+  readonly maxBytes: number;
+  /** Size it would have had. */
+  readonly fullBytes: number;
+  /** Size as published (an upper bound). */
+  readonly bytes: number;
+  /** Events starting at or after this instant are left out (ISO 8601, UTC), if any future ones are. */
+  readonly horizon: string | null;
+  readonly droppedFuture: number;
+  readonly droppedPast: number;
+  readonly droppedCurrent: number;
+  readonly shortened: number;
+  /** Over the budget even with only its cancellations left. */
+  readonly overBudget: boolean;
+}
+
+export interface CalendarPlan {
+  readonly events: readonly PlannedEvent[];
+  /** Null when the whole window fits the budget. */
+  readonly trim: IcsTrim | null;
+}
+
+interface PlannedEvent {
+  readonly timed: TimedEvent;
+  /** Published with its description shortened to the summary and links. */
+  readonly short: boolean;
+}
+
+const plans = new WeakMap<readonly CalendarEvent[], Map<string, CalendarPlan>>();
+
+/**
+ * Which events a subscription carries, and how, within its size budget:
+ * computed once per scope and settings and shared by the file and the pages
+ * that say it was trimmed (the subscribe page's panels).
+ */
+export function planCalendar(
+  events: readonly CalendarEvent[],
+  options: CalendarOptions,
+): CalendarPlan {
+  const { site } = options;
+  const key = JSON.stringify([
+    options.scope,
+    site.url,
+    site.lang,
+    site.now.toMillis(),
+    site.feedPastDays,
+    site.cancelledGraceDays,
+    site.icsMaxBytes ?? null,
+    options.fetchedAt,
+    options.description ?? null,
+    options.color ?? null,
+  ]);
+  let byKey = plans.get(events);
+  const known = byKey?.get(key);
+  if (known) return known;
+  const plan = computePlan(events, options);
+  if (!byKey) {
+    byKey = new Map();
+    plans.set(events, byKey);
+  }
+  byKey.set(key, plan);
+  return plan;
+}
+
+function computePlan(events: readonly CalendarEvent[], options: CalendarOptions): CalendarPlan {
+  const { site } = options;
+  const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
+  const full = selected.map((timed) => ({ timed, short: false }));
+  const maxBytes = site.icsMaxBytes ?? null;
+  if (maxBytes === null) return { events: full, trim: null };
+  const lines = selected.map((timed) => veventLines(timed, options, false));
+  const zones = new Set(lines.flatMap((vevent) => (vevent.zone ? [vevent.zone] : [])));
+  const fixedBytes = Buffer.byteLength(calendarHead(options, [...zones]), "utf8") + END_BYTES;
+  const cut = fitToBudget({
+    items: selected.map((timed, index) => ({
+      startMs: timed.startMs,
+      endMs: timed.endMs,
+      bytes: lines[index]?.bytes ?? 0,
+      descriptionBytes: Buffer.byteLength(timed.event.descriptionText, "utf8"),
+      cancelled: timed.event.status === "cancelled",
+    })),
+    fixedBytes,
+    maxBytes,
+    nowMs: site.now.toMillis(),
+    shortBytes: (index) => {
+      const timed = selected[index];
+      return timed ? veventLines(timed, options, true).bytes : 0;
+    },
+  });
+  if (!cut) return { events: full, trim: null };
+  return {
+    events: full.flatMap((planned, index) =>
+      cut.dropped[index] ? [] : [{ ...planned, short: cut.shortened[index] === true }],
+    ),
+    trim: {
+      maxBytes,
+      fullBytes: cut.fullBytes,
+      bytes: cut.bytes,
+      horizon: cut.horizonMs === null ? null : new Date(cut.horizonMs).toISOString(),
+      droppedFuture: cut.droppedFuture,
+      droppedPast: cut.droppedPast,
+      droppedCurrent: cut.droppedCurrent,
+      shortened: cut.shortenedCount,
+      overBudget: cut.overBudget,
+    },
+  };
+}
+
+const END_BYTES = Buffer.byteLength("END:VCALENDAR\r\n");
+
 export function renderCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
+  const plan = planCalendar(events, options);
+  const vevents = plan.events.map(({ timed, short }) => veventLines(timed, options, short));
+  const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
+    (zone): zone is string => zone !== null,
+  );
+  return `${calendarHead(options, zones)}${vevents.map((vevent) => vevent.text).join("")}END:VCALENDAR\r\n`;
+}
+
+/** The calendar's properties and the VTIMEZONE of each zone, folded, without END:VCALENDAR. */
+function calendarHead(options: CalendarOptions, zones: readonly string[]): string {
   const { site, scope } = options;
   const urls = feedUrls(scope, site.url);
   const description = icsMultiLineText(options.description ?? site.description);
@@ -92,11 +218,7 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
     timezone: null,
   });
   if (options.color && /^#[0-9a-f]{6}$/i.test(options.color)) header.color(options.color);
-  const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
-  return assemble(header.toString(), [`DESCRIPTION:${description}`], selected, {
-    ...options,
-    site,
-  });
+  return headLines(header.toString(), [`DESCRIPTION:${description}`], zones);
 }
 
 /**
@@ -135,41 +257,51 @@ function assemble(
   events: readonly TimedEvent[],
   context: EventContext,
 ): string {
-  const vevents = events.map((timed) => veventLines(timed, context));
+  const vevents = events.map((timed) => veventLines(timed, context, false));
   const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
     (zone): zone is string => zone !== null,
   );
+  return `${headLines(header, headerExtras, zones)}${vevents.map((vevent) => vevent.text).join("")}END:VCALENDAR\r\n`;
+}
+
+/** Calendar properties (without END:VCALENDAR), extra lines and the zones' VTIMEZONEs, folded. */
+function headLines(header: string, extras: readonly string[], zones: readonly string[]): string {
   const headerLines = unfoldIcs(header);
   const end = headerLines.pop();
   if (end !== "END:VCALENDAR") throw new Error("unexpected ical-generator output");
-  const head = joinIcsLines([
+  return joinIcsLines([
     ...headerLines,
-    ...headerExtras,
+    ...extras,
     ...zones.flatMap((zone) => unfoldIcs(vtimezone(zone) ?? "")),
   ]);
-  return `${head}${vevents.map((vevent) => vevent.text).join("")}${end}\r\n`;
 }
 
 interface VeventLines {
   /** Folded content lines, each ended by CRLF. */
   readonly text: string;
+  /** Its UTF-8 size: what the size budget counts. */
+  readonly bytes: number;
   /** The TZID its DTSTART/DTEND use, if any. */
   readonly zone: string | null;
 }
 
 const veventCache = new WeakMap<CalendarEvent, Map<string, VeventLines>>();
 
-function veventLines(timed: TimedEvent, context: EventContext): VeventLines {
-  const key = `${context.site.url}\n${context.site.lang}\n${context.fetchedAt}`;
+function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
+  const key = `${context.site.url}\n${context.site.lang}\n${context.fetchedAt}\n${short}`;
   let byContext = veventCache.get(timed.event);
   const cached = byContext?.get(key);
   if (cached) return cached;
-  const { data, extraLines } = veventData(timed, context);
+  // Counted: the size budget must not cost more VEVENTs (test/integration/ics-budget.test.ts).
+  count("ics.vevents");
+  const { data, extraLines } = veventData(timed, context, short);
   const lines = unfoldIcs(ical({ timezone: null }).createEvent(data).toString());
   const end = lines.pop();
   if (end !== "END:VEVENT") throw new Error("unexpected ical-generator output");
+  const text = joinIcsLines([...lines, ...extraLines, end]);
   const result = {
-    text: joinIcsLines([...lines, ...extraLines, end]),
+    text,
+    bytes: Buffer.byteLength(text, "utf8"),
     zone: data.timezone ?? null,
   };
   if (!byContext) {
@@ -190,10 +322,11 @@ const STATUS: Readonly<Record<EventStatus, ICalEventStatus>> = {
 function veventData(
   { event, times }: TimedEvent,
   context: EventContext,
+  short: boolean,
 ): { data: ICalEventData; extraLines: string[] } {
   const { lang, url: siteUrl } = context.site;
   const pageUrl = eventPageUrl(siteUrl, event);
-  const status = statusLabel(event.status, lang);
+  const status = summaryLabel(event, lang);
   const modified =
     utcInstant(event.updatedAt) ?? utcInstant(event.createdAt) ?? utcInstant(context.fetchedAt);
   const created = utcInstant(event.createdAt);
@@ -201,7 +334,8 @@ function veventData(
   const zone = !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;
 
   const data: ICalEventData = {
-    id: eventUid(event, siteUrl),
+    // An event that moved to another calendar keeps the UID apps know it by.
+    id: event.history?.uid ?? eventUid(event, siteUrl),
     sequence: Number.isSafeInteger(event.sequence) && event.sequence > 0 ? event.sequence : 0,
     stamp: modified ?? DateTime.fromMillis(0, { zone: "utc" }),
     lastModified: modified,
@@ -212,7 +346,7 @@ function veventData(
     timezone: zone,
     // Some clients (Outlook subscriptions) ignore STATUS; the title says it too.
     summary: singleLine(status ? `${status}: ${event.title}` : event.title),
-    description: plainDescription(event, pageUrl, lang),
+    description: plainDescription(event, pageUrl, lang, short),
     location: location(event),
     categories: event.categories
       .map((category) => singleLine(category.name))
@@ -240,15 +374,33 @@ function allDayEnd(start: DateTime, end: DateTime): DateTime {
   return endDay > firstDay ? endDay : firstDay.plus({ days: 1 });
 }
 
-function plainDescription(event: CalendarEvent, pageUrl: string, lang: string): string {
+/**
+ * The SUMMARY prefix: the status word, or for an event that moved to another
+ * calendar "Moved to <calendar>" (it is cancelled only in the calendar it left).
+ */
+function summaryLabel(event: CalendarEvent, lang: string): string | null {
+  const removed = event.history?.removed;
+  if (removed?.kind === "moved") {
+    return translate(messagesFor(lang), "movedTo", { name: singleLine(removed.calendarName) });
+  }
+  return statusLabel(event.status, lang);
+}
+
+function plainDescription(
+  event: CalendarEvent,
+  pageUrl: string,
+  lang: string,
+  short: boolean,
+): string {
   const labels = eventTextLabels(lang);
-  const status = statusLabel(event.status, lang);
+  const status = summaryLabel(event, lang);
   const onlineUrl = normalizeHttpUrl(event.onlineUrl);
   const registrationUrl = normalizeHttpUrl(event.registrationUrl);
   const parts = [
     status ? `${status}.` : "",
     event.summary,
-    event.descriptionText,
+    // Shortened to fit the size budget: the event page has the description.
+    short ? "" : event.descriptionText,
     onlineUrl ? `${labels.online}: ${onlineUrl}` : "",
     registrationUrl ? `${labels.registration}: ${registrationUrl}` : "",
     `${labels.moreInfo}: ${pageUrl}`,

@@ -13,6 +13,8 @@ const STATUS = {
   cancelled: "https://schema.org/EventCancelled",
 } as const;
 
+const RESCHEDULED = "https://schema.org/EventRescheduled";
+
 const ATTENDANCE = {
   offline: "https://schema.org/OfflineEventAttendanceMode",
   online: "https://schema.org/OnlineEventAttendanceMode",
@@ -41,6 +43,15 @@ export function eventJsonLd(event: CalendarEvent, url: string): Record<string, u
   const locations = [place, virtual].filter(Boolean);
   const allDay = (iso: string) => iso.slice(0, 10);
   const endIso = event.allDay ? lastDayOf(event.end) : event.end;
+  // Google: a new date keeps startDate/endDate current, says EventRescheduled
+  // and gives the old start as previousStartDate (repeated after several
+  // moves); previousStartDate goes with EventRescheduled only. Cancelled and
+  // postponed events keep their own status and their start.
+  const previous = event.history?.previousStarts ?? [];
+  const rescheduled = event.status === "scheduled" && previous.length > 0;
+  const previousStartDate = rescheduled
+    ? previous.map((iso) => (event.allDay ? allDay(iso) : iso))
+    : [];
   return {
     "@context": "https://schema.org",
     "@type": "Event",
@@ -49,7 +60,13 @@ export function eventJsonLd(event: CalendarEvent, url: string): Record<string, u
     url,
     startDate: event.allDay ? allDay(event.start) : event.start,
     endDate: event.allDay ? endIso : event.end,
-    eventStatus: STATUS[event.status],
+    eventStatus: rescheduled ? RESCHEDULED : STATUS[event.status],
+    previousStartDate:
+      previousStartDate.length === 0
+        ? undefined
+        : previousStartDate.length === 1
+          ? previousStartDate[0]
+          : previousStartDate,
     eventAttendanceMode: ATTENDANCE[event.attendanceMode],
     location: locations.length === 1 ? locations[0] : locations.length ? locations : undefined,
     image: event.image ? [event.image.url] : undefined,

@@ -81,6 +81,16 @@ export interface PublicEvent {
   readonly summary: string;
   /** Absolute URL of the event's page. */
   readonly url: string;
+  /** The iCalendar SEQUENCE of its VEVENT: rises with every change subscribers must take. */
+  readonly sequence: number;
+  /** The iCalendar UID: stable, and kept when the event moves to another calendar. */
+  readonly uid: string;
+  /** Earlier start times, oldest first, when it got new dates. */
+  readonly previousStarts: readonly string[];
+  /** When its latest new date was first published (ISO 8601, UTC), or null. */
+  readonly rescheduledAt: string | null;
+  /** It got a new date within the site's CHANGE_NOTICE_DAYS: show "New date". */
+  readonly newDate: boolean;
 }
 
 /** `/api/calendars.json` */
@@ -112,4 +122,58 @@ export interface PublicManifest {
   readonly totals: { readonly calendars: number; readonly events: number };
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
   readonly contentHash: string;
+}
+
+/** One change announcement, as the feeds carry it for a while. */
+export interface PublicAnnouncement {
+  /** The feed item's id. */
+  readonly id: string;
+  readonly kind: "moved" | "cancelled" | "postponed" | "reinstated";
+  /** When the change was first published (ISO 8601, UTC). */
+  readonly at: string;
+  readonly calendarId: string;
+  readonly eventId: string;
+  readonly title: string;
+  readonly url: string;
+  readonly start: string;
+  readonly end: string;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  /** The times before a new date; null for other changes. */
+  readonly previousStart: string | null;
+  readonly previousEnd: string | null;
+  readonly categories: readonly PublicCategory[];
+}
+
+/** An event gone from the portal, still published as cancelled until `until`. */
+export interface PublicRemovedEvent {
+  readonly calendarId: string;
+  readonly id: string;
+  readonly title: string;
+  readonly start: string;
+  readonly end: string;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  readonly status: "cancelled";
+  readonly sequence: number;
+  readonly url: string;
+  readonly uid: string;
+  readonly categories: readonly PublicCategory[];
+  readonly previousStarts: readonly string[];
+  readonly rescheduledAt: string | null;
+  readonly removedAt: string;
+  readonly until: string;
+  /** Deleted, or moved to another calendar (this copy marks the calendar it left). */
+  readonly reason:
+    | { readonly kind: "deleted" }
+    | { readonly kind: "moved"; readonly calendarId: string; readonly calendarName: string };
+}
+
+/** `/api/changes.json` */
+export interface PublicChangesDocument {
+  readonly version: typeof PUBLIC_JSON_VERSION;
+  /** Newest first. */
+  readonly announcements: readonly PublicAnnouncement[];
+  /** By start. */
+  readonly removed: readonly PublicRemovedEvent[];
 }

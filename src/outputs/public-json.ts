@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
+import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { endedBefore } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../site/paths.ts";
 import { siteWindowUntil } from "../site/views.ts";
+import { eventUid } from "./ics-uid.ts";
 import {
   PUBLIC_JSON_VERSION,
   type PublicCalendar,
   type PublicCalendarsDocument,
+  type PublicChangesDocument,
   type PublicEvent,
   type PublicEventsDocument,
   type PublicManifest,
@@ -28,6 +31,7 @@ export const publicJsonPaths = {
   calendars: () => "/api/calendars.json",
   events: (calendarId: string) => `/api/calendars/${encodeIdSegment(calendarId)}/events.json`,
   manifest: () => "/api/manifest.json",
+  changes: () => "/api/changes.json",
 } as const;
 
 /** True while an event has not ended (src/model/event-times.ts, endedBefore). */
@@ -79,6 +83,11 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
     categories: event.categories.map((c) => ({ id: c.id, name: c.name })),
     summary: event.summary,
     url: siteUrl + paths.event(event.calendarId, event.id),
+    sequence: event.sequence,
+    uid: event.history?.uid ?? eventUid(event, siteUrl),
+    previousStarts: [...(event.history?.previousStarts ?? [])],
+    rescheduledAt: event.history?.rescheduledAt ?? null,
+    newDate: event.history?.newDate ?? false,
   };
 }
 
@@ -200,4 +209,60 @@ function publishedByCalendar(
   }
   byWindow.set(key, groups);
   return groups;
+}
+
+/**
+ * What changed recently (src/changes): the announcements feeds carry and the
+ * removed events still published as cancelled. The next build reads it back
+ * from the live site when its cache has no published state.
+ */
+export function publicChangesDocument(changes: {
+  readonly announcements: readonly Announcement[];
+  readonly removedRecords: readonly RemovedEventRecord[];
+}): PublicChangesDocument {
+  return {
+    version: PUBLIC_JSON_VERSION,
+    announcements: changes.announcements.map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      at: a.at,
+      calendarId: a.calendarId,
+      eventId: a.eventId,
+      title: a.title,
+      url: a.url,
+      start: a.start,
+      end: a.end,
+      allDay: a.allDay,
+      timeZone: a.timeZone,
+      previousStart: a.previousStart,
+      previousEnd: a.previousEnd,
+      categories: a.categories.map((c) => ({ id: c.id, name: c.name })),
+    })),
+    removed: changes.removedRecords.map((r) => ({
+      calendarId: r.calendarId,
+      id: r.id,
+      title: r.title,
+      start: r.start,
+      end: r.end,
+      allDay: r.allDay,
+      timeZone: r.timeZone,
+      status: "cancelled",
+      sequence: r.sequence,
+      url: r.url,
+      uid: r.uid,
+      categories: r.categories.map((c) => ({ id: c.id, name: c.name })),
+      previousStarts: [...r.previousStarts],
+      rescheduledAt: r.rescheduledAt,
+      removedAt: r.removedAt,
+      until: r.until,
+      reason:
+        r.reason.kind === "moved"
+          ? { kind: "moved", calendarId: r.reason.calendarId, calendarName: r.reason.calendarName }
+          : { kind: "deleted" },
+    })),
+  };
+}
+
+export function writeChangesJson(changes: Parameters<typeof publicChangesDocument>[0]): string {
+  return `${JSON.stringify(publicChangesDocument(changes))}\n`;
 }

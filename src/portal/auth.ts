@@ -7,15 +7,21 @@ import type { IncomingMessage } from "node:http";
  */
 export type AuthMode =
   | { kind: "bearer" }
+  | { kind: "scheme"; name: string }
   | { kind: "header"; name: string }
   | { kind: "query"; name: string };
 
 export function parseAuthMode(value: string | undefined): AuthMode {
   if (value === undefined || value === "bearer") return { kind: "bearer" };
-  const match = /^(header|query):([A-Za-z0-9_-]{1,64})$/.exec(value);
-  if (!match)
-    throw new RangeError(`auth must be bearer, header:<Name> or query:<name>, got "${value}"`);
-  const kind = match[1] as "header" | "query";
+  const match = /^(scheme|header|query):([A-Za-z0-9_-]{1,64})$/.exec(value);
+  if (!match) {
+    throw new RangeError(
+      `auth must be bearer, scheme:<Scheme>, header:<Name> or query:<name>, got "${value}"`,
+    );
+  }
+  const kind = match[1] as "scheme" | "header" | "query";
+  if (kind === "scheme" && (match[2] as string).toLowerCase() === "bearer")
+    return { kind: "bearer" };
   return {
     kind,
     name: kind === "header" ? (match[2] as string).toLowerCase() : (match[2] as string),
@@ -50,6 +56,13 @@ export function readCredential(
   }
   const header = req.headers.authorization;
   if (!header) return { kind: "missing" };
+  if (mode.kind === "scheme") {
+    // `Authorization: <Scheme> <token>` (RFC 9110 section 11.4), e.g. "Token".
+    const [scheme, ...rest] = header.trim().split(/\s+/);
+    if (scheme?.toLowerCase() !== mode.name.toLowerCase()) return { kind: "missing" };
+    const token = rest.join(" ");
+    return token ? { kind: "token", token } : { kind: "malformed", reason: "no token" };
+  }
   const match = /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
   // Another scheme (Basic, ...) counts as no Bearer credentials (RFC 6750 section 3.1).
   if (!match) return { kind: "missing" };
@@ -67,7 +80,11 @@ export function readCredential(
 export function challenge(mode: AuthMode, error?: { description: string }): string {
   const realm = 'realm="event-calendar"';
   const scheme =
-    mode.kind === "bearer" ? `Bearer ${realm}` : `ApiKey ${realm}, ${mode.kind}="${mode.name}"`;
+    mode.kind === "bearer"
+      ? `Bearer ${realm}`
+      : mode.kind === "scheme"
+        ? `${mode.name} ${realm}`
+        : `ApiKey ${realm}, ${mode.kind}="${mode.name}"`;
   if (!error) return scheme;
   return `${scheme}, error="invalid_token", error_description="${error.description}"`;
 }

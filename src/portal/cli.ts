@@ -18,7 +18,8 @@ const USAGE = `Usage:
   npm run portal -- [--port 4010] [--host 127.0.0.1] [--data file.json | --synthetic 4x25000]
                     [--now ISO] [--seed n] [--latency ms] [--max-concurrency n]
                     [--rate-limit n] [--fault-rate 0..1] [--paging ${PAGING_STYLES.join("|")}]
-                    [--auth bearer|header:<Name>|query:<name>] [--page-size-max n] [--tokens file]
+                    [--auth bearer|scheme:<Scheme>|header:<Name>|query:<name>]
+                    [--dialect contract|variant|file.json] [--page-size-max n] [--tokens file]
   npm run portal -- token issue --org <organization-id> [--tokens file]
   npm run portal -- token revoke <token-id> [--tokens file]
   npm run portal -- token list [--json] [--tokens file]
@@ -51,6 +52,7 @@ async function serve(args: string[]): Promise<void> {
       synthetic: { type: "string" },
       paging: { type: "string" },
       auth: { type: "string" },
+      dialect: { type: "string" },
       "page-size-max": { type: "string" },
       tokens: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -72,6 +74,7 @@ async function serve(args: string[]): Promise<void> {
     synthetic: values.synthetic ? parseSyntheticSpec(values.synthetic) : undefined,
     paging: values.paging as PagingStyle | undefined,
     auth: values.auth,
+    dialect: values.dialect,
     pageSizeMax: number("page-size-max", values["page-size-max"]),
     tokensFile: resolve(values.tokens ?? DEFAULT_TOKENS_FILE),
   });

@@ -441,7 +441,7 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       id: `cycling-tour-${compact(cycling)}`,
       calendarId: "sport",
       title: "Cycling Tour along the Amstel",
-      summary: "A 45 km guided tour to Ouderkerk and back, with a lunch stop.",
+      summary: "A 45 km guided tour to Ouderkerk and back, with a lunch stop; families welcome.",
       description:
         "<p>A guided <strong>45 km</strong> tour at an easy pace. Rental bikes available on request.</p>" +
         "<ul><li>10:00 start at the boathouse</li><li>12:30 lunch in Ouderkerk aan de Amstel</li><li>16:00 back</li></ul>",
@@ -449,7 +449,8 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       end: at(cycling, "16:00"),
       location: PLACES.boathouse,
       image: { slug: "cycling-tour", alt: "Cyclists on a dike beside the river" },
-      categories: [CATEGORIES.sport, CATEGORIES.nature],
+      // Sport for families: the widget guide's example (docs/widget.md).
+      categories: [CATEGORIES.sport, CATEGORIES.nature, CATEGORIES.family],
       organizer: ORGANIZERS.run,
       registrationUrl: "https://example.org/register/cycling-tour",
     },

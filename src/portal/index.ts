@@ -21,6 +21,7 @@ import type { DatasetEvent, EventPatch, NewEvent, PortalDataset } from "./types.
 export { loadDatasetFile } from "./dataset-file.ts";
 export { DatasetError, validateDataset } from "./dataset-validate.ts";
 export { createDemoDataset } from "./demo-dataset.ts";
+export { DIALECT_PRESETS, type DialectSpec } from "./dialect.ts";
 export type { PagingStyle } from "./paging.ts";
 export type { PortalOptions } from "./portal-options.ts";
 export type { CounterSnapshot } from "./request-counters.ts";
@@ -46,9 +47,9 @@ export interface RunningPortal {
   updateEvent(calendarId: string, eventId: string, patch: EventPatch): DatasetEvent;
   /** Adds an event as an editor would: revision 1, createdAt = updatedAt = portal clock. */
   addEvent(event: NewEvent): DatasetEvent;
-  /** Deletes an event; its calendar's Last-Modified rises to the portal clock. */
-  removeEvent(calendarId: string, eventId: string): DatasetEvent;
-  /** Moves an event to another calendar under the same id: revision + 1. */
+  /** Deletes an event; its calendar's list changes at the portal clock. Returns what was removed. */
+  deleteEvent(calendarId: string, eventId: string): DatasetEvent;
+  /** Moves an event to another calendar under the same id: revision + 1, both lists change. */
   moveEvent(calendarId: string, eventId: string, toCalendarId: string): DatasetEvent;
   /** Events in all calendars. */
   readonly eventCount: number;
@@ -69,6 +70,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     tokens,
     auth: resolved.auth,
     paging: resolved.paging,
+    dialect: resolved.dialect,
     pageSizeMax: resolved.pageSizeMax,
     counters,
     media: mediaLibrary(dataset),
@@ -114,7 +116,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     updateEvent: (calendarId, eventId, patch) =>
       store.updateEvent(calendarId, eventId, patch, clock()),
     addEvent: (event) => store.addEvent(event, clock()),
-    removeEvent: (calendarId, eventId) => store.removeEvent(calendarId, eventId, clock()),
+    deleteEvent: (calendarId, eventId) => store.deleteEvent(calendarId, eventId, clock()),
     moveEvent: (calendarId, eventId, toCalendarId) =>
       store.moveEvent(calendarId, eventId, toCalendarId, clock()),
     get eventCount() {

@@ -10,6 +10,7 @@ export const PAGING_STYLES = [
   "link",
   "envelope-next",
   "envelope-cursor",
+  "envelope-links",
   "page",
   "offset",
   "none",
@@ -93,6 +94,8 @@ export function renderPage(
       return { body: { items: records, next: page.nextUrl }, headers };
     case "envelope-cursor":
       return { body: { data: records, nextCursor: page.nextCursor }, headers };
+    case "envelope-links":
+      return { body: { data: records, links: { next: page.nextUrl } }, headers };
     case "offset":
       return { body: { results: records, total: page.total }, headers };
     default:

@@ -1,4 +1,5 @@
 import { type AuthMode, parseAuthMode } from "./auth.ts";
+import { type Dialect, type DialectSpec, resolveDialect } from "./dialect.ts";
 import { MAX_PAGE_SIZE, PAGING_STYLES, type PagingStyle } from "./paging.ts";
 import type { PortalDataset } from "./types.ts";
 import { parseInstant } from "./zoned-time.ts";
@@ -23,8 +24,10 @@ export interface PortalOptions {
   seed?: number;
   synthetic?: { calendars: number; eventsPerCalendar: number };
   paging?: PagingStyle;
-  /** "bearer" (default), "header:<Name>" or "query:<name>". */
+  /** "bearer" (default), "scheme:<Scheme>", "header:<Name>" or "query:<name>". */
   auth?: string;
+  /** Record shapes: "contract" (default), "variant", a dialect JSON file or a spec (docs/api.md). */
+  dialect?: string | DialectSpec;
   /** Token file shared with the `token` CLI; without it tokens live in memory only. */
   tokensFile?: string;
   /** Largest accepted page size (default 100). */
@@ -42,6 +45,7 @@ export interface ResolvedOptions {
   seed: number;
   paging: PagingStyle;
   auth: AuthMode;
+  dialect: Dialect;
   pageSizeMax: number;
 }
 
@@ -90,6 +94,7 @@ export function resolveOptions(options: PortalOptions): ResolvedOptions {
     seed,
     paging,
     auth: parseAuthMode(options.auth),
+    dialect: resolveDialect(options.dialect),
     pageSizeMax,
   };
 }

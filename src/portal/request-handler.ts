@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AuthMode, challenge, readCredential } from "./auth.ts";
 import type { ConcurrencyGate } from "./concurrency-gate.ts";
 import { entityTag, httpDate, isNotModified } from "./conditional.ts";
+import type { Dialect } from "./dialect.ts";
 import type { FaultInjector, FaultKind } from "./fault-injector.ts";
 import { isValidId } from "./ids.ts";
 import { renderBanner } from "./media.ts";
@@ -19,6 +20,7 @@ export interface PortalContext {
   tokens: TokenStore;
   auth: AuthMode;
   paging: PagingStyle;
+  dialect: Dialect;
   pageSizeMax: number;
   counters: RequestCounters;
   media: Map<string, string>;
@@ -98,7 +100,7 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
     case "429":
       return problem(ex, "rate-limited", "Too many requests; retry later.", { "Retry-After": "1" });
   }
-  if (ctx.auth.kind === "bearer") ex.headers.Vary = "Authorization";
+  if (ctx.auth.kind === "bearer" || ctx.auth.kind === "scheme") ex.headers.Vary = "Authorization";
   if (ctx.auth.kind === "header") ex.headers.Vary = ctx.auth.name;
   const orgId = authenticate(ex, params);
   if (orgId === null) return;
@@ -107,7 +109,9 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   if (route.name === "calendars") {
     const calendars = store.calendarsFor(orgId.orgId);
     const lastModified = Math.max(0, ...calendars.map((c) => c.updatedMs));
-    return sendList(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, calendarRecord);
+    return sendList(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, (c) =>
+      ctx.dialect.calendar(calendarRecord(c)),
+    );
   }
   if (route.name !== "events" && route.name !== "details") return;
   if (!isValidId(route.calendarId)) return invalidId(ex, "eventCalendarId");
@@ -124,12 +128,12 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
       path,
       params,
       calendar.updatedMs,
-      eventRecord,
+      (e) => ctx.dialect.event(eventRecord(e)),
     );
   }
   const event = calendar.byId.get(route.eventId);
   if (!event) return problem(ex, "not-found", "No such event in this calendar.");
-  sendJson(ex, detailsRecord(event, ctx.origin()), event.updatedMs);
+  sendJson(ex, ctx.dialect.details(detailsRecord(event, ctx.origin())), event.updatedMs);
 }
 
 function authenticate(

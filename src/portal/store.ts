@@ -115,12 +115,7 @@ export class PortalStore {
       revision: current.details.revision + 1,
       updatedAt: utcSeconds(updatedMs),
     };
-    const checked = validateDataset({
-      version: 1,
-      organizations: this.organizations,
-      calendars: [entry.calendar],
-      events: [candidate],
-    }).events[0] as DatasetEvent;
+    const checked = this.checked(entry.calendar, candidate);
     const event = this.entryFor(checked);
     entry.byId.set(eventId, event);
     entry.events = entry.events.map((e) => (e === current ? event : e)).sort(byKey);
@@ -129,82 +124,86 @@ export class PortalStore {
     return checked;
   }
 
-  /** Adds an event as an editor would: revision 1, createdAt = updatedAt = `now`. */
-  addEvent(event: NewEvent, nowMs: number): DatasetEvent {
-    const entry = this.calendars.get(event.calendarId);
-    if (!entry) throw new RangeError(`no calendar ${event.calendarId}`);
-    if (entry.byId.has(event.id)) {
-      throw new RangeError(`event ${event.id} already exists in calendar ${event.calendarId}`);
+  /**
+   * Adds a new event as an editor would: revision 1, createdAt = updatedAt =
+   * `now`. The calendar must exist and must not hold an event with that id.
+   */
+  addEvent(input: NewEvent, nowMs: number): DatasetEvent {
+    const entry = this.calendars.get(input.calendarId);
+    if (!entry) throw new RangeError(`no calendar ${input.calendarId}`);
+    if (entry.byId.has(input.id)) {
+      throw new RangeError(`calendar ${input.calendarId} already has an event ${input.id}`);
     }
     const updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
-    const checked = this.checked(entry, {
-      ...event,
+    const stamp = utcSeconds(updatedMs);
+    const checked = this.checked(entry.calendar, {
+      ...input,
       revision: 1,
-      createdAt: utcSeconds(updatedMs),
-      updatedAt: utcSeconds(updatedMs),
+      createdAt: stamp,
+      updatedAt: stamp,
     });
-    const added = this.entryFor(checked);
-    entry.byId.set(checked.id, added);
-    entry.events = [...entry.events, added].sort(byKey);
-    entry.updatedMs = Math.max(entry.updatedMs, added.updatedMs);
-    this.version++;
+    this.insert(entry, this.entryFor(checked));
     return checked;
   }
 
-  /**
-   * Deletes an event. Its calendar's Last-Modified still rises (to `now`), so
-   * conditional requests for the list see the change.
-   */
-  removeEvent(calendarId: string, eventId: string, nowMs: number): DatasetEvent {
+  /** Removes an event, as deleting it in the portal's editor does; returns what was removed. */
+  deleteEvent(calendarId: string, eventId: string, nowMs: number): DatasetEvent {
     const entry = this.calendars.get(calendarId);
     const current = entry?.byId.get(eventId);
     if (!entry || !current) throw new RangeError(`no event ${eventId} in calendar ${calendarId}`);
-    entry.byId.delete(eventId);
-    entry.events = entry.events.filter((e) => e !== current);
-    entry.updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
-    this.version++;
+    this.remove(entry, current, nowMs);
     return current.details;
   }
 
-  /** Moves an event to another calendar, keeping its id: revision + 1, updatedAt = `now`. */
-  moveEvent(
-    calendarId: string,
-    eventId: string,
-    toCalendarId: string,
-    nowMs: number,
-  ): DatasetEvent {
-    const target = this.calendars.get(toCalendarId);
-    if (!target) throw new RangeError(`no calendar ${toCalendarId}`);
-    if (target.byId.has(eventId)) {
-      throw new RangeError(`event ${eventId} already exists in calendar ${toCalendarId}`);
+  /**
+   * Moves an event to another calendar under the same id, as an editor
+   * would: revision + 1, updatedAt = `now`; both calendars change.
+   */
+  moveEvent(calendarId: string, eventId: string, toCalendarId: string, nowMs: number) {
+    const from = this.calendars.get(calendarId);
+    const current = from?.byId.get(eventId);
+    if (!from || !current) throw new RangeError(`no event ${eventId} in calendar ${calendarId}`);
+    const to = this.calendars.get(toCalendarId);
+    if (!to) throw new RangeError(`no calendar ${toCalendarId}`);
+    if (to.byId.has(eventId)) {
+      throw new RangeError(`calendar ${toCalendarId} already has an event ${eventId}`);
     }
-    const removed = this.removeEvent(calendarId, eventId, nowMs);
-    const updatedMs = Math.max(
-      nowMs,
-      Date.parse(removed.updatedAt) + 1000,
-      target.updatedMs + 1000,
-    );
-    const checked = this.checked(target, {
-      ...removed,
+    const updatedMs = Math.max(nowMs, current.updatedMs + 1000, from.updatedMs + 1000);
+    const checked = this.checked(to.calendar, {
+      ...current.details,
       calendarId: toCalendarId,
-      revision: removed.revision + 1,
+      revision: current.details.revision + 1,
       updatedAt: utcSeconds(updatedMs),
     });
-    const moved = this.entryFor(checked);
-    target.byId.set(eventId, moved);
-    target.events = [...target.events, moved].sort(byKey);
-    target.updatedMs = Math.max(target.updatedMs, moved.updatedMs);
-    this.version++;
+    this.remove(from, current, updatedMs);
+    this.insert(to, this.entryFor(checked));
     return checked;
   }
 
-  private checked(entry: CalendarEntry, candidate: DatasetEvent): DatasetEvent {
+  /** The event validated against the dataset rules (throws DatasetError naming the problem). */
+  private checked(calendar: DatasetCalendar, candidate: DatasetEvent): DatasetEvent {
     return validateDataset({
       version: 1,
       organizations: this.organizations,
-      calendars: [entry.calendar],
+      calendars: [calendar],
       events: [candidate],
     }).events[0] as DatasetEvent;
+  }
+
+  private insert(entry: CalendarEntry, event: EventEntry): void {
+    entry.byId.set(event.details.id, event);
+    entry.events = [...entry.events, event].sort(byKey);
+    entry.updatedMs = Math.max(entry.updatedMs, event.updatedMs);
+    this.version++;
+  }
+
+  private remove(entry: CalendarEntry, event: EventEntry, nowMs: number): void {
+    entry.byId.delete(event.details.id);
+    entry.events = entry.events.filter((e) => e !== event);
+    // The list changed now: its Last-Modified must move on, or a client
+    // asking If-Modified-Since would keep the deleted event.
+    entry.updatedMs = Math.max(nowMs, entry.updatedMs + 1000);
+    this.version++;
   }
 
   private entryFor(details: DatasetEvent): EventEntry {

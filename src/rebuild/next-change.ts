@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { endedFrom, validEventTimes } from "../model/event-times.ts";
+import { endedFrom, endMillis } from "../model/event-times.ts";
 import type { CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { feedWindowUntil, subscriptionWindowUntil } from "../outputs/feeds-window.ts";
 import { siteWindowUntil } from "../site/views.ts";
@@ -100,16 +100,16 @@ function eventMoments(events: readonly CalendarEvent[], windows: DateWindows): E
   if (cached) return cached;
   const moments: EventMoment[] = [];
   for (const e of events) {
-    const times = validEventTimes(e);
+    const endMs = endMillis(e);
     const name = `event "${e.id}" in calendar "${e.calendarId}"`;
     moments.push(
-      { at: endedFrom(e, times), reason: () => `${name} ends` },
-      { at: feedWindowUntil(times, windows), reason: () => `${name} leaves the feeds` },
+      { at: endedFrom(e), reason: () => `${name} ends` },
+      { at: feedWindowUntil(endMs, windows), reason: () => `${name} leaves the feeds` },
       {
-        at: subscriptionWindowUntil(e, times, windows),
+        at: subscriptionWindowUntil(e, endMs, windows),
         reason: () => `${name} leaves the calendar subscriptions`,
       },
-      { at: siteWindowUntil(e, windows.pastDays, times), reason: () => `${name} leaves the site` },
+      { at: siteWindowUntil(e, windows.pastDays), reason: () => `${name} leaves the site` },
     );
   }
   moments.sort((a, b) => a.at - b.at);

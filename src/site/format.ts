@@ -71,20 +71,53 @@ export function zoneAbbreviation(date: DateTime, lang: string): string {
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
   const { start, end, lastDay } = validEventTimes(event);
-  const zone = event.timeZone;
   if (event.allDay) {
-    const days = formatter(lang, zone, dayFormat);
-    if (sameLocalDay(lastDay, start)) return days.format(start.toJSDate());
-    return days.formatRange(start.toJSDate(), lastDay.toJSDate());
+    if (sameLocalDay(lastDay, start)) return wallFormat(lang, "day", start);
+    return wallFormat(lang, "day", start, lastDay);
   }
   const startZone = zoneAbbreviation(start, lang);
   const endZone = zoneAbbreviation(end, lang);
-  const dayAndTime = formatter(lang, zone, { ...dayFormat, ...timeFormat });
-  if (end.equals(start)) return `${dayAndTime.format(start.toJSDate())} ${startZone}`;
+  if (end.equals(start)) return `${wallFormat(lang, "dayAndTime", start)} ${startZone}`;
   if (startZone !== endZone) {
-    return `${dayAndTime.format(start.toJSDate())} ${startZone} – ${dayAndTime.format(end.toJSDate())} ${endZone}`;
+    return `${wallFormat(lang, "dayAndTime", start)} ${startZone} – ${wallFormat(lang, "dayAndTime", end)} ${endZone}`;
   }
-  return `${dayAndTime.formatRange(start.toJSDate(), end.toJSDate())} ${startZone}`;
+  return `${wallFormat(lang, "dayAndTime", start, end)} ${startZone}`;
+}
+
+const WALL_FORMATS = {
+  day: dayFormat,
+  dayAndTime: { ...dayFormat, ...timeFormat },
+  dayMonthAndTime: { day: "numeric", month: "short", ...timeFormat },
+  time: timeFormat,
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+// Intl's format and formatRange cost tens of microseconds each, and a site
+// shows the same dates and times again and again ("19:30–21:00" on hundreds
+// of events). Without a zone name, what they print depends only on the
+// language and the wall-clock fields shown, so the text is kept by those.
+const wallTexts = new Map<string, string>();
+
+/** Intl text of one time, or a range (formatRange) in one zone, from its wall-clock fields. */
+function wallFormat(
+  lang: string,
+  kind: keyof typeof WALL_FORMATS,
+  start: DateTime,
+  end?: DateTime,
+): string {
+  const wall = (t: DateTime) =>
+    kind === "time"
+      ? `${t.hour}:${t.minute}`
+      : `${t.year}-${t.month}-${t.day} ${t.hour}:${t.minute}`;
+  const key = `${lang}|${kind}|${wall(start)}|${end ? wall(end) : ""}`;
+  let text = wallTexts.get(key);
+  if (text === undefined) {
+    const format = formatter(lang, start.zoneName ?? "UTC", WALL_FORMATS[kind]);
+    text = end
+      ? format.formatRange(start.toJSDate(), end.toJSDate())
+      : format.format(start.toJSDate());
+    wallTexts.set(key, text);
+  }
+  return text;
 }
 
 // List rows, month cells, category and home pages show the same event's time
@@ -107,19 +140,23 @@ export function formatTimeRange(event: CalendarEvent, lang: string): string {
   return range;
 }
 
+/**
+ * A list row's time as lists show it on a page in `pageZone`: the range in
+ * the event's own zone, with the zone's abbreviation when it is another one
+ * than the page's (a viewer would misread it otherwise); "" for all-day events.
+ */
+export function formatListTime(event: CalendarEvent, lang: string, pageZone?: string): string {
+  const range = formatTimeRange(event, lang);
+  if (!range || !pageZone || pageZone === event.timeZone) return range;
+  return `${range} ${zoneAbbreviation(validEventTimes(event).start, lang)}`;
+}
+
 function timeRangeOf(event: CalendarEvent, lang: string): string {
   const { start, end } = validEventTimes(event);
-  const times = formatter(lang, event.timeZone, timeFormat);
-  if (end.equals(start)) return times.format(start.toJSDate());
-  if (!sameLocalDay(end, start)) {
-    const withDay = formatter(lang, event.timeZone, {
-      day: "numeric",
-      month: "short",
-      ...timeFormat,
-    });
-    return withDay.formatRange(start.toJSDate(), end.toJSDate());
-  }
-  return times.formatRange(start.toJSDate(), end.toJSDate());
+  if (end.equals(start)) return wallFormat(lang, "time", start);
+  if (!sameLocalDay(end, start)) return wallFormat(lang, "dayMonthAndTime", start, end);
+  // Same day: the range shows times only, so the date is not part of the key.
+  return wallFormat(lang, "time", start, end);
 }
 
 /** "March 2026" */

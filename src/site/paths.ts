@@ -30,5 +30,15 @@ export const paths = {
   event: (calendarId: string, eventId: string) =>
     `/calendars/${encodeIdSegment(calendarId)}/events/${encodeIdSegment(eventId)}/`,
   category: (categoryId: string) => `/categories/${encodeIdSegment(categoryId)}/`,
+  /** Folder of the feeds and calendar of one calendar's events in one category (no HTML page). */
+  calendarCategory: (calendarId: string, categoryId: string) =>
+    `/calendars/${encodeIdSegment(calendarId)}/categories/${encodeIdSegment(categoryId)}/`,
+  /** Every upcoming event, 20 a page (`page/2/`...). */
+  events: () => "/events/",
+  /** The search page; filters ride in the query string (docs/site.md, "Search and filters"). */
+  search: (filters: Readonly<Record<string, string>> = {}) => {
+    const query = new URLSearchParams(filters).toString();
+    return query ? `/search/?${query}` : "/search/";
+  },
   embed: (calendarId: string) => `/embed/${encodeIdSegment(calendarId)}/`,
 } as const;

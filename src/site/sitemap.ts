@@ -1,4 +1,5 @@
 import type { SiteData } from "./load.ts";
+import { paths } from "./paths.ts";
 
 export interface SitemapEntry {
   readonly path: string;
@@ -29,6 +30,8 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
     { path: "/calendars/", lastmod: latestOfAll },
     { path: "/categories/", lastmod: latestOfAll },
     { path: "/subscribe/", lastmod: null },
+    { path: paths.search(), lastmod: null },
+    ...views.allEventsPages.map((p) => ({ path: p.href, lastmod: latestOfAll })),
     ...views.listPages.map((p) => ({
       path: p.href,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
@@ -41,6 +44,9 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: c.href,
       lastmod: latest([...c.upcoming, ...c.past].map((e) => e.updatedAt)),
     })),
-    ...views.eventPages.map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
+    // A page left where an event moved away from points to its new page: not one to index.
+    ...views.eventPages
+      .filter((p) => p.event.history?.removed?.kind !== "moved")
+      .map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
   ];
 }

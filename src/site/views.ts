@@ -1,8 +1,9 @@
 import { DateTime } from "luxon";
 import {
-  type EventTimes,
   endedBefore,
   endedFrom,
+  localDays,
+  localStartDate,
   sameLocalDay,
   validEventTimes,
 } from "../model/event-times.ts";
@@ -82,6 +83,17 @@ export interface EventPage {
   readonly isPast: boolean;
 }
 
+/** A page of the site-wide list of upcoming events (/events/, /events/page/2/...). */
+export interface AllEventsPage {
+  readonly href: string;
+  readonly pageNumber: number;
+  readonly pageCount: number;
+  readonly eventCount: number;
+  readonly days: readonly DayGroup[];
+  readonly previousHref: string | null;
+  readonly nextHref: string | null;
+}
+
 export interface SiteViews {
   /** Events on the site: upcoming ones and those that ended within the past window. */
   readonly events: readonly CalendarEvent[];
@@ -89,6 +101,8 @@ export interface SiteViews {
   /** The next events across all calendars, for the home page. */
   readonly homeDays: readonly DayGroup[];
   readonly homeEventCount: number;
+  /** Every upcoming event across calendars, grouped by day in the site's zone, paged. */
+  readonly allEventsPages: readonly AllEventsPage[];
   readonly calendars: readonly CalendarSummary[];
   readonly categories: readonly CategorySummary[];
   readonly listPages: readonly ListPage[];
@@ -110,12 +124,8 @@ const DAY_MS = 86_400_000;
  * page, public JSON): `pastDays` whole days after it ended. The public JSON
  * and the rebuild check's next date-relative change use it too.
  */
-export function siteWindowUntil(
-  event: CalendarEvent,
-  pastDays: number,
-  times?: EventTimes,
-): number {
-  return endedFrom(event, times) + pastDays * DAY_MS;
+export function siteWindowUntil(event: CalendarEvent, pastDays: number): number {
+  return endedFrom(event) + pastDays * DAY_MS;
 }
 
 export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
@@ -125,17 +135,20 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   const upcoming = events.filter((e) => !isPast(e));
   const past = events.filter(isPast).reverse();
 
-  const calendars = snapshot.calendars.map((calendar): CalendarSummary => {
-    const own = (e: CalendarEvent) => e.calendarId === calendar.id;
-    return {
+  // Grouped once: a filter per calendar would read every event once per calendar.
+  const eventsOf = groupBy(events, (e) => [e.calendarId]);
+  const upcomingOf = groupBy(upcoming, (e) => [e.calendarId]);
+  const pastOf = groupBy(past, (e) => [e.calendarId]);
+  const calendars = snapshot.calendars.map(
+    (calendar): CalendarSummary => ({
       calendar,
       href: paths.calendar(calendar.id),
       pastHref: paths.calendarPast(calendar.id),
-      upcoming: upcoming.filter(own),
-      past: past.filter(own),
-      months: monthsWithEvents(events.filter(own), calendar),
-    };
-  });
+      upcoming: upcomingOf.get(calendar.id) ?? [],
+      past: pastOf.get(calendar.id) ?? [],
+      months: monthsWithEvents(eventsOf.get(calendar.id) ?? [], calendar),
+    }),
+  );
   const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
 
   return {
@@ -143,6 +156,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     upcoming,
     homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone),
     homeEventCount: HOME_EVENT_COUNT,
+    allEventsPages: allEventsPages(upcoming, options.timeZone),
     calendars,
     categories: buildCategories(upcoming, past, options.timeZone),
     listPages: calendars.flatMap((summary) => [
@@ -150,7 +164,11 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
     ]),
     monthPages: calendars.flatMap((summary) =>
-      monthPages(summary, events, options.now.setZone(timeZone(summary.calendar.timeZone))),
+      monthPages(
+        summary,
+        eventsOf.get(summary.calendar.id) ?? [],
+        options.now.setZone(timeZone(summary.calendar.timeZone)),
+      ),
     ),
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
@@ -195,6 +213,25 @@ function listPages(
   });
 }
 
+function allEventsPages(upcoming: readonly CalendarEvent[], timeZone: string): AllEventsPage[] {
+  const pageCount = Math.max(1, Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE));
+  const first = paths.events();
+  const hrefOf = (n: number) => (n === 1 ? first : `${first}page/${n}/`);
+  return Array.from({ length: pageCount }, (_, i) => {
+    const pageNumber = i + 1;
+    const events = upcoming.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
+    return {
+      href: hrefOf(pageNumber),
+      pageNumber,
+      pageCount,
+      eventCount: upcoming.length,
+      days: groupByDay(events, timeZone),
+      previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
+      nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
+    };
+  });
+}
+
 // Per event and zone: list pages, month grids and the month index each ask,
 // and every answer costs Luxon zone conversions.
 const startDates = new WeakMap<CalendarEvent, Map<string, string>>();
@@ -221,24 +258,23 @@ function perZone<T>(
 
 /** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
 function startDate(event: CalendarEvent, zone: string): string {
+  // In its own zone, usually the page's too, the start is written as a local date already.
+  if (zone === event.timeZone) return localStartDate(event);
   return perZone(
     startDates,
     event,
     zone,
-    () =>
-      // The parsed start is already in the event's zone, usually the page's too.
-      (zone === event.timeZone
-        ? validEventTimes(event).start
-        : DateTime.fromISO(event.start, { zone: timeZone(zone) })
-      ).toISODate() ?? "",
+    () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
   );
 }
 
 /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
 function eventDays(event: CalendarEvent, zone: string): readonly string[] {
+  if (zone === event.timeZone) return localDays(event);
   return perZone(occupiedDays, event, zone, () => computeEventDays(event, zone));
 }
 
+/** The days an event occupies in another zone than its own. */
 function computeEventDays(event: CalendarEvent, zone: string): string[] {
   const { start, end } = validEventTimes(event);
   // Exclusive end: an event ending at midnight does not occupy the next day.
@@ -272,16 +308,16 @@ function monthsWithEvents(events: readonly CalendarEvent[], calendar: Calendar):
   });
 }
 
+/** `events`: the calendar's own, in snapshot order. */
 function monthPages(
   summary: CalendarSummary,
-  allEvents: readonly CalendarEvent[],
+  events: readonly CalendarEvent[],
   now: DateTime,
 ): MonthPage[] {
   const { calendar, months } = summary;
   const zone = calendar.timeZone;
   const byDay = new Map<string, CalendarEvent[]>();
-  for (const event of allEvents) {
-    if (event.calendarId !== calendar.id) continue;
+  for (const event of events) {
     for (const day of eventDays(event, zone)) {
       const list = byDay.get(day);
       if (list) list.push(event);
@@ -334,17 +370,35 @@ function buildCategories(
       if (!categories.has(category.id)) categories.set(category.id, category);
     }
   }
-  const has = (id: string) => (e: CalendarEvent) => e.categories.some((c) => c.id === id);
+  const idsOf = (e: CalendarEvent) => new Set(e.categories.map((c) => c.id));
+  const upcomingIn = groupBy(upcoming, idsOf);
+  const pastIn = groupBy(past, idsOf);
   return [...categories.values()]
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
     .map((category) => {
-      const categoryUpcoming = upcoming.filter(has(category.id));
+      const categoryUpcoming = upcomingIn.get(category.id) ?? [];
       return {
         category,
         href: paths.category(category.id),
         upcoming: categoryUpcoming,
         upcomingDays: groupByDay(categoryUpcoming, timeZone),
-        past: past.filter(has(category.id)),
+        past: pastIn.get(category.id) ?? [],
       };
     });
+}
+
+/** Events under each of their keys, in their order. */
+function groupBy(
+  events: readonly CalendarEvent[],
+  keysOf: (event: CalendarEvent) => Iterable<string>,
+): Map<string, CalendarEvent[]> {
+  const groups = new Map<string, CalendarEvent[]>();
+  for (const event of events) {
+    for (const key of keysOf(event)) {
+      const group = groups.get(key);
+      if (group) group.push(event);
+      else groups.set(key, [event]);
+    }
+  }
+  return groups;
 }

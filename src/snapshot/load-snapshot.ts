@@ -1,4 +1,3 @@
-import { createRedactor } from "../api/auth.ts";
 import { ApiUnavailableError, formatMs } from "../api/errors.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
@@ -7,6 +6,7 @@ import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { ListRecorder, rememberPortalLists } from "../rebuild/list-recorder.ts";
+import { lastGoodKey } from "./last-good-key.ts";
 import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
@@ -113,12 +113,4 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
   } finally {
     await client.close();
   }
-}
-
-/** The last good snapshot is kept per API, calendar selection, field map and default zone. */
-function lastGoodKey(config: ApiConfig, defaultTimeZone: string): string {
-  const redact = createRedactor(config.token);
-  return redact(
-    `snapshot ${JSON.stringify([config.baseUrl, config.calendars, config.fieldMap, defaultTimeZone])}`,
-  );
 }

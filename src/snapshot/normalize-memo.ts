@@ -28,7 +28,6 @@ export class NormalizeMemo {
   readonly #key: string;
   readonly #previous: Map<string, Entry>;
   readonly #current = new Map<string, Entry>();
-  readonly #calendars = new WeakMap<Calendar, string>();
 
   private constructor(cache: ResponseCache, key: string, previous: Map<string, Entry>) {
     this.#cache = cache;
@@ -47,10 +46,11 @@ export class NormalizeMemo {
   readonly normalizeEvent = (
     listed: WireRecord,
     details: WireRecord | null,
-    calendar: Calendar,
+    calendar: Pick<Calendar, "id" | "timeZone">,
     options: NormalizeOptions,
   ): Entry => {
-    const key = hash(`${this.#calendarJson(calendar)}\n${JSON.stringify([listed, details])}`);
+    // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
+    const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
     let entry = this.#current.get(key) ?? this.#previous.get(key);
     if (entry) {
       count("normalize.reused");
@@ -67,15 +67,6 @@ export class NormalizeMemo {
       this.#current.size === this.#previous.size &&
       [...this.#current.keys()].every((key) => this.#previous.has(key));
     if (!unchanged) await this.#cache.set(this.#key, Object.fromEntries(this.#current));
-  }
-
-  #calendarJson(calendar: Calendar): string {
-    let json = this.#calendars.get(calendar);
-    if (json === undefined) {
-      json = JSON.stringify(calendar);
-      this.#calendars.set(calendar, json);
-    }
-    return json;
   }
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { WIDGET_LABELS } from "./labels.ts";
-import { WIDGET_DEFAULTS, WIDGET_MAX_COUNT } from "./options.ts";
+import { WIDGET_DEFAULTS, WIDGET_MAX_COUNT, WIDGET_MAX_QUERY } from "./options.ts";
 
 /**
  * The browser files the widget plugin publishes, read from src/widget/browser.
@@ -30,6 +30,7 @@ export function widgetAssets(): {
     labels: WIDGET_LABELS,
     defaults: WIDGET_DEFAULTS,
     maxCount: WIDGET_MAX_COUNT,
+    maxQuery: WIDGET_MAX_QUERY,
   });
   cache = {
     widgetJs: source.replace(CONFIG_MARKER, () => config),

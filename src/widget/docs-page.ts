@@ -63,7 +63,7 @@ ${pre(`<iframe src="${site.url}/embed/${seg}/?count=10&lang=nl" title="Events" w
 <p>Editors that support oEmbed discovery embed a calendar from the pasted address of its page, <code>${escapeHtml(site.url)}/calendars/{calendar}/</code>. The oEmbed answer itself is <code>${escapeHtml(site.url)}/oembed/{calendar}.json</code>.</p>
 
 <h2 id="options">Options</h2>
-<p>Unknown or invalid values are ignored and the default applies.</p>
+<p>Unknown or invalid values are ignored and the default applies. <code>category</code> and <code>q</code> narrow a calendar as the site's search filters do: for example only the family events of a sport calendar (<code>data-category="family"</code>, or <code>?category=family</code> on the iframe), or only events with a word (<code>data-q="jazz"</code>). Category ids are those of the site's category pages.</p>
 <table>
 <thead><tr><th scope="col">Parameter / attribute</th><th scope="col">Values</th><th scope="col">Default</th><th scope="col">Effect and example</th></tr></thead>
 <tbody>

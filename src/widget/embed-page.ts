@@ -99,6 +99,10 @@ function renderItem(
       : event.status === "postponed"
         ? ` <span class="ecp-badge">${escapeHtml(labels.postponed)}</span>`
         : "";
+  const newDate =
+    event.history?.newDate && event.status !== "cancelled"
+      ? ` <span class="ecp-badge ecp-badge--new-date">${escapeHtml(labels.newDate)}</span>`
+      : "";
   const time = (p: { datetime: string; text: string }) =>
     `<time datetime="${escapeHtml(p.datetime)}">${escapeHtml(p.text)}</time>`;
   const whenHtml =
@@ -108,7 +112,7 @@ function renderItem(
   const where = placeText(event, labels);
   return [
     `<li class="ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}">`,
-    `<a class="ecp-link" href="${escapeHtml(base + paths.event(event.calendarId, event.id))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newTab}</a>`,
+    `<a class="ecp-link" href="${escapeHtml(base + paths.event(event.calendarId, event.id))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newDate}${newTab}</a>`,
     `<p class="ecp-when">${whenHtml}</p>`,
     where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
     "</li>",

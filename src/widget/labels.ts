@@ -14,6 +14,8 @@ export interface WidgetLabels {
   readonly allEvents: string;
   readonly cancelled: string;
   readonly postponed: string;
+  /** Badge of an event that got a new date recently (public JSON `newDate`). */
+  readonly newDate: string;
   readonly online: string;
   readonly newTab: string;
   readonly previousMonth: string;
@@ -36,6 +38,7 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     allEvents: text("widgetAllEvents"),
     cancelled: text("statusCancelled"),
     postponed: text("statusPostponed"),
+    newDate: text("newDate"),
     online: text("online"),
     newTab: text("opensInNewTab"),
     previousMonth: text("widgetPreviousMonth"),

@@ -16,6 +16,9 @@ export const WIDGET_DEFAULTS = {
 
 export const WIDGET_MAX_COUNT = 50;
 
+/** Longest `q` the widget reads; longer values are ignored. */
+export const WIDGET_MAX_QUERY = 100;
+
 /** Height the iframe snippets and embed.js reserve before the content reports its own. */
 export const WIDGET_INITIAL_HEIGHT = 600;
 
@@ -52,8 +55,17 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
     values: "a category id",
     defaultValue: "all categories",
     description:
-      "Only events of this category. An id that no event of the calendar carries is ignored.",
+      "Only events of this category (the same ids as the site's category pages and search filters). An id that no event of the calendar carries is ignored.",
     example: "category=markets",
+  },
+  {
+    name: "q",
+    attribute: "data-q",
+    values: `words, up to ${WIDGET_MAX_QUERY} characters`,
+    defaultValue: "none",
+    description:
+      "Only events whose title, summary, place or category names contain every one of these words (capitals and accents ignored). Combines with category.",
+    example: "q=family",
   },
   {
     name: "theme",

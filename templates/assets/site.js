@@ -1,4 +1,7 @@
 // Progressive enhancement only: every page works without this file.
+// Parts that run in the browser (filters, search) stay hidden without it.
+for (const element of document.querySelectorAll("[data-needs-script]")) element.hidden = false;
+
 // Copy buttons stay hidden until this script can make them work.
 for (const button of document.querySelectorAll("button[data-copy]")) {
   const source = document.getElementById(button.dataset.copy);
@@ -17,4 +20,15 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
       button.textContent = label;
     }, 2000);
   });
+}
+
+// Filter forms: the "from" and "to" dates matter only for a chosen range.
+for (const select of document.querySelectorAll("select[data-when]")) {
+  const dates = select.form?.querySelector("[data-range-fields]");
+  if (!dates) continue;
+  const sync = () => {
+    dates.hidden = select.value !== "range";
+  };
+  select.addEventListener("change", sync);
+  sync();
 }

@@ -1,8 +1,22 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApi } from "../../src/cli/check-api.ts";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { loadEnvFile } from "../../src/config/env-file.ts";
+import {
+  DIALECT_PRESETS,
+  type DialectSpec,
+  type RunningPortal,
+  startPortal,
+} from "../../src/portal/index.ts";
+import { envAfterBash, envFileLines, exportLines } from "../helpers/shell.ts";
 import { apiEnv, NOW } from "../snapshot/portal-env.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 let portal: RunningPortal;
 beforeAll(async () => {
@@ -29,12 +43,13 @@ describe("checkApi", () => {
     expect(text).not.toContain(portal.token);
   });
 
-  it("should exit 1 with one line for a rejected token", async () => {
+  it("should exit 1 with one line for a token rejected in every placement", async () => {
     const { code, text } = await run(apiEnv(portal, { EVENT_API_TOKEN: "ecp_not_a_real_token" }));
     expect(code).toBe(1);
     expect(text.trim().split("\n").at(-1)).toMatch(
-      /^check-api: The portal rejected the token \(HTTP 401\)/,
+      /^check-api: The portal rejected the token \(HTTP 401\) sent as EVENT_API_AUTH=bearer and in every other common placement \(header:X-Api-Key, .*query:access_token\): the token itself is likely wrong, expired or revoked/,
     );
+    expect(text).not.toContain("ecp_not_a_real_token");
   });
 
   it("should report a calendar the organization cannot see", async () => {
@@ -43,6 +58,41 @@ describe("checkApi", () => {
     expect(text).toContain(
       'calendar "library" (EVENT_API_CALENDARS) is not available to this organization',
     );
+  });
+
+  it("should read .env in the folder it runs in, with the environment winning over it", async () => {
+    const keyed = await startPortal({ port: 0, now: NOW, auth: "header:X-Api-Key" });
+    const folder = mkdtempSync(join(tmpdir(), "ecp-project-"));
+    try {
+      writeFileSync(
+        join(folder, ".env"),
+        [
+          `EVENT_API_URL=${keyed.url}`,
+          "EVENT_API_AUTH=header:X-Api-Key",
+          "EVENT_API_TOKEN=ecp_aaaaaaaaaaaa_a-stale-token-the-environment-overrides",
+          `EVENT_API_CACHE_DIR=${join(folder, ".cache")}`,
+        ].join("\n"),
+      );
+      const env = { ...process.env };
+      for (const key of Object.keys(env)) if (/^(EVENT_API_|ENV_FILE$)/.test(key)) delete env[key];
+      const tsx = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+      const child = spawn(process.execPath, ["--import", tsx, join(ROOT, "src/cli/check-api.ts")], {
+        cwd: folder,
+        env: { ...env, EVENT_API_TOKEN: keyed.token, SITE_NOW: NOW },
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      const [code] = (await once(child, "close")) as [number];
+      expect(stdout.split("\n")[0]).toMatch(
+        /^Settings read from \.env: .*EVENT_API_AUTH.*; the environment wins for EVENT_API_TOKEN\.$/,
+      );
+      expect(stdout).toContain("(token sent as header:X-Api-Key)");
+      expect(stdout).toContain("OK: ");
+      expect(code).toBe(0);
+    } finally {
+      await keyed.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("should print a single line without a stack trace when run without configuration", () => {
@@ -57,5 +107,154 @@ describe("checkApi", () => {
     expect(result.stdout.trim()).toMatch(/^check-api: EVENT_API_URL: not set/);
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+/** Runs a portal in a dialect, and check-api against it from the given settings. */
+async function dialectPortal(dialect: string | DialectSpec, auth = "header:X-Api-Key") {
+  // Pages of 20 make the event lists span pages.
+  return startPortal({
+    port: 0,
+    now: NOW,
+    dialect,
+    auth,
+    paging: "envelope-links",
+    pageSizeMax: 20,
+  });
+}
+
+describe("checkApi against a portal in another dialect", () => {
+  let variant: RunningPortal;
+  const work = mkdtempSync(join(tmpdir(), "ecp-check-api-"));
+  beforeAll(async () => {
+    variant = await dialectPortal("variant");
+  });
+  afterAll(async () => {
+    await variant.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("should find the token's placement and a field map, print one block, and pass once it is applied", async () => {
+    // A new user's start: URL and token only.
+    const start = apiEnv(variant);
+    const first = await run(start);
+    expect(first.code).toBe(1);
+    expect(first.text).toContain(
+      "The portal rejected the token (HTTP 401) sent as EVENT_API_AUTH=bearer; trying the other common placements",
+    );
+    expect(first.text).toContain(
+      "The portal accepts the token as EVENT_API_AUTH=header:X-Api-Key.",
+    );
+    expect(first.text).toContain(
+      'Calendar list: the list under "data", no next page announced, 4 of 4',
+    );
+    expect(first.text).toContain(
+      'Event list of "city": the list under "data", next page from a next URL in the envelope (links.next), 20 of 37 on the first page.',
+    );
+    expect(first.text).toContain('Event details: one record wrapped in "data", read inside it.');
+    for (const proposal of [
+      "event.start <- dateFrom",
+      "event.end <- dateTo",
+      "event.summary <- perex",
+      "event.image <- mainImage",
+      "event.categories <- labels",
+      "event.onlineUrl <- streamLink",
+      "event.registrationUrl <- ticketLink",
+    ])
+      expect(first.text).toContain(proposal);
+    expect(first.text).toMatch(/^export EVENT_API_AUTH='header:X-Api-Key'$/m);
+    expect(first.text).toMatch(/^EVENT_API_AUTH=header:X-Api-Key$/m);
+    expect(first.text).toMatch(
+      /check-api: the settings in effect do not work yet; with the settings above, 169 of 169 events can be published/,
+    );
+    expect(first.text).not.toContain(variant.token);
+
+    // One paste into the shell (the token stays where it was), one more run.
+    const pasted = envAfterBash(exportLines(first.text));
+    const second = await run({ ...start, ...pasted, EVENT_API_TOKEN: variant.token });
+    expect(second.text).toContain("No problems found.");
+    expect(second.text.trim().split("\n").at(-1)).toBe("OK: 169 of 169 events can be published.");
+    expect(second.code).toBe(0);
+    expect(second.text).toContain('"summary": "');
+    expect(second.text).toMatch(/"geo": \{\s+"lat": \d+\.\d+,\s+"lon": \d+\.\d+\s+\}/);
+
+    // The same settings saved as .env instead.
+    const envFile = join(work, "saved.env");
+    writeFileSync(envFile, envFileLines(first.text));
+    const fromFile: NodeJS.ProcessEnv = {
+      ENV_FILE: envFile,
+      EVENT_API_TOKEN: variant.token,
+      SITE_NOW: NOW,
+    };
+    loadEnvFile(fromFile, work);
+    const third = await run(fromFile);
+    expect(third.code).toBe(0);
+    expect(third.text).toContain("OK: 169 of 169 events can be published.");
+  });
+
+  it("should fail loudly, naming the unread fields, when details add nothing and optional fields stay empty", async () => {
+    // Every details-only field under a name nothing reads or can guess.
+    const silent = await dialectPortal(
+      {
+        rename: {
+          "event.summary": "f1",
+          "event.description": "f2",
+          "event.location": "f3",
+          "event.onlineUrl": "f4",
+          "event.image": "f5",
+          "event.categories": "f6",
+          "event.organizer": "f7",
+          "event.registrationUrl": "f8",
+          "event.createdAt": "f9",
+          "event.attendanceMode": "f10",
+        },
+      },
+      "bearer",
+    );
+    try {
+      const { code, text } = await run(apiEnv(silent));
+      expect(code).toBe(1);
+      expect(text).not.toContain("No problems found");
+      expect(text).toContain(
+        "The details records add nothing to the list records, while they carry fields nothing reads: details.f1, details.f10,",
+      );
+      expect(text).toMatch(
+        /Most optional event fields are empty in every sampled event \(summary, description, location, onlineUrl, image, categories, organizer, registrationUrl\)/,
+      );
+      expect(text).toContain("The settings in effect fail:");
+      expect(text.trim().split("\n").at(-1)).toMatch(
+        /^check-api: the settings in effect do not work yet/,
+      );
+      // What the values give away is proposed even under meaningless names.
+      expect(text).toContain("event.description <- f2 (HTML text in 12 sampled records)");
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("should see into a details envelope it does not know and map the fields through it", async () => {
+    const unknown = await dialectPortal({
+      ...DIALECT_PRESETS.variant,
+      detailsEnvelope: "eventDetail",
+    });
+    try {
+      const start = apiEnv(unknown, { EVENT_API_AUTH: "header:X-Api-Key" });
+      const first = await run(start);
+      expect(first.code).toBe(1);
+      expect(first.text).toContain("Event details: one bare record.");
+      expect(first.text).toContain("event.summary <- eventDetail.perex");
+      expect(first.text).toContain(
+        "The details records add nothing to the list records, while they carry fields nothing reads: details.eventDetail.",
+      );
+      const second = await run({
+        ...start,
+        ...envAfterBash(exportLines(first.text)),
+        EVENT_API_TOKEN: unknown.token,
+      });
+      expect(second.code).toBe(0);
+      expect(second.text).toContain("OK: 169 of 169 events can be published.");
+    } finally {
+      await unknown.close();
+    }
   });
 });

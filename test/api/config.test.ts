@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDuration, readApiConfig } from "../../src/config/api.ts";
 import { ConfigError } from "../../src/errors.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 const TOKEN = "s3cret-token-value";
 const base = { EVENT_API_URL: "https://portal.example.org/api/v1/", EVENT_API_TOKEN: TOKEN };
@@ -25,11 +25,12 @@ describe("readApiConfig", () => {
       allowStaleMs: null,
       paging: { kind: "auto", sizeParam: null },
       pageSize: 100,
+      maxResponseBytes: 64 * 1024 * 1024,
     });
   });
 
   it("should read every option", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "api-config-"));
+    const dir = tempDir("api-config-");
     const tokenFile = path.join(dir, "token");
     writeFileSync(tokenFile, `  ${TOKEN}\n`);
     const mapFile = path.join(dir, "map.json");
@@ -65,10 +66,28 @@ describe("readApiConfig", () => {
       kind: "header",
       name: "X-Api-Key",
     });
+    expect(readApiConfig({ ...base, EVENT_API_AUTH: "scheme:Token" }).auth).toEqual({
+      kind: "scheme",
+      name: "Token",
+    });
+    expect(readApiConfig({ ...base, EVENT_API_AUTH: "scheme:bearer" }).auth).toEqual({
+      kind: "bearer",
+    });
     expect(readApiConfig({ ...base, EVENT_API_PAGE_SIZE_PARAM: "limit" }).paging).toEqual({
       kind: "auto",
       sizeParam: "limit",
     });
+  });
+
+  it.each([
+    ["2MB", 2 * 1024 * 1024],
+    ["512 KiB", 512 * 1024],
+    ["1.5m", 1.5 * 1024 * 1024],
+    ["200000", 200_000],
+  ])("should read EVENT_API_MAX_RESPONSE_SIZE=%s as binary units", (raw, bytes) => {
+    expect(readApiConfig({ ...base, EVENT_API_MAX_RESPONSE_SIZE: raw }).maxResponseBytes).toBe(
+      bytes,
+    );
   });
 
   it.each([
@@ -108,6 +127,12 @@ describe("readApiConfig", () => {
       /^EVENT_API_FIELD_MAP: unknown event field "colour"/,
     ],
     [{ ...base, EVENT_API_PAGING: "sideways" }, /^EVENT_API_PAGING/],
+    [
+      { ...base, EVENT_API_MAX_RESPONSE_SIZE: "lots" },
+      /^EVENT_API_MAX_RESPONSE_SIZE: "lots" is not a size/,
+    ],
+    [{ ...base, EVENT_API_MAX_RESPONSE_SIZE: "1GB" }, /^EVENT_API_MAX_RESPONSE_SIZE/],
+    [{ ...base, EVENT_API_AUTH: "scheme:Two Words" }, /^EVENT_API_AUTH/],
     [{ ...base, EVENT_API_PAGE_SIZE_PARAM: "a b" }, /^EVENT_API_PAGE_SIZE_PARAM/],
   ])("should reject bad settings (%#) with one line naming the variable", (env, pattern) => {
     expect(() => readApiConfig(env)).toThrow(ConfigError);

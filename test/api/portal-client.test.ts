@@ -363,6 +363,121 @@ describe("PortalClient against other portals", () => {
     );
   });
 
+  it("should stop an endless body at EVENT_API_MAX_RESPONSE_SIZE and say so, without retrying", async () => {
+    let requests = 0;
+    let written = 0;
+    const endless = await serve((_req, res) => {
+      requests++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("[");
+      const chunk = Buffer.alloc(64 * 1024, " ");
+      // Bounded: an honest test server stops after 16 MiB even if nobody hangs up.
+      const pump = (): void => {
+        while (written < 16 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: endless.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_MAX_RESPONSE_SIZE: "1MB",
+        EVENT_API_RETRY_MAX_WAIT: "5ms",
+      });
+      await expect(attempt).rejects.toThrow(ApiUnavailableError);
+      await expect(attempt).rejects.toThrow(
+        /^The portal's answer for http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars went on past 1MB and was stopped \(an endless or runaway response\)\. The limit is EVENT_API_MAX_RESPONSE_SIZE=1MB: raise it/,
+      );
+      await expect(attempt).rejects.not.toThrow(/Cannot reach|EFBIG|network/);
+      expect(requests).toBe(1);
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      endless.server.closeAllConnections();
+      endless.server.close();
+    }
+  });
+
+  it("should refuse a body announced larger than the limit without reading it", async () => {
+    const big = await serve((_req, res) => {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": String(3 * 1024 * 1024),
+      });
+      res.write("[");
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: big.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_MAX_RESPONSE_SIZE: "2MB",
+      });
+      await expect(attempt).rejects.toThrow(
+        /announced 3MB, more than the 2MB allowed, and was not read\. The limit is EVENT_API_MAX_RESPONSE_SIZE=2MB/,
+      );
+    } finally {
+      big.server.closeAllConnections();
+      big.server.close();
+    }
+  });
+
+  it("should name EVENT_API_TIMEOUT when a body stops coming", async () => {
+    const trickle = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("[");
+      // Headers and one byte, then silence until the client gives up (at most 10 s).
+      const stop = setTimeout(() => res.end("]"), 10_000);
+      res.on("close", () => clearTimeout(stop));
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: trickle.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+        EVENT_API_TIMEOUT: "200ms",
+        EVENT_API_RETRIES: "0",
+      });
+      await expect(attempt).rejects.toThrow(
+        /^The portal did not finish answering http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars within 200 ms \(EVENT_API_TIMEOUT\)\.$/,
+      );
+    } finally {
+      trickle.server.closeAllConnections();
+      trickle.server.close();
+    }
+  });
+
+  it("should never send the token to another site a next-page link points at", async () => {
+    const elsewhere: string[] = [];
+    const other = await serve((req, res) => {
+      elsewhere.push(String(req.headers.authorization));
+      json(res, []);
+    });
+    const linking = await serve((_req, res) => {
+      json(res, [{ id: "c", name: "C" }], {
+        link: `<${other.url}/event-calendars?cursor=2>; rel="next"`,
+      });
+    });
+    try {
+      const attempt = load({
+        EVENT_API_URL: linking.url,
+        EVENT_API_TOKEN: TOKEN,
+        EVENT_API_CACHE_DIR: tempDir(),
+      });
+      await expect(attempt).rejects.toThrow(
+        /^The portal points at http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars\?cursor=2, another site than EVENT_API_URL/,
+      );
+      expect(elsewhere).toEqual([]);
+    } finally {
+      other.server.close();
+      linking.server.close();
+    }
+  });
+
   it("should stop when the portal's paging repeats itself", async () => {
     const loop = await serve((req, res) => {
       json(res, [{ id: "c" }], {

@@ -53,6 +53,55 @@ describe("formatBuildReport", () => {
   });
 });
 
+describe("formatBuildReport changes", () => {
+  const base = {
+    calendars: 1,
+    events: 10,
+    pages: 3,
+    files: 9,
+    warnings: [],
+    seconds: 1,
+    output: "_site",
+  };
+  const none = { title: "", detail: null };
+
+  it("should say when no previous state was found", () => {
+    expect(formatBuildReport({ ...base, changes: null })).toContain(
+      "\n  events     10\n  changes    none known (no previous state to compare with)\n  pages",
+    );
+    expect(formatBuildReport(base)).not.toContain("changes");
+  });
+
+  it("should count each kind of change and name the first few events", () => {
+    const text = formatBuildReport({
+      ...base,
+      changes: {
+        since: "2026-03-19T12:00:00Z",
+        added: ["One", "Two", "Three", "Four", "Five"].map((title) => ({ ...none, title })),
+        changed: [],
+        moved: [{ title: "Open Studio Night", detail: "new date Fri 27 Mar 2026 19:30" }],
+        cancelled: [{ ...none, title: "Jazz\nNight" }],
+        postponed: [],
+        reinstated: [{ ...none, title: "Back Again" }],
+        deleted: [{ ...none, title: "Gone" }],
+      },
+    });
+    expect(text).toContain(
+      [
+        "  changes    since the last publish (2026-03-19 12:00 UTC)",
+        "    added      5   One; Two; Three; … and 2 more",
+        "    changed    0",
+        "    moved      1   Open Studio Night (new date Fri 27 Mar 2026 19:30)",
+        "    cancelled  1   Jazz Night",
+        "    deleted    1   Gone",
+        "    reinstated 1   Back Again",
+        "  pages      3",
+      ].join("\n"),
+    );
+    expect(text).not.toContain("postponed");
+  });
+});
+
 describe("countOutput", () => {
   it("should count files, bytes and HTML pages in nested folders", async () => {
     const root = await mkdtemp(join(tmpdir(), "ecp-count-"));

@@ -10,6 +10,15 @@ describe("readSiteConfig", () => {
     expect(config.uiLanguage).toBe("en");
     expect(config.refreshMinutes).toBe(60);
     expect(config.websubHub).toBeNull();
+    expect(config.changeNoticeDays).toBe(14);
+    expect(config.icsMaxBytes).toBe(1_000_000);
+  });
+
+  it("should read ICS_MAX_BYTES in bytes, KB or MB, or none for no limit", () => {
+    expect(readSiteConfig({ ICS_MAX_BYTES: "250000" }).icsMaxBytes).toBe(250_000);
+    expect(readSiteConfig({ ICS_MAX_BYTES: "800KB" }).icsMaxBytes).toBe(800_000);
+    expect(readSiteConfig({ ICS_MAX_BYTES: "1.5 MB" }).icsMaxBytes).toBe(1_500_000);
+    expect(readSiteConfig({ ICS_MAX_BYTES: "none" }).icsMaxBytes).toBeNull();
   });
 
   it("should ask subscribers to poll every 15 minutes at most, however often the check runs", () => {
@@ -48,6 +57,9 @@ describe("readSiteConfig", () => {
     [{ SITE_LANG: "xx" }, /SITE_LANG/],
     [{ SITE_NOW: "yesterday" }, /SITE_NOW/],
     [{ FEED_PAST_DAYS: "-3" }, /FEED_PAST_DAYS/],
+    [{ CHANGE_NOTICE_DAYS: "0" }, /CHANGE_NOTICE_DAYS/],
+    [{ ICS_MAX_BYTES: "1 GB" }, /ICS_MAX_BYTES/],
+    [{ ICS_MAX_BYTES: "12" }, /ICS_MAX_BYTES/],
   ])("should reject %o with a line naming the variable", (env, pattern) => {
     expect(() => readSiteConfig(env)).toThrow(ConfigError);
     expect(() => readSiteConfig(env)).toThrow(pattern);

@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Settings of the project that a developer's shell must not leak into a test run. */
 const PROJECT_VARIABLES =
-  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_|WEBSUB_|INCOMING_HOOK_BODY|BUILD_HOOK_URL)/;
+  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|CHANGE_NOTICE_DAYS|ICS_MAX_BYTES|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_|WEBSUB_|INCOMING_HOOK_BODY|BUILD_HOOK_URL)/;
 
 export interface CommandRun {
   readonly status: number | null;

@@ -19,6 +19,7 @@ import {
   demoEvents,
   eventUrl,
   expectedUrls,
+  inFeedWindow,
   isFeedFile,
   publishedFiles,
   read,
@@ -62,7 +63,7 @@ beforeAll(async () => {
 });
 
 describe("published feeds of the demo build", () => {
-  it("should publish RSS, Atom and JSON Feed for the site, every calendar and every category", () => {
+  it("should publish RSS, Atom and JSON Feed for the site, every calendar, every category and every current calendar x category pair", () => {
     const scopes = [
       "",
       ...new Set(events.map((event) => `calendars/${encodeIdSegment(event.calendarId)}/`)),
@@ -70,6 +71,17 @@ describe("published feeds of the demo build", () => {
         events.flatMap((event) =>
           event.categories.map((category) => `categories/${encodeIdSegment(category.id)}/`),
         ),
+      ),
+      // Pairs whose calendar file has events: some in the feed window.
+      ...new Set(
+        events
+          .filter((event) => inFeedWindow(event))
+          .flatMap((event) =>
+            event.categories.map(
+              (category) =>
+                `calendars/${encodeIdSegment(event.calendarId)}/categories/${encodeIdSegment(category.id)}/`,
+            ),
+          ),
       ),
     ];
     const expected = scopes.flatMap((scope) =>

@@ -42,10 +42,15 @@ export function inFeedWindow(event: DatasetEvent, now: string = DEMO_NOW): boole
   return instants(event).end >= cutoff;
 }
 
-export type Scope = { kind: "site" } | { kind: "calendar" | "category"; segment: string };
+export type Scope =
+  | { kind: "site" }
+  | { kind: "calendar" | "category"; segment: string }
+  | { kind: "calendarCategory"; calendar: string; category: string };
 
 /** The scope a feed or subscription file belongs to, from its site-relative path. */
 export function scopeOf(file: string): Scope {
+  const pair = /^calendars\/([^/]+)\/categories\/([^/]+)\/[^/]+$/.exec(file);
+  if (pair) return { kind: "calendarCategory", calendar: pair[1] ?? "", category: pair[2] ?? "" };
   const match = /^(calendars|categories)\/([^/]+)\/[^/]+$/.exec(file);
   if (!match) return { kind: "site" };
   return { kind: match[1] === "calendars" ? "calendar" : "category", segment: match[2] ?? "" };
@@ -53,6 +58,12 @@ export function scopeOf(file: string): Scope {
 
 export function inScope(event: DatasetEvent, scope: Scope): boolean {
   if (scope.kind === "site") return true;
+  if (scope.kind === "calendarCategory") {
+    return (
+      encodeIdSegment(event.calendarId) === scope.calendar &&
+      event.categories.some((category) => encodeIdSegment(category.id) === scope.category)
+    );
+  }
   if (scope.kind === "calendar") return encodeIdSegment(event.calendarId) === scope.segment;
   return event.categories.some((category) => encodeIdSegment(category.id) === scope.segment);
 }

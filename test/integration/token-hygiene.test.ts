@@ -150,4 +150,18 @@ describe.each(MODES)("the API token with EVENT_API_AUTH=$env", ({ auth, env: aut
     expect(rejected.stdout).toMatch(/rejected the token/);
     expect(holds(`${rejected.stdout}${rejected.stderr}`, revokedForms)).toEqual([]);
   }, 120_000);
+
+  it("should keep it out of check-api's probing of other placements and the settings it prints", async () => {
+    const cacheDir = join(work, "probe-cache");
+    const wrongStart = authEnv === "bearer" ? "query:token" : "bearer";
+    const probed = await runScript("src/cli/check-api.ts", [], {
+      ...api(portal.token),
+      EVENT_API_AUTH: wrongStart,
+      EVENT_API_CACHE_DIR: cacheDir,
+    });
+    expect(probed.stdout).toContain(`The portal accepts the token as EVENT_API_AUTH=${authEnv}.`);
+    expect(probed.stdout).toMatch(/^export EVENT_API_AUTH=/m);
+    expect(holds(`${probed.stdout}${probed.stderr}`, forms)).toEqual([]);
+    expect(filesHolding(cacheDir, forms)).toEqual([]);
+  }, 120_000);
 });

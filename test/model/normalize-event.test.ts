@@ -331,6 +331,57 @@ describe("normalizeEvent", () => {
   it("should prefer details over the list record", () => {
     expect(event(listed, { ...details, title: "Renamed" }).title).toBe("Renamed");
   });
+
+  it.each([
+    ["a {lat, lon} object", { lat: 50.087, lon: 14.421 }],
+    ['a "lat,lon" string', "50.087,14.421"],
+    ['a "lat, lon" string with a space', "50.087, 14.421"],
+    ["a GeoJSON Point ([lon, lat])", { type: "Point", coordinates: [14.421, 50.087] }],
+    [
+      "a GeoJSON Feature",
+      { type: "Feature", geometry: { type: "Point", coordinates: [14.421, 50.087] } },
+    ],
+    ["digit strings under latitude/longitude", { latitude: "50.087", longitude: "14.421" }],
+  ])("should read a place's coordinates given as %s", (_, geo) => {
+    const place = event(listed, { ...details, location: { name: "Old Town Square", geo } });
+    expect(place.location?.geo).toEqual({ lat: 50.087, lon: 14.421 });
+    expect(place.location?.name).toBe("Old Town Square");
+  });
+
+  it("should read coordinates under other common keys, and a place that is only coordinates", () => {
+    const gps = event(listed, { ...details, location: { name: "Square", gps: "50.087,14.421" } });
+    expect(gps.location?.geo).toEqual({ lat: 50.087, lon: 14.421 });
+    const bare = event(listed, { ...details, location: "50.087,14.421" });
+    expect(bare.location).toEqual({ name: null, address: null, geo: { lat: 50.087, lon: 14.421 } });
+  });
+
+  it.each([
+    ["a bare array (its order cannot be told)", [14.421, 50.087]],
+    ["an out-of-range string", "95.1,14.4"],
+    ["a Point without numbers", { type: "Point", coordinates: ["a", "b"] }],
+  ])("should read no coordinates from %s", (_, geo) => {
+    expect(
+      event(listed, { ...details, location: { name: "Square", geo } }).location?.geo,
+    ).toBeNull();
+  });
+
+  it("should read epoch seconds and milliseconds in every time field, not only start and end", () => {
+    const seconds = event(
+      { ...listed, updatedAt: 1_772_352_000 },
+      { ...details, updatedAt: 1_772_352_000, createdAt: "1770732180" },
+    );
+    expect(seconds.updatedAt).toBe("2026-03-01T08:00:00Z");
+    expect(seconds.createdAt).toBe("2026-02-10T14:03:00Z");
+    const millis = event(listed, {
+      ...details,
+      updatedAt: 1_772_352_000_000,
+      createdAt: "1770732180000",
+    });
+    expect(millis.updatedAt).toBe("2026-03-01T08:00:00Z");
+    expect(millis.createdAt).toBe("2026-02-10T14:03:00Z");
+    const cal = normalizeCalendar({ id: "c", name: "C", updatedAt: 1_772_352_000 }, options);
+    expect(cal.ok && cal.value.updatedAt).toBe("2026-03-01T08:00:00Z");
+  });
 });
 
 describe("readSequence", () => {

@@ -27,6 +27,8 @@ export const TEST_SITE: SiteConfig = {
   cancelledGraceDays: 30,
   refreshMinutes: 60,
   websubHub: null,
+  changeNoticeDays: 14,
+  icsMaxBytes: 1_000_000,
 };
 
 export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {

@@ -23,6 +23,21 @@ permalink: /page/index.html
 {% for link in portal.categories[0] | feedLinks("category") %}<link id="category" href="{{ link.href }}">{% endfor %}
 `;
 
+/** Events a calendar file carries at FIXTURE_NOW (30 days of past; cancelled ones as long). */
+const inWindow = (event: { end: string }) =>
+  Date.parse(event.end) >= Date.parse(TEST_SITE.now.toISO() ?? "") - 30 * 86_400_000;
+
+/** Calendar x category pairs with events in the window, each once. */
+function currentPairs(): [string, string][] {
+  const pairs = new Map<string, [string, string]>();
+  for (const event of hostileSnapshot.events.filter(inWindow)) {
+    for (const category of event.categories) {
+      pairs.set(JSON.stringify([event.calendarId, category.id]), [event.calendarId, category.id]);
+    }
+  }
+  return [...pairs.values()];
+}
+
 let outDir = "";
 let files: string[] = [];
 
@@ -45,22 +60,82 @@ afterAll(async () => {
 });
 
 describe("feeds-plugin", () => {
-  it("should write four files for the site, each calendar and each category, and one .ics per event", () => {
+  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, and one .ics per event", () => {
     const scopes = [
       "/",
       ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id)),
       ...categoriesOf(hostileSnapshot).map((category) => paths.category(category.id)),
+      ...currentPairs().map(([calendar, category]) => paths.calendarCategory(calendar, category)),
     ];
     const expected = [
       ...scopes.flatMap((scope) =>
-        ["feed.xml", "atom.xml", "feed.json", "calendar.ics"].map((name) => strip(scope) + name),
+        ["feed.xml", "atom.xml", "feed.json", "calendar.ics", "calendar-qr.svg"].map(
+          (name) => strip(scope) + name,
+        ),
       ),
       ...hostileSnapshot.events.map(
         (event) => `${strip(paths.event(event.calendarId, event.id))}event.ics`,
       ),
       "page/index.html",
+      "search/subscriptions.json",
     ].sort();
     expect(files).toEqual(expected);
+  });
+
+  it("should keep a calendar x category pair's files to the events of both, and list every subscription", async () => {
+    const pairs = currentPairs();
+    expect(pairs.length).toBeGreaterThan(1);
+    for (const [calendar, category] of pairs) {
+      const folder = strip(paths.calendarCategory(calendar, category));
+      const want = hostileSnapshot.events
+        .filter((e) => e.calendarId === calendar && e.categories.some((c) => c.id === category))
+        .filter(inWindow)
+        .map((e) => paths.event(e.calendarId, e.id))
+        .sort();
+      const ics = await read(`${folder}calendar.ics`);
+      const urls = new ICAL.Component(ICAL.parse(ics))
+        .getAllSubcomponents("vevent")
+        .map((event) => String(event.getFirstPropertyValue("url")).slice(TEST_SITE.url.length));
+      expect(urls.sort(), folder).toEqual(want);
+      const feed = JSON.parse(await read(`${folder}feed.json`)) as { items: { id: string }[] };
+      expect(feed.items.map((item) => item.id.slice(TEST_SITE.url.length)).sort(), folder).toEqual(
+        want,
+      );
+      expect(ics, folder).toContain("X-WR-CALNAME:");
+    }
+
+    const document = JSON.parse(await read("search/subscriptions.json")) as {
+      subscriptions: {
+        calendar: string | null;
+        category: string | null;
+        https: string;
+        rss: string;
+        atom: string;
+        json: string;
+        qr: string;
+      }[];
+    };
+    const keys = document.subscriptions.map((s) => `${s.calendar}|${s.category}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "null|null",
+        ...hostileSnapshot.calendars.map((c) => `${c.id}|null`),
+        ...categoriesOf(hostileSnapshot).map((c) => `null|${c.id}`),
+        ...pairs.map(([calendar, category]) => `${calendar}|${category}`),
+      ]),
+    );
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const entry of document.subscriptions) {
+      for (const path of [
+        entry.https.slice(TEST_SITE.url.length),
+        entry.rss,
+        entry.atom,
+        entry.json,
+        entry.qr,
+      ]) {
+        expect(files, path).toContain(strip(path));
+      }
+    }
   });
 
   it("should keep calendar and category files to their own events", async () => {

@@ -68,7 +68,14 @@ describe("public-json", () => {
       "categories",
       "summary",
       "url",
+      "sequence",
+      "uid",
+      "previousStarts",
+      "rescheduledAt",
+      "newDate",
     ]);
+    expect(hostile?.uid).toBe(`culture._57656972642f49443f3c783e@events.example.org`);
+    expect(hostile).toMatchObject({ previousStarts: [], rescheduledAt: null, newDate: false });
     expect(hostile?.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
     expect(hostile?.url).toBe(
       "https://events.example.org/calendars/culture/events/_57656972642f49443f3c783e/",

@@ -159,6 +159,23 @@ describe("portal auth modes", () => {
     }
   });
 
+  it("should take the token after another Authorization scheme with auth scheme:<Scheme>", async () => {
+    const portal = await startPortal({ port: 0, now: NOW, auth: "scheme:Token" });
+    try {
+      const url = `${portal.url}/event-calendars`;
+      const ok = await call(url, { headers: { authorization: `Token ${portal.token}` } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.vary).toBe("Authorization");
+      const bearer = await call(url, { token: portal.token });
+      expect(bearer.status).toBe(401);
+      expect(bearer.headers["www-authenticate"]).toBe('Token realm="event-calendar"');
+      const wrong = await call(url, { headers: { authorization: "Token nope" } });
+      expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
+    } finally {
+      await portal.close();
+    }
+  });
+
   it("should take the token from a query parameter with auth query:<name> and keep it out of links", async () => {
     const portal = await startPortal({ port: 0, now: NOW, auth: "query:api_key" });
     try {

@@ -21,7 +21,12 @@ async function walk(portal: RunningPortal, style: PagingStyle): Promise<string[]
     return reply;
   };
   let pages = 0;
-  if (style === "link" || style === "envelope-next" || style === "envelope-cursor") {
+  if (
+    style === "link" ||
+    style === "envelope-next" ||
+    style === "envelope-cursor" ||
+    style === "envelope-links"
+  ) {
     let url: string | null = `${base}?limit=40`;
     while (url && pages++ < MAX_PAGES) {
       const reply = await get(url);
@@ -32,6 +37,10 @@ async function walk(portal: RunningPortal, style: PagingStyle): Promise<string[]
         const body = reply.json<{ items: WireEvent[]; next: string | null }>();
         ids.push(...body.items.map((e) => e.id));
         url = body.next;
+      } else if (style === "envelope-links") {
+        const body = reply.json<{ data: WireEvent[]; links: { next: string | null } }>();
+        ids.push(...body.data.map((e) => e.id));
+        url = body.links.next;
       } else {
         const body = reply.json<{ data: WireEvent[]; nextCursor: string | null }>();
         ids.push(...body.data.map((e) => e.id));
@@ -69,6 +78,7 @@ describe("portal paging", () => {
     "link",
     "envelope-next",
     "envelope-cursor",
+    "envelope-links",
     "page",
     "offset",
     "none",

@@ -104,7 +104,7 @@ describe("rebuildIfChanged", () => {
   });
 
   it("should call the hook exactly once when an event was removed", async () => {
-    portal.removeEvent("city", inCalendar("city")[3] as string);
+    portal.deleteEvent("city", inCalendar("city")[3] as string);
 
     const result = await check();
 
@@ -126,7 +126,7 @@ describe("rebuildIfChanged", () => {
   it("should sum up several changes in one line and one call", async () => {
     portal.updateEvent("culture", inCalendar("culture")[2] as string, { title: "A" });
     portal.updateEvent("city", inCalendar("city")[30] as string, { title: "B" });
-    portal.removeEvent("city", inCalendar("city")[0] as string);
+    portal.deleteEvent("city", inCalendar("city")[0] as string);
     const template = demo.events.find((e) => e.calendarId === "culture");
     portal.addEvent({ ...(template as (typeof demo.events)[number]), id: "late-addition" });
 

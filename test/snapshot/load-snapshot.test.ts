@@ -169,6 +169,35 @@ describe("loadSnapshot with the portal down", () => {
     );
   });
 
+  it("should keep each organization's last good snapshot to its own token", async () => {
+    const shared = await startPortal({ port: 0, now: NOW });
+    const other = shared.issueToken("riverside-library");
+    const cacheDir = tempDir();
+    const base = {
+      EVENT_API_RETRIES: "0",
+      EVENT_API_CACHE_DIR: cacheDir,
+      EVENT_API_ALLOW_STALE: "1h",
+    };
+    const ours = apiEnv(shared, base);
+    const theirs = { ...ours, EVENT_API_TOKEN: other };
+    const good = await loadSnapshot({ env: ours, progress: false });
+    await shared.close();
+
+    // Same URL, same cache, portal down: the other organization's token gets nothing.
+    resetSnapshotCache();
+    const foreign = loadSnapshot({ env: theirs, progress: false });
+    await expect(foreign).rejects.toThrow(ApiUnavailableError);
+    await expect(foreign).rejects.toThrow(/cannot help: there is no cached data/);
+    resetSnapshotCache();
+    const own = await loadSnapshot({ env: ours, progress: false });
+    expect(own.events).toEqual(good.events);
+    // The key holds a hash of the token, never the token or a part of it.
+    for (const file of cacheFiles(cacheDir)) {
+      expect(file.content).not.toContain(shared.token);
+      expect(file.content).not.toContain(shared.token.slice(-20));
+    }
+  });
+
   it("should not fall back to stale data when the token is rejected", async () => {
     const env = apiEnv(portal);
     await loadSnapshot({ env, progress: false });

@@ -1,13 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { RunningPortal } from "../../src/portal/index.ts";
+import { tempDir as removedTempDir } from "../helpers/temp-dir.ts";
 
 /** The pinned clock of the reference portal and of the snapshots in these tests. */
 export const NOW = "2026-03-20T12:00:00Z";
 
+/** A fresh folder for a test's API cache, removed when the test file ends. */
 export function tempDir(prefix = "snapshot-cache-"): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  return removedTempDir(prefix);
 }
 
 /** Environment pointing the loader at a running portal, with a fresh cache folder. */

@@ -63,6 +63,7 @@ describe("widget-plugin", () => {
       [
         "api/calendars.json",
         "api/calendars/community/events.json",
+        "api/changes.json",
         "api/calendars/culture/events.json",
         `api/calendars/${weird}/events.json`,
         "api/manifest.json",

@@ -295,6 +295,28 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("should show only events with every word of q, combined with category, through both embed methods", async () => {
+    const { page, problems } = await openHost(
+      [
+        iframeHtml("?q=POETRY"),
+        iframeHtml("?q=concert%20harbour"),
+        iframeHtml("?category=markets&q=king", community),
+        iframeHtml("?category=markets&q=walk", community),
+        scriptHtml('data-q="lecture archives"', culture),
+      ].join(""),
+    );
+    expect(await eventTitles(await widgetFrame(page, 0))).toEqual(["Poetry Night"]);
+    expect(await eventTitles(await widgetFrame(page, 1))).toEqual(["Harbour Concert"]);
+    expect(await eventTitles(await widgetFrame(page, 2))).toEqual(["King's Day"]);
+    const none = await widgetFrame(page, 3);
+    expect(await eventTitles(none)).toEqual([]);
+    expect(await none.locator(".ecp-empty").count()).toBe(1);
+    expect(await eventTitles(await widgetFrame(page, 4))).toEqual([
+      "Online Lecture: City Archives",
+    ]);
+    expect(problems).toEqual([]);
+  });
+
   it("should use the calendar's colour as the default accent", async () => {
     const { page } = await openHost(iframeHtml());
     const frame = await widgetFrame(page);

@@ -13,6 +13,7 @@
     "count",
     "view",
     "category",
+    "q",
     "theme",
     "accent",
     "lang",

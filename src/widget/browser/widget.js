@@ -12,14 +12,14 @@
   /**
    * @typedef {{ id: string, name: string }} Category
    * @typedef {{ id: string, title: string, start: string, end: string, allDay: boolean,
-   *   timeZone: string, status: string, attendanceMode: string, url: string,
+   *   timeZone: string, status: string, attendanceMode: string, url: string, newDate?: boolean,
    *   location: null | { name: string | null, address: null | { locality: string | null, formatted: string } },
-   *   categories: Category[] }} PublicEvent
+   *   summary: string, categories: Category[] }} PublicEvent
    * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
-   *   cancelled: string, postponed: string, online: string, newTab: string, previousMonth: string,
+   *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
    *   nextMonth: string, localTime: string, eventsOf: string }} Labels
    * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
-   *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number }} WidgetConfig
+   *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number, maxQuery: number }} WidgetConfig
    */
 
   // Inlined at build time from src/widget/labels.ts and src/widget/options.ts.
@@ -49,12 +49,14 @@
   const count = /^[0-9]{1,3}$/.test(rawCount) ? Number(rawCount) : 0;
   const rawAccent = params.get("accent") || "";
   const rawCategory = params.get("category") || "";
+  const rawQuery = (params.get("q") || "").trim();
   const rawId = params.get("id") || "";
 
   const opts = {
     count: count >= 1 && count <= CONFIG.maxCount ? count : defaults.count,
     view: choice("view", ["list", "month"], defaults.view),
     category: rawCategory.length <= 200 ? rawCategory : "",
+    words: rawQuery.length <= CONFIG.maxQuery ? searchWords(rawQuery) : [],
     theme: choice("theme", ["light", "dark", "auto"], defaults.theme),
     accent: /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(rawAccent) ? rawAccent : "",
     lang: choice("lang", Object.keys(CONFIG.labels), pageLang),
@@ -118,9 +120,17 @@
     if (!root) return;
     document.documentElement.lang = locale;
     const known = events.some((e) => e.categories.some((c) => c.id === opts.category));
-    const shown = known
+    const inCategory = known
       ? events.filter((e) => e.categories.some((c) => c.id === opts.category))
       : events;
+    const shown = opts.words.length
+      ? inCategory.filter((e) => {
+          const text = fold(
+            [e.title, e.summary, placeText(e), ...e.categories.map((c) => c.name)].join(" "),
+          );
+          return opts.words.every((word) => text.includes(word));
+        })
+      : inCategory;
     relabel();
     const body = root.querySelector(".ecp-body");
     if (!body) return;
@@ -188,6 +198,9 @@
     if (event.status === "cancelled")
       link.append(" ", el("span", "ecp-badge ecp-badge--cancelled", L.cancelled));
     if (event.status === "postponed") link.append(" ", el("span", "ecp-badge", L.postponed));
+    // `newDate` arrived in the public JSON later: absent means no badge.
+    if (event.newDate === true && event.status !== "cancelled")
+      link.append(" ", el("span", "ecp-badge ecp-badge--new-date", L.newDate));
     link.append(el("span", "ecp-sr", ` ${L.newTab}`));
     return link;
   }
@@ -437,6 +450,22 @@
     return table;
   }
 
+  /** Lower case without accents, so "cafe" finds "Café". @param {string} text */
+  function fold(text) {
+    return text
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase();
+  }
+
+  /** The words of `q`, folded; none for an empty value. @param {string} query */
+  function searchWords(query) {
+    return fold(query)
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .slice(0, 10);
+  }
+
   /** Only the site's own http(s) links become hrefs. @param {string} url */
   function safeUrl(url) {
     try {
@@ -465,6 +494,7 @@
     opts.count !== defaults.count ||
     opts.view !== "list" ||
     opts.category !== "" ||
+    opts.words.length > 0 ||
     opts.tz !== "event" ||
     opts.lang !== pageLang
   ) {

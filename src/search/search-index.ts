@@ -1,0 +1,162 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import * as pagefind from "pagefind";
+import { PublishError } from "../errors.ts";
+import { loadMessages, translate } from "../i18n/messages.ts";
+import type { Calendar, CalendarEvent } from "../model/types.ts";
+import { type SearchRecord, searchRecords } from "./search-records.ts";
+
+/**
+ * Writes the site's search index with Pagefind (its Node API and native
+ * binary from the `pagefind` and `@pagefind/<platform>` packages): one custom
+ * record per published event, built from the snapshot rather than by
+ * crawling the written pages, so it does not depend on how pages are
+ * rendered. The browser (templates/assets/search.js) loads /pagefind/pagefind.js
+ * and the index chunks it needs for a query; nothing runs on a server.
+ */
+
+/** Folder of the index inside the site. */
+export const SEARCH_INDEX_FOLDER = "pagefind";
+
+/**
+ * Pagefind writes its own ready-made search interfaces next to the index; the
+ * site has its own (templates/search.njk), so these are removed.
+ */
+const UNUSED_FILES = /^pagefind-(ui|component-ui|modular-ui|highlight)\.(js|css)$/;
+
+/** Records are sent to Pagefind's process in batches of this many. */
+const BATCH = 500;
+
+/** What the site data (src/site/load.ts) holds; `views.events` are the published events. */
+export interface SearchIndexInput {
+  readonly calendars: readonly Calendar[];
+  readonly views: { readonly events: readonly CalendarEvent[] };
+}
+
+export interface SearchIndexSite {
+  readonly lang: string;
+  readonly uiLanguage: string;
+  readonly timeZone: string;
+}
+
+export interface SearchIndexStats {
+  readonly records: number;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+/** Builds the records for a site: the labels come from the site's language. */
+export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
+  const messages = loadMessages(site.uiLanguage);
+  return searchRecords(input.views.events, input.calendars, {
+    lang: site.lang,
+    timeZone: site.timeZone,
+    labels: {
+      allDay: translate(messages, "allDay"),
+      onlineEvent: translate(messages, "onlineEvent"),
+      hybridEvent: translate(messages, "hybridEvent"),
+    },
+  });
+}
+
+/** Writes `<outputDir>/pagefind/`; fails the build with one line if Pagefind reports an error. */
+export async function writeSearchIndex(
+  outputDir: string,
+  input: SearchIndexInput,
+  site: SearchIndexSite,
+): Promise<SearchIndexStats> {
+  return (await buildSearchIndex(input, site)).writeTo(outputDir);
+}
+
+/** An index Pagefind has built, held in memory until the site's files are written. */
+export interface BuiltSearchIndex {
+  readonly records: number;
+  writeTo(outputDir: string): SearchIndexStats;
+}
+
+/**
+ * Indexes the site's events: Pagefind does the work in its own process, so a
+ * build starts this before rendering and writes the files afterwards, and
+ * the indexing runs beside Eleventy instead of after it.
+ */
+export async function buildSearchIndex(
+  input: SearchIndexInput,
+  site: SearchIndexSite,
+): Promise<BuiltSearchIndex> {
+  const records = recordsFor(input, site);
+  const files = await indexRecords(records, site.uiLanguage);
+  return {
+    records: records.length,
+    writeTo: (outputDir) => ({ records: records.length, ...writeFiles(files, outputDir) }),
+  };
+}
+
+/** Indexes `records` with Pagefind and writes the index into `folder`. */
+export async function writeRecords(
+  records: readonly SearchRecord[],
+  folder: string,
+  language: string,
+): Promise<void> {
+  writeFiles(await indexRecords(records, language), dirname(folder), basename(folder));
+}
+
+interface IndexFile {
+  readonly path: string;
+  readonly content: Uint8Array;
+}
+
+async function indexRecords(records: readonly SearchRecord[], language: string) {
+  try {
+    const created = await pagefind.createIndex({ forceLanguage: language });
+    if (!created.index) throw failure(created.errors);
+    const index = created.index;
+    for (let i = 0; i < records.length; i += BATCH) {
+      const answers = await Promise.all(
+        records.slice(i, i + BATCH).map((record) => index.addCustomRecord(record)),
+      );
+      const errors = answers.flatMap((answer) => answer.errors);
+      if (errors.length) throw failure(errors);
+    }
+    // The files come back in memory and are written here: Pagefind's own
+    // writeFiles can answer before its last file is complete, and closing
+    // its process then would leave that file cut short.
+    const built = await index.getFiles();
+    if (built.errors.length) throw failure(built.errors);
+    return built.files as readonly IndexFile[];
+  } finally {
+    await pagefind.close();
+  }
+}
+
+/**
+ * Writes the index files into `<outputDir>/<folder>/`, synchronously: for
+ * thousands of small files that costs a fraction of queuing them on the
+ * thread pool (src/render/file-writer.ts).
+ */
+function writeFiles(
+  files: readonly IndexFile[],
+  outputDir: string,
+  folderName = SEARCH_INDEX_FOLDER,
+): Omit<SearchIndexStats, "records"> {
+  const folder = join(outputDir, folderName);
+  const written = files
+    .map((file) => ({ path: file.path.replace(/^\/+/, ""), content: file.content }))
+    .filter((file) => !UNUSED_FILES.test(file.path))
+    .map((file) => ({ target: join(folder, file.path), content: file.content }));
+  for (const { target } of written) {
+    if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${target}`]);
+  }
+  for (const dir of new Set(written.map(({ target }) => dirname(target)))) {
+    mkdirSync(dir, { recursive: true });
+  }
+  let bytes = 0;
+  for (const { target, content } of written) {
+    writeFileSync(target, content);
+    bytes += content.byteLength;
+  }
+  return { files: written.length, bytes };
+}
+
+function failure(errors: readonly string[]): PublishError {
+  return new PublishError(`Pagefind could not build the search index: ${errors.join("; ")}`);
+}

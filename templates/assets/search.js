@@ -1,0 +1,488 @@
+// @ts-check
+/*
+ * The search page (/search/). Its state is its URL: q, calendar, category,
+ * place, when (today, weekend, week, month, range with from and to),
+ * attendance (online, in-person), cancelled=hide and page. This script keeps
+ * the form and the URL in step, asks the static Pagefind index in /pagefind/
+ * (built from the snapshot, src/search/), and shows the results as the lists
+ * do: upcoming events first, by start, then past ones, most recent first.
+ * It offers the subscription that holds exactly the filtered events, or says
+ * which one is nearest (/search/subscriptions.json). Portal text is only ever
+ * written with textContent.
+ */
+
+const root = document.getElementById("search");
+const form = /** @type {HTMLFormElement | null} */ (document.getElementById("search-form"));
+
+/**
+ * @typedef {{ q: string, calendar: string, category: string, place: string, when: string,
+ *   from: string, to: string, attendance: string, cancelled: string, page: number }} State
+ * @typedef {{ id: string, data: () => Promise<{ url: string, meta: Record<string, string> }> }} Hit
+ * @typedef {{ calendar: string | null, category: string | null, name: string, page: string,
+ *   https: string, webcal: string, google: string, outlook: string, office365: string,
+ *   rss: string, atom: string, json: string, qr: string }} Subscription
+ */
+
+if (root && form) {
+  const config = root.dataset;
+  const perPage = Number(config.perPage) || 20;
+  const zone = config.zone || "UTC";
+  const WHEN = ["today", "weekend", "week", "month", "range"];
+  const ATTENDANCE = ["online", "in-person"];
+  const DAY = 86_400_000;
+
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const status = $("search-status");
+  const results = $("search-results");
+  const pager = $("search-pager");
+
+  /** A label from the page, with {name} placeholders filled. */
+  const label = (
+    /** @type {string} */ key,
+    /** @type {Record<string, string | number>} */ values = {},
+  ) =>
+    (config[key] || "").replace(/\{(\w+)\}/g, (whole, name) =>
+      name in values ? String(values[name]) : whole,
+    );
+
+  /** @returns {State} */
+  function stateFromUrl() {
+    const params = new URLSearchParams(location.search);
+    const get = (/** @type {string} */ name) => (params.get(name) || "").trim().slice(0, 200);
+    const isDay = (/** @type {string} */ v) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+    const page = Number(get("page"));
+    return {
+      q: get("q"),
+      calendar: get("calendar"),
+      category: get("category"),
+      place: get("place"),
+      when: WHEN.includes(get("when")) ? get("when") : "",
+      from: isDay(get("from")) ? get("from") : "",
+      to: isDay(get("to")) ? get("to") : "",
+      attendance: ATTENDANCE.includes(get("attendance")) ? get("attendance") : "",
+      cancelled: get("cancelled") === "hide" ? "hide" : "",
+      page: Number.isInteger(page) && page > 1 ? page : 1,
+    };
+  }
+
+  /** @returns {State} */
+  function stateFromForm() {
+    const data = new FormData(/** @type {HTMLFormElement} */ (form));
+    const get = (/** @type {string} */ name) => String(data.get(name) || "").trim();
+    return {
+      ...stateFromUrl(),
+      ...Object.fromEntries(
+        ["q", "calendar", "category", "place", "when", "from", "to", "attendance", "cancelled"].map(
+          (n) => [n, get(n)],
+        ),
+      ),
+      page: 1,
+    };
+  }
+
+  /** @param {State} state */
+  function urlOf(state) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(state)) {
+      if (name === "page" ? value !== 1 : value !== "") params.set(name, String(value));
+    }
+    if (state.when !== "range") {
+      params.delete("from");
+      params.delete("to");
+    }
+    const query = params.toString();
+    return `${location.pathname}${query ? `?${query}` : ""}`;
+  }
+
+  /** @param {State} state */
+  function fillForm(state) {
+    const f = /** @type {HTMLFormElement} */ (form);
+    for (const name of ["q", "calendar", "category", "place", "when", "from", "to"]) {
+      const field = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
+        f.elements.namedItem(name)
+      );
+      if (!field) continue;
+      const value = /** @type {Record<string, string | number>} */ (state)[name];
+      field.value = String(value);
+      // A value the page has no option for (an old link) shows as "all".
+      if (field instanceof HTMLSelectElement && field.value !== value) field.value = "";
+    }
+    for (const radio of f.querySelectorAll('input[name="attendance"]')) {
+      /** @type {HTMLInputElement} */ (radio).checked =
+        /** @type {HTMLInputElement} */ (radio).value === state.attendance;
+    }
+    const hide = /** @type {HTMLInputElement | null} */ (
+      f.querySelector('input[name="cancelled"]')
+    );
+    if (hide) hide.checked = state.cancelled === "hide";
+    const dates = f.querySelector("[data-range-fields]");
+    if (dates instanceof HTMLElement) dates.hidden = state.when !== "range";
+    const header = /** @type {HTMLInputElement | null} */ (
+      document.getElementById("site-search-q")
+    );
+    if (header) header.value = state.q;
+  }
+
+  /* Days, as "yyyy-mm-dd" in the site's zone (SITE_TIMEZONE), the zone of the index's day filter. */
+  const ymdFormat = new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  });
+  const today = () => {
+    const parts = ymdFormat.formatToParts(new Date());
+    const get = (/** @type {string} */ type) => parts.find((p) => p.type === type)?.value || "";
+    return `${get("year")}-${get("month")}-${get("day")}`;
+  };
+  const dayMs = (/** @type {string} */ day) =>
+    Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10));
+  const msDay = (/** @type {number} */ ms) => new Date(ms).toISOString().slice(0, 10);
+  const addDays = (/** @type {string} */ day, /** @type {number} */ n) =>
+    msDay(dayMs(day) + n * DAY);
+
+  /** The chosen window [first, last] (inclusive), or null for any date. @param {State} state */
+  function dateWindow(state) {
+    const now = today();
+    const weekday = new Date(dayMs(now)).getUTCDay(); // 0 = Sunday
+    if (state.when === "today") return [now, now];
+    // The coming Saturday and Sunday; on a weekend, what is left of it.
+    if (state.when === "weekend")
+      return weekday === 0 ? [now, now] : [addDays(now, 6 - weekday), addDays(now, 7 - weekday)];
+    if (state.when === "week") return [now, addDays(now, 6)];
+    if (state.when === "month") {
+      const next = new Date(dayMs(now));
+      next.setUTCMonth(next.getUTCMonth() + 1, 1);
+      return [now, msDay(next.getTime() - DAY)];
+    }
+    if (state.when === "range" && (state.from || state.to)) {
+      const first = state.from || config.firstDay || now;
+      const last = state.to || config.lastDay || now;
+      return first <= last ? [first, last] : [last, first];
+    }
+    return null;
+  }
+
+  /** Every day from first to last that the index has events on (bounded by the index's own span). */
+  function days(/** @type {string} */ first, /** @type {string} */ last) {
+    const from = config.firstDay && config.firstDay > first ? config.firstDay : first;
+    const to = config.lastDay && config.lastDay < last ? config.lastDay : last;
+    const list = [];
+    for (let ms = dayMs(from); ms <= dayMs(to) && list.length < 4000; ms += DAY)
+      list.push(msDay(ms));
+    return list;
+  }
+
+  /** @type {Promise<any> | null} */
+  let pagefind = null;
+  const loadIndex = () => {
+    pagefind ??= import(config.index || "/pagefind/pagefind.js").then(async (module) => {
+      await module.init();
+      return module;
+    });
+    return pagefind;
+  };
+
+  /** @type {Promise<Subscription[]> | null} */
+  let subscriptions = null;
+  const loadSubscriptions = () => {
+    subscriptions ??= fetch(config.subscriptions || "/search/subscriptions.json")
+      .then((response) => (response.ok ? response.json() : { subscriptions: [] }))
+      .then((doc) => (Array.isArray(doc.subscriptions) ? doc.subscriptions : []));
+    return subscriptions;
+  };
+
+  let run = 0;
+  /** @param {State} state @param {{ focusResults?: boolean }} [options] */
+  async function search(state, options = {}) {
+    const mine = ++run;
+    status.textContent = label("labelLoading");
+    try {
+      const index = await loadIndex();
+      /** @type {Record<string, unknown>} */
+      const filters = {};
+      if (state.calendar) filters.calendar = state.calendar;
+      if (state.category) filters.category = state.category;
+      if (state.place) filters.place = state.place;
+      if (state.attendance) filters.attendance = state.attendance;
+      if (state.cancelled === "hide") filters.status = { none: ["cancelled"] };
+      const now = today();
+      const span = dateWindow(state) || [config.firstDay || now, config.lastDay || now];
+      const upcomingDays = span[1] >= now ? days(span[0] > now ? span[0] : now, span[1]) : [];
+      const pastDays =
+        span[0] < now ? days(span[0], span[1] < now ? span[1] : addDays(now, -1)) : [];
+      const term = state.q || null;
+      const [upcoming, past] = await Promise.all([
+        upcomingDays.length
+          ? index.search(term, {
+              filters: { ...filters, day: { any: upcomingDays } },
+              sort: { start: "asc" },
+            })
+          : { results: [] },
+        pastDays.length
+          ? index.search(term, {
+              filters: { ...filters, day: { any: pastDays } },
+              sort: { start: "desc" },
+            })
+          : { results: [] },
+      ]);
+      if (mine !== run) return;
+      // An event on both sides of today (it started before and goes on) is upcoming.
+      const upcomingIds = new Set(upcoming.results.map((/** @type {Hit} */ hit) => hit.id));
+      /** @type {Hit[]} */
+      const hits = [
+        ...upcoming.results,
+        ...past.results.filter((/** @type {Hit} */ hit) => !upcomingIds.has(hit.id)),
+      ];
+      const pageCount = Math.max(1, Math.ceil(hits.length / perPage));
+      const page = Math.min(state.page, pageCount);
+      const first = (page - 1) * perPage;
+      const shown = await Promise.all(hits.slice(first, first + perPage).map((hit) => hit.data()));
+      if (mine !== run) return;
+      render(shown, first, upcomingIds.size);
+      status.textContent =
+        hits.length === 0
+          ? label("labelNone")
+          : hits.length === 1
+            ? label("labelCountOne")
+            : label("labelCount", { count: hits.length });
+      renderPager(state, page, pageCount);
+      if (options.focusResults) results.focus();
+      await offerSubscription(state);
+    } catch (error) {
+      if (mine !== run) return;
+      console.warn("Search failed:", error);
+      status.textContent = label("labelError");
+      results.replaceChildren();
+      pager.hidden = true;
+    }
+  }
+
+  /**
+   * Rows as the lists show them: a section per side of today, a heading per day.
+   * @param {{ url: string, meta: Record<string, string> }[]} shown @param {number} offset @param {number} upcomingCount
+   */
+  function render(shown, offset, upcomingCount) {
+    const fragment = document.createDocumentFragment();
+    /** @type {HTMLElement | null} */
+    let section = null;
+    /** @type {HTMLElement | null} */
+    let list = null;
+    let side = "";
+    let day = "";
+    shown.forEach((result, i) => {
+      const meta = result.meta;
+      const thisSide = offset + i < upcomingCount ? "upcoming" : "past";
+      if (thisSide !== side) {
+        side = thisSide;
+        day = "";
+        section = el("section", "search-section");
+        const heading = el("h2", "", label(side === "upcoming" ? "labelUpcoming" : "labelPast"));
+        heading.id = `search-${side}`;
+        section.setAttribute("aria-labelledby", heading.id);
+        section.append(heading);
+        fragment.append(section);
+      }
+      if (meta.day !== day) {
+        day = meta.day || "";
+        const group = el("div", "day");
+        const heading = el("h3", "day-heading");
+        const time = el("time", "", meta.dayLabel || day);
+        time.setAttribute("datetime", day);
+        heading.append(time);
+        list = el("ul", "event-list");
+        group.append(heading, list);
+        section?.append(group);
+      }
+      list?.append(row(result));
+    });
+    results.replaceChildren(fragment);
+  }
+
+  /** @param {{ url: string, meta: Record<string, string> }} result */
+  function row(result) {
+    const meta = result.meta;
+    const item = el(
+      "li",
+      `event-row${meta.status && meta.status !== "scheduled" ? ` is-${meta.status}` : ""}`,
+    );
+    const when = el("div", "event-time");
+    if (meta.allDay === "true") {
+      when.textContent = meta.time || "";
+    } else if (meta.time) {
+      const time = el("time", "", meta.time);
+      time.setAttribute("datetime", meta.start || "");
+      when.append(time);
+    }
+    const body = el("div", "event-body");
+    const title = el("h4", "event-title");
+    const link = /** @type {HTMLAnchorElement} */ (el("a", "", meta.title || result.url));
+    link.href = sitePath(result.url);
+    title.append(link);
+    body.append(title);
+    if (meta.status === "cancelled")
+      body.append(" ", el("span", "badge badge-cancelled", label("labelCancelled")));
+    if (meta.status === "postponed")
+      body.append(" ", el("span", "badge badge-postponed", label("labelPostponed")));
+    if (meta.newDate === "true")
+      body.append(" ", el("span", "badge badge-new-date", label("labelNewDate")));
+    const facts = el("p", "event-meta");
+    const chip = el("span", "calendar-chip", meta.calendar || "");
+    if (/^cal-[A-Za-z0-9_-]+$/.test(meta.calendarClass || ""))
+      chip.classList.add(meta.calendarClass);
+    facts.append(chip);
+    if (meta.place) facts.append(el("span", "meta-place", meta.place));
+    if (meta.attendanceLabel) facts.append(el("span", "meta-online", meta.attendanceLabel));
+    body.append(facts);
+    item.append(when, body);
+    return item;
+  }
+
+  /** Result URLs are the site's own paths; anything else becomes the search page. @param {string} url */
+  function sitePath(url) {
+    try {
+      const parsed = new URL(url, location.origin);
+      return parsed.origin === location.origin ? parsed.pathname : "/search/";
+    } catch {
+      return "/search/";
+    }
+  }
+
+  /** @param {State} state @param {number} page @param {number} pageCount */
+  function renderPager(state, page, pageCount) {
+    pager.hidden = pageCount <= 1;
+    const text = label("labelPage", { page, count: pageCount });
+    pager.setAttribute("aria-label", text);
+    $("search-page").textContent = text;
+    const previous = /** @type {HTMLAnchorElement} */ ($("search-previous"));
+    const next = /** @type {HTMLAnchorElement} */ ($("search-next"));
+    previous.hidden = page <= 1;
+    next.hidden = page >= pageCount;
+    previous.href = urlOf({ ...state, page: page - 1 });
+    next.href = urlOf({ ...state, page: page + 1 });
+  }
+
+  /**
+   * The subscription whose files hold exactly the filtered events (calendar,
+   * category, or both), or the nearest one with a note on what it cannot follow.
+   * @param {State} state
+   */
+  async function offerSubscription(state) {
+    const panel = $("search-subscribe");
+    const all = await loadSubscriptions();
+    const find = (/** @type {string | null} */ calendar, /** @type {string | null} */ category) =>
+      all.find((s) => s.calendar === calendar && s.category === category);
+    const calendar = state.calendar || null;
+    const category = state.category || null;
+    const exactScope = find(calendar, category);
+    const sub =
+      exactScope ||
+      (calendar && find(calendar, null)) ||
+      (category && find(null, category)) ||
+      find(null, null);
+    if (!sub) {
+      panel.hidden = true;
+      return;
+    }
+    const reasons = [
+      state.q && label("labelReasonWords"),
+      state.place && label("labelReasonPlace"),
+      dateWindow(state) && label("labelReasonDate"),
+      state.attendance && label("labelReasonAttendance"),
+      state.cancelled && label("labelReasonCancelled"),
+    ].filter(Boolean);
+    const exact = Boolean(exactScope) && reasons.length === 0;
+    $("search-subscribe-heading").textContent =
+      exact && (calendar || category)
+        ? label("labelSubscribeFiltered")
+        : label("labelSubscribeTo", { name: sub.name });
+    const note = $("search-subscribe-note");
+    note.hidden = exact;
+    if (!exact) {
+      const list = new Intl.ListFormat(document.documentElement.lang || "en", {
+        type: "conjunction",
+      });
+      const why = reasons.length ? reasons : [label("labelReasonWords")];
+      note.textContent = label("labelNearest", {
+        reasons: list.format(/** @type {string[]} */ (why)),
+        name: sub.name,
+      });
+    }
+    const set = (/** @type {string} */ id, /** @type {string} */ href) => {
+      /** @type {HTMLAnchorElement} */ ($(id)).href = href;
+    };
+    set("search-sub-webcal", sub.webcal);
+    set("search-sub-google", sub.google);
+    set("search-sub-outlook", sub.outlook);
+    set("search-sub-office365", sub.office365);
+    set("search-sub-rss", sub.rss);
+    set("search-sub-atom", sub.atom);
+    set("search-sub-json", sub.json);
+    /** @type {HTMLInputElement} */ ($("search-sub-url")).value = sub.https;
+    const qr = /** @type {HTMLImageElement} */ ($("search-sub-qr"));
+    qr.src = sub.qr;
+    qr.alt = label("labelQrAlt", { name: sub.name });
+    panel.dataset.calendar = sub.calendar || "";
+    panel.dataset.category = sub.category || "";
+    panel.dataset.exact = String(exact);
+    panel.hidden = false;
+  }
+
+  /** @param {string} tag @param {string} className @param {string} [text] */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /*
+   * Wiring: the URL is the state. A chosen filter or a submitted query is a
+   * new history entry (Back undoes it); live results while typing replace
+   * the current one.
+   */
+  let typing = 0;
+  const update = (/** @type {boolean} */ push) => {
+    const state = stateFromForm();
+    const url = urlOf(state);
+    if (url !== `${location.pathname}${location.search}`) {
+      history[push ? "pushState" : "replaceState"](null, "", url);
+    }
+    const dates = form.querySelector("[data-range-fields]");
+    if (dates instanceof HTMLElement) dates.hidden = state.when !== "range";
+    search(state);
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    clearTimeout(typing);
+    update(true);
+  });
+  form.addEventListener("change", (event) => {
+    // The words field commits with Enter (submit) or live while typing (input).
+    if (event.target instanceof HTMLInputElement && event.target.type === "search") return;
+    update(true);
+  });
+  form.addEventListener("input", (event) => {
+    if (!(event.target instanceof HTMLInputElement) || event.target.type !== "search") return;
+    clearTimeout(typing);
+    typing = window.setTimeout(() => update(false), 300);
+  });
+  pager.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    if (!link) return;
+    event.preventDefault();
+    history.pushState(null, "", link.getAttribute("href"));
+    search(stateFromUrl(), { focusResults: true });
+  });
+  window.addEventListener("popstate", () => {
+    const state = stateFromUrl();
+    fillForm(state);
+    search(state);
+  });
+
+  const initial = stateFromUrl();
+  fillForm(initial);
+  // A shared link may carry empty or unknown parameters: keep the URL clean.
+  history.replaceState(null, "", urlOf(initial));
+  search(initial);
+}

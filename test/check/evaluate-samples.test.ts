@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { WireRecord } from "../../src/api/wire.ts";
+import { evaluateSamples } from "../../src/check/evaluate-samples.ts";
+import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
+
+const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
+const calendar: WireRecord = { id: "c", name: "Calendar" };
+const listed: WireRecord = { id: "e1", title: "Talk", start: "2026-05-01T10:00:00+02:00" };
+
+const samples = (details: WireRecord) => ({
+  calendars: [{ record: calendar, events: [listed] }],
+  details: [{ calendar: 0, listed, details }],
+});
+
+describe("evaluateSamples", () => {
+  it("should pass a portal whose details hold the documented fields", () => {
+    const result = evaluateSamples(
+      samples({
+        ...listed,
+        summary: "Short",
+        description: "<p>Long</p>",
+        categories: ["Talks"],
+        location: "Hall",
+        organizer: "Club",
+      }),
+      options,
+    );
+    expect(result.failures).toEqual([]);
+    expect(result.usable).toBe(1);
+    expect(result.emptyOptional).toEqual(["onlineUrl", "image", "registrationUrl"]);
+  });
+
+  it("should pass a sparse portal that has nothing more to give", () => {
+    const result = evaluateSamples(samples({ ...listed }), options);
+    expect(result.failures).toEqual([]);
+    expect(result.emptyOptional).toHaveLength(8);
+  });
+
+  it("should fail, naming the fields, when details carry fields nothing reads", () => {
+    const result = evaluateSamples(
+      samples({ ...listed, blurb: "Short", body2: "<p>Long</p>" }),
+      options,
+    );
+    expect(result.failures).toEqual([
+      "The details records add nothing to the list records, while they carry fields nothing reads: details.blurb, details.body2. Map them with EVENT_API_FIELD_MAP.",
+      "Most optional event fields are empty in every sampled event (summary, description, location, onlineUrl, image, categories, organizer, registrationUrl), while the records carry fields nothing reads: details.blurb, details.body2. Map them with EVENT_API_FIELD_MAP.",
+    ]);
+  });
+
+  it("should fail when no listed event can be read, naming the first reason", () => {
+    const result = evaluateSamples(
+      {
+        calendars: [
+          { record: calendar, events: [{ id: "e1", title: "Talk", dateFrom: "2026-05-01" }] },
+        ],
+        details: [],
+      },
+      options,
+    );
+    expect(result.failures).toEqual([
+      'No listed event could be read; the first: calendar "c", event "e1": no start date.',
+    ]);
+    expect(result.unread).toEqual(["event.dateFrom"]);
+  });
+});

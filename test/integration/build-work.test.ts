@@ -1,0 +1,150 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, sep } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
+import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+
+/**
+ * The build's work, counted instead of timed (docs/performance.md): what a
+ * regression to per-call parsing, double rendering or needless requests
+ * would change fails here, on any machine, without a clock.
+ */
+
+const SYNTHETIC = { calendars: 3, eventsPerCalendar: 100 };
+const EVENTS = SYNTHETIC.calendars * SYNTHETIC.eventsPerCalendar;
+
+interface Metrics {
+  readonly events: number;
+  readonly files: number;
+  readonly counters: Readonly<Record<string, number>>;
+}
+
+let portal: RunningPortal;
+let work: string;
+let builds = 0;
+
+beforeAll(async () => {
+  portal = await startPortal({ port: 0, now: DEMO_NOW, seed: 1, synthetic: SYNTHETIC });
+  work = mkdtempSync(join(tmpdir(), "ecp-build-work-"));
+});
+
+afterAll(async () => {
+  await portal.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** One build into `output` with --metrics; the API cache is shared by every build of a test. */
+async function build(
+  output: string,
+  env: Record<string, string> = {},
+  target: RunningPortal = portal,
+): Promise<Metrics> {
+  const metricsFile = join(work, `metrics-${++builds}.json`);
+  const run = await runScript("src/cli/build.ts", ["--output", output, "--metrics", metricsFile], {
+    EVENT_API_URL: target.url,
+    EVENT_API_TOKEN: target.token,
+    EVENT_API_CACHE_DIR: join(work, "cache", target === portal ? "main" : "other"),
+    EVENT_API_PAGE_SIZE_PARAM: "limit",
+    RENDER_WORKERS: "0",
+    ...env,
+  });
+  expect(run.status, run.log).toBe(0);
+  return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
+}
+
+const count = (metrics: Metrics, name: string) => metrics.counters[name] ?? 0;
+
+/**
+ * Every file's bytes by path. Pagefind's filter files, and its metadata and
+ * entry files that name them, are the exception: its writer orders filters
+ * differently on every run, so their names and bytes change between two
+ * builds of the same data (Pagefind makes only its fragment and word index
+ * files byte-stable); they are counted instead.
+ */
+const UNSTABLE_SEARCH_FILES =
+  /^pagefind\/(filter\/|pagefind-entry\.json$|pagefind\.[^/]+\.pf_meta$)/;
+
+async function tree(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  let searchFilters = 0;
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const file = path.slice(root.length + 1);
+    if (UNSTABLE_SEARCH_FILES.test(file.split(sep).join("/"))) searchFilters += 1;
+    else files.set(file, (await readFile(path)).toString("base64"));
+  }
+  files.set("pagefind filter, meta and entry files", String(searchFilters));
+  return files;
+}
+
+describe("build work", () => {
+  it("should fetch, parse and render each event once, and nothing again when the portal is unchanged", async () => {
+    const cold = await build(join(work, "site"));
+    expect(cold.events).toBe(EVENTS);
+    // One calendar list page, one 100-event page per calendar, one details call per event.
+    expect(count(cold, "fetch.listRequests")).toBe(1 + SYNTHETIC.calendars);
+    expect(count(cold, "fetch.detailRequests")).toBe(EVENTS);
+    // Each event's times are parsed once for the whole build, whatever uses them.
+    expect(count(cold, "eventTimesParsed")).toBe(EVENTS);
+    expect(count(cold, "normalize.computed")).toBe(EVENTS);
+    // One page and one event.ics per event, each rendered once.
+    expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
+    expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
+
+    const warm = await build(join(work, "site"));
+    expect(count(warm, "fetch.detailRequests")).toBe(0);
+    expect(count(warm, "fetch.listRequests")).toBe(1 + SYNTHETIC.calendars);
+    expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
+    expect(count(warm, "normalize.computed")).toBe(0);
+    expect(count(warm, "eventTimesParsed")).toBe(EVENTS);
+    expect(warm.files).toBe(cold.files);
+
+    const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(DEMO_NOW) });
+    const edited = dataset.events.filter((_, index) => index % 50 === 7);
+    for (const event of edited) {
+      portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
+    }
+    const changed = await build(join(work, "site"));
+    expect(edited.length).toBe(6);
+    expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
+    expect(count(changed, "normalize.computed")).toBe(edited.length);
+    expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
+  });
+
+  it("should render no per-event file through Eleventy: its pages grow with lists, not with events", async () => {
+    const double = await startPortal({
+      port: 0,
+      now: DEMO_NOW,
+      seed: 1,
+      synthetic: { ...SYNTHETIC, eventsPerCalendar: 2 * SYNTHETIC.eventsPerCalendar },
+    });
+    try {
+      const small = await build(join(work, "small"));
+      const large = await build(join(work, "large"), {}, double);
+      expect(large.events).toBe(2 * EVENTS);
+      const growth = count(large, "rendered.eleventy") - count(small, "rendered.eleventy");
+      // 300 more events add list pages (20 events each) and month pages, not 600 files.
+      expect(growth).toBeGreaterThan(0);
+      expect(growth).toBeLessThan(EVENTS / 10);
+      expect(count(large, "rendered.calendars/event.njk")).toBe(2 * EVENTS);
+    } finally {
+      await double.close();
+    }
+  });
+
+  it("should write the same site with render worker threads, each file rendered once", async () => {
+    const alone = join(work, "alone");
+    const threaded = join(work, "threaded");
+    await build(alone, { RENDER_WORKERS: "0" });
+    const metrics = await build(threaded, { RENDER_WORKERS: "2" });
+    expect(await tree(threaded)).toEqual(await tree(alone));
+    expect(count(metrics, "rendered.calendars/event.njk")).toBe(EVENTS);
+    expect(count(metrics, "rendered.event.ics")).toBe(EVENTS);
+    // Parsed at most once in each of the three threads that may use an event.
+    expect(count(metrics, "eventTimesParsed")).toBeLessThanOrEqual(3 * EVENTS);
+  });
+});
