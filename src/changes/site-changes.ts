@@ -2,6 +2,7 @@ import type { SiteConfig } from "../config/site.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { type ChangeReport, type ChangeResult, detectChanges } from "./detect-changes.ts";
 import { loadPreviousState, savePublishedState } from "./previous-state.ts";
+import type { PublishedState } from "./published-state.ts";
 
 /**
  * The build's changes since the last publish: the previous state read once
@@ -48,6 +49,8 @@ export async function loadSiteChanges(
 export interface BuildChanges {
   /** Null when there was no previous state to compare with. */
   readonly report: ChangeReport | null;
+  /** What this build publishes: announcements and removed events expire with time (src/rebuild). */
+  readonly published: PublishedState;
   /** Keeps what this build published for the next build; call once the site is published. */
   commit(): Promise<string>;
 }
@@ -58,6 +61,7 @@ const held = new WeakMap<object, BuildChanges>();
 export function holdChanges(owner: object, changes: ChangeResult, cacheDir: string): void {
   held.set(owner, {
     report: changes.report,
+    published: changes.next,
     commit: () => savePublishedState(cacheDir, changes.next),
   });
 }

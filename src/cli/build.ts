@@ -73,6 +73,8 @@ runCli(async () => {
       site,
       config: readApiConfig(process.env),
       snapshot: await loadSnapshot(),
+      published: data,
+      changes: buildChangesOf(data)?.published ?? null,
     });
 
     const built = parseManifestCounts(

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import type { PublishedState } from "../changes/published-state.ts";
 import { endedFrom, endMillis } from "../model/event-times.ts";
 import type { CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { feedWindowUntil, subscriptionWindowUntil } from "../outputs/feeds-window.ts";
@@ -26,6 +27,8 @@ export interface DateWindows {
   readonly pastDays: number;
   readonly feedPastDays: number;
   readonly cancelledGraceDays: number;
+  /** CHANGE_NOTICE_DAYS: how long announcements and "New date" badges stay. */
+  readonly changeNoticeDays?: number;
 }
 
 export interface NextChange {
@@ -50,9 +53,10 @@ export function nextDateChange(
   snapshot: Pick<PortalSnapshot, "events" | "calendars">,
   windows: DateWindows,
   delayMs: number,
+  changes: PublishedState | null = null,
 ): NextChange | null {
   const nowMs = windows.now.toMillis();
-  const moments = eventMoments(snapshot.events, windows);
+  const moments = eventMoments(snapshot.events, windows, changes);
   // The first moment strictly after now (binary search over the sorted moments).
   let low = 0;
   let high = moments.length;
@@ -89,8 +93,18 @@ interface EventMoment {
  */
 const momentCache = new WeakMap<readonly CalendarEvent[], Map<string, EventMoment[]>>();
 
-function eventMoments(events: readonly CalendarEvent[], windows: DateWindows): EventMoment[] {
-  const key = JSON.stringify([windows.pastDays, windows.feedPastDays, windows.cancelledGraceDays]);
+function eventMoments(
+  events: readonly CalendarEvent[],
+  windows: DateWindows,
+  changes: PublishedState | null,
+): EventMoment[] {
+  const key = JSON.stringify([
+    windows.pastDays,
+    windows.feedPastDays,
+    windows.cancelledGraceDays,
+    windows.changeNoticeDays ?? null,
+    changes?.publishedAt ?? null,
+  ]);
   let byWindows = momentCache.get(events);
   if (!byWindows) {
     byWindows = new Map();
@@ -112,10 +126,52 @@ function eventMoments(events: readonly CalendarEvent[], windows: DateWindows): E
       { at: siteWindowUntil(e, windows.pastDays), reason: () => `${name} leaves the site` },
     );
   }
+  moments.push(...changeMoments(events, changes, windows.changeNoticeDays));
   moments.sort((a, b) => a.at - b.at);
   byWindows.set(key, moments);
   return moments;
 }
+
+/**
+ * What the changes publish for a while (src/changes/detect-changes.ts, whose
+ * conditions these invert): an announcement stays while it is at most
+ * `changeNoticeDays` old, a "New date" badge while the new date is, and a
+ * deleted event stays published as cancelled until its `until`.
+ */
+function changeMoments(
+  events: readonly CalendarEvent[],
+  changes: PublishedState | null,
+  noticeDays: number | undefined,
+): EventMoment[] {
+  const moments: EventMoment[] = [];
+  const notice = (noticeDays ?? 0) * DAY_MS;
+  if (noticeDays !== undefined) {
+    for (const e of events) {
+      const at = e.history?.newDate ? e.history.rescheduledAt : null;
+      if (!at) continue;
+      moments.push({
+        at: Date.parse(at) + notice + 1,
+        reason: () => `the "New date" of event "${e.id}" in calendar "${e.calendarId}" ends`,
+      });
+    }
+    for (const item of changes?.announcements ?? []) {
+      moments.push({
+        at: Date.parse(item.at) + notice + 1,
+        reason: () => `the announcement ${item.id} ends`,
+      });
+    }
+  }
+  for (const record of changes?.removed ?? []) {
+    moments.push({
+      at: Date.parse(record.until) + 1,
+      reason: () =>
+        `deleted event "${record.id}" in calendar "${record.calendarId}" leaves the subscriptions`,
+    });
+  }
+  return moments.filter((m) => !Number.isNaN(m.at));
+}
+
+const DAY_MS = 86_400_000;
 
 class Earliest {
   moment: Moment | null = null;

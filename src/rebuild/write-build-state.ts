@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { createRedactor } from "../api/auth.ts";
+import type { PublishedState } from "../changes/published-state.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { parseDuration } from "../config/api.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -31,6 +32,10 @@ export interface WriteBuildStateOptions {
   readonly config: ApiConfig;
   /** The snapshot as loadSnapshot() returned it (the lists are remembered for it). */
   readonly snapshot: PortalSnapshot;
+  /** What the site publishes, when it differs from the snapshot (changes add removed events). */
+  readonly published?: Pick<PortalSnapshot, "events" | "calendars">;
+  /** The changes' state this build publishes (announcements, removed events). */
+  readonly changes?: PublishedState | null;
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: (line: string) => void;
 }
@@ -42,7 +47,12 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const feeds = await hashFeeds(options.staging);
   const previous = await previousFeeds(options, env);
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
-  const nextChange = nextDateChange(snapshot, site, readDateDelay(env));
+  const nextChange = nextDateChange(
+    options.published ?? snapshot,
+    site,
+    readDateDelay(env),
+    options.changes ?? null,
+  );
   const lists = portalListsOf(snapshot);
   const files = composeBuildState({
     now: site.now.toUTC().toISO() ?? "",
