@@ -1,11 +1,11 @@
 import { Semaphore } from "../api/semaphore.ts";
-import { type PublishedSite, readPublishedState } from "../rebuild/published-state.ts";
+import { type PublishedSite, readBuildState } from "../rebuild/read-build-state.ts";
 
 /**
  * After a deploy, tells the WebSub hub which feeds changed, so that readers
  * subscribed through it get new events in seconds instead of at their next
  * poll. One publish ping per feed whose bytes this build changed
- * (`feedsChanged` in the published state, docs/public-json.md), none for the
+ * (`feedsChanged` in the build state, docs/public-json.md), none for the
  * others. The ping is the de facto publisher notification hubs accept
  * (`hub.mode=publish`, `hub.url=<feed>`, form-encoded POST); WebSub itself
  * leaves it to the hub (W3C WebSub, section 7).
@@ -42,7 +42,7 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
     return { ok: true, pinged: [], lines };
   }
   const hub = options.hub;
-  const state = await readPublishedState(options.published);
+  const state = await readBuildState(options.published);
   const site = state.siteUrl.replace(/\/+$/, "");
   const topics = state.feedsChanged.map((path) => `${site}${path}`);
   if (topics.length === 0) {

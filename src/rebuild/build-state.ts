@@ -7,7 +7,7 @@ import { listFingerprint, type Pair } from "./list-versions.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
 
 /**
- * The published state (docs/public-json.md, "build-state.json"): what the
+ * The build state (docs/public-json.md, "build-state.json"): what the
  * site was built from, for `npm run rebuild-if-changed`, and which feeds this
  * build changed, for the WebSub ping. Small: per calendar a fingerprint and
  * the list pages' validators; the per-event versions sit in one file per

@@ -5,7 +5,7 @@ import { apiSettingsHash, type BuildState, type PublishedCalendar } from "./buil
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
 import { type WalkedPage, walkList } from "./list-walk.ts";
-import { type PublishedSite, readCalendarVersions, readPublishedState } from "./published-state.ts";
+import { type PublishedSite, readBuildState, readCalendarVersions } from "./read-build-state.ts";
 
 /**
  * Compares the portal with the state the published site was built from, as
@@ -34,7 +34,7 @@ export interface CheckResult {
 
 export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
   const { config } = options;
-  const state = await readPublishedState(options.published);
+  const state = await readBuildState(options.published);
   if (state.api !== apiSettingsHash(config)) {
     throw new PublisherError(
       "The published site was built with other API settings (EVENT_API_URL, EVENT_API_CALENDARS or EVENT_API_FIELD_MAP) than this check has; give the check the same values (on Netlify: scopes Builds and Functions), or deploy once by hand after changing them.",

@@ -5,7 +5,7 @@ import { calendarVersions, eventPairs, type Pair } from "./list-versions.ts";
 
 /**
  * Collects the list pages the build's fetch reads (PortalClient's
- * `onListPage`) into what the published state records: per list its pages'
+ * `onListPage`) into what the build state records: per list its pages'
  * validators, per calendar the [id, version] pairs of each page.
  */
 

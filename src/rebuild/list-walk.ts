@@ -8,7 +8,7 @@ import { type RecordedPage, relativeToApi } from "./list-recorder.ts";
 /**
  * Reads one list again, page by page, through the project's HTTP client
  * (auth modes, retries, redaction) and paging rules, sending each page the
- * validators the published state recorded for it. A page that answers 304
+ * validators the build state recorded for it. A page that answers 304
  * is unchanged, and its successor is the one recorded next: its body is never
  * transferred.
  */

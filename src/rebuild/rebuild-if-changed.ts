@@ -2,11 +2,11 @@ import { triggerRebuild } from "../build/trigger-rebuild.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
-import type { PublishedSite } from "./published-state.ts";
+import type { PublishedSite } from "./read-build-state.ts";
 
 /**
  * `npm run rebuild-if-changed` and the scheduled function: check the portal
- * against the published state and POST the build hook only when they differ.
+ * against the published build state and POST the build hook only when they differ.
  * The last line starts with "unchanged" or "changed"; a check that cannot
  * tell throws a PublisherError (one line, exit 1) and calls no hook. Neither
  * the token (redacted by the API client) nor the hook URL (redacted by
@@ -19,7 +19,7 @@ export interface RebuildIfChangedOptions {
   readonly nowMs: number;
   /** BUILD_HOOK_URL; unset: report the change and request nothing (GitHub Actions, cron). */
   readonly hookUrl: string | undefined;
-  /** Time limit for reading the published state and the portal (ms). */
+  /** Time limit for reading the build state and the portal (ms). */
   readonly deadlineMs?: number;
   readonly hookTimeoutMs?: number;
   readonly fetch?: typeof globalThis.fetch;

@@ -11,11 +11,11 @@ import type { PortalSnapshot } from "../model/types.ts";
 import { BUILD_STATE_PATH, composeBuildState } from "./build-state.ts";
 import { portalListsOf } from "./list-recorder.ts";
 import { isoSeconds, nextDateChange } from "./next-change.ts";
-import { type PublishedSite, readPublishedState } from "./published-state.ts";
+import { type PublishedSite, readBuildState } from "./read-build-state.ts";
 
 /**
  * The build's side of change-driven publishing: after the site is rendered
- * into the staging folder, write the published state (src/rebuild/build-state.ts)
+ * into the staging folder, write the build state (src/rebuild/build-state.ts)
  * beside it: the lists the snapshot was fetched with, the next date-relative
  * change, and the hashes of the feeds, compared with the previously published
  * ones to tell the WebSub ping which feeds changed.
@@ -122,7 +122,7 @@ async function previousFeeds(
   }
   for (const source of sources) {
     try {
-      return (await readPublishedState(source)).feeds;
+      return (await readBuildState(source)).feeds;
     } catch {}
   }
   return null;

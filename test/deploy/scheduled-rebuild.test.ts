@@ -187,7 +187,7 @@ describe("netlify/functions/scheduled-rebuild", () => {
     dir = "";
   });
 
-  /** A portal, its published state served over HTTP as the live site, and the function's variables. */
+  /** A portal, its build state served over HTTP as the live site, and the function's variables. */
   async function publishedSite(hookUrl: string): Promise<RunningPortal> {
     dir = mkdtempSync(join(tmpdir(), "ecp-scheduled-"));
     portal = await startPortal({ port: 0, now: DEMO_NOW });

@@ -17,7 +17,7 @@ import { apiEnv, HOOK_ID, publishState, type Recorder, startRecorder } from "../
 
 /**
  * End to end: the reference portal changes between checks through its
- * programmatic API, the published state is made as the build makes it, and a
+ * programmatic API, the build state is made as the build makes it, and a
  * local stand-in receives the build hook calls.
  */
 
@@ -276,9 +276,9 @@ describe("npm run rebuild-if-changed", () => {
       /^error: The portal rejected the token \(HTTP 401\)/,
     ],
     [
-      "the published state is unreadable",
+      "the build state is unreadable",
       async () => rmSync(join(site, "api/build-state.json")),
-      /^error: Cannot read the published state .*build-state\.json; build the site once/,
+      /^error: Cannot read the build state .*build-state\.json; build the site once/,
     ],
   ])("should exit 1 with one clear line and call nothing when %s", async (_what, breakIt, line) => {
     await breakIt();

@@ -10,14 +10,14 @@ import {
 } from "./build-state.ts";
 
 /**
- * Reads the published state of a site: from its output folder (`_site`, a
+ * Reads the build state a site published: from its output folder (`_site`, a
  * self-hosted server) or from its public address (Netlify, GitHub Pages).
- * Every failure is one PublishedStateError whose message says where it looked
+ * Every failure is one BuildStateError whose message says where it looked
  * and what to do.
  */
 
-export class PublishedStateError extends PublisherError {
-  override name = "PublishedStateError";
+export class BuildStateError extends PublisherError {
+  override name = "BuildStateError";
 }
 
 export interface PublishedSite {
@@ -27,13 +27,13 @@ export interface PublishedSite {
   readonly timeoutMs?: number;
 }
 
-export const PUBLISHED_STATE_TIMEOUT_MS = 10_000;
+export const BUILD_STATE_TIMEOUT_MS = 10_000;
 
-export async function readPublishedState(site: PublishedSite): Promise<BuildState> {
+export async function readBuildState(site: PublishedSite): Promise<BuildState> {
   const parsed = parseBuildState(await readJson(site, BUILD_STATE_PATH));
   if (typeof parsed === "string") {
-    throw new PublishedStateError(
-      `The published state ${where(site, BUILD_STATE_PATH)} is unusable (${parsed}); deploy once by hand to publish a new one.`,
+    throw new BuildStateError(
+      `The build state ${where(site, BUILD_STATE_PATH)} is unusable (${parsed}); deploy once by hand to publish a new one.`,
     );
   }
   return parsed;
@@ -44,11 +44,11 @@ export async function readCalendarVersions(
   path: string,
 ): Promise<CalendarVersions> {
   if (!/^\/api\/build-state\/[^/]+\.json$/.test(path)) {
-    throw new PublishedStateError(`The published state names an unexpected file "${path}".`);
+    throw new BuildStateError(`The build state names an unexpected file "${path}".`);
   }
   const parsed = parseCalendarVersions(await readJson(site, path));
   if (typeof parsed === "string") {
-    throw new PublishedStateError(`${where(site, path)} is unusable (${parsed}).`);
+    throw new BuildStateError(`${where(site, path)} is unusable (${parsed}).`);
   }
   return parsed;
 }
@@ -68,7 +68,7 @@ async function readJson(site: PublishedSite, path: string): Promise<unknown> {
   let text: string;
   if (isUrl(site.location)) {
     const fetch = site.fetch ?? globalThis.fetch;
-    const timeoutMs = site.timeoutMs ?? PUBLISHED_STATE_TIMEOUT_MS;
+    const timeoutMs = site.timeoutMs ?? BUILD_STATE_TIMEOUT_MS;
     let response: Response;
     try {
       response = await fetch(target, {
@@ -80,14 +80,14 @@ async function readJson(site: PublishedSite, path: string): Promise<unknown> {
         error instanceof Error && error.name === "TimeoutError"
           ? `no answer within ${timeoutMs / 1000} s`
           : "unreachable";
-      throw new PublishedStateError(`Cannot read the published state: ${target} ${reason}.`);
+      throw new BuildStateError(`Cannot read the build state: ${target} ${reason}.`);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      throw new PublishedStateError(
+      throw new BuildStateError(
         response.status === 404
           ? `${target} does not exist (HTTP 404): the site was not built by this version yet; deploy once by hand.`
-          : `Cannot read the published state: ${target} answered HTTP ${response.status}.`,
+          : `Cannot read the build state: ${target} answered HTTP ${response.status}.`,
       );
     }
     text = await response.text();
@@ -95,14 +95,14 @@ async function readJson(site: PublishedSite, path: string): Promise<unknown> {
     try {
       text = await readFile(target, "utf8");
     } catch {
-      throw new PublishedStateError(
-        `Cannot read the published state ${target}; build the site once (npm run build) first.`,
+      throw new BuildStateError(
+        `Cannot read the build state ${target}; build the site once (npm run build) first.`,
       );
     }
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new PublishedStateError(`The published state ${target} is not JSON.`);
+    throw new BuildStateError(`The build state ${target} is not JSON.`);
   }
 }
