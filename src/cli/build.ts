@@ -62,7 +62,9 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     // Pagefind indexes in its own process while Eleventy renders; the files are written after.
-    const searchIndex = buildSearchIndex(data, site);
+    const searchIndex = buildSearchIndex(data, site, {
+      cacheDir: readApiConfig(process.env).cacheDir,
+    });
     searchIndex.catch(() => {}); // awaited below, unless rendering fails first
     await timedAsync("render", () => eleventy.write());
     const index = await timedAsync("search index", () => searchIndex);

@@ -1,8 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { deserialize, serialize } from "node:v8";
 import * as pagefind from "pagefind";
 import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
+import { count } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
 
@@ -78,16 +82,31 @@ export interface BuiltSearchIndex {
  * Indexes the site's events: Pagefind does the work in its own process, so a
  * build starts this before rendering and writes the files afterwards, and
  * the indexing runs beside Eleventy instead of after it.
+ *
+ * With `cacheDir` (EVENT_API_CACHE_DIR), the index of the last build is kept
+ * there and reused when the records and the Pagefind version are the same:
+ * Pagefind's output for the same records is the same index, and a rebuild in
+ * which no event changed (a date-relative one, or a retried deploy) then
+ * skips the largest single cost of the build.
  */
 export async function buildSearchIndex(
   input: SearchIndexInput,
   site: SearchIndexSite,
+  options: { readonly cacheDir?: string } = {},
 ): Promise<BuiltSearchIndex> {
   const records = recordsFor(input, site);
-  const files = await indexRecords(records, site.uiLanguage);
+  const cache = options.cacheDir ? new IndexCache(options.cacheDir, records, site) : null;
+  let files = cache?.read() ?? null;
+  if (files) count("searchIndexReused");
+  else {
+    files = await indexRecords(records, site.uiLanguage);
+    count("searchIndexBuilt");
+    cache?.write(files);
+  }
+  const built = files;
   return {
     records: records.length,
-    writeTo: (outputDir) => ({ records: records.length, ...writeFiles(files, outputDir) }),
+    writeTo: (outputDir) => ({ records: records.length, ...writeFiles(built, outputDir) }),
   };
 }
 
@@ -126,6 +145,71 @@ async function indexRecords(records: readonly SearchRecord[], language: string) 
   } finally {
     await pagefind.close();
   }
+}
+
+/** Pagefind's version is part of the key: another version may write another index. */
+const PAGEFIND_VERSION = pagefindVersion();
+const CACHE_PREFIX = "search-index-";
+
+/**
+ * The last build's index, one file in the cache folder named by a hash of
+ * what the index is made from. Best effort both ways: a missing, unreadable
+ * or unwritable cache only means Pagefind indexes again.
+ */
+class IndexCache {
+  readonly #dir: string;
+  readonly #file: string;
+
+  constructor(cacheDir: string, records: readonly SearchRecord[], site: SearchIndexSite) {
+    const key = createHash("sha256")
+      .update(JSON.stringify([PAGEFIND_VERSION, site.uiLanguage, records]))
+      .digest("hex")
+      .slice(0, 32);
+    this.#dir = cacheDir;
+    this.#file = join(cacheDir, `${CACHE_PREFIX}${key}.v8`);
+  }
+
+  read(): readonly IndexFile[] | null {
+    try {
+      const files = deserialize(readFileSync(this.#file)) as IndexFile[];
+      return Array.isArray(files) && files.every((f) => f.content instanceof Uint8Array)
+        ? files
+        : null;
+    } catch {
+      return null;
+    }
+  }
+
+  write(files: readonly IndexFile[]): void {
+    try {
+      mkdirSync(this.#dir, { recursive: true });
+      for (const name of readdirSync(this.#dir)) {
+        if (name.startsWith(CACHE_PREFIX)) rmSync(join(this.#dir, name), { force: true });
+      }
+      const temporary = `${this.#file}.${process.pid}.tmp`;
+      writeFileSync(
+        temporary,
+        serialize(files.map((file) => ({ path: file.path, content: file.content }))),
+      );
+      renameSync(temporary, this.#file);
+    } catch {
+      // Not kept: the next build indexes again.
+    }
+  }
+}
+
+/** Read from its package.json, which the package does not export: found above its entry file. */
+function pagefindVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.resolve("pagefind")));
+  for (let up = 0; up < 3; up++, dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      if (manifest.name === "pagefind") return String(manifest.version);
+    } catch {
+      // not here; one folder up
+    }
+  }
+  return "unknown";
 }
 
 /**

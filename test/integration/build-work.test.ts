@@ -81,6 +81,10 @@ async function tree(root: string): Promise<Map<string, string>> {
   return files;
 }
 
+function searchIndexFiles(files: Map<string, string>): Map<string, string> {
+  return new Map([...files].filter(([file]) => /^pagefind[/\\]|^pagefind filter/.test(file)));
+}
+
 describe("build work", () => {
   it("should fetch, parse and render each event once, and nothing again when the portal is unchanged", async () => {
     const cold = await build(join(work, "site"));
@@ -94,6 +98,8 @@ describe("build work", () => {
     // One page and one event.ics per event, each rendered once.
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
+    expect(count(cold, "searchIndexBuilt")).toBe(1);
+    const coldIndex = searchIndexFiles(await tree(join(work, "site")));
 
     const warm = await build(join(work, "site"));
     expect(count(warm, "fetch.detailRequests")).toBe(0);
@@ -102,6 +108,10 @@ describe("build work", () => {
     expect(count(warm, "normalize.computed")).toBe(0);
     expect(count(warm, "eventTimesParsed")).toBe(EVENTS);
     expect(warm.files).toBe(cold.files);
+    // The same records: the last build's index is reused, not indexed again by Pagefind.
+    expect(count(warm, "searchIndexBuilt")).toBe(0);
+    expect(count(warm, "searchIndexReused")).toBe(1);
+    expect(searchIndexFiles(await tree(join(work, "site")))).toEqual(coldIndex);
 
     const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(DEMO_NOW) });
     const edited = dataset.events.filter((_, index) => index % 50 === 7);
@@ -113,6 +123,8 @@ describe("build work", () => {
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
+    expect(count(changed, "searchIndexBuilt")).toBe(1);
+    expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
   });
 
   it("should render no per-event file through Eleventy: its pages grow with lists, not with events", async () => {
