@@ -40,10 +40,12 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: p.href,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
     })),
-    ...views.categories.map((c) => ({
-      path: c.href,
-      lastmod: latest([...c.upcoming, ...c.past].map((e) => e.updatedAt)),
-    })),
+    ...views.categories.flatMap((c) => {
+      const lastmod = latest([...c.upcoming, ...c.past].map((e) => e.updatedAt));
+      return views.categoryPages
+        .filter((page) => page.summary === c)
+        .map((page) => ({ path: page.href, lastmod }));
+    }),
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")

@@ -71,9 +71,13 @@ export interface CalendarSummary {
 export interface CategorySummary {
   readonly category: Category;
   readonly href: string;
-  readonly upcomingDays: readonly DayGroup[];
   readonly upcoming: readonly CalendarEvent[];
   readonly past: readonly CalendarEvent[];
+}
+
+/** A page of a category's upcoming events (/categories/{id}/, page/2/...). */
+export interface CategoryPage extends DayListPage {
+  readonly summary: CategorySummary;
 }
 
 export interface EventPage {
@@ -83,8 +87,8 @@ export interface EventPage {
   readonly isPast: boolean;
 }
 
-/** A page of the site-wide list of upcoming events (/events/, /events/page/2/...). */
-export interface AllEventsPage {
+/** One page of a paged day list, with its neighbours for the pager. */
+export interface DayListPage {
   readonly href: string;
   readonly pageNumber: number;
   readonly pageCount: number;
@@ -93,6 +97,9 @@ export interface AllEventsPage {
   readonly previousHref: string | null;
   readonly nextHref: string | null;
 }
+
+/** A page of the site-wide list of upcoming events (/events/, /events/page/2/...). */
+export type AllEventsPage = DayListPage;
 
 export interface SiteViews {
   /** Events on the site: upcoming ones and those that ended within the past window. */
@@ -105,6 +112,8 @@ export interface SiteViews {
   readonly allEventsPages: readonly AllEventsPage[];
   readonly calendars: readonly CalendarSummary[];
   readonly categories: readonly CategorySummary[];
+  /** Every category's upcoming events, paged like the calendars' lists. */
+  readonly categoryPages: readonly CategoryPage[];
   readonly listPages: readonly ListPage[];
   readonly monthPages: readonly MonthPage[];
   readonly eventPages: readonly EventPage[];
@@ -150,6 +159,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     }),
   );
   const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
+  const categories = buildCategories(upcoming, past);
 
   return {
     events,
@@ -158,7 +168,8 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     homeEventCount: HOME_EVENT_COUNT,
     allEventsPages: allEventsPages(upcoming, options.timeZone),
     calendars,
-    categories: buildCategories(upcoming, past, options.timeZone),
+    categories,
+    categoryPages: categoryPages(categories, options.timeZone),
     listPages: calendars.flatMap((summary) => [
       ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.href),
       ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
@@ -214,8 +225,22 @@ function listPages(
 }
 
 function allEventsPages(upcoming: readonly CalendarEvent[], timeZone: string): AllEventsPage[] {
+  return dayListPages(upcoming, paths.events(), timeZone);
+}
+
+function categoryPages(categories: readonly CategorySummary[], timeZone: string): CategoryPage[] {
+  return categories.flatMap((summary) =>
+    dayListPages(summary.upcoming, summary.href, timeZone).map((page) => ({ ...page, summary })),
+  );
+}
+
+/** `upcoming` in pages of EVENTS_PER_LIST_PAGE, the first at `first`, then `first`page/2/... */
+function dayListPages(
+  upcoming: readonly CalendarEvent[],
+  first: string,
+  timeZone: string,
+): DayListPage[] {
   const pageCount = Math.max(1, Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE));
-  const first = paths.events();
   const hrefOf = (n: number) => (n === 1 ? first : `${first}page/${n}/`);
   return Array.from({ length: pageCount }, (_, i) => {
     const pageNumber = i + 1;
@@ -362,7 +387,6 @@ function monthPages(
 function buildCategories(
   upcoming: readonly CalendarEvent[],
   past: readonly CalendarEvent[],
-  timeZone: string,
 ): CategorySummary[] {
   const categories = new Map<string, Category>();
   for (const event of [...upcoming, ...past]) {
@@ -381,7 +405,6 @@ function buildCategories(
         category,
         href: paths.category(category.id),
         upcoming: categoryUpcoming,
-        upcomingDays: groupByDay(categoryUpcoming, timeZone),
         past: pastIn.get(category.id) ?? [],
       };
     });

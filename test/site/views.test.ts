@@ -71,4 +71,32 @@ describe("buildViews", () => {
     const hostile = views.categories.find((c) => c.category.id === "Talks & Debates");
     expect(hostile?.href).toMatch(/^\/categories\/_[0-9a-f]+\/$/);
   });
+
+  it("should page a category's upcoming events like a calendar's list", () => {
+    const many: CalendarEvent[] = Array.from({ length: 2 * EVENTS_PER_LIST_PAGE + 3 }, (_, i) => ({
+      ...(fixtureSnapshot.events[1] as CalendarEvent),
+      id: `market-${i}`,
+      categories: [{ id: "markets", name: "Markets" }],
+      start: DateTime.fromISO("2026-06-01T10:00:00+02:00").plus({ days: i }).toISO() ?? "",
+      end: DateTime.fromISO("2026-06-01T11:00:00+02:00").plus({ days: i }).toISO() ?? "",
+    }));
+    const paged = buildViews(
+      { ...fixtureSnapshot, events: many },
+      { now, pastDays: 30, timeZone: "UTC" },
+    );
+    const pages = paged.categoryPages.filter((p) => p.summary.category.id === "markets");
+    const upcoming = paged.categories.find((c) => c.category.id === "markets")?.upcoming ?? [];
+    expect(upcoming.length).toBeGreaterThan(EVENTS_PER_LIST_PAGE);
+    expect(pages.map((p) => p.href)).toEqual(
+      Array.from({ length: Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE) }, (_, i) =>
+        i === 0 ? "/categories/markets/" : `/categories/markets/page/${i + 1}/`,
+      ),
+    );
+    expect(pages[0]?.nextHref).toBe("/categories/markets/page/2/");
+    expect(pages.at(-1)?.nextHref).toBeNull();
+    // Every upcoming event once, in order, across the pages.
+    expect(pages.flatMap((p) => p.days.flatMap((d) => d.events)).map((e) => e.id)).toEqual(
+      upcoming.map((e) => e.id),
+    );
+  });
 });
