@@ -62,9 +62,8 @@ runCli(async () => {
       configPath: ".eleventy.js",
     });
     // Pagefind indexes in its own process while Eleventy renders; the files are written after.
-    const searchIndex = buildSearchIndex(data, site, {
-      cacheDir: readApiConfig(process.env).cacheDir,
-    });
+    const apiConfig = readApiConfig(process.env);
+    const searchIndex = buildSearchIndex(data, site, { cacheDir: apiConfig.cacheDir });
     searchIndex.catch(() => {}); // awaited below, unless rendering fails first
     await timedAsync("render", () => eleventy.write());
     const index = await timedAsync("search index", () => searchIndex);
@@ -73,7 +72,7 @@ runCli(async () => {
       staging,
       output,
       site,
-      config: readApiConfig(process.env),
+      config: apiConfig,
       snapshot: await loadSnapshot(),
       published: data,
       changes: buildChangesOf(data)?.published ?? null,

@@ -25,6 +25,9 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       ]),
     ]),
   );
+  const latestByCategory = new Map(
+    views.categories.map((c) => [c, latest([...c.upcoming, ...c.past].map((e) => e.updatedAt))]),
+  );
   return [
     { path: "/", lastmod: latestOfAll },
     { path: "/calendars/", lastmod: latestOfAll },
@@ -40,12 +43,10 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: p.href,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
     })),
-    ...views.categories.flatMap((c) => {
-      const lastmod = latest([...c.upcoming, ...c.past].map((e) => e.updatedAt));
-      return views.categoryPages
-        .filter((page) => page.summary === c)
-        .map((page) => ({ path: page.href, lastmod }));
-    }),
+    ...views.categoryPages.map((p) => ({
+      path: p.href,
+      lastmod: latestByCategory.get(p.summary) ?? null,
+    })),
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")

@@ -27,15 +27,9 @@ export interface DayGroup {
   readonly events: readonly CalendarEvent[];
 }
 
-export interface ListPage {
+export interface ListPage extends DayListPage {
   readonly calendar: Calendar;
   readonly kind: "upcoming" | "past";
-  readonly href: string;
-  readonly pageNumber: number;
-  readonly pageCount: number;
-  readonly days: readonly DayGroup[];
-  readonly previousHref: string | null;
-  readonly nextHref: string | null;
 }
 
 export interface MonthDay {
@@ -166,7 +160,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     upcoming,
     homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone),
     homeEventCount: HOME_EVENT_COUNT,
-    allEventsPages: allEventsPages(upcoming, options.timeZone),
+    allEventsPages: dayListPages(upcoming, paths.events(), options.timeZone),
     calendars,
     categories,
     categoryPages: categoryPages(categories, options.timeZone),
@@ -206,26 +200,11 @@ function listPages(
   events: readonly CalendarEvent[],
   firstHref: string,
 ): ListPage[] {
-  const pageCount = Math.max(1, Math.ceil(events.length / EVENTS_PER_LIST_PAGE));
-  const hrefOf = (n: number) => (n === 1 ? firstHref : `${firstHref}page/${n}/`);
-  return Array.from({ length: pageCount }, (_, i) => {
-    const pageNumber = i + 1;
-    const pageEvents = events.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
-    return {
-      calendar,
-      kind,
-      href: hrefOf(pageNumber),
-      pageNumber,
-      pageCount,
-      days: groupByDay(pageEvents, calendar.timeZone),
-      previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
-      nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
-    };
-  });
-}
-
-function allEventsPages(upcoming: readonly CalendarEvent[], timeZone: string): AllEventsPage[] {
-  return dayListPages(upcoming, paths.events(), timeZone);
+  return dayListPages(events, firstHref, calendar.timeZone).map((page) => ({
+    ...page,
+    calendar,
+    kind,
+  }));
 }
 
 function categoryPages(categories: readonly CategorySummary[], timeZone: string): CategoryPage[] {
@@ -234,23 +213,23 @@ function categoryPages(categories: readonly CategorySummary[], timeZone: string)
   );
 }
 
-/** `upcoming` in pages of EVENTS_PER_LIST_PAGE, the first at `first`, then `first`page/2/... */
+/** `events` in pages of EVENTS_PER_LIST_PAGE, the first at `first`, then `first`page/2/... */
 function dayListPages(
-  upcoming: readonly CalendarEvent[],
+  events: readonly CalendarEvent[],
   first: string,
   timeZone: string,
 ): DayListPage[] {
-  const pageCount = Math.max(1, Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE));
+  const pageCount = Math.max(1, Math.ceil(events.length / EVENTS_PER_LIST_PAGE));
   const hrefOf = (n: number) => (n === 1 ? first : `${first}page/${n}/`);
   return Array.from({ length: pageCount }, (_, i) => {
     const pageNumber = i + 1;
-    const events = upcoming.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
+    const pageEvents = events.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
     return {
       href: hrefOf(pageNumber),
       pageNumber,
       pageCount,
-      eventCount: upcoming.length,
-      days: groupByDay(events, timeZone),
+      eventCount: events.length,
+      days: groupByDay(pageEvents, timeZone),
       previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
       nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
     };
