@@ -1,6 +1,6 @@
-import { pingHub } from "../../src/build/websub-ping.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
+import { pingHub } from "../../src/rebuild/websub-ping.ts";
 
 /**
  * Netlify event function: runs when a deploy succeeded (the file name picks

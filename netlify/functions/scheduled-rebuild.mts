@@ -1,8 +1,8 @@
-import { triggerRebuild } from "../../src/build/trigger-rebuild.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 
 /**
  * Netlify scheduled function: every few minutes (the schedule in netlify.toml,

@@ -1,5 +1,5 @@
 import { type FieldMap, isPlainObject, pickEventField } from "../model/field-map.ts";
-import type { WireRecord } from "./wire.ts";
+import type { WireRecord } from "../model/wire.ts";
 
 /**
  * Keys under which portals wrap a single record, tried in order:

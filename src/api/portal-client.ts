@@ -1,13 +1,13 @@
 import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
+import type { WireCalendar, WireEvent, WireRecord } from "../model/wire.ts";
 import { unwrapDetails } from "./details-envelope.ts";
 import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
 import { firstPageUrl, readPage } from "./paging.ts";
 import { type CachedResponse, type CacheHit, ResponseCache } from "./response-cache.ts";
-import type { WireCalendar, WireEvent, WireRecord } from "./wire.ts";
 
 export interface FetchStats extends HttpStats {
   /** Responses taken from the cache without asking (younger than EVENT_API_CACHE_DURATION). */

@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import { endMillis } from "../model/event-times.ts";
+import { eventUid } from "../model/event-uid.ts";
 import type { CalendarEvent, EventHistory, PortalSnapshot } from "../model/types.ts";
-import { eventUid } from "../outputs/ics-uid.ts";
-import { paths } from "../site/paths.ts";
+import { paths } from "../model/url-scheme.ts";
 import {
   type Announcement,
   type ChangeKind,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { eventUid } from "../outputs/ics-uid.ts";
+import { eventUid } from "../model/event-uid.ts";
 import {
   type Announcement,
   PUBLISHED_STATE_VERSION,

@@ -1,9 +1,9 @@
-import type { WireRecord } from "../api/wire.ts";
 import type { FieldMap } from "../model/field-map.ts";
 import { unmappedFields } from "../model/field-map.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
+import type { WireRecord } from "../model/wire.ts";
 
 /** What check-api fetched: the selected calendars with their listed events, and some details. */
 export interface Samples {

@@ -3,7 +3,6 @@ import { pathToFileURL } from "node:url";
 import { formatAuth } from "../api/auth.ts";
 import { unwrapDetails } from "../api/details-envelope.ts";
 import { calendarIdOf, eventIdOf, PortalClient } from "../api/portal-client.ts";
-import type { WireRecord } from "../api/wire.ts";
 import { probeAuth } from "../check/auth-probe.ts";
 import { type Evaluation, evaluateSamples, type Samples } from "../check/evaluate-samples.ts";
 import { formatPaging, inspectList, type ListShape } from "../check/paging-probe.ts";
@@ -19,6 +18,7 @@ import { readSiteConfig } from "../config/site.ts";
 import { AuthError } from "../errors.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { proposeFieldMap } from "../model/propose-field-map.ts";
+import type { WireRecord } from "../model/wire.ts";
 
 export interface Output {
   write(text: string): unknown;

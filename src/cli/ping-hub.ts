@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
-import { pingHub } from "../build/websub-ping.ts";
 import { readSiteConfig } from "../config/site.ts";
 import { ConfigError } from "../errors.ts";
+import { pingHub } from "../rebuild/websub-ping.ts";
 import { runCli } from "./run.ts";
 
 /**

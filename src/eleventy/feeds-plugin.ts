@@ -25,13 +25,13 @@ import {
 import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
-import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
-import { withRemovedCategories } from "../site/removed-pages.ts";
 import {
   calendarCategoryScopes,
   subscribedPairs,
   subscriptionScopes,
-} from "../site/subscription-scopes.ts";
+} from "../outputs/subscription-scopes.ts";
+import { qrFilePath, writeSubscriptionsJson } from "../outputs/subscriptions-json.ts";
+import { withRemovedCategories } from "../site/removed-pages.ts";
 import { addOutputWarning } from "./output-warnings.ts";
 import { addStreamedOutput } from "./streamed-outputs-plugin.ts";
 

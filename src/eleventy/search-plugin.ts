@@ -1,8 +1,8 @@
 import { getSiteConfig } from "../config/site.ts";
+import { subscribedPairs } from "../outputs/subscription-scopes.ts";
 import { writeSearchIndex } from "../search/search-index.ts";
 import { eventDays, placeName } from "../search/search-records.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
-import { subscribedPairs } from "../site/subscription-scopes.ts";
 
 /**
  * What the search page and the filter forms need from the site data, and the

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { getSiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
+import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
 import {
@@ -16,7 +17,6 @@ import {
   zoneDisplayName,
 } from "../site/format.ts";
 import { loadSiteData, resetSiteData, type SiteData } from "../site/load.ts";
-import { encodeIdSegment, paths } from "../site/paths.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";

@@ -2,6 +2,7 @@ import type { Announcement, RemovedEventRecord } from "../changes/published-stat
 import { getSiteConfig, type SiteConfig } from "../config/site.ts";
 import { timed } from "../metrics.ts";
 import type { Calendar, Category, PortalSnapshot } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
 import {
   publicJsonPaths,
   publishedEvents,
@@ -10,7 +11,6 @@ import {
   writeChangesJson,
   writeManifestJson,
 } from "../outputs/public-json.ts";
-import { paths } from "../site/paths.ts";
 import { widgetAssets } from "../widget/assets.ts";
 import { renderEmbedDocsPage } from "../widget/docs-page.ts";
 import { renderEmbedPage } from "../widget/embed-page.ts";

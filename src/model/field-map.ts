@@ -1,4 +1,4 @@
-import type { WireRecord } from "../api/wire.ts";
+import type { WireRecord } from "./wire.ts";
 
 /**
  * Portals name the same thing differently. Each of our fields has a list of

@@ -1,8 +1,8 @@
-import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant } from "./dates.ts";
 import { type FieldMap, pickCalendarField } from "./field-map.ts";
 import { plainTextLine } from "./sanitize.ts";
 import type { Calendar } from "./types.ts";
+import type { WireRecord } from "./wire.ts";
 
 export interface NormalizeOptions {
   readonly fieldMap: FieldMap;

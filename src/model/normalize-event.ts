@@ -1,5 +1,4 @@
 import { DateTime } from "luxon";
-import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dates.ts";
 import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
 import { readGeo, readPlaceGeo } from "./geo.ts";
@@ -16,6 +15,7 @@ import type {
   Place,
   PostalAddress,
 } from "./types.ts";
+import type { WireRecord } from "./wire.ts";
 
 /**
  * One event from its list record and (when fetched) its details record; the

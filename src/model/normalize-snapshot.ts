@@ -1,7 +1,7 @@
-import type { WireCalendar } from "../api/wire.ts";
 import { type NormalizeOptions, normalizeCalendar } from "./normalize-calendar.ts";
 import { normalizeEvent } from "./normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "./types.ts";
+import type { WireCalendar } from "./wire.ts";
 
 export interface SnapshotInput {
   /** API base URL without credentials or query string. */

@@ -1,4 +1,3 @@
-import type { WireRecord } from "../api/wire.ts";
 import { isValidZone, parseWireTime } from "./dates.ts";
 import {
   type CalendarField,
@@ -11,6 +10,7 @@ import {
   unmappedFields,
 } from "./field-map.ts";
 import { readGeo } from "./geo.ts";
+import type { WireRecord } from "./wire.ts";
 
 /** Wire records check-api saw: calendars, and events with their details when fetched. */
 export interface FieldSamples {

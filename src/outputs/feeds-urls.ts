@@ -1,9 +1,9 @@
 import type { CalendarEvent } from "../model/types.ts";
-import { paths } from "../site/paths.ts";
+import { paths } from "../model/url-scheme.ts";
 
 /**
  * Where the feed and calendar files live. Every path derives from portal ids
- * through `paths` (src/site/paths.ts), so renaming a calendar, category or
+ * through `paths` (src/model/url-scheme.ts), so renaming a calendar, category or
  * event never breaks a subscription.
  */
 

@@ -3,7 +3,7 @@ import type { DateTime } from "luxon";
 import type { Announcement } from "../changes/published-state.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { paths } from "../site/paths.ts";
+import { paths } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";

@@ -7,6 +7,7 @@ import ical, {
 import { DateTime } from "luxon";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
+import { eventUid } from "../model/event-uid.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
@@ -27,7 +28,6 @@ import {
   unfoldIcs,
 } from "./ics-lines.ts";
 import { vtimezone } from "./ics-timezones.ts";
-import { eventUid } from "./ics-uid.ts";
 
 /**
  * iCalendar writers (RFC 5545, with RFC 7986 properties):

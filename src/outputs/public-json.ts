@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { endedBefore } from "../model/event-times.ts";
+import { eventUid } from "../model/event-uid.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
-import { encodeIdSegment, paths } from "../site/paths.ts";
+import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { siteWindowUntil } from "../site/views.ts";
-import { eventUid } from "./ics-uid.ts";
 import {
   PUBLIC_JSON_VERSION,
   type PublicCalendar,

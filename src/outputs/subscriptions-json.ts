@@ -1,6 +1,6 @@
-import type { SubscriptionScopes } from "../site/subscription-scopes.ts";
 import { type FeedScope, feedFilePaths, feedUrls, scopeFolderPath } from "./feeds-urls.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
+import type { SubscriptionScopes } from "./subscription-scopes.ts";
 
 /**
  * The list of every subscription the site publishes (site, calendars,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ApiConfig } from "../config/api.ts";
 import { isPlainObject } from "../model/field-map.ts";
-import { encodeIdSegment } from "../site/paths.ts";
+import { encodeIdSegment } from "../model/url-scheme.ts";
 import type { PortalLists, RecordedPage } from "./list-recorder.ts";
 import { listFingerprint, type Pair } from "./list-versions.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";

@@ -1,8 +1,8 @@
-import { triggerRebuild } from "../build/trigger-rebuild.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
 import type { PublishedSite } from "./read-build-state.ts";
+import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**
  * `npm run rebuild-if-changed` and the scheduled function: check the portal

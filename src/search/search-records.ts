@@ -1,8 +1,8 @@
 import { validEventTimes } from "../model/event-times.ts";
 import type { AttendanceMode, Calendar, CalendarEvent } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
 import { formatListTime, formatLocalDay } from "../site/format.ts";
-import { paths } from "../site/paths.ts";
 
 /**
  * One search record per published event, built from the snapshot (not from

@@ -1,5 +1,5 @@
 import type { Calendar } from "../model/types.ts";
-import { encodeIdSegment } from "./paths.ts";
+import { encodeIdSegment } from "../model/url-scheme.ts";
 
 /**
  * Calendar colours as a generated stylesheet rather than style attributes, so

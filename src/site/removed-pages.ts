@@ -1,6 +1,6 @@
 import { endedBefore } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
-import { paths } from "./paths.ts";
+import { paths } from "../model/url-scheme.ts";
 import type { EventPage, SiteViews } from "./views.ts";
 
 /**

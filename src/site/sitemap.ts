@@ -1,5 +1,5 @@
+import { paths } from "../model/url-scheme.ts";
 import type { SiteData } from "./load.ts";
-import { paths } from "./paths.ts";
 
 export interface SitemapEntry {
   readonly path: string;

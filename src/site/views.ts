@@ -9,7 +9,7 @@ import {
 } from "../model/event-times.ts";
 import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
-import { paths } from "./paths.ts";
+import { paths } from "../model/url-scheme.ts";
 
 /**
  * Everything the page templates iterate over, derived once per build from the

@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ResponseCache } from "../api/response-cache.ts";
-import type { WireRecord } from "../api/wire.ts";
 import { count } from "../metrics.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
+import type { WireRecord } from "../model/wire.ts";
 
 type Entry = Normalized<CalendarEvent>;
 

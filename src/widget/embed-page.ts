@@ -1,7 +1,7 @@
 import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
 import { isUpcoming, publicJsonPaths } from "../outputs/public-json.ts";
-import { paths } from "../site/paths.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { basePath, escapeHtml } from "./html.ts";
 import { WIDGET_LABELS, type WidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";

@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
-import { encodeIdSegment, paths } from "../site/paths.ts";
+import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { basePath, escapeHtml } from "./html.ts";
 import { WIDGET_LABELS, widgetLanguage } from "./labels.ts";
 import { WIDGET_INITIAL_HEIGHT } from "./options.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { WireRecord } from "../../src/api/wire.ts";
 import { evaluateSamples } from "../../src/check/evaluate-samples.ts";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
+import type { WireRecord } from "../../src/model/wire.ts";
 
 const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
 const calendar: WireRecord = { id: "c", name: "Calendar" };

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import scheduledRebuild from "../../netlify/functions/scheduled-rebuild.mts";
 import { startPreviewServer } from "../../src/build/preview-server.ts";
-import { redactHookUrl, triggerRebuild } from "../../src/build/trigger-rebuild.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { redactHookUrl, triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 import { DEMO_NOW } from "../helpers/demo-build.ts";
 import { apiEnv, publishState } from "../helpers/rebuild.ts";
 

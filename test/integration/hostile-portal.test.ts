@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import type { PortalDataset } from "../../src/portal/types.ts";
-import { paths } from "../../src/site/paths.ts";
 import {
   createHostileDataset,
   DROPPED_MARKERS,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/model/url-scheme.ts";
 import type { PublicEventsDocument } from "../../src/outputs/public-json-types.ts";
 import {
   type DatasetEvent,
@@ -10,7 +11,6 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
-import { paths } from "../../src/site/paths.ts";
 import { type CommandRun, runScript } from "../helpers/demo-build.ts";
 import { envFileLines } from "../helpers/shell.ts";
 import { icalJsEvents } from "./published-site.ts";

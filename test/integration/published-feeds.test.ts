@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeIdSegment } from "../../src/model/url-scheme.ts";
 import type { DatasetEvent } from "../../src/portal/index.ts";
-import { encodeIdSegment } from "../../src/site/paths.ts";
 import { listFiles } from "../deploy/site-tree.ts";
 import {
   type BuiltSite,

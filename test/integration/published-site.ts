@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ICAL from "ical.js";
 import { DateTime } from "luxon";
+import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
-import { encodeIdSegment, paths } from "../../src/site/paths.ts";
 import { listFiles } from "../deploy/site-tree.ts";
 import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 

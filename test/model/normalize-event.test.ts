@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { WireRecord } from "../../src/api/wire.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
 import { normalizeEvent, readSequence } from "../../src/model/normalize-event.ts";
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
+import type { WireRecord } from "../../src/model/wire.ts";
 
 const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
 

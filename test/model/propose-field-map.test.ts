@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { WireRecord } from "../../src/api/wire.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
 import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import { proposeFieldMap } from "../../src/model/propose-field-map.ts";
+import type { WireRecord } from "../../src/model/wire.ts";
 
 const calendarRecord: WireRecord = { id: 7, title: "Concerts", timezone: "Europe/Prague" };
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import ICAL from "ical.js";
 import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { paths } from "../../src/site/paths.ts";
+import { paths } from "../../src/model/url-scheme.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { buildFixtureSite, categoriesOf, removeFixtureSite, TEST_SITE } from "./feeds-helpers.ts";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { removeFixtureSite } from "./feeds-helpers.ts";
 
 const CLI = fileURLToPath(new URL("./ics-build-cli.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 const run = promisify(execFile);
 

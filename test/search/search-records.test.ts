@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
+import { paths } from "../../src/model/url-scheme.ts";
 import { eventDays, type SearchRecord, searchRecords } from "../../src/search/search-records.ts";
 import { formatListTime, formatLocalDay } from "../../src/site/format.ts";
-import { paths } from "../../src/site/paths.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 
 const OPTIONS = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeIdSegment, paths } from "../../src/site/paths.ts";
+import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 
 describe("encodeIdSegment", () => {
   it("should keep plain lowercase ids readable", () => {

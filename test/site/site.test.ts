@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { HtmlValidate } from "html-validate";
 import { beforeAll, describe, expect, it } from "vitest";
+import { encodeIdSegment } from "../../src/model/url-scheme.ts";
 import { createDemoDataset } from "../../src/portal/index.ts";
 import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
-import { encodeIdSegment } from "../../src/site/paths.ts";
 import { buildSite, DEMO_NOW, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 

@@ -35,7 +35,7 @@
   function mount(script) {
     script.dataset.ecpMounted = "true";
     const calendar = script.dataset.calendar || "";
-    // Path segments are what src/site/paths.ts produces; anything else is not ours.
+    // Path segments are what src/model/url-scheme.ts produces; anything else is not ours.
     if (!/^[a-z0-9_-]{1,80}$/.test(calendar)) return;
     const base = new URL(".", script.src);
     const url = new URL(`embed/${calendar}/`, base);

@@ -1,10 +1,6 @@
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
-import type { CalendarCategoryScope, FeedScope } from "../outputs/feeds-urls.ts";
-import {
-  type SubscriptionWindow,
-  selectSubscriptionEvents,
-  timedEvents,
-} from "../outputs/feeds-window.ts";
+import type { CalendarCategoryScope, FeedScope } from "./feeds-urls.ts";
+import { type SubscriptionWindow, selectSubscriptionEvents, timedEvents } from "./feeds-window.ts";
 
 /**
  * Which sets of events can be subscribed to as real files: the whole site,

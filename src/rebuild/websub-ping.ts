@@ -1,5 +1,5 @@
 import { Semaphore } from "../api/semaphore.ts";
-import { type PublishedSite, readBuildState } from "../rebuild/read-build-state.ts";
+import { type PublishedSite, readBuildState } from "./read-build-state.ts";
 
 /**
  * After a deploy, tells the WebSub hub which feeds changed, so that readers

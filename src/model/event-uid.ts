@@ -1,5 +1,5 @@
-import type { CalendarEvent } from "../model/types.ts";
-import { encodeIdSegment } from "../site/paths.ts";
+import type { CalendarEvent } from "./types.ts";
+import { encodeIdSegment } from "./url-scheme.ts";
 
 /**
  * The VEVENT UID (RFC 5545 3.8.4.7; RFC 7986 5.3 recommends a host-qualified
