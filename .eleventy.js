@@ -1,23 +1,14 @@
-import { getSiteConfig } from "./src/config/site.ts";
-import feedsPlugin from "./src/eleventy/feeds-plugin.ts";
-import searchPlugin from "./src/eleventy/search-plugin.ts";
-import sitePlugin from "./src/eleventy/site-plugin.ts";
-import widgetPlugin from "./src/eleventy/widget-plugin.ts";
-
-/** Eleventy setup: folders and plugins. Everything else lives in src/eleventy/. */
-export default function (eleventyConfig) {
-  // Data files import TypeScript modules, which Eleventy's watcher cannot parse.
-  eleventyConfig.setWatchJavaScriptDependencies(false);
-  eleventyConfig.addPlugin(sitePlugin);
-  eleventyConfig.addPlugin(feedsPlugin);
-  eleventyConfig.addPlugin(widgetPlugin);
-  eleventyConfig.addPlugin(searchPlugin);
-
+/**
+ * Eleventy setup: folders and formats. `npm run build` and `npm start` add the
+ * publisher (src/eleventy/publisher-plugin.ts) with the build's settings and
+ * data, and SITE_URL's folder as the path prefix (src/eleventy/site-eleventy.ts);
+ * plugins and filters of your own go here.
+ */
+export default function () {
   return {
     dir: { input: "templates", data: "../_data", includes: "_includes", layouts: "_layouts" },
     templateFormats: ["njk"],
     htmlTemplateEngine: "njk",
     markdownTemplateEngine: false,
-    pathPrefix: new URL(getSiteConfig().url).pathname,
   };
 }

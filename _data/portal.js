@@ -1,6 +1,4 @@
-import { loadSiteData } from "../src/site/load.ts";
-
-/** Global `portal`: the snapshot of the portal plus the page views derived from it. */
-export default function () {
-  return loadSiteData();
+/** Global `portal`: the portal's events as this build publishes them (src/site/load.ts), handed over by the build. */
+export default function (configData) {
+  return configData.publisher.portal();
 }

@@ -1,6 +1,4 @@
-import { getSiteConfig } from "../src/config/site.ts";
-
-/** Global `site`: the settings of this build (docs/configuration.md). */
-export default function () {
-  return getSiteConfig();
+/** Global `site`: the settings of this build (src/config/site.ts), handed over by the build (src/eleventy/publisher-plugin.ts). */
+export default function (configData) {
+  return configData.publisher.site;
 }

@@ -50,11 +50,6 @@ export function count(name: string, by = 1): void {
   counters.set(name, (counters.get(name) ?? 0) + by);
 }
 
-/** Adds counts made elsewhere (a worker thread's). */
-export function mergeCounters(from: Readonly<Record<string, number>>): void {
-  for (const [name, value] of Object.entries(from)) count(name, value);
-}
-
 export interface Metrics {
   /** Milliseconds per phase. */
   readonly phases: Readonly<Record<string, number>>;

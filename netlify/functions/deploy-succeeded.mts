@@ -33,7 +33,7 @@ export default async function deploySucceeded(request: Request): Promise<Respons
       if (!deployed) throw new PublisherError("No deploy address in the event and no SITE_URL.");
       const result = await pingHub({
         hub: readSiteConfig(process.env).websubHub,
-        published: { location: deployed },
+        published: deployed,
         log,
       });
       ok = result.ok;

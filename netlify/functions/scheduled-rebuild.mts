@@ -46,7 +46,7 @@ export default async function scheduledRebuild(_request: Request): Promise<Respo
       }
       const result = await rebuildIfChanged({
         config: readApiConfig(env),
-        published: { location: published },
+        published,
         // The clock, unless SITE_NOW pins it (as for the build).
         nowMs: readSiteConfig(env).now.toMillis(),
         hookUrl: env.BUILD_HOOK_URL,

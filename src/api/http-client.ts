@@ -10,8 +10,14 @@ import { Semaphore } from "./semaphore.ts";
 export interface HttpClientOptions {
   /** EVENT_API_URL: the token is only ever sent to its origin. */
   readonly baseUrl?: string;
-  readonly token: string;
+  /** Null for a server that needs none (a published site): nothing is sent, nothing to redact. */
+  readonly token: string | null;
   readonly auth: AuthMode;
+  /**
+   * Who answers, as messages name it: the portal (the default, with hints at
+   * the EVENT_API_* settings), or another server such as a published site.
+   */
+  readonly server?: ServerTerms;
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly retries: number;
@@ -40,6 +46,17 @@ export interface JsonResponse {
   readonly totalCount: number | null;
 }
 
+export interface ServerTerms {
+  /** "the portal", "the published site". */
+  readonly name: string;
+  /** Whether messages point at the EVENT_API_* settings. */
+  readonly apiHints: boolean;
+  /** Whether any well-formed JSON body counts, whatever its Content-Type (static hosts vary). */
+  readonly anyContentType?: boolean;
+}
+
+const PORTAL: ServerTerms = { name: "the portal", apiHints: true };
+
 export interface HttpStats {
   requests: number;
   retries: number;
@@ -51,10 +68,11 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
- * GETs JSON from the portal: keep-alive connections (undici Agent, one pool
- * per origin), at most `concurrency` requests in flight, a time limit per
- * attempt, retries with backoff for transient failures, and errors whose
- * messages never contain the token.
+ * GETs JSON from the portal (or another server, such as a published site):
+ * keep-alive connections (undici Agent, one pool per origin), at most
+ * `concurrency` requests in flight, a time limit per attempt, retries with
+ * backoff for transient failures, and errors whose messages never contain
+ * the token.
  */
 export class HttpClient {
   readonly stats: HttpStats = { requests: 0, retries: 0, notModified: 0 };
@@ -62,10 +80,18 @@ export class HttpClient {
   readonly #options: HttpClientOptions;
   readonly #agent: Agent;
   readonly #slots: Semaphore;
+  /** "The portal" / "the portal", as messages begin or continue. */
+  readonly #The: string;
+  readonly #the: string;
+  readonly #hints: boolean;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
-    this.redact = createRedactor(options.token);
+    const server = options.server ?? PORTAL;
+    this.#the = server.name;
+    this.#The = server.name.charAt(0).toUpperCase() + server.name.slice(1);
+    this.#hints = server.apiHints;
+    this.redact = options.token === null ? (text) => text : createRedactor(options.token);
     this.#slots = new Semaphore(options.concurrency);
     this.#agent = new Agent({
       connections: options.concurrency,
@@ -78,6 +104,11 @@ export class HttpClient {
   /** The URL as it may be shown: token parameter removed. */
   display(url: URL): string {
     return this.redact(withoutToken(url, this.#options.auth).href);
+  }
+
+  /** "; check EVENT_API_URL" and the like, for the portal only. */
+  #hint(text: string): string {
+    return this.#hints ? `; ${text}` : "";
   }
 
   async getJson(target: URL, conditional: ConditionalHeaders = {}): Promise<JsonResponse> {
@@ -120,7 +151,9 @@ export class HttpClient {
       accept: "application/json",
       "user-agent": "event-calendar-publisher",
     };
-    authorize(url, headers, this.#options.auth, this.#options.token);
+    if (this.#options.token !== null) {
+      authorize(url, headers, this.#options.auth, this.#options.token);
+    }
     if (conditional.etag) headers["if-none-match"] = conditional.etag;
     if (conditional.lastModified) headers["if-modified-since"] = conditional.lastModified;
     const shown = this.display(url);
@@ -168,10 +201,10 @@ export class HttpClient {
     }
     if (status >= 200 && status < 300) {
       const type = header("content-type");
-      if (type && !JSON_TYPE.test(type)) {
+      if (type && !JSON_TYPE.test(type) && !this.#options.server?.anyContentType) {
         return failed(
           new ApiError(
-            `The portal answered ${shown} with ${type.split(";")[0]} instead of JSON; check that EVENT_API_URL points at the API, not a web page.`,
+            `${this.#The} answered ${shown} with ${type.split(";")[0]} instead of JSON${this.#hint("check that EVENT_API_URL points at the API, not a web page")}.`,
             status,
           ),
         );
@@ -181,7 +214,7 @@ export class HttpClient {
       } catch (cause) {
         // A truncated body (dropped connection, proxy hiccup) is worth another try.
         return failed(
-          new ApiUnavailableError(`The portal sent invalid JSON for ${shown}.`, status, {
+          new ApiUnavailableError(`${this.#The} sent invalid JSON for ${shown}.`, status, {
             cause: this.#clean(cause),
           }),
           true,
@@ -238,7 +271,7 @@ export class HttpClient {
       );
     }
     if (status === 404) {
-      return failed(new ApiNotFoundError(`The portal has nothing at ${shown} (HTTP 404).`, 404));
+      return failed(new ApiNotFoundError(`${this.#The} has nothing at ${shown} (HTTP 404).`, 404));
     }
     if (isRetryableStatus(status)) {
       const retryAfterMs = parseRetryAfter(header("retry-after") ?? undefined);
@@ -248,14 +281,14 @@ export class HttpClient {
         retryable: true,
         retryAfterMs,
         error: new ApiUnavailableError(
-          `The portal ${what} (HTTP ${status}) for ${shown}${detail}.`,
+          `${this.#The} ${what} (HTTP ${status}) for ${shown}${detail}.`,
           status,
         ),
       };
     }
     return failed(
       new ApiError(
-        `The portal refused ${shown} (HTTP ${status})${detail}; check EVENT_API_URL and EVENT_API_AUTH.`,
+        `${this.#The} refused ${shown} (HTTP ${status})${detail}${this.#hint("check EVENT_API_URL and EVENT_API_AUTH")}.`,
         status,
       ),
     );
@@ -276,7 +309,7 @@ export class HttpClient {
       const what = answering ? "did not finish answering" : "did not answer";
       return failed(
         new ApiUnavailableError(
-          `The portal ${what} ${shown} within ${formatMs(this.#options.timeoutMs)} (EVENT_API_TIMEOUT).`,
+          `${this.#The} ${what} ${shown} within ${formatMs(this.#options.timeoutMs)}${this.#hints ? " (EVENT_API_TIMEOUT)" : ""}.`,
           undefined,
           { cause },
         ),
@@ -286,7 +319,7 @@ export class HttpClient {
     if (code === "ENOTFOUND") {
       return failed(
         new ApiUnavailableError(
-          `Cannot find the host "${url.hostname}" (DNS); check EVENT_API_URL.`,
+          `Cannot find the host "${url.hostname}" (DNS)${this.#hint("check EVENT_API_URL")}.`,
           undefined,
           { cause },
         ),
@@ -295,7 +328,7 @@ export class HttpClient {
     if (code === "ECONNREFUSED") {
       return failed(
         new ApiUnavailableError(
-          `Cannot reach the portal at ${host}: connection refused; check EVENT_API_URL and that the portal is up.`,
+          `Cannot reach ${this.#the} at ${host}: connection refused${this.#hint("check EVENT_API_URL and that the portal is up")}.`,
           undefined,
           { cause },
         ),
@@ -304,7 +337,7 @@ export class HttpClient {
     }
     return failed(
       new ApiUnavailableError(
-        `Cannot reach the portal at ${host}: ${code ?? "network error"} for ${shown}.`,
+        `Cannot reach ${this.#the} at ${host}: ${code ?? "network error"} for ${shown}.`,
         undefined,
         { cause },
       ),

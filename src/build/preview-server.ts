@@ -10,7 +10,8 @@ import { headersFor } from "./headers.ts";
  * the headers netlify.toml gives each path (Content-Security-Policy, frame
  * rules, CORS, cache lifetimes) and /404.html for missing pages. Used by
  * `npm run preview` and by the tests, so what is checked locally is what the
- * CDN sends.
+ * CDN sends. A site published in a folder (SITE_URL with a path, such as a
+ * GitHub Pages project site) is served in that folder, as its host will.
  */
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -36,20 +37,33 @@ export interface PreviewServer {
   close(): Promise<void>;
 }
 
-export async function startPreviewServer(
-  options: { root?: string; host?: string; port?: number } = {},
-): Promise<PreviewServer> {
+export interface PreviewOptions {
+  readonly root?: string;
+  readonly host?: string;
+  readonly port?: number;
+  /** The folder the site is published in ("/events", no trailing slash); "" for a host's root. */
+  readonly basePath?: string;
+}
+
+export async function startPreviewServer(options: PreviewOptions = {}): Promise<PreviewServer> {
   let root = options.root ? normalize(options.root) : "";
+  const base = options.basePath ?? "";
   const server = createServer(async (request, response) => {
-    let path: string;
+    let requested: string;
     try {
-      path = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+      requested = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
     } catch {
       response.writeHead(400).end();
       return;
     }
-    const file = await resolveFile(root, path);
-    if (!file) {
+    if (base && (requested === "/" || requested === base)) {
+      response.writeHead(302, { Location: `${base}/` }).end();
+      return;
+    }
+    // Outside the site's folder there is nothing of the site.
+    const path = !base ? requested : requested.startsWith(`${base}/`) ? requested.slice(base.length) : null;
+    const file = path === null ? null : await resolveFile(root, path);
+    if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;
       response.writeHead(404, { "Content-Type": TYPES[".html"], ...headersFor("/404.html") });
       if (notFound) createReadStream(notFound).pipe(response);

@@ -1,4 +1,9 @@
-import { ConfigError, PublishError } from "../errors.ts";
+import {
+  DEFAULT_MAX_DROP_SHARE,
+  DEFAULT_MIN_DROP_EVENTS,
+  type ShrinkGuardConfig,
+} from "../config/publish.ts";
+import { PublishError } from "../errors.ts";
 
 /**
  * The shrink guard: before a build replaces the published site it compares
@@ -17,18 +22,6 @@ export interface ManifestCounts {
   }[];
   readonly totals: { readonly events: number };
 }
-
-export interface ShrinkGuardConfig {
-  /** Largest share of events that may disappear in one build (0 < share <= 1). */
-  readonly maxDropShare: number;
-  /** Drops smaller than this many events never block (natural churn of small sites). */
-  readonly minDropEvents: number;
-  /** Set for one build to publish a shrink on purpose. */
-  readonly allow: boolean;
-}
-
-export const DEFAULT_MAX_DROP_SHARE = 0.5;
-export const DEFAULT_MIN_DROP_EVENTS = 10;
 
 export interface ShrinkCheckInput extends Partial<ShrinkGuardConfig> {
   /** The published manifest, or null for a first build. */
@@ -106,38 +99,6 @@ export function checkShrink(input: ShrinkCheckInput): ShrinkCheck {
       `or change the limit with SHRINK_GUARD_MAX_DROP (now ${maxDropShare}, e.g. 0.8). See docs/deploy.md.`,
     ].join("\n"),
   );
-}
-
-/**
- * ALLOW_SHRINK=1 (or true/yes) allows one build to shrink the site. On
- * Netlify a build started through a build hook with the body "ALLOW_SHRINK=1"
- * is allowed too (Netlify passes the body as INCOMING_HOOK_BODY), so a one-off
- * allowance needs no change to the site's settings.
- */
-export function readShrinkGuardConfig(env: NodeJS.ProcessEnv = process.env): ShrinkGuardConfig {
-  const allowRaw = env.ALLOW_SHRINK?.trim().toLowerCase() ?? "";
-  if (allowRaw && !["1", "true", "yes", "0", "false", "no"].includes(allowRaw)) {
-    throw new ConfigError(`ALLOW_SHRINK: expected 1 or 0, got "${env.ALLOW_SHRINK}".`);
-  }
-  const hookBody = env.INCOMING_HOOK_BODY?.trim() ?? "";
-  const allow =
-    ["1", "true", "yes"].includes(allowRaw) || /^ALLOW_SHRINK=(1|true|yes)$/i.test(hookBody);
-
-  const shareRaw = env.SHRINK_GUARD_MAX_DROP?.trim();
-  const maxDropShare = shareRaw ? Number(shareRaw) : DEFAULT_MAX_DROP_SHARE;
-  if (!Number.isFinite(maxDropShare) || maxDropShare <= 0 || maxDropShare > 1) {
-    throw new ConfigError(
-      `SHRINK_GUARD_MAX_DROP: expected a share between 0 and 1 (e.g. 0.8), got "${shareRaw}".`,
-    );
-  }
-  const minRaw = env.SHRINK_GUARD_MIN_EVENTS?.trim();
-  const minDropEvents = minRaw ? Number(minRaw) : DEFAULT_MIN_DROP_EVENTS;
-  if (!Number.isInteger(minDropEvents) || minDropEvents < 1) {
-    throw new ConfigError(
-      `SHRINK_GUARD_MIN_EVENTS: expected a positive whole number, got "${minRaw}".`,
-    );
-  }
-  return { maxDropShare, minDropEvents, allow };
 }
 
 /** Validates parsed JSON as a manifest; returns null (with the reason) when it is not one. */

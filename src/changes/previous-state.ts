@@ -1,6 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { PublishedFileMissing, PublishedSite } from "../api/published-site.ts";
 import { eventUid } from "../model/event-uid.ts";
+import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import {
   type Announcement,
   PUBLISHED_STATE_VERSION,
@@ -20,9 +22,9 @@ import {
  * 1. `published-state.json` in the fetch cache folder (EVENT_API_CACHE_DIR),
  *    written after each successful publish and kept between builds with the
  *    cache (netlify-plugin-cache, actions/cache, a server's disk);
- * 2. else the live site's public JSON (`calendars.json`, each calendar's
- *    `events.json` and `changes.json`, next to PREVIOUS_MANIFEST_URL, by
- *    default SITE_URL/api/), for a fresh build machine with an empty cache.
+ * 2. else the published site's public JSON (`calendars.json`, each
+ *    calendar's `events.json` and `changes.json`, at SITE_URL/api/ or next to
+ *    PREVIOUS_MANIFEST_URL), for a fresh build machine with an empty cache.
  *
  * Nothing usable means "no changes known": the build publishes what the
  * portal has and announces nothing, and never takes an event for deleted
@@ -30,15 +32,13 @@ import {
  */
 
 export const STATE_FILE = "published-state.json";
-export const PREVIOUS_STATE_TIMEOUT_MS = 10_000;
 
 export interface PreviousStateOptions {
   /** EVENT_API_CACHE_DIR. */
   readonly cacheDir: string;
   readonly siteUrl: string;
-  /** PREVIOUS_MANIFEST_URL: the public JSON is read from its folder; "none" reads only the cache. */
-  readonly remoteUrl?: string;
-  readonly fetch?: typeof globalThis.fetch;
+  /** The published site whose public JSON is read when the cache has no state; null: none. */
+  readonly publishedSite: string | null;
   readonly timeoutMs?: number;
   readonly log?: (line: string) => void;
 }
@@ -48,8 +48,6 @@ export interface PreviousState {
   /** The file or URL it was read from, or "none". */
   readonly source: string;
 }
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export async function loadPreviousState(options: PreviousStateOptions): Promise<PreviousState> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -66,23 +64,18 @@ export async function loadPreviousState(options: PreviousStateOptions): Promise<
     log(`previous state: ${file} ${found.problem}; ignored`);
   }
 
-  if (options.remoteUrl === "none") {
-    return none(`no usable ${file}, and PREVIOUS_MANIFEST_URL=none`, log);
+  if (options.publishedSite === null) {
+    return none(`no usable ${file}, and nothing published to read`, log);
   }
-  const base = apiBase(options);
-  if (base === null) {
-    return none(`${options.remoteUrl ? "PREVIOUS_MANIFEST_URL" : "SITE_URL"} is not a URL`, log);
-  }
-  if (LOOPBACK.has(base.hostname) && !options.remoteUrl) {
-    return none(`no ${file}, and SITE_URL is local, so nothing published to read`, log);
-  }
+  const site = new PublishedSite(options.publishedSite, { timeoutMs: options.timeoutMs });
+  const where = site.where("/api/");
   try {
-    const state = await fromPublicJson(base, options);
-    if (state === null) return none(`${base.href} has no published site yet`, log);
-    log(`previous state: ${base.href} (${describe(state)}, read from the live site)`);
-    return { state, source: base.href };
+    const state = await fromPublicJson(site, options.siteUrl);
+    if (state === null) return none(`${where} has no published site yet`, log);
+    log(`previous state: ${where} (${describe(state)}, read from the live site)`);
+    return { state, source: where };
   } catch (error) {
-    return none(`${base.href}: ${(error as Error).message}`, log);
+    return none(`${where}: ${(error as Error).message}`, log);
   }
 }
 
@@ -112,17 +105,6 @@ function fromText(text: string, siteUrl: string): { state: PublishedState } | { 
   return parsed;
 }
 
-function apiBase(options: PreviousStateOptions): URL | null {
-  try {
-    // The manifest's folder holds the rest of the public JSON.
-    return options.remoteUrl
-      ? new URL(".", options.remoteUrl)
-      : new URL(`${trimSlash(options.siteUrl)}/api/`);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The state as the public JSON shows it: every calendar's events.json (any
  * failure makes the whole read fail: a missing calendar must not look
@@ -130,35 +112,40 @@ function apiBase(options: PreviousStateOptions): URL | null {
  * Null when calendars.json answers 404: nothing was published yet.
  */
 async function fromPublicJson(
-  base: URL,
-  options: PreviousStateOptions,
+  site: PublishedSite,
+  siteUrl: string,
 ): Promise<PublishedState | null> {
-  const get = getJson(options);
-  const calendars = await get(new URL("calendars.json", base));
+  const get = (path: string) =>
+    site.readJson(path).catch((error: unknown) => {
+      if (error instanceof PublishedFileMissing) return NOT_FOUND;
+      throw error;
+    });
+  const calendars = await get(paths.apiCalendars());
   if (calendars === NOT_FOUND) return null;
   const list = (calendars as { calendars?: unknown } | null)?.calendars;
   if (!Array.isArray(list)) throw new Error("calendars.json has no calendars list");
-  const segments = list.map((calendar) => {
-    const segment = (calendar as { segment?: unknown } | null)?.segment;
-    if (typeof segment !== "string" || !/^[a-z0-9_-]+$/.test(segment)) {
-      throw new Error("calendars.json has a calendar without a valid segment");
+  const ids = list.map((calendar) => {
+    const { id, segment } = (calendar ?? {}) as { id?: unknown; segment?: unknown };
+    if (typeof id !== "string" || typeof segment !== "string" || encodeIdSegment(id) !== segment) {
+      throw new Error("calendars.json has a calendar without a valid id and segment");
     }
-    return segment;
+    return id;
   });
-  const uid = (calendarId: string, id: string) => eventUid({ calendarId, id }, options.siteUrl);
+  const uid = (calendarId: string, id: string) => eventUid({ calendarId, id }, siteUrl);
   const events: PublishedEventRecord[] = [];
-  for (const segment of segments) {
-    const document = await get(new URL(`calendars/${segment}/events.json`, base));
+  for (const id of ids) {
+    const path = paths.apiEvents(id);
+    const document = await get(path);
     const items = (document as { events?: unknown } | null)?.events;
     if (document === NOT_FOUND || !Array.isArray(items)) {
-      throw new Error(`calendars/${segment}/events.json is missing or has no events list`);
+      throw new Error(`${path} is missing or has no events list`);
     }
     for (const item of items) {
       const record = parseEventRecord(item, { uid });
       if (record) events.push(record);
     }
   }
-  const changes = await get(new URL("changes.json", base));
+  const changes = await get(paths.apiChanges());
   const removed: RemovedEventRecord[] = [];
   const announcements: Announcement[] = [];
   if (changes !== NOT_FOUND) {
@@ -172,14 +159,14 @@ async function fromPublicJson(
       if (announcement) announcements.push(announcement);
     }
   }
-  const manifest = (await get(new URL("manifest.json", base))) as { generatedAt?: unknown } | null;
+  const manifest = (await get(paths.apiManifest())) as { generatedAt?: unknown } | null;
   const publishedAt =
     typeof manifest?.generatedAt === "string" && !Number.isNaN(Date.parse(manifest.generatedAt))
       ? manifest.generatedAt
       : new Date(0).toISOString();
   return {
     version: PUBLISHED_STATE_VERSION,
-    siteUrl: options.siteUrl,
+    siteUrl,
     publishedAt,
     events,
     removed,
@@ -188,39 +175,6 @@ async function fromPublicJson(
 }
 
 const NOT_FOUND = Symbol("not found");
-
-function getJson(options: PreviousStateOptions) {
-  const fetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? PREVIOUS_STATE_TIMEOUT_MS;
-  return async (url: URL): Promise<unknown> => {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const reason =
-        error instanceof Error && error.name === "TimeoutError"
-          ? `no answer within ${timeoutMs / 1000} s`
-          : "unreachable";
-      throw new Error(`${url.pathname} ${reason}`);
-    }
-    if (response.status === 404) {
-      await response.body?.cancel().catch(() => undefined);
-      return NOT_FOUND;
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new Error(`${url.pathname} answered HTTP ${response.status}`);
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw new Error(`${url.pathname} is not JSON`);
-    }
-  };
-}
 
 function none(reason: string, log: (line: string) => void): PreviousState {
   log(`previous state: none (${reason}); no changes known`);

@@ -1,22 +1,21 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { PortalSnapshot } from "../model/types.ts";
-import { type ChangeReport, type ChangeResult, detectChanges } from "./detect-changes.ts";
-import { loadPreviousState, savePublishedState } from "./previous-state.ts";
-import type { PublishedState } from "./published-state.ts";
+import { type ChangeResult, detectChanges } from "./detect-changes.ts";
+import { loadPreviousState } from "./previous-state.ts";
 
 /**
  * The build's changes since the last publish: the previous state read once
  * (previous-state.ts) and compared with the snapshot (detect-changes.ts).
- * The state to keep is held back, out of the site's data (which render
- * threads get a copy of), until the build has published: a build that
- * fails, or that the shrink guard stops, leaves the previous state as it was.
+ * The state to keep (`next`) is returned to the build, which keeps it only
+ * once the site is published (savePublishedState): a build that fails, or
+ * that the shrink guard stops, leaves the previous state as it was.
  */
 
 export interface SiteChangeOptions {
   /** EVENT_API_CACHE_DIR: where the state is kept between builds. */
   readonly cacheDir: string;
-  /** PREVIOUS_MANIFEST_URL. */
-  readonly remoteUrl?: string;
+  /** The published site, read when the cache has no state (src/config/publish.ts); null: none. */
+  readonly publishedSite: string | null;
   readonly log?: (line: string) => void;
 }
 
@@ -33,7 +32,7 @@ export async function loadSiteChanges(
   const previous = await loadPreviousState({
     cacheDir: options.cacheDir,
     siteUrl: site.url,
-    remoteUrl: options.remoteUrl,
+    publishedSite: options.publishedSite,
     log: options.log,
   });
   return detectChanges(previous.state, snapshot, {
@@ -44,29 +43,4 @@ export async function loadSiteChanges(
     feedPastDays: site.feedPastDays,
     pastDays: site.pastDays,
   });
-}
-
-export interface BuildChanges {
-  /** Null when there was no previous state to compare with. */
-  readonly report: ChangeReport | null;
-  /** What this build publishes: announcements and removed events expire with time (src/rebuild). */
-  readonly published: PublishedState;
-  /** Keeps what this build published for the next build; call once the site is published. */
-  commit(): Promise<string>;
-}
-
-const held = new WeakMap<object, BuildChanges>();
-
-/** Ties a build's changes to the data object the build publishes. */
-export function holdChanges(owner: object, changes: ChangeResult, cacheDir: string): void {
-  held.set(owner, {
-    report: changes.report,
-    published: changes.next,
-    commit: () => savePublishedState(cacheDir, changes.next),
-  });
-}
-
-/** The changes held for this data object, if it was loaded with them. */
-export function buildChangesOf(owner: object): BuildChanges | null {
-  return held.get(owner) ?? null;
 }

@@ -1,30 +1,29 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import Eleventy from "@11ty/eleventy";
-import { loadPreviousManifest, MANIFEST_PATH } from "../build/previous-manifest.ts";
+import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
 import { countOutput, formatBuildReport } from "../build/report.ts";
-import { resolveRebuildInterval } from "../build/schedule.ts";
-import { checkShrink, parseManifestCounts, readShrinkGuardConfig } from "../build/shrink-guard.ts";
-import { type BuildChanges, buildChangesOf } from "../changes/site-changes.ts";
-import { readApiConfig } from "../config/api.ts";
-import { getSiteConfig } from "../config/site.ts";
-import { takeOutputWarnings } from "../eleventy/output-warnings.ts";
+import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
+import { savePublishedState } from "../changes/previous-state.ts";
+import { readBuildConfig } from "../config/build-config.ts";
+import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
+import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
+import { paths } from "../model/url-scheme.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
-import { buildSearchIndex } from "../search/search-index.ts";
 import { loadSiteData } from "../site/load.ts";
-import { loadSnapshot } from "../snapshot/index.ts";
-import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
+import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import { connectPortal } from "./connect-portal.ts";
 import { runCli } from "./run.ts";
 
 /**
- * `npm run build`: fetch the portal snapshot, render the site into a staging
- * folder next to the output, check it against what is published, then swap
- * it into place. Any failure leaves the previously published output as it was
- * (docs/deploy.md, "Safe builds").
+ * `npm run build`: read the settings once, fetch the portal's snapshot, work
+ * out what changed since the last publish, render the site into a staging
+ * folder next to the output, check it against what is published, then swap it
+ * into place. Each stage hands the next what it needs. Any failure leaves the
+ * previously published output as it was (docs/deploy.md, "Safe builds").
  */
 runCli(async () => {
   const { values } = parseArgs({
@@ -32,68 +31,71 @@ runCli(async () => {
   });
   const output = values.output;
   const started = performance.now();
+  const config = readBuildConfig(process.env);
+  const { site } = config;
   // The staging folder is made beside the output, so its parent must exist.
   await mkdir(dirname(resolve(output)), { recursive: true });
 
-  // One rebuild interval for every output (REFRESH-INTERVAL, cache lifetimes),
-  // taken from netlify.toml unless set explicitly; read before the site settings.
-  if (!process.env.REBUILD_INTERVAL_MINUTES?.trim()) {
-    process.env.REBUILD_INTERVAL_MINUTES = String(resolveRebuildInterval(process.env).minutes);
-  }
-  const site = getSiteConfig();
-  // One clock for the build and every thread it starts (render workers read the environment).
-  const now = site.now.toISO();
-  if (now) process.env.SITE_NOW = now;
-  const guard = readShrinkGuardConfig(process.env);
-
-  const stopDemoPortal = await useDemoPortalIfUnconfigured(site);
-  let data: Awaited<ReturnType<typeof loadSiteData>>;
-  try {
-    // Fetch before rendering anything: an unusable API fails here, with its own message.
-    data = await loadSiteData();
-  } finally {
-    await stopDemoPortal();
-  }
+  // Fetch before rendering anything: an unusable API fails here, with its own message.
+  const portal = await connectPortal(config);
+  const loaded = await (async () => {
+    try {
+      const fetched = await loadSnapshot({
+        config: portal.api,
+        defaultTimeZone: site.timeZone,
+        now: site.now.toJSDate(),
+        sink: process.stderr,
+      });
+      // Images are copied from the portal while it is still there (the demo's stops).
+      return { fetched, ...(await loadSiteData(fetched.snapshot, config)) };
+    } finally {
+      await portal.close();
+    }
+  })();
+  const { fetched, data, changes } = loaded;
 
   const staging = await prepareStaging(output);
   try {
-    const eleventy = new Eleventy("templates", staging, {
-      quietMode: true,
-      configPath: ".eleventy.js",
+    let written: WrittenFiles | undefined;
+    const eleventy = siteEleventy({
+      output: staging,
+      site,
+      cacheDir: config.cacheDir,
+      loadData: async () => data,
+      onWritten: (files) => {
+        written = files;
+      },
     });
-    // Pagefind indexes in its own process while Eleventy renders; the files are written after.
-    const apiConfig = readApiConfig(process.env);
-    const searchIndex = buildSearchIndex(data, site, { cacheDir: apiConfig.cacheDir });
-    searchIndex.catch(() => {}); // awaited below, unless rendering fails first
     await timedAsync("render", () => eleventy.write());
-    const index = await timedAsync("search index", () => searchIndex);
-    timed("search index", () => index.writeTo(staging));
     await writeBuildState({
       staging,
       output,
-      site,
-      config: apiConfig,
-      snapshot: await loadSnapshot(),
+      config,
+      api: portal.api,
+      lists: fetched.lists,
       published: data,
-      changes: buildChangesOf(data)?.published ?? null,
+      changes: changes.next,
     });
 
-    const built = parseManifestCounts(
-      JSON.parse(await readFile(join(staging, MANIFEST_PATH), "utf8")),
-    );
-    if ("problem" in built)
-      throw new PublishError(`The built ${MANIFEST_PATH} is unusable: ${built.problem}.`);
+    const manifestPath = join(staging, paths.apiManifest());
+    const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));
+    if ("problem" in built) {
+      throw new PublishError(`The built ${paths.apiManifest()} is unusable: ${built.problem}.`);
+    }
     const previous = await loadPreviousManifest({
       siteUrl: site.url,
       outputDir: output,
-      remoteUrl: process.env.PREVIOUS_MANIFEST_URL?.trim() || undefined,
+      publishedSite: config.publish.publishedSite,
     });
-    const shrink = checkShrink({ previous: previous.manifest, next: built.manifest, ...guard });
+    const shrink = checkShrink({
+      previous: previous.manifest,
+      next: built.manifest,
+      ...config.publish.shrinkGuard,
+    });
 
     await timedAsync("publish", () => publishAtomically(staging, output));
     // Only a published site moves on the state the next build compares with.
-    const changes = buildChangesOf(data);
-    const stateWarnings = await keepPublishedState(changes);
+    const stateWarnings = await keepPublishedState(config.cacheDir, changes.next);
     const counts = timed("report", () => countOutput(output));
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -103,10 +105,15 @@ runCli(async () => {
         pages: counts.pages,
         files: counts.files,
         bytes: counts.bytes,
-        warnings: [...data.warnings, ...takeOutputWarnings(), ...shrink.warnings, ...stateWarnings],
+        warnings: [
+          ...data.warnings,
+          ...(written?.warnings ?? []),
+          ...shrink.warnings,
+          ...stateWarnings,
+        ],
         seconds,
         output,
-        changes: changes?.report ?? null,
+        changes: changes.report,
       }),
     );
     if (values.metrics) {
@@ -128,10 +135,12 @@ runCli(async () => {
 });
 
 /** Writes the published state; a failure is a warning (the site is already published). */
-async function keepPublishedState(changes: BuildChanges | null): Promise<string[]> {
-  if (!changes) return [];
+async function keepPublishedState(
+  cacheDir: string,
+  state: Parameters<typeof savePublishedState>[1],
+): Promise<string[]> {
   try {
-    await changes.commit();
+    await savePublishedState(cacheDir, state);
     return [];
   } catch (error) {
     return [

@@ -20,7 +20,7 @@ runCli(async () => {
   }
   const result = await pingHub({
     hub: site.websubHub,
-    published: { location: published },
+    published,
     log: (line) => console.log(line),
   });
   return result.ok ? 0 : 1;

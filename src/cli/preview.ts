@@ -1,12 +1,15 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { PublishedSite } from "../api/published-site.ts";
 import { startPreviewServer } from "../build/preview-server.ts";
 import { ConfigError } from "../errors.ts";
+import { paths, SiteUrls } from "../model/url-scheme.ts";
 import { runCli } from "./run.ts";
 
 /**
  * `npm run preview`: serves the built site (`_site/`, or `--dir`) with the
- * production headers, to check a build before it is deployed.
+ * production headers, to check a build before it is deployed, in the folder
+ * its SITE_URL names (read from the build's manifest).
  */
 runCli(async () => {
   const { values } = parseArgs({
@@ -19,13 +22,19 @@ runCli(async () => {
   if (!existsSync(values.dir)) {
     throw new ConfigError(`Nothing to preview in ${values.dir}/: run npm run build first.`);
   }
+  const manifest = (await new PublishedSite(values.dir)
+    .readJson(paths.apiManifest())
+    .catch(() => null)) as { siteUrl?: unknown } | null;
+  const basePath =
+    typeof manifest?.siteUrl === "string" ? new SiteUrls(manifest.siteUrl).basePath : "";
   const server = await startPreviewServer({
     root: values.dir,
     host: values.host,
     port: Number(values.port),
+    basePath,
   });
   console.log(
-    `Previewing ${values.dir}/ with production headers at ${server.origin}/ (Ctrl-C stops)`,
+    `Previewing ${values.dir}/ with production headers at ${server.origin}${basePath}/ (Ctrl-C stops)`,
   );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

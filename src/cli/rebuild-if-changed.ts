@@ -22,7 +22,7 @@ runCli(async () => {
   }
   const result = await rebuildIfChanged({
     config: readApiConfig(process.env),
-    published: { location: published },
+    published,
     nowMs: site.now.toMillis(),
     hookUrl: process.env.BUILD_HOOK_URL,
     log: (line) => console.log(line),

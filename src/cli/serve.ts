@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
-import Eleventy from "@11ty/eleventy";
 import { headersFor } from "../build/headers.ts";
-import { resolveRebuildInterval } from "../build/schedule.ts";
-import { getSiteConfig } from "../config/site.ts";
-import { useDemoPortalIfUnconfigured } from "./demo-portal.ts";
+import { readBuildConfig } from "../config/build-config.ts";
+import { siteEleventy } from "../eleventy/site-eleventy.ts";
+import { loadSiteData } from "../site/load.ts";
+import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import { connectPortal } from "./connect-portal.ts";
 import { runCli } from "./run.ts";
 
 /**
  * `npm start`: builds into _site and serves it with live reload, against the
- * demo portal unless EVENT_API_URL is set. Responses carry the same headers
- * as production (netlify.toml), so framing, CORS and the Content-Security-Policy
- * can be checked locally. Edits to templates rebuild; the portal data is
- * fetched again on each rebuild.
+ * demo portal unless EVENT_API_URL is set, in SITE_URL's folder when it has
+ * one. Responses carry the same headers as production (netlify.toml), so
+ * framing, CORS and the Content-Security-Policy can be checked locally.
+ * Edits to templates rebuild; the portal is read again on each rebuild.
  */
 runCli(async () => {
   const { values } = parseArgs({
@@ -22,18 +23,26 @@ runCli(async () => {
     },
   });
   const port = Number(values.port);
-  if (!process.env.SITE_URL?.trim()) process.env.SITE_URL = `http://localhost:${port}`;
-  if (!process.env.REBUILD_INTERVAL_MINUTES?.trim()) {
-    process.env.REBUILD_INTERVAL_MINUTES = String(resolveRebuildInterval(process.env).minutes);
-  }
-  const site = getSiteConfig();
-  const stopDemoPortal = await useDemoPortalIfUnconfigured(site);
-  const basePath = new URL(site.url).pathname.replace(/\/$/, "");
+  const config = readBuildConfig(process.env, { defaultSiteUrl: `http://localhost:${port}` });
+  const { site } = config;
+  const portal = await connectPortal(config);
+  const basePath = site.urls.basePath;
 
-  const eleventy = new Eleventy("templates", values.output, {
+  const eleventy = siteEleventy({
+    output: values.output,
+    site,
+    cacheDir: config.cacheDir,
     runMode: "serve",
-    configPath: ".eleventy.js",
-    config(eleventyConfig: { setServerOptions(options: object): void }) {
+    loadData: async () => {
+      const fetched = await loadSnapshot({
+        config: portal.api,
+        defaultTimeZone: site.timeZone,
+        now: site.now.toJSDate(),
+        sink: process.stderr,
+      });
+      return (await loadSiteData(fetched.snapshot, config)).data;
+    },
+    configure(eleventyConfig: { setServerOptions(options: object): void }) {
       eleventyConfig.setServerOptions({
         port,
         middleware: [
@@ -55,7 +64,7 @@ runCli(async () => {
 
   const stop = async () => {
     await eleventy.stopWatch();
-    await stopDemoPortal();
+    await portal.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);

@@ -22,12 +22,16 @@ export type PagingMode =
   | { readonly kind: "page"; readonly param: string; readonly sizeParam: string }
   | { readonly kind: "offset"; readonly param: string; readonly sizeParam: string };
 
-/** API settings, read once from the environment; every variable is in docs/configuration.md. */
-export interface ApiConfig {
+/** Where the portal is and how the token travels. */
+export interface ApiEndpoint {
   /** Base URL without trailing slash, credentials, query or fragment. */
   readonly baseUrl: string;
   readonly token: string;
   readonly auth: AuthMode;
+}
+
+/** How the portal is read: every API setting but its address and token. */
+export interface ApiOptions {
   readonly concurrency: number;
   readonly timeoutMs: number;
   /** Retries after the first attempt. */
@@ -49,11 +53,23 @@ export interface ApiConfig {
   readonly maxResponseBytes: number;
 }
 
-export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+/** API settings, read once from the environment; every variable is in docs/configuration.md. */
+export interface ApiConfig extends ApiEndpoint, ApiOptions {}
+
+export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
+  return { ...readApiEndpoint(env), ...readApiOptions(env) };
+}
+
+export function readApiEndpoint(env: NodeJS.ProcessEnv): ApiEndpoint {
   return {
     baseUrl: readBaseUrl(env.EVENT_API_URL),
     token: readToken(env),
     auth: readAuth(env.EVENT_API_AUTH),
+  };
+}
+
+export function readApiOptions(env: NodeJS.ProcessEnv): ApiOptions {
+  return {
     concurrency: readInt(env, "EVENT_API_CONCURRENCY", 8, 1, 64),
     timeoutMs: readDuration(env, "EVENT_API_TIMEOUT", 30_000, { bareUnit: "ms", min: 1 }),
     retries: readInt(env, "EVENT_API_RETRIES", 4, 0, 10),
@@ -62,7 +78,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       min: 0,
     }),
     cacheDurationMs: readDuration(env, "EVENT_API_CACHE_DURATION", 0, { min: 0 }),
-    cacheDir: env.EVENT_API_CACHE_DIR?.trim() || ".cache",
+    cacheDir: readCacheDir(env),
     calendars: readList(env.EVENT_API_CALENDARS),
     fieldMap: readFieldMap(env.EVENT_API_FIELD_MAP),
     allowStaleMs: env.EVENT_API_ALLOW_STALE?.trim()
@@ -72,6 +88,14 @@ export function readApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     pageSize: readInt(env, "EVENT_API_PAGE_SIZE", 100, 1, 10_000),
     maxResponseBytes: readSize(env, "EVENT_API_MAX_RESPONSE_SIZE", 64 * MIB),
   };
+}
+
+/**
+ * EVENT_API_CACHE_DIR: the fetch cache, and beside it what a build keeps for
+ * the next one (the published state, copied images, the search index).
+ */
+export function readCacheDir(env: NodeJS.ProcessEnv): string {
+  return env.EVENT_API_CACHE_DIR?.trim() || ".cache";
 }
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
+import { SiteUrls } from "../model/url-scheme.ts";
 
 /**
  * Site settings, read once from the environment. Every variable is documented
@@ -9,6 +10,8 @@ import { ConfigError } from "../errors.ts";
 export interface SiteConfig {
   /** Absolute origin (and optional path prefix) without trailing slash. */
   readonly url: string;
+  /** The URL scheme at SITE_URL: links and absolute URLs of site paths (src/model/url-scheme.ts). */
+  readonly urls: SiteUrls;
   readonly title: string;
   readonly description: string;
   /** BCP 47 tag for `<html lang>` and Intl formatting, e.g. "en-GB", "nl". */
@@ -51,7 +54,15 @@ export const MIN_REFRESH_MINUTES = 15;
 
 export const SUPPORTED_LANGUAGES = ["en", "nl"] as const;
 
-export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig {
+export interface SiteConfigOptions {
+  /**
+   * How often the site is rebuilt, when the caller knows it from the schedule
+   * (src/config/schedule.ts); REBUILD_INTERVAL_MINUTES otherwise, else an hour.
+   */
+  readonly rebuildIntervalMinutes?: number;
+}
+
+export function readSiteConfig(env: NodeJS.ProcessEnv, options: SiteConfigOptions = {}): SiteConfig {
   const timeZone = env.SITE_TIMEZONE?.trim() || "Europe/Amsterdam";
   if (!IANAZone.isValidZone(timeZone)) {
     throw new ConfigError(
@@ -59,8 +70,10 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     );
   }
   const { lang, uiLanguage } = readLanguage(env.SITE_LANG);
+  const url = readSiteUrl(env.SITE_URL);
   return {
-    url: readSiteUrl(env.SITE_URL),
+    url,
+    urls: new SiteUrls(url),
     title: env.SITE_TITLE?.trim() || "Events",
     description:
       env.SITE_DESCRIPTION?.trim() || "Upcoming events, feeds and calendar subscriptions.",
@@ -74,7 +87,7 @@ export function readSiteConfig(env: NodeJS.ProcessEnv = process.env): SiteConfig
     cancelledGraceDays: readPositiveInt(env, "CANCELLED_GRACE_DAYS", 30),
     refreshMinutes: Math.max(
       MIN_REFRESH_MINUTES,
-      readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
+      options.rebuildIntervalMinutes ?? readPositiveInt(env, "REBUILD_INTERVAL_MINUTES", 60),
     ),
     websubHub: readHubUrl(env.WEBSUB_HUB),
     changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
@@ -179,20 +192,4 @@ function readByteSize(env: NodeJS.ProcessEnv, name: string, fallback: number): n
     );
   }
   return value;
-}
-
-let current: SiteConfig | undefined;
-
-/**
- * The settings of this build, read once: every part of one build must agree on
- * "now" (an unpinned clock would otherwise move between data files).
- */
-export function getSiteConfig(): SiteConfig {
-  current ??= readSiteConfig();
-  return current;
-}
-
-/** Forget the settings, for a new build in the same process (watch mode, tests). */
-export function resetSiteConfig(): void {
-  current = undefined;
 }

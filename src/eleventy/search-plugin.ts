@@ -1,13 +1,12 @@
-import { getSiteConfig } from "../config/site.ts";
-import { subscribedPairs } from "../outputs/subscription-scopes.ts";
-import { writeSearchIndex } from "../search/search-index.ts";
+import type { SiteConfig } from "../config/site.ts";
 import { eventDays, placeName } from "../search/search-records.ts";
-import { loadSiteData, type SiteData } from "../site/load.ts";
+import type { SiteData } from "../site/load.ts";
+import type { Publication } from "./publication.ts";
 
 /**
- * What the search page and the filter forms need from the site data, and the
- * search index for `npm start` (a build writes it from src/cli/build.ts, after
- * Eleventy, into the staging folder it publishes).
+ * What the search page and the filter forms need from the site's data
+ * (docs/site.md, "Search and filters"). The index itself is built beside
+ * Eleventy and written by the publisher plugin (src/search/search-index.ts).
  */
 
 // Eleventy's config API is untyped JavaScript.
@@ -22,46 +21,35 @@ export interface SearchFacts {
   readonly lastDay: string;
 }
 
-const facts = new WeakMap<SiteData, SearchFacts>();
-
-/** Computed once per site data. */
-export function searchFacts(portal: SiteData, timeZone: string): SearchFacts {
-  let found = facts.get(portal);
-  if (!found) {
-    const places = new Set<string>();
-    let firstDay = "";
-    let lastDay = "";
-    for (const event of portal.views.events) {
-      const place = placeName(event);
-      if (place) places.add(place);
-      const days = eventDays(event, timeZone);
-      const first = days[0] ?? "";
-      const last = days.at(-1) ?? "";
-      if (first && (!firstDay || first < firstDay)) firstDay = first;
-      if (last > lastDay) lastDay = last;
-    }
-    found = {
-      places: [...places].sort((a, b) => a.localeCompare(b)),
-      firstDay,
-      lastDay,
-    };
-    facts.set(portal, found);
+export function searchFacts(
+  portal: Pick<SiteData, "views">,
+  site: Pick<SiteConfig, "timeZone">,
+): SearchFacts {
+  const places = new Set<string>();
+  let firstDay = "";
+  let lastDay = "";
+  for (const event of portal.views.events) {
+    const place = placeName(event);
+    if (place) places.add(place);
+    const days = eventDays(event, site.timeZone);
+    const first = days[0] ?? "";
+    const last = days.at(-1) ?? "";
+    if (first && (!firstDay || first < firstDay)) firstDay = first;
+    if (last > lastDay) lastDay = last;
   }
-  return found;
+  return { places: [...places].sort((a, b) => a.localeCompare(b)), firstDay, lastDay };
 }
 
-export default function searchPlugin(eleventyConfig: EleventyConfig): void {
-  const site = getSiteConfig();
-  eleventyConfig.addFilter("searchFacts", (portal: SiteData) => searchFacts(portal, site.timeZone));
-  eleventyConfig.addFilter("subscribedPairs", (portal: SiteData) =>
-    subscribedPairs(portal.events, portal.calendars, portal.categories, site),
-  );
+export interface SearchPluginOptions {
+  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
+  readonly current: () => Publication;
+}
 
-  eleventyConfig.on(
-    "eleventy.after",
-    async ({ directories, runMode }: { directories: { output: string }; runMode: string }) => {
-      if (runMode === "build") return;
-      await writeSearchIndex(directories.output, await loadSiteData(), site);
-    },
+export default function searchPlugin(eleventyConfig: EleventyConfig, options: SearchPluginOptions) {
+  const { current } = options;
+  eleventyConfig.addFilter("searchFacts", () => current().searchFacts);
+  // The calendar x category pairs offered to subscribers.
+  eleventyConfig.addFilter("subscribedPairs", () =>
+    current().scopes.subscriptions.calendarCategories.map((entry) => entry.scope),
   );
 }

@@ -1,11 +1,9 @@
-import { cp, mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { getSiteConfig } from "../config/site.ts";
+import type { SiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
-import { calendarClass, calendarColorsCss } from "../site/calendar-colors.ts";
+import { calendarClass } from "../site/calendar-colors.ts";
 import {
   formatDateTime,
   formatDay,
@@ -16,42 +14,42 @@ import {
   weekdayNames,
   zoneDisplayName,
 } from "../site/format.ts";
-import { loadSiteData, resetSiteData, type SiteData } from "../site/load.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
-import { addStreamedTemplate, addWorkerGlobal } from "./streamed-outputs-plugin.ts";
+import type { Publication } from "./publication.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
 type EleventyConfig = any;
 
-/** Nunjucks calls filters with the template's data as `this.ctx`. */
-interface FilterThis {
-  ctx: { portal: SiteData };
+export interface SitePluginOptions {
+  readonly site: SiteConfig;
+  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
+  readonly current: () => Publication;
 }
 
-/** Filters, static assets and media for the events website. */
-export default function sitePlugin(eleventyConfig: EleventyConfig): void {
-  const site = getSiteConfig();
+/** Filters for the events website's pages (docs/site.md). */
+export default function sitePlugin(eleventyConfig: EleventyConfig, options: SitePluginOptions) {
+  const { site, current } = options;
+  const { urls } = site;
   const messages = loadMessages(site.uiLanguage);
   eleventyConfig.addPlugin(nunjucksCachePlugin);
-  // One page per event: rendered streamed, outside Eleventy's pagination.
-  addStreamedTemplate(eleventyConfig, "calendars/event.njk");
-  // `site` holds a Luxon DateTime, which a copy to a render worker would lose;
-  // workers read the same settings (SITE_NOW is pinned by the build).
-  addWorkerGlobal(eleventyConfig, "site", getSiteConfig);
+  eleventyConfig.setNunjucksEnvironmentOptions({ autoescape: true });
 
   eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),
   );
-  eleventyConfig.addFilter("absoluteUrl", (path: string) => `${site.url}${path}`);
-  // Pages link to files of this site by path, so a local preview works too;
-  // absolute URLs are for feeds, calendars and metadata read elsewhere.
-  eleventyConfig.addFilter("localPath", (url: string) =>
-    url.startsWith(`${site.url}/`) ? url.slice(site.url.length) : url,
-  );
-  eleventyConfig.addFilter("paths", () => paths);
+  // Every address a page writes comes from the URL scheme (src/model/url-scheme.ts):
+  // links to the site's own pages and files by path, in the site's folder, so a
+  // local preview works too; absolute URLs for what is read elsewhere (metadata).
+  eleventyConfig.addFilter("href", (path: string) => urls.href(path));
+  eleventyConfig.addFilter("absoluteUrl", (path: string) => urls.absolute(path));
+  // An absolute URL of this site (feeds and calendars carry those) as a link by path.
+  eleventyConfig.addFilter("localLink", (url: string) => {
+    const path = url.startsWith(`${urls.siteUrl}/`) ? urls.sitePath(url) : null;
+    return path === null ? url : urls.href(path);
+  });
   eleventyConfig.addFilter("segment", (id: string) => encodeIdSegment(id));
   eleventyConfig.addFilter("when", (event: CalendarEvent) => formatWhen(event, site.lang));
   eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) =>
@@ -79,7 +77,7 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
     return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
   });
   eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) =>
-    jsonForScript(eventJsonLd(event, `${site.url}${paths.event(event.calendarId, event.id)}`)),
+    jsonForScript(eventJsonLd(event, urls.absolute(paths.event(event.calendarId, event.id)))),
   );
   // The start before the latest new date (src/changes), in the event's zone.
   eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
@@ -93,7 +91,7 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
   eleventyConfig.addFilter("movedUrl", (event: CalendarEvent) => {
     const removed = event.history?.removed;
     return removed?.kind === "moved"
-      ? `${site.url}${paths.event(removed.calendarId, event.id)}`
+      ? urls.absolute(paths.event(removed.calendarId, event.id))
       : "";
   });
   eleventyConfig.addFilter("isoDate", (iso: string) => iso.slice(0, 10));
@@ -101,54 +99,28 @@ export default function sitePlugin(eleventyConfig: EleventyConfig): void {
     items.slice(0, count),
   );
   eleventyConfig.addFilter("eventHref", (event: CalendarEvent) =>
-    paths.event(event.calendarId, event.id),
+    urls.href(paths.event(event.calendarId, event.id)),
   );
-  eleventyConfig.addFilter("calendarHref", (calendarId: string) => paths.calendar(calendarId));
-  eleventyConfig.addFilter("categoryHref", (categoryId: string) => paths.category(categoryId));
+  eleventyConfig.addFilter("calendarHref", (calendarId: string) =>
+    urls.href(paths.calendar(calendarId)),
+  );
+  eleventyConfig.addFilter("categoryHref", (categoryId: string) =>
+    urls.href(paths.category(categoryId)),
+  );
   eleventyConfig.addFilter("calendarClass", (calendarId: string) => calendarClass(calendarId));
-  eleventyConfig.addFilter("calendarName", function (this: FilterThis, calendarId: string) {
-    return this.ctx.portal.calendars.find((c) => c.id === calendarId)?.name ?? calendarId;
-  });
-  eleventyConfig.addFilter("calendarSummary", function (this: FilterThis, calendarId: string) {
-    return this.ctx.portal.views.calendars.find((s) => s.calendar.id === calendarId);
-  });
+  eleventyConfig.addFilter(
+    "calendarName",
+    (calendarId: string) =>
+      current().data.calendars.find((c) => c.id === calendarId)?.name ?? calendarId,
+  );
+  eleventyConfig.addFilter("calendarSummary", (calendarId: string) =>
+    current().data.views.calendars.find((s) => s.calendar.id === calendarId),
+  );
   // The month view opens on the current month, or the nearest one with events.
   eleventyConfig.addFilter("firstUpcomingMonth", (months: readonly MonthRef[]) => {
-    const current = site.now.setZone(site.timeZone).toFormat("yyyy-MM");
+    const now = site.now.setZone(site.timeZone).toFormat("yyyy-MM");
     const key = (m: MonthRef) => `${m.year}-${String(m.month).padStart(2, "0")}`;
-    return months.find((m) => key(m) >= current) ?? months.at(-1) ?? null;
+    return months.find((m) => key(m) >= now) ?? months.at(-1) ?? null;
   });
-  eleventyConfig.addFilter("sitemapEntries", (portal: SiteData) => sitemapEntries(portal));
-
-  eleventyConfig.addTemplate(
-    "assets/calendars.11ty.js",
-    {
-      data: { permalink: "/assets/calendars.css", eleventyExcludeFromCollections: true },
-      render: (data: { portal: SiteData }) => calendarColorsCss(data.portal.calendars),
-    },
-    {},
-  );
-
-  eleventyConfig.setNunjucksEnvironmentOptions({ autoescape: true });
-  eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
-
-  // While serving, every rebuild fetches the portal again (a build fetches once).
-  eleventyConfig.on("eleventy.before", ({ runMode }: { runMode: string }) => {
-    if (runMode !== "build") resetSiteData();
-  });
-
-  // Images downloaded while loading the data are copied in once the site is written.
-  eleventyConfig.on(
-    "eleventy.after",
-    async ({ directories }: { directories: { output: string } }) => {
-      const data = await loadSiteData();
-      await Promise.all(
-        data.media.map(async (file) => {
-          const target = join(directories.output, file.outputPath);
-          await mkdir(dirname(target), { recursive: true });
-          await cp(file.cachePath, target);
-        }),
-      );
-    },
-  );
+  eleventyConfig.addFilter("sitemapEntries", () => sitemapEntries(current().data));
 }

@@ -1,4 +1,15 @@
 import { createHash } from "node:crypto";
+import type { CalendarEvent } from "./types.ts";
+
+/**
+ * The site's URL scheme: every address the project writes, in every output,
+ * is one of these site paths, turned into a link or an absolute URL by
+ * `SiteUrls`, the one place that knows where SITE_URL puts the site (a host's
+ * root, or a folder such as a GitHub Pages project site's `/<repo>/`).
+ *
+ * Site paths start with "/" and are relative to the site's root, whatever its
+ * prefix: the prefix is added only when a path is written into an output.
+ */
 
 /**
  * Portal ids become URL path segments and folder names. Any id the portal can
@@ -19,26 +30,171 @@ export function encodeIdSegment(id: string): string {
   return `__${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-/** Site-relative URLs (leading and trailing slash). Join with SITE_URL for absolute ones. */
+const segment = encodeIdSegment;
+
+/** Site paths of the pages and files (leading slash; folders end with one). */
 export const paths = {
   home: () => "/",
   calendars: () => "/calendars/",
-  calendar: (calendarId: string) => `/calendars/${encodeIdSegment(calendarId)}/`,
-  calendarPast: (calendarId: string) => `/calendars/${encodeIdSegment(calendarId)}/past/`,
+  calendar: (calendarId: string) => `/calendars/${segment(calendarId)}/`,
+  calendarPast: (calendarId: string) => `/calendars/${segment(calendarId)}/past/`,
   calendarMonth: (calendarId: string, year: number, month: number) =>
-    `/calendars/${encodeIdSegment(calendarId)}/${year}/${String(month).padStart(2, "0")}/`,
+    `/calendars/${segment(calendarId)}/${year}/${String(month).padStart(2, "0")}/`,
   event: (calendarId: string, eventId: string) =>
-    `/calendars/${encodeIdSegment(calendarId)}/events/${encodeIdSegment(eventId)}/`,
-  category: (categoryId: string) => `/categories/${encodeIdSegment(categoryId)}/`,
+    `/calendars/${segment(calendarId)}/events/${segment(eventId)}/`,
+  /** The single-event download beside an event's page. */
+  eventIcs: (event: Pick<CalendarEvent, "calendarId" | "id">) =>
+    `${paths.event(event.calendarId, event.id)}event.ics`,
+  categories: () => "/categories/",
+  category: (categoryId: string) => `/categories/${segment(categoryId)}/`,
   /** Folder of the feeds and calendar of one calendar's events in one category (no HTML page). */
   calendarCategory: (calendarId: string, categoryId: string) =>
-    `/calendars/${encodeIdSegment(calendarId)}/categories/${encodeIdSegment(categoryId)}/`,
+    `/calendars/${segment(calendarId)}/categories/${segment(categoryId)}/`,
   /** Every upcoming event, 20 a page (`page/2/`...). */
   events: () => "/events/",
+  /** Page `n` of a paged list whose first page is `first`. */
+  listPage: (first: string, n: number) => (n === 1 ? first : `${first}page/${n}/`),
+  subscribe: () => "/subscribe/",
   /** The search page; filters ride in the query string (docs/site.md, "Search and filters"). */
   search: (filters: Readonly<Record<string, string>> = {}) => {
     const query = new URLSearchParams(filters).toString();
     return query ? `/search/?${query}` : "/search/";
   },
-  embed: (calendarId: string) => `/embed/${encodeIdSegment(calendarId)}/`,
+  /** The search index's files (Pagefind's bundle). */
+  searchIndex: () => "/pagefind/",
+  /** Every subscription the search page can offer (docs/feeds.md). */
+  subscriptionsJson: () => "/search/subscriptions.json",
+  embedGuide: () => "/embed/",
+  embed: (calendarId: string) => `/embed/${segment(calendarId)}/`,
+  embedScript: () => "/embed.js",
+  oembed: (calendarId: string) => `/oembed/${segment(calendarId)}.json`,
+  /** A file of the site's own assets (templates/assets, the widget's files). */
+  asset: (name: string) => `/assets/${name}`,
+  widgetAsset: (name: string) => `/embed/${name}`,
+  /** An image copied into the site, named by its bytes. */
+  media: (name: string) => `/media/${name}`,
+  apiCalendars: () => "/api/calendars.json",
+  apiEvents: (calendarId: string) => `/api/calendars/${segment(calendarId)}/events.json`,
+  apiManifest: () => "/api/manifest.json",
+  apiChanges: () => "/api/changes.json",
+  buildState: () => "/api/build-state.json",
+  buildStateCalendar: (calendarId: string) => `/api/build-state/${segment(calendarId)}.json`,
+  sitemap: () => "/sitemap.xml",
+  robots: () => "/robots.txt",
+  notFound: () => "/404.html",
 } as const;
+
+/**
+ * A set of events with feeds and a calendar of its own: the whole site, one
+ * calendar, one category, or one calendar's events in one category
+ * ("Sport & Outdoors · Family"), whose files live under the calendar and
+ * whose page is the search page filtered to it.
+ */
+export type FeedScope =
+  | { readonly kind: "site" }
+  | { readonly kind: "calendar"; readonly id: string; readonly name: string }
+  | { readonly kind: "category"; readonly id: string; readonly name: string }
+  | CalendarCategoryScope;
+
+export interface CalendarCategoryScope {
+  readonly kind: "calendarCategory";
+  readonly calendarId: string;
+  readonly categoryId: string;
+  /** "Calendar name · Category name". */
+  readonly name: string;
+}
+
+export const FEED_FILE_NAMES = {
+  rss: "feed.xml",
+  atom: "atom.xml",
+  json: "feed.json",
+  ics: "calendar.ics",
+  qr: "calendar-qr.svg",
+} as const;
+
+/** Site paths of a scope's page and files. */
+export interface ScopeFiles {
+  /** The HTML page that shows the scope's events. */
+  readonly page: string;
+  readonly rss: string;
+  readonly atom: string;
+  readonly json: string;
+  readonly ics: string;
+  /** The QR code of the calendar subscription (it encodes the webcal URL). */
+  readonly qr: string;
+}
+
+/** The HTML page that shows a scope's events. */
+export function scopePagePath(scope: FeedScope): string {
+  if (scope.kind === "calendar") return paths.calendar(scope.id);
+  if (scope.kind === "category") return paths.category(scope.id);
+  if (scope.kind === "calendarCategory")
+    return paths.search({ calendar: scope.calendarId, category: scope.categoryId });
+  return paths.home();
+}
+
+/** The folder that holds a scope's files. */
+export function scopeFolderPath(scope: FeedScope): string {
+  if (scope.kind === "calendarCategory")
+    return paths.calendarCategory(scope.calendarId, scope.categoryId);
+  return scopePagePath(scope);
+}
+
+export function scopeFiles(scope: FeedScope): ScopeFiles {
+  const folder = scopeFolderPath(scope);
+  return {
+    page: scopePagePath(scope),
+    rss: folder + FEED_FILE_NAMES.rss,
+    atom: folder + FEED_FILE_NAMES.atom,
+    json: folder + FEED_FILE_NAMES.json,
+    ics: folder + FEED_FILE_NAMES.ics,
+    qr: folder + FEED_FILE_NAMES.qr,
+  };
+}
+
+/** SITE_URL (no trailing slash needed) joined with a site path. */
+export function absoluteUrl(siteUrl: string, path: string): string {
+  return siteUrl.replace(/\/+$/, "") + path;
+}
+
+/**
+ * Where the site lives: SITE_URL's origin and folder. Pages link to the
+ * site's own files by path (`href`: "/events/calendars/"), so a local
+ * preview of a build works too; feeds, calendars, metadata and anything read
+ * elsewhere use absolute URLs (`absolute`).
+ */
+export class SiteUrls {
+  /** SITE_URL without a trailing slash: "https://example.org/events". */
+  readonly siteUrl: string;
+  /** The folder the site is published in, without a trailing slash: "" or "/events". */
+  readonly basePath: string;
+
+  constructor(siteUrl: string) {
+    const url = new URL(siteUrl);
+    this.basePath = url.pathname.replace(/\/+$/, "");
+    this.siteUrl = `${url.origin}${this.basePath}`;
+  }
+
+  /** The root-relative link of a site path: "/calendars/" -> "/events/calendars/". */
+  href(path: string): string {
+    return this.basePath + path;
+  }
+
+  /** The absolute URL of a site path: "/feed.xml" -> "https://example.org/events/feed.xml". */
+  absolute(path: string): string {
+    return absoluteUrl(this.siteUrl, path);
+  }
+
+  /**
+   * The site path of a URL or root-relative link into this site (the reverse
+   * of `href` and `absolute`); null for anything outside it.
+   */
+  sitePath(url: string): string | null {
+    const rest = url.startsWith(`${this.siteUrl}/`)
+      ? url.slice(this.siteUrl.length)
+      : url.startsWith(`${this.basePath}/`)
+        ? url.slice(this.basePath.length)
+        : null;
+    return rest;
+  }
+}

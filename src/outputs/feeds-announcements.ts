@@ -6,7 +6,7 @@ import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { eventTextLabels, formatWhen, singleLine } from "./event-text.ts";
 import type { FeedEntry } from "./feeds-entry.ts";
-import type { FeedScope } from "./feeds-urls.ts";
+import type { FeedScope } from "../model/url-scheme.ts";
 
 /**
  * Change announcements as feed items (docs/feeds.md, "Changes"): a new date,

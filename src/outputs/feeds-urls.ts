@@ -1,46 +1,12 @@
 import type { CalendarEvent } from "../model/types.ts";
-import { paths } from "../model/url-scheme.ts";
+import { absoluteUrl, type FeedScope, paths, type ScopeFiles, scopeFiles } from "../model/url-scheme.ts";
 
 /**
- * Where the feed and calendar files live. Every path derives from portal ids
- * through `paths` (src/model/url-scheme.ts), so renaming a calendar, category or
- * event never breaks a subscription.
+ * The absolute addresses feeds, calendars and page heads carry (feed
+ * readers and calendar apps reject relative ones), from the site paths of
+ * the URL scheme (src/model/url-scheme.ts): every path derives from portal
+ * ids, so renaming a calendar, category or event never breaks a subscription.
  */
-
-export type FeedScope =
-  | { readonly kind: "site" }
-  | { readonly kind: "calendar"; readonly id: string; readonly name: string }
-  | { readonly kind: "category"; readonly id: string; readonly name: string }
-  | CalendarCategoryScope;
-
-/**
- * One calendar's events in one category ("Sport & Outdoors · Family"). Its
- * files live under the calendar (`/calendars/{calendar}/categories/{category}/`);
- * it has no HTML page of its own: its page is the search page filtered to it.
- */
-export interface CalendarCategoryScope {
-  readonly kind: "calendarCategory";
-  readonly calendarId: string;
-  readonly categoryId: string;
-  /** "Calendar name · Category name". */
-  readonly name: string;
-}
-
-export interface FeedFiles {
-  /** The HTML page the feed mirrors. */
-  readonly page: string;
-  readonly rss: string;
-  readonly atom: string;
-  readonly json: string;
-  readonly ics: string;
-}
-
-export const FEED_FILE_NAMES = {
-  rss: "feed.xml",
-  atom: "atom.xml",
-  json: "feed.json",
-  ics: "calendar.ics",
-} as const;
 
 export const FEED_MEDIA_TYPES = {
   rss: "application/rss+xml",
@@ -49,58 +15,21 @@ export const FEED_MEDIA_TYPES = {
   ics: "text/calendar",
 } as const;
 
-/** The HTML page that shows a scope's events. */
-export function scopePagePath(scope: FeedScope): string {
-  if (scope.kind === "calendar") return paths.calendar(scope.id);
-  if (scope.kind === "category") return paths.category(scope.id);
-  if (scope.kind === "calendarCategory")
-    return paths.search({ calendar: scope.calendarId, category: scope.categoryId });
-  return paths.home();
-}
-
-/** The folder (leading and trailing slash) that holds a scope's files. */
-export function scopeFolderPath(scope: FeedScope): string {
-  if (scope.kind === "calendarCategory")
-    return paths.calendarCategory(scope.calendarId, scope.categoryId);
-  return scopePagePath(scope);
-}
-
-/** Site-relative paths (leading slash) of the page and the four files of a scope. */
-export function feedFilePaths(scope: FeedScope): FeedFiles {
-  const folder = scopeFolderPath(scope);
-  return {
-    page: scopePagePath(scope),
-    rss: folder + FEED_FILE_NAMES.rss,
-    atom: folder + FEED_FILE_NAMES.atom,
-    json: folder + FEED_FILE_NAMES.json,
-    ics: folder + FEED_FILE_NAMES.ics,
-  };
-}
-
-/** SITE_URL has no trailing slash and site paths start with one. */
-export function absoluteUrl(siteUrl: string, sitePath: string): string {
-  return siteUrl.replace(/\/+$/, "") + sitePath;
-}
-
-/** Absolute URLs of the four files of a scope (feeds reject relative URLs). */
-export function feedUrls(scope: FeedScope, siteUrl: string): FeedFiles {
-  const files = feedFilePaths(scope);
+/** Absolute URLs of a scope's page and files. */
+export function feedUrls(scope: FeedScope, siteUrl: string): ScopeFiles {
+  const files = scopeFiles(scope);
   return {
     page: absoluteUrl(siteUrl, files.page),
     rss: absoluteUrl(siteUrl, files.rss),
     atom: absoluteUrl(siteUrl, files.atom),
     json: absoluteUrl(siteUrl, files.json),
     ics: absoluteUrl(siteUrl, files.ics),
+    qr: absoluteUrl(siteUrl, files.qr),
   };
 }
 
 export function eventPageUrl(siteUrl: string, event: Pick<CalendarEvent, "calendarId" | "id">) {
   return absoluteUrl(siteUrl, paths.event(event.calendarId, event.id));
-}
-
-/** Site-relative path of the single-event download. */
-export function eventIcsPath(event: Pick<CalendarEvent, "calendarId" | "id">): string {
-  return `${paths.event(event.calendarId, event.id)}event.ics`;
 }
 
 /** The name a scope's feeds and calendar carry: "Culture · Events". */

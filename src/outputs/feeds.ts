@@ -3,11 +3,11 @@ import type { DateTime } from "luxon";
 import type { Announcement } from "../changes/published-state.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { paths } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
-import { absoluteUrl, type FeedFiles, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
+import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
+import { feedUrls, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 
 /**
@@ -58,7 +58,7 @@ export const FEED_GENERATOR = "Event Calendar Publisher";
 interface PreparedFeed {
   readonly title: string;
   readonly description: string;
-  readonly urls: FeedFiles;
+  readonly urls: ScopeFiles;
   readonly entries: readonly FeedEntry[];
   readonly updated: Date;
 }
@@ -136,7 +136,7 @@ export function renderAtom(events: readonly CalendarEvent[], options: FeedOption
     // RFC 4287 4.1.1: a feed needs an author unless every entry has one.
     author: { name: xmlText(singleLine(options.site.title)), link: options.site.url },
   });
-  const scheme = xmlAttr(absoluteUrl(options.site.url, "/categories/"));
+  const scheme = xmlAttr(absoluteUrl(options.site.url, paths.categories()));
   for (const entry of feed.entries) {
     const item: Item = {
       // type="html": the title is HTML, so the plain-text title is escaped once.

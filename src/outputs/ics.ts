@@ -11,7 +11,8 @@ import { eventUid } from "../model/event-uid.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
-import { eventPageUrl, type FeedScope, feedUrls, scopeTitle } from "./feeds-urls.ts";
+import type { FeedScope } from "../model/url-scheme.ts";
+import { eventPageUrl, feedUrls, scopeTitle } from "./feeds-urls.ts";
 import {
   selectSubscriptionEvents,
   type TimedEvent,

@@ -4,7 +4,7 @@ import type { SiteConfig } from "../config/site.ts";
 import { endedBefore } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
-import { encodeIdSegment, paths } from "../model/url-scheme.ts";
+import { encodeIdSegment, FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
 import { siteWindowUntil } from "../site/views.ts";
 import {
   PUBLIC_JSON_VERSION,
@@ -25,14 +25,6 @@ import {
  */
 
 export type PublicJsonSite = Pick<SiteConfig, "url" | "now" | "pastDays">;
-
-/** Site-relative locations of the mirror's files. */
-export const publicJsonPaths = {
-  calendars: () => "/api/calendars.json",
-  events: (calendarId: string) => `/api/calendars/${encodeIdSegment(calendarId)}/events.json`,
-  manifest: () => "/api/manifest.json",
-  changes: () => "/api/changes.json",
-} as const;
 
 /** True while an event has not ended (src/model/event-times.ts, endedBefore). */
 export function isUpcoming(event: CalendarEvent, nowMs: number): boolean {
@@ -106,8 +98,8 @@ export function toPublicCalendar(
     timeZone: calendar.timeZone,
     color: calendar.color,
     url: site.url + paths.calendar(calendar.id),
-    eventsUrl: site.url + publicJsonPaths.events(calendar.id),
-    icsUrl: `${site.url + paths.calendar(calendar.id)}calendar.ics`,
+    eventsUrl: site.url + paths.apiEvents(calendar.id),
+    icsUrl: site.url + paths.calendar(calendar.id) + FEED_FILE_NAMES.ics,
     embedUrl: site.url + paths.embed(calendar.id),
     counts: {
       events: events.length,

@@ -1,5 +1,5 @@
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
-import type { CalendarCategoryScope, FeedScope } from "./feeds-urls.ts";
+import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
 import { type SubscriptionWindow, selectSubscriptionEvents, timedEvents } from "./feeds-window.ts";
 
 /**

@@ -1,4 +1,5 @@
-import { type FeedScope, feedFilePaths, feedUrls, scopeFolderPath } from "./feeds-urls.ts";
+import { scopeFiles, type SiteUrls } from "../model/url-scheme.ts";
+import { feedUrls } from "./feeds-urls.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import type { SubscriptionScopes } from "./subscription-scopes.ts";
 
@@ -16,7 +17,7 @@ export interface SubscriptionEntry {
   /** Portal id of the category, or null when the scope spans categories. */
   readonly category: string | null;
   readonly name: string;
-  /** Site-relative page that shows the scope's events. */
+  /** Link (root-relative, with the site's folder) to the page that shows the scope's events. */
   readonly page: string;
   /** Absolute https URL of the .ics, and the app links built from it. */
   readonly https: string;
@@ -24,7 +25,7 @@ export interface SubscriptionEntry {
   readonly google: string;
   readonly outlook: string;
   readonly office365: string;
-  /** Site-relative paths of the feeds and of the QR code image. */
+  /** Links (root-relative) to the feeds and to the QR code image. */
   readonly rss: string;
   readonly atom: string;
   readonly json: string;
@@ -36,14 +37,9 @@ export interface SubscriptionsDocument {
   readonly subscriptions: readonly SubscriptionEntry[];
 }
 
-/** Site-relative path of the QR code image (it encodes the webcal URL) next to a scope's calendar.ics. */
-export function qrFilePath(scope: FeedScope): string {
-  return `${scopeFolderPath(scope)}calendar-qr.svg`;
-}
-
 export function subscriptionsDocument(
   scopes: SubscriptionScopes,
-  site: { readonly url: string; readonly title: string },
+  site: { readonly url: string; readonly urls: SiteUrls; readonly title: string },
 ): SubscriptionsDocument {
   const entries = [
     scopes.site,
@@ -51,26 +47,27 @@ export function subscriptionsDocument(
     ...scopes.categories,
     ...scopes.calendarCategories,
   ];
+  const href = (path: string) => site.urls.href(path);
   return {
     version: 1,
     subscriptions: entries.map(({ scope, calendarId, categoryId }) => {
       const name = scope.kind === "site" ? site.title : scope.name;
-      const files = feedFilePaths(scope);
+      const files = scopeFiles(scope);
       const links = subscribeLinks(feedUrls(scope, site.url).ics, name);
       return {
         calendar: calendarId,
         category: categoryId,
         name,
-        page: files.page,
+        page: href(files.page),
         https: links.https,
         webcal: links.webcal,
         google: links.google,
         outlook: links.outlook,
         office365: links.office365,
-        rss: files.rss,
-        atom: files.atom,
-        json: files.json,
-        qr: qrFilePath(scope),
+        rss: href(files.rss),
+        atom: href(files.atom),
+        json: href(files.json),
+        qr: href(files.qr),
       };
     }),
   };
@@ -78,7 +75,7 @@ export function subscriptionsDocument(
 
 export function writeSubscriptionsJson(
   scopes: SubscriptionScopes,
-  site: { readonly url: string; readonly title: string },
+  site: { readonly url: string; readonly urls: SiteUrls; readonly title: string },
 ): string {
   return `${JSON.stringify(subscriptionsDocument(scopes, site))}\n`;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ApiConfig } from "../config/api.ts";
 import { isPlainObject } from "../model/field-map.ts";
-import { encodeIdSegment } from "../model/url-scheme.ts";
+import { paths } from "../model/url-scheme.ts";
 import type { PortalLists, RecordedPage } from "./list-recorder.ts";
 import { listFingerprint, type Pair } from "./list-versions.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
@@ -15,11 +15,6 @@ import { isoSeconds, type NextChange } from "./next-change.ts";
  */
 
 export const BUILD_STATE_VERSION = 1;
-export const BUILD_STATE_PATH = "/api/build-state.json";
-
-export function calendarVersionsPath(calendarId: string): string {
-  return `/api/build-state/${encodeIdSegment(calendarId)}.json`;
-}
 
 export interface PublishedCalendar {
   readonly id: string;
@@ -94,13 +89,13 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
         calendar: id,
         pages: recorded.pairs,
       };
-      files.set(calendarVersionsPath(id), `${JSON.stringify(versions)}\n`);
+      files.set(paths.buildStateCalendar(id), `${JSON.stringify(versions)}\n`);
       return {
         id,
         events: new Set(pairs.map(([eventId]) => eventId)).size,
         fingerprint: listFingerprint(pairs),
         pages: recorded.pages,
-        versions: calendarVersionsPath(id),
+        versions: paths.buildStateCalendar(id),
       };
     });
     portal = { calendarList: input.lists.calendarList, calendars };
@@ -121,7 +116,7 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
     feeds: input.feeds,
     feedsChanged: input.feedsChanged,
   };
-  files.set(BUILD_STATE_PATH, `${JSON.stringify(state, null, 1)}\n`);
+  files.set(paths.buildState(), `${JSON.stringify(state, null, 1)}\n`);
   return files;
 }
 

@@ -1,11 +1,12 @@
 import { PortalClient } from "../api/portal-client.ts";
+import type { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { apiSettingsHash, type BuildState, type PublishedCalendar } from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
 import { type WalkedPage, walkList } from "./list-walk.ts";
-import { type PublishedSite, readBuildState, readCalendarVersions } from "./read-build-state.ts";
+import { readBuildState, readCalendarVersions } from "./read-build-state.ts";
 
 /**
  * Compares the portal with the state the published site was built from, as

@@ -1,6 +1,5 @@
 import type { ListPage, PortalClient } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
-import type { PortalSnapshot } from "../model/types.ts";
 import { calendarVersions, eventPairs, type Pair } from "./list-versions.ts";
 
 /**
@@ -86,15 +85,4 @@ export class ListRecorder {
 export function relativeToApi(url: string, baseUrl: string): string | null {
   const prefix = `${baseUrl}/`;
   return url.startsWith(prefix) ? url.slice(prefix.length) : null;
-}
-
-/** The lists each snapshot was fetched with; none for a snapshot taken from the stale cache. */
-const recorded = new WeakMap<PortalSnapshot, PortalLists>();
-
-export function rememberPortalLists(snapshot: PortalSnapshot, lists: PortalLists | null): void {
-  if (lists) recorded.set(snapshot, lists);
-}
-
-export function portalListsOf(snapshot: PortalSnapshot): PortalLists | null {
-  return recorded.get(snapshot) ?? null;
 }

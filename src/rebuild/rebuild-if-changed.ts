@@ -1,7 +1,7 @@
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
-import type { PublishedSite } from "./read-build-state.ts";
+import { PublishedSite } from "../api/published-site.ts";
 import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**
@@ -15,7 +15,8 @@ import { triggerRebuild } from "./trigger-rebuild.ts";
 
 export interface RebuildIfChangedOptions {
   readonly config: ApiConfig;
-  readonly published: PublishedSite;
+  /** The published site: its output folder or its address. */
+  readonly published: string;
   readonly nowMs: number;
   /** BUILD_HOOK_URL; unset: report the change and request nothing (GitHub Actions, cron). */
   readonly hookUrl: string | undefined;
@@ -51,12 +52,10 @@ export async function rebuildIfChanged(
   try {
     check = await checkPortal({
       config: options.config,
-      published: {
-        ...options.published,
-        timeoutMs: options.deadlineMs
-          ? Math.min(options.deadlineMs / 2, options.published.timeoutMs ?? 10_000)
-          : options.published.timeoutMs,
-      },
+      published: new PublishedSite(options.published, {
+        ...(options.deadlineMs ? { timeoutMs: Math.min(options.deadlineMs / 2, 10_000) } : {}),
+        signal,
+      }),
       nowMs: options.nowMs,
       signal,
     });

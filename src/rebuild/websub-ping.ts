@@ -1,5 +1,6 @@
 import { Semaphore } from "../api/semaphore.ts";
-import { type PublishedSite, readBuildState } from "./read-build-state.ts";
+import { PublishedSite } from "../api/published-site.ts";
+import { readBuildState } from "./read-build-state.ts";
 
 /**
  * After a deploy, tells the WebSub hub which feeds changed, so that readers
@@ -14,8 +15,8 @@ import { type PublishedSite, readBuildState } from "./read-build-state.ts";
 export interface PingHubOptions {
   /** WEBSUB_HUB; null: nothing to do. */
   readonly hub: string | null;
-  /** The deploy whose state says which feeds changed. */
-  readonly published: PublishedSite;
+  /** The deploy whose state says which feeds changed: its output folder or its address. */
+  readonly published: string;
   readonly fetch?: typeof globalThis.fetch;
   readonly timeoutMs?: number;
   readonly log?: (line: string) => void;
@@ -42,7 +43,7 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
     return { ok: true, pinged: [], lines };
   }
   const hub = options.hub;
-  const state = await readBuildState(options.published);
+  const state = await readBuildState(new PublishedSite(options.published));
   const site = state.siteUrl.replace(/\/+$/, "");
   const topics = state.feedsChanged.map((path) => `${site}${path}`);
   if (topics.length === 0) {

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, normalize } from "node:path";
 
 /**
  * Writes many generated files into the output folder, one at a time, each
@@ -19,12 +19,13 @@ export class FileWriter {
   #files = 0;
   #bytes = 0;
 
-  /** `taken`: paths already written by others (Eleventy's own outputs). */
+  /** `taken`: paths already written by others (Eleventy's own outputs), relative to the root. */
   constructor(root: string, options: { taken?: Iterable<string> } = {}) {
     this.#root = root;
     this.#written = new Set(options.taken);
   }
 
+  /** Files written here (not counting `taken`). */
   get files(): number {
     return this.#files;
   }
@@ -33,41 +34,25 @@ export class FileWriter {
     return this.#bytes;
   }
 
-  /** Every path written (or taken) so far. */
-  get paths(): ReadonlySet<string> {
-    return this.#written;
-  }
-
-  /**
-   * Takes paths another thread wrote into the same folder, refusing those
-   * already written here: two threads' outputs must not collide either.
-   */
-  adopt(paths: Iterable<string>, bytes: number): void {
-    for (const path of paths) {
-      if (this.#written.has(path)) {
-        throw new Error(`Two outputs want to write ${path}; each needs its own URL.`);
-      }
-      this.#written.add(path);
-      this.#files++;
+  /** Writes one file: `path` is relative to the root, or a site path ("/feed.xml"). */
+  write(path: string, content: string | Uint8Array): void {
+    const relativePath = normalize(path.replace(/^\/+/, ""));
+    if (relativePath.startsWith("..") || relativePath === ".") {
+      throw new Error(`Refusing to write ${path}: outside the output folder.`);
     }
-    this.#bytes += bytes;
-  }
-
-  /** Writes one file (path relative to the root). */
-  write(path: string, content: string): void {
-    if (this.#written.has(path)) {
-      throw new Error(`Two outputs want to write ${path}; each needs its own URL.`);
+    if (this.#written.has(relativePath)) {
+      throw new Error(`Two outputs want to write ${relativePath}; each needs its own URL.`);
     }
-    this.#written.add(path);
-    const target = join(this.#root, path);
+    this.#written.add(relativePath);
+    const target = join(this.#root, relativePath);
     const folder = dirname(target);
     if (!this.#folders.has(folder)) {
       mkdirSync(folder, { recursive: true });
       this.#folders.add(folder);
     }
-    const bytes = Buffer.from(content);
+    const bytes = typeof content === "string" ? Buffer.from(content) : content;
     writeFileSync(target, bytes);
     this.#files++;
-    this.#bytes += bytes.length;
+    this.#bytes += bytes.byteLength;
   }
 }

@@ -1,20 +1,27 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import matter from "gray-matter";
 import type nunjucks from "nunjucks";
 
 /**
  * A paginated Nunjucks page template (front matter, body, layout chain)
- * rendered one page at a time outside Eleventy's pagination, with a Nunjucks
- * environment set up as Eleventy's (the same filters, includes and options).
+ * rendered one page at a time outside Eleventy's pagination, with the
+ * Nunjucks environment Eleventy renders its own pages with: the same
+ * filters (Eleventy's built-ins `url`, `slugify`, `log`... included),
+ * shortcodes, tags, globals and options, by construction, since it is the
+ * same object. Eleventy's content preprocessors run on the template and its
+ * transforms on every page (src/render/transforms.ts), as Eleventy runs them.
  *
- * Eleventy keeps every paginated page's data until its build ends, which made
- * memory and time grow with the number of events (docs/performance.md); here a
- * page's data lives only while that page renders. The template is the same
- * file a site owner edits, read with Eleventy's own front matter parser and
- * the subset of its data cascade docs/site.md lists: global data, the
+ * Eleventy keeps every paginated page's data and content until its build
+ * ends, which made memory and time grow with the number of events
+ * (docs/performance.md); here a page's data lives only while it renders. The
+ * template is the file a site owner edits, read with Eleventy's own front
+ * matter parser, and gets the data docs/site.md lists: global data, the
  * template's and its layouts' front matter, `pagination` (size 1) with its
- * alias, `page`, `permalink` and string values in `eleventyComputed`.
+ * alias, `page`, `permalink` and string values in `eleventyComputed`. A
+ * template or folder data file (`*.11tydata.*`) would be part of Eleventy's
+ * cascade too; rather than render without it, reading such a template fails.
  */
 
 type Data = Record<string, unknown>;
@@ -26,7 +33,7 @@ export interface TemplateLayer {
   readonly content: string;
 }
 
-/** A page template as read from disk: plain data, so it can be sent to a worker thread. */
+/** A page template as read from disk. */
 export interface PageTemplateSource {
   /** Relative to the input folder, e.g. "calendars/event.njk". */
   readonly template: string;
@@ -58,9 +65,15 @@ export interface NunjucksEngine {
 export interface RenderedPage {
   /** Relative to the output folder, e.g. "calendars/a/events/b/index.html". */
   readonly outputPath: string;
+  /** `page.url`: the page's site path, e.g. "/calendars/a/events/b/". */
   readonly url: string;
   readonly content: string;
+  /** The `page` data the page rendered with (what Eleventy's transforms see as `this.page`). */
+  readonly page: Data;
 }
+
+/** Eleventy's template data file suffixes and extensions (its defaults). */
+const DATA_FILE_EXTENSIONS = [".11tydata.js", ".11tydata.cjs", ".11tydata.mjs", ".11tydata.json"];
 
 export async function readPageTemplate(
   template: string,
@@ -70,7 +83,9 @@ export async function readPageTemplate(
     const parsed = matter(await readFile(path, "utf8"), { ...folders.frontMatter });
     return { path, data: parsed.data as Data, content: parsed.content };
   };
-  const layers = [await read(join(folders.inputDir, template))];
+  const file = join(folders.inputDir, template);
+  refuseDataFiles(file, folders.inputDir, template);
+  const layers = [await read(file)];
   for (let name = layers[0]?.data.layout; typeof name === "string"; ) {
     if (layers.length > 10) throw new Error(`${template}: layouts nest too deep`);
     const layout = await read(join(folders.layoutsDir, name));
@@ -78,8 +93,26 @@ export async function readPageTemplate(
     name = layout.data.layout;
   }
   // As Eleventy writes it: "./" before a path inside the project, none before "../".
-  const inputPath = relative(folders.root, join(folders.inputDir, template));
+  const inputPath = relative(folders.root, file);
   return { template, inputPath: inputPath.startsWith("..") ? inputPath : `./${inputPath}`, layers };
+}
+
+/** The template's own data file and those of the folders above it, up to the input folder. */
+function refuseDataFiles(file: string, inputDir: string, template: string): void {
+  const candidates = [file.replace(/\.njk$/, "")];
+  for (let dir = dirname(file); relative(inputDir, dir) !== ".."; dir = dirname(dir)) {
+    candidates.push(join(dir, basename(dir)));
+    if (relative(inputDir, dir) === "") break;
+  }
+  for (const stem of candidates) {
+    for (const extension of DATA_FILE_EXTENSIONS) {
+      if (existsSync(stem + extension)) {
+        throw new Error(
+          `${template} is rendered page by page outside Eleventy's pagination (docs/site.md, "Templates"), which does not read data files; move the data in ${relative(process.cwd(), stem + extension)} into global data or the template's front matter.`,
+        );
+      }
+    }
+  }
 }
 
 interface CompiledLayer {
@@ -98,22 +131,22 @@ export class PageTemplate {
   readonly #computed: readonly (readonly [string, nunjucks.Template])[];
   readonly #pageInfo: Data;
 
-  constructor(source: PageTemplateSource, engine: NunjucksEngine) {
+  /** `content`: the page's body after Eleventy's preprocessors (the file's own by default). */
+  constructor(source: PageTemplateSource, engine: NunjucksEngine, content?: string) {
     const { template } = source;
     this.template = template;
     const compile = (text: string, path: string) =>
       new engine.nunjucks.Template(text, engine.environment, path, true);
     const [page, ...layouts] = source.layers.map(
-      (layer): CompiledLayer => ({
+      (layer, index): CompiledLayer => ({
         data: layer.data,
-        template: compile(layer.content, layer.path),
+        template: compile(index === 0 && content !== undefined ? content : layer.content, layer.path),
       }),
     );
     if (!page) throw new Error(`${template}: no template`);
     this.#page = page;
     this.#layouts = layouts;
-    // Layout front matter sits under the template's, as in Eleventy's cascade.
-    this.#data = Object.assign({}, ...layouts.map((layout) => layout.data).reverse(), page.data);
+    this.#data = templateData(source);
 
     const pagination = page.data.pagination as Data | undefined;
     if (!pagination || typeof pagination.data !== "string") {
@@ -167,13 +200,14 @@ export class PageTemplate {
     const url = permalink.startsWith("/") ? permalink : `/${permalink}`;
     const outputPath = (url.endsWith("/") ? `${url}index.html` : url).slice(1);
     const pageUrl = url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url;
-    data.permalink = permalink;
-    data.page = {
+    const page = {
       ...this.#pageInfo,
       url: pageUrl,
       outputPath,
       outputFileExtension: outputPath.slice(outputPath.lastIndexOf(".") + 1),
     };
+    data.permalink = permalink;
+    data.page = page;
     for (const [key, template] of this.#computed) data[key] = template.render(data);
 
     let content = this.#page.template.render(data);
@@ -181,6 +215,12 @@ export class PageTemplate {
       data.content = content;
       content = layout.template.render(data);
     }
-    return { outputPath, url: pageUrl, content };
+    return { outputPath, url: pageUrl, content, page };
   }
+}
+
+/** The template's data: layout front matter under the template's, as in Eleventy's cascade. */
+export function templateData(source: PageTemplateSource): Data {
+  const [page, ...layouts] = source.layers;
+  return Object.assign({}, ...layouts.map((layout) => layout.data).reverse(), page?.data);
 }

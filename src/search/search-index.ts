@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deserialize, serialize } from "node:v8";
 import * as pagefind from "pagefind";
@@ -8,6 +8,8 @@ import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
+import { FileWriter } from "../render/file-writer.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
 
 /**
@@ -15,12 +17,10 @@ import { type SearchRecord, searchRecords } from "./search-records.ts";
  * binary from the `pagefind` and `@pagefind/<platform>` packages): one custom
  * record per published event, built from the snapshot rather than by
  * crawling the written pages, so it does not depend on how pages are
- * rendered. The browser (templates/assets/search.js) loads /pagefind/pagefind.js
- * and the index chunks it needs for a query; nothing runs on a server.
+ * rendered. The browser (templates/assets/search.js) loads the bundle's
+ * pagefind.js (paths.searchIndex) and the index chunks it needs for a query;
+ * nothing runs on a server.
  */
-
-/** Folder of the index inside the site. */
-export const SEARCH_INDEX_FOLDER = "pagefind";
 
 /**
  * Pagefind writes its own ready-made search interfaces next to the index; the
@@ -63,19 +63,19 @@ export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): Sear
   });
 }
 
-/** Writes `<outputDir>/pagefind/`; fails the build with one line if Pagefind reports an error. */
+/** Writes the index into a site folder; fails the build with one line if Pagefind reports an error. */
 export async function writeSearchIndex(
   outputDir: string,
   input: SearchIndexInput,
   site: SearchIndexSite,
 ): Promise<SearchIndexStats> {
-  return (await buildSearchIndex(input, site)).writeTo(outputDir);
+  return (await buildSearchIndex(input, site)).writeTo(new FileWriter(outputDir));
 }
 
 /** An index Pagefind has built, held in memory until the site's files are written. */
 export interface BuiltSearchIndex {
   readonly records: number;
-  writeTo(outputDir: string): SearchIndexStats;
+  writeTo(writer: FileWriter): SearchIndexStats;
 }
 
 /**
@@ -105,17 +105,8 @@ export async function buildSearchIndex(
   }
   return {
     records: records.length,
-    writeTo: (outputDir) => ({ records: records.length, ...writeFiles(files, outputDir) }),
+    writeTo: (writer) => ({ records: records.length, ...writeFiles(files, writer) }),
   };
-}
-
-/** Indexes `records` with Pagefind and writes the index into `folder`. */
-export async function writeRecords(
-  records: readonly SearchRecord[],
-  folder: string,
-  language: string,
-): Promise<void> {
-  writeFiles(await indexRecords(records, language), dirname(folder), basename(folder));
 }
 
 interface IndexFile {
@@ -211,33 +202,22 @@ function pagefindVersion(): string {
   return "unknown";
 }
 
-/**
- * Writes the index files into `<outputDir>/<folder>/`, synchronously: for
- * thousands of small files that costs a fraction of queuing them on the
- * thread pool (src/render/file-writer.ts).
- */
+/** Writes the index files into the site's search index folder (paths.searchIndex). */
 function writeFiles(
   files: readonly IndexFile[],
-  outputDir: string,
-  folderName = SEARCH_INDEX_FOLDER,
+  writer: FileWriter,
 ): Omit<SearchIndexStats, "records"> {
-  const folder = join(outputDir, folderName);
-  const written = files
-    .map((file) => ({ path: file.path.replace(/^\/+/, ""), content: file.content }))
-    .filter((file) => !UNUSED_FILES.test(file.path))
-    .map((file) => ({ target: join(folder, file.path), content: file.content }));
-  for (const { target } of written) {
-    if (relative(folder, target).startsWith("..")) throw failure([`unexpected file ${target}`]);
-  }
-  for (const dir of new Set(written.map(({ target }) => dirname(target)))) {
-    mkdirSync(dir, { recursive: true });
-  }
+  let written = 0;
   let bytes = 0;
-  for (const { target, content } of written) {
-    writeFileSync(target, content);
-    bytes += content.byteLength;
+  for (const file of files) {
+    const name = file.path.replace(/^\/+/, "");
+    if (UNUSED_FILES.test(name)) continue;
+    if (name.split("/").includes("..")) throw failure([`unexpected file ${file.path}`]);
+    writer.write(paths.searchIndex() + name, file.content);
+    written++;
+    bytes += file.content.byteLength;
   }
-  return { files: written.length, bytes };
+  return { files: written, bytes };
 }
 
 function failure(errors: readonly string[]): PublishError {

@@ -83,6 +83,7 @@ export function searchRecords(
     const place = placeName(event);
     return [
       {
+        // A site path: the search page tells Pagefind the site's folder (baseUrl).
         url: paths.event(event.calendarId, event.id),
         content: searchText(event, calendar),
         language,

@@ -1,18 +1,19 @@
 import { join } from "node:path";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
-import { holdChanges, loadSiteChanges } from "../changes/site-changes.ts";
-import { getSiteConfig } from "../config/site.ts";
+import type { ChangeResult } from "../changes/detect-changes.ts";
+import { loadSiteChanges } from "../changes/site-changes.ts";
+import type { BuildConfig } from "../config/build-config.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
-import { loadSnapshot, resetSnapshotCache } from "../snapshot/index.ts";
 import { localizeImages, type MediaFile } from "./media.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
 
 /**
- * What the global data `portal` holds: the snapshot (with images copied into
- * the site), the category list, and the derived page views. Loaded once per
- * build; every data file, plugin and output shares the same object.
+ * What the global data `portal` holds: the snapshot as this build publishes
+ * it (images copied into the site, changes applied), the category list and
+ * the page views. Made once per build; every template, plugin and writer
+ * reads this one object.
  */
 export interface SiteData extends PortalSnapshot {
   readonly categories: readonly Category[];
@@ -26,48 +27,44 @@ export interface SiteData extends PortalSnapshot {
   readonly removedRecords: readonly RemovedEventRecord[];
 }
 
-let current: Promise<SiteData> | undefined;
-
-export function loadSiteData(): Promise<SiteData> {
-  current ??= load();
-  return current;
+/** The site's data, and the changes it publishes (the build keeps `changes.next` once published). */
+export interface LoadedSite {
+  readonly data: SiteData;
+  readonly changes: ChangeResult;
 }
 
-/** Forget the loaded data, so the next build (watch mode) fetches again. */
-export function resetSiteData(): void {
-  current = undefined;
-  resetSnapshotCache();
-}
-
-async function load(): Promise<SiteData> {
-  const site = getSiteConfig();
-  const fetched = await loadSnapshot();
-  const cacheDir = process.env.EVENT_API_CACHE_DIR?.trim() || ".cache";
-  const { snapshot, files, warnings } = await timedAsync("images", () =>
-    localizeImages(fetched, { siteUrl: site.url, cacheDir: join(cacheDir, "site") }),
+/**
+ * From the snapshot to the site's data: images copied into the site, the
+ * changes since the last publish (src/changes), the page views.
+ */
+export async function loadSiteData(
+  snapshot: PortalSnapshot,
+  config: Pick<BuildConfig, "site" | "cacheDir" | "publish">,
+): Promise<LoadedSite> {
+  const { site, cacheDir } = config;
+  const images = await timedAsync("images", () =>
+    localizeImages(snapshot, { urls: site.urls, cacheDir: join(cacheDir, "site") }),
   );
-  for (const warning of warnings) console.warn(`[warn] ${warning}`);
-  // What changed since the last publish (src/changes): the events as published.
+  for (const warning of images.warnings) console.warn(`[warn] ${warning}`);
   const changes = await timedAsync("changes", () =>
-    loadSiteChanges(snapshot, site, {
+    loadSiteChanges(images.snapshot, site, {
       cacheDir,
-      remoteUrl: process.env.PREVIOUS_MANIFEST_URL?.trim() || undefined,
+      publishedSite: config.publish.publishedSite,
     }),
   );
-  const published = { ...snapshot, events: changes.events };
+  const published = { ...images.snapshot, events: changes.events };
   const views = timed("views", () =>
     buildViews(published, { now: site.now, pastDays: site.pastDays, timeZone: site.timeZone }),
   );
   const data: SiteData = {
     ...published,
-    warnings: [...snapshot.warnings, ...warnings],
+    warnings: [...snapshot.warnings, ...images.warnings],
     categories: views.categories.map((summary) => summary.category),
     views: withRemovedPages(views, changes.removed, snapshot.calendars, site.now.toMillis()),
-    media: files,
+    media: images.files,
     removed: changes.removed,
     announcements: changes.announcements,
     removedRecords: changes.next.removed,
   };
-  holdChanges(data, changes, cacheDir);
-  return data;
+  return { data, changes };
 }

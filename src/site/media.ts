@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
 import type { CalendarEvent, PortalSnapshot } from "../model/types.ts";
+import { paths, type SiteUrls } from "../model/url-scheme.ts";
 
 /**
  * Event images are copied into the site (`/media/<hash>.<ext>`) so that pages,
@@ -28,8 +29,8 @@ const TYPES: Record<string, string> = {
 const MAX_BYTES = 10 * 1024 * 1024;
 
 export interface MediaFile {
-  /** Path below the output folder, e.g. "media/ab12….jpg". */
-  readonly outputPath: string;
+  /** Site path, e.g. "/media/ab12….jpg". */
+  readonly path: string;
   /** Where the bytes are cached between builds. */
   readonly cachePath: string;
 }
@@ -42,7 +43,7 @@ export interface LocalizedImages {
 
 export async function localizeImages(
   snapshot: PortalSnapshot,
-  options: { siteUrl: string; cacheDir: string; timeoutMs?: number },
+  options: { urls: SiteUrls; cacheDir: string; timeoutMs?: number },
 ): Promise<LocalizedImages> {
   const cacheDir = join(options.cacheDir, "media");
   await mkdir(cacheDir, { recursive: true });
@@ -63,7 +64,7 @@ export async function localizeImages(
   const withLocalImage = (event: CalendarEvent): CalendarEvent => {
     const file = event.image && localized.get(event.image.url);
     if (!event.image || !file) return event;
-    return { ...event, image: { ...event.image, url: `${options.siteUrl}/${file.outputPath}` } };
+    return { ...event, image: { ...event.image, url: options.urls.absolute(file.path) } };
   };
   return {
     snapshot: { ...snapshot, events: snapshot.events.map(withLocalImage) },
@@ -79,7 +80,7 @@ async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Pro
   const indexPath = join(cacheDir, `${urlKey}.name`);
   const cachedName = await readFile(indexPath, "utf8").catch(() => null);
   if (cachedName && /^[0-9a-f]{32}\.[a-z]+$/.test(cachedName)) {
-    return { outputPath: `media/${cachedName}`, cachePath: join(cacheDir, cachedName) };
+    return { path: paths.media(cachedName), cachePath: join(cacheDir, cachedName) };
   }
 
   const parsed = new URL(url);
@@ -111,7 +112,7 @@ async function cacheImage(url: string, cacheDir: string, timeoutMs: number): Pro
   const cachePath = join(cacheDir, name);
   await writeFile(cachePath, bytes);
   await writeFile(indexPath, name);
-  return { outputPath: `media/${name}`, cachePath };
+  return { path: paths.media(name), cachePath };
 }
 
 /**

@@ -29,27 +29,27 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
     views.categories.map((c) => [c, latest([...c.upcoming, ...c.past].map((e) => e.updatedAt))]),
   );
   return [
-    { path: "/", lastmod: latestOfAll },
-    { path: "/calendars/", lastmod: latestOfAll },
-    { path: "/categories/", lastmod: latestOfAll },
-    { path: "/subscribe/", lastmod: null },
+    { path: paths.home(), lastmod: latestOfAll },
+    { path: paths.calendars(), lastmod: latestOfAll },
+    { path: paths.categories(), lastmod: latestOfAll },
+    { path: paths.subscribe(), lastmod: null },
     { path: paths.search(), lastmod: null },
-    ...views.allEventsPages.map((p) => ({ path: p.href, lastmod: latestOfAll })),
+    ...views.allEventsPages.map((p) => ({ path: p.path, lastmod: latestOfAll })),
     ...views.listPages.map((p) => ({
-      path: p.href,
+      path: p.path,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
     })),
     ...views.monthPages.map((p) => ({
-      path: p.href,
+      path: p.path,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
     })),
     ...views.categoryPages.map((p) => ({
-      path: p.href,
+      path: p.path,
       lastmod: latestByCategory.get(p.summary) ?? null,
     })),
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")
-      .map((p) => ({ path: p.href, lastmod: p.event.updatedAt })),
+      .map((p) => ({ path: p.path, lastmod: p.event.updatedAt })),
   ];
 }

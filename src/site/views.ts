@@ -42,7 +42,8 @@ export interface MonthDay {
 export interface MonthRef {
   readonly year: number;
   readonly month: number;
-  readonly href: string;
+  /** Site path of the month's page (src/model/url-scheme.ts); templates link it with `href`. */
+  readonly path: string;
 }
 
 export interface MonthPage extends MonthRef {
@@ -55,8 +56,8 @@ export interface MonthPage extends MonthRef {
 
 export interface CalendarSummary {
   readonly calendar: Calendar;
-  readonly href: string;
-  readonly pastHref: string;
+  readonly path: string;
+  readonly pastPath: string;
   readonly upcoming: readonly CalendarEvent[];
   readonly past: readonly CalendarEvent[];
   readonly months: readonly MonthRef[];
@@ -64,7 +65,7 @@ export interface CalendarSummary {
 
 export interface CategorySummary {
   readonly category: Category;
-  readonly href: string;
+  readonly path: string;
   readonly upcoming: readonly CalendarEvent[];
   readonly past: readonly CalendarEvent[];
 }
@@ -77,19 +78,19 @@ export interface CategoryPage extends DayListPage {
 export interface EventPage {
   readonly event: CalendarEvent;
   readonly calendar: Calendar;
-  readonly href: string;
+  readonly path: string;
   readonly isPast: boolean;
 }
 
 /** One page of a paged day list, with its neighbours for the pager. */
 export interface DayListPage {
-  readonly href: string;
+  readonly path: string;
   readonly pageNumber: number;
   readonly pageCount: number;
   readonly eventCount: number;
   readonly days: readonly DayGroup[];
-  readonly previousHref: string | null;
-  readonly nextHref: string | null;
+  readonly previousPath: string | null;
+  readonly nextPath: string | null;
 }
 
 /** A page of the site-wide list of upcoming events (/events/, /events/page/2/...). */
@@ -145,8 +146,8 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   const calendars = snapshot.calendars.map(
     (calendar): CalendarSummary => ({
       calendar,
-      href: paths.calendar(calendar.id),
-      pastHref: paths.calendarPast(calendar.id),
+      path: paths.calendar(calendar.id),
+      pastPath: paths.calendarPast(calendar.id),
       upcoming: upcomingOf.get(calendar.id) ?? [],
       past: pastOf.get(calendar.id) ?? [],
       months: monthsWithEvents(eventsOf.get(calendar.id) ?? [], calendar),
@@ -165,8 +166,8 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     categories,
     categoryPages: categoryPages(categories, options.timeZone),
     listPages: calendars.flatMap((summary) => [
-      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.href),
-      ...listPages(summary.calendar, "past", summary.past, summary.pastHref),
+      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.path),
+      ...listPages(summary.calendar, "past", summary.past, summary.pastPath),
     ]),
     monthPages: calendars.flatMap((summary) =>
       monthPages(
@@ -178,7 +179,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
       if (!calendar) return [];
-      return [{ event, calendar, href: paths.event(calendar.id, event.id), isPast: isPast(event) }];
+      return [{ event, calendar, path: paths.event(calendar.id, event.id), isPast: isPast(event) }];
     }),
   };
 }
@@ -198,9 +199,9 @@ function listPages(
   calendar: Calendar,
   kind: ListPage["kind"],
   events: readonly CalendarEvent[],
-  firstHref: string,
+  firstPath: string,
 ): ListPage[] {
-  return dayListPages(events, firstHref, calendar.timeZone).map((page) => ({
+  return dayListPages(events, firstPath, calendar.timeZone).map((page) => ({
     ...page,
     calendar,
     kind,
@@ -209,7 +210,7 @@ function listPages(
 
 function categoryPages(categories: readonly CategorySummary[], timeZone: string): CategoryPage[] {
   return categories.flatMap((summary) =>
-    dayListPages(summary.upcoming, summary.href, timeZone).map((page) => ({ ...page, summary })),
+    dayListPages(summary.upcoming, summary.path, timeZone).map((page) => ({ ...page, summary })),
   );
 }
 
@@ -220,18 +221,18 @@ function dayListPages(
   timeZone: string,
 ): DayListPage[] {
   const pageCount = Math.max(1, Math.ceil(events.length / EVENTS_PER_LIST_PAGE));
-  const hrefOf = (n: number) => (n === 1 ? first : `${first}page/${n}/`);
+  const pathOf = (n: number) => paths.listPage(first, n);
   return Array.from({ length: pageCount }, (_, i) => {
     const pageNumber = i + 1;
     const pageEvents = events.slice(i * EVENTS_PER_LIST_PAGE, pageNumber * EVENTS_PER_LIST_PAGE);
     return {
-      href: hrefOf(pageNumber),
+      path: pathOf(pageNumber),
       pageNumber,
       pageCount,
       eventCount: events.length,
       days: groupByDay(pageEvents, timeZone),
-      previousHref: pageNumber > 1 ? hrefOf(pageNumber - 1) : null,
-      nextHref: pageNumber < pageCount ? hrefOf(pageNumber + 1) : null,
+      previousPath: pageNumber > 1 ? pathOf(pageNumber - 1) : null,
+      nextPath: pageNumber < pageCount ? pathOf(pageNumber + 1) : null,
     };
   });
 }
@@ -308,7 +309,7 @@ function monthsWithEvents(events: readonly CalendarEvent[], calendar: Calendar):
   return [...keys].sort().map((key) => {
     const year = Number(key.slice(0, 4));
     const month = Number(key.slice(5, 7));
-    return { year, month, href: paths.calendarMonth(calendar.id, year, month) };
+    return { year, month, path: paths.calendarMonth(calendar.id, year, month) };
   });
 }
 
@@ -382,7 +383,7 @@ function buildCategories(
       const categoryUpcoming = upcomingIn.get(category.id) ?? [];
       return {
         category,
-        href: paths.category(category.id),
+        path: paths.category(category.id),
         upcoming: categoryUpcoming,
         past: pastIn.get(category.id) ?? [],
       };

@@ -5,21 +5,28 @@ import type { ApiConfig } from "../config/api.ts";
 import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
-import { ListRecorder, rememberPortalLists } from "../rebuild/list-recorder.ts";
+import { ListRecorder, type PortalLists } from "../rebuild/list-recorder.ts";
 import { lastGoodKey } from "./last-good-key.ts";
 import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
-export interface LoadFromApiOptions {
+export interface LoadSnapshotOptions {
   readonly config: ApiConfig;
   /** Site default zone (SITE_TIMEZONE). */
   readonly defaultTimeZone: string;
-  /** Becomes `fetchedAt`. */
+  /** Becomes `fetchedAt`: the build's clock. */
   readonly now: Date;
+  /** Progress and warnings (stderr for a build); null: silent. */
   readonly sink: ProgressSink | null;
   readonly signal?: AbortSignal;
-  /** Receives the summary figures (for benchmarks and check-api). */
-  readonly onSummary?: (summary: LoadSummary) => void;
+}
+
+/** What the build fetched: the snapshot, the lists it was read from, the summary figures. */
+export interface FetchedPortal {
+  readonly snapshot: PortalSnapshot;
+  /** Every list page as read, for the build state (src/rebuild); null from the stale cache. */
+  readonly lists: PortalLists | null;
+  readonly summary: LoadSummary;
 }
 
 export interface LoadSummary {
@@ -34,11 +41,12 @@ export interface LoadSummary {
 }
 
 /**
- * Fetches and normalizes one snapshot. On success it is also stored as the
- * last good snapshot; when the portal is unavailable and EVENT_API_ALLOW_STALE
- * is set, a stored snapshot younger than that is used instead, loudly.
+ * The organization's portal as one immutable snapshot: fetched and
+ * normalized. On success it is also stored as the last good snapshot; when
+ * the portal is unavailable and EVENT_API_ALLOW_STALE is set, a stored
+ * snapshot younger than that is used instead, loudly.
  */
-export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<PortalSnapshot> {
+export async function loadSnapshot(options: LoadSnapshotOptions): Promise<FetchedPortal> {
   const { config } = options;
   const started = performance.now();
   const reporter = new ProgressReporter(options.sink);
@@ -56,7 +64,7 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
   });
   const store = new ResponseCache(config.cacheDir, client.http.redact);
   const key = lastGoodKey(config, options.defaultTimeZone);
-  const summarize = (snapshot: PortalSnapshot, stale: boolean): void => {
+  const summarize = (snapshot: PortalSnapshot, stale: boolean): LoadSummary => {
     const elapsedMs = performance.now() - started;
     const line = reporter.summary({
       calendars: snapshot.calendars.length,
@@ -66,7 +74,7 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
       elapsedMs,
     });
     for (const [name, value] of Object.entries(client.stats)) count(`fetch.${name}`, value);
-    options.onSummary?.({ line, ...client.stats, elapsedMs, stale });
+    return { line, ...client.stats, elapsedMs, stale };
   };
 
   try {
@@ -85,10 +93,8 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
       await memo.save();
       return normalized;
     });
-    rememberPortalLists(snapshot, lists.result(client));
     await timedAsync("fetch", () => store.set(key, snapshot));
-    summarize(snapshot, false);
-    return snapshot;
+    return { snapshot, lists: lists.result(client), summary: summarize(snapshot, false) };
   } catch (error) {
     if (!(error instanceof ApiUnavailableError) || config.allowStaleMs === null) throw error;
     const stored = store.get<PortalSnapshot>(key);
@@ -108,8 +114,7 @@ export async function loadSnapshotFromApi(options: LoadFromApiOptions): Promise<
       ...stored.value,
       warnings: Object.freeze([...stored.value.warnings, notice]),
     });
-    summarize(snapshot, true);
-    return snapshot;
+    return { snapshot, lists: null, summary: summarize(snapshot, true) };
   } finally {
     await client.close();
   }

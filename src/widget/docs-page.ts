@@ -1,9 +1,9 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
-import { basePath, escapeHtml } from "./html.ts";
+import { escapeHtml } from "./html.ts";
 import { WIDGET_OPTIONS } from "./options.ts";
-import { embedSnippets, oembedPath } from "./snippets.ts";
+import { embedSnippets } from "./snippets.ts";
 
 /**
  * /embed/: how to embed a calendar, every option with its default, and the
@@ -12,9 +12,9 @@ import { embedSnippets, oembedPath } from "./snippets.ts";
  */
 export function renderEmbedDocsPage(
   calendars: readonly Calendar[],
-  site: Pick<SiteConfig, "url" | "lang" | "title">,
+  site: Pick<SiteConfig, "url" | "urls" | "lang" | "title">,
 ): string {
-  const base = basePath(site.url);
+  const { urls } = site;
   const first = calendars[0];
   const seg = first ? encodeIdSegment(first.id) : "{calendar}";
   const pre = (code: string) => `<pre><code>${escapeHtml(code)}</code></pre>`;
@@ -26,14 +26,14 @@ export function renderEmbedDocsPage(
     .map((c) => {
       const s = embedSnippets(c, site);
       return `<h3>${escapeHtml(c.name)}</h3>
-<p>Calendar segment: <code>${escapeHtml(encodeIdSegment(c.id))}</code> · <a href="${escapeHtml(s.previewUrl)}">preview</a> · <a href="${escapeHtml(base + oembedPath(c.id))}">oEmbed</a></p>
+<p>Calendar segment: <code>${escapeHtml(encodeIdSegment(c.id))}</code> · <a href="${escapeHtml(s.previewUrl)}">preview</a> · <a href="${escapeHtml(urls.href(paths.oembed(c.id)))}">oEmbed</a></p>
 ${pre(s.script)}
 ${pre(s.iframe)}`;
     })
     .join("\n");
   const preview = first
     ? `<h2 id="preview">Preview</h2>
-<iframe class="preview" src="${escapeHtml(`${base + paths.embed(first.id)}?view=month`)}" title="${escapeHtml(`${first.name}, month view`)}" loading="lazy"></iframe>`
+<iframe class="preview" src="${escapeHtml(`${urls.href(paths.embed(first.id))}?view=month`)}" title="${escapeHtml(`${first.name}, month view`)}" loading="lazy"></iframe>`
     : "";
 
   return `<!DOCTYPE html>
@@ -43,12 +43,12 @@ ${pre(s.iframe)}`;
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(`Embed the calendar · ${site.title}`)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${base}/embed/docs.css">
+<link rel="stylesheet" href="${urls.href(paths.widgetAsset("docs.css"))}">
 </head>
 <body>
 <main>
 <h1>Embed the calendar on your site</h1>
-<p>Show the events of <a href="${escapeHtml(`${base}/`)}">${escapeHtml(site.title)}</a> on any web page, as you would a video. The widget is a static page of this site: no cookies, no third-party requests, and it always shows the latest published events.</p>
+<p>Show the events of <a href="${escapeHtml(urls.href(paths.home()))}">${escapeHtml(site.title)}</a> on any web page, as you would a video. The widget is a static page of this site: no cookies, no third-party requests, and it always shows the latest published events.</p>
 
 <h2 id="script">One line of script (recommended)</h2>
 <p>Paste where the calendar should appear. The script puts the calendar there and keeps it exactly as tall as its content. The link is what visitors without JavaScript see.</p>
@@ -76,7 +76,7 @@ ${calendarSections || "<p>No calendars are published yet.</p>"}
 ${preview}
 
 <h2 id="json">Data</h2>
-<p>The widget reads the public JSON files of this site, which other sites may use too: <a href="${base}/api/calendars.json">calendars.json</a>, <code>/api/calendars/{calendar}/events.json</code> and <a href="${base}/api/manifest.json">manifest.json</a>.</p>
+<p>The widget reads the public JSON files of this site, which other sites may use too: <a href="${urls.href(paths.apiCalendars())}">calendars.json</a>, <code>/api/calendars/{calendar}/events.json</code> and <a href="${urls.href(paths.apiManifest())}">manifest.json</a>.</p>
 </main>
 </body>
 </html>

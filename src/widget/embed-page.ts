@@ -1,9 +1,9 @@
 import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
-import { paths } from "../model/url-scheme.ts";
-import { isUpcoming, publicJsonPaths } from "../outputs/public-json.ts";
+import { paths, type SiteUrls } from "../model/url-scheme.ts";
+import { isUpcoming } from "../outputs/public-json.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
-import { basePath, escapeHtml } from "./html.ts";
+import { escapeHtml } from "./html.ts";
 import { WIDGET_LABELS, type WidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";
 import { WIDGET_DEFAULTS } from "./options.ts";
 
@@ -19,7 +19,7 @@ export interface EmbedPageInput {
   /** The calendar's events, sorted by start; the page picks the upcoming ones. */
   readonly events: readonly CalendarEvent[];
   readonly site: {
-    readonly url: string;
+    readonly urls: SiteUrls;
     readonly title: string;
     readonly lang: string;
     readonly now: DateTime;
@@ -30,13 +30,13 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
   const lang = widgetLanguage(site.lang);
   const labels = WIDGET_LABELS[lang];
   const locale = widgetLocale(lang, site.lang);
-  const base = basePath(site.url);
+  const { urls } = site;
   const nowMs = site.now.toMillis();
   const shown = events.filter((e) => isUpcoming(e, nowMs)).slice(0, WIDGET_DEFAULTS.count);
   const freshUntil = shown.length
     ? new Date(Math.min(...shown.map((e) => Math.max(Date.parse(e.start), Date.parse(e.end)))))
     : null;
-  const calendarUrl = base + paths.calendar(calendar.id);
+  const calendarUrl = urls.href(paths.calendar(calendar.id));
   const ctx = {
     locale,
     calendarZone: calendar.timeZone,
@@ -49,12 +49,12 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
     `data-lang="${lang}"`,
     `data-locale="${escapeHtml(locale)}"`,
     `data-zone="${escapeHtml(calendar.timeZone)}"`,
-    `data-events-url="${escapeHtml(base + publicJsonPaths.events(calendar.id))}"`,
+    `data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}"`,
     calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
     freshUntil ? `data-fresh-until="${freshUntil.toISOString()}"` : "",
   ].filter(Boolean);
 
-  const items = shown.map((e) => renderItem(e, eventWhen(e, ctx), labels, base, newTab));
+  const items = shown.map((e) => renderItem(e, eventWhen(e, ctx), labels, urls, newTab));
   const body = items.length
     ? `<h2 class="ecp-sr" id="ecp-upcoming">${escapeHtml(labels.upcoming)}</h2>\n<ol class="ecp-list">\n${items.join("\n")}\n</ol>`
     : `<p class="ecp-empty">${escapeHtml(labels.empty)}</p>`;
@@ -66,10 +66,10 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(`${calendar.name} · ${site.title}`)}</title>
-<link rel="canonical" href="${escapeHtml(site.url + paths.calendar(calendar.id))}">
+<link rel="canonical" href="${escapeHtml(urls.absolute(paths.calendar(calendar.id)))}">
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${base}/embed/widget.css">
-<script src="${base}/embed/widget.js" defer></script>
+<link rel="stylesheet" href="${urls.href(paths.widgetAsset("widget.css"))}">
+<script src="${urls.href(paths.widgetAsset("widget.js"))}" defer></script>
 </head>
 <body>
 <main ${attrs.join(" ")}>
@@ -90,7 +90,7 @@ function renderItem(
   event: CalendarEvent,
   when: EventWhen,
   labels: WidgetLabels,
-  base: string,
+  urls: SiteUrls,
   newTab: string,
 ): string {
   const status =
@@ -112,7 +112,7 @@ function renderItem(
   const where = placeText(event, labels);
   return [
     `<li class="ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}">`,
-    `<a class="ecp-link" href="${escapeHtml(base + paths.event(event.calendarId, event.id))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newDate}${newTab}</a>`,
+    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newDate}${newTab}</a>`,
     `<p class="ecp-when">${whenHtml}</p>`,
     where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
     "</li>",

@@ -4,8 +4,3 @@
  * HTML 13.1.2.3/13.5), so a title like `<script>` stays text.
  */
 export { escapeHtml } from "../model/sanitize.ts";
-
-/** The path prefix of the site URL ("" or "/prefix"), for site-relative links. */
-export function basePath(siteUrl: string): string {
-  return new URL(siteUrl).pathname.replace(/\/+$/, "");
-}

@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
-import { basePath, escapeHtml } from "./html.ts";
+import { escapeHtml } from "./html.ts";
 import { WIDGET_LABELS, widgetLanguage } from "./labels.ts";
 import { WIDGET_INITIAL_HEIGHT } from "./options.ts";
 
@@ -15,11 +15,11 @@ export interface EmbedSnippets {
   readonly iframe: string;
   /** The one-line way: fallback link plus embed.js, which sizes the iframe to its content. */
   readonly script: string;
-  /** Site-relative URL of the embed page, for a live preview on the site itself. */
+  /** Link (root-relative) to the embed page, for a live preview on the site itself. */
   readonly previewUrl: string;
 }
 
-type SnippetSite = Pick<SiteConfig, "url" | "lang">;
+type SnippetSite = Pick<SiteConfig, "urls" | "lang">;
 
 export function embedTitle(calendar: Pick<Calendar, "name">, lang: string): string {
   return `${WIDGET_LABELS[widgetLanguage(lang)].eventsOf}: ${calendar.name}`;
@@ -27,33 +27,30 @@ export function embedTitle(calendar: Pick<Calendar, "name">, lang: string): stri
 
 export function embedSnippets(calendar: Calendar, site: SnippetSite): EmbedSnippets {
   const title = escapeHtml(embedTitle(calendar, site.lang));
-  const iframe = `<iframe src="${escapeHtml(site.url + paths.embed(calendar.id))}" title="${title}" width="100%" height="${WIDGET_INITIAL_HEIGHT}" loading="lazy" style="border:0"></iframe>`;
+  const { urls } = site;
+  const iframe = `<iframe src="${escapeHtml(urls.absolute(paths.embed(calendar.id)))}" title="${title}" width="100%" height="${WIDGET_INITIAL_HEIGHT}" loading="lazy" style="border:0"></iframe>`;
   const script = [
-    `<a href="${escapeHtml(site.url + paths.calendar(calendar.id))}" data-ecp-fallback>${title}</a>`,
-    `<script src="${escapeHtml(`${site.url}/embed.js`)}" data-calendar="${encodeIdSegment(calendar.id)}" async></script>`,
+    `<a href="${escapeHtml(urls.absolute(paths.calendar(calendar.id)))}" data-ecp-fallback>${title}</a>`,
+    `<script src="${escapeHtml(urls.absolute(paths.embedScript()))}" data-calendar="${encodeIdSegment(calendar.id)}" async></script>`,
   ].join("\n");
-  return { iframe, script, previewUrl: basePath(site.url) + paths.embed(calendar.id) };
-}
-
-export function oembedPath(calendarId: string): string {
-  return `/oembed/${encodeIdSegment(calendarId)}.json`;
+  return { iframe, script, previewUrl: urls.href(paths.embed(calendar.id)) };
 }
 
 /** oEmbed discovery (oEmbed section 4) for the calendar page's <head>. */
 export function oembedLinkTag(calendar: Calendar, site: SnippetSite): string {
-  return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(site.url + oembedPath(calendar.id))}" title="${escapeHtml(embedTitle(calendar, site.lang))}">`;
+  return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(site.urls.absolute(paths.oembed(calendar.id)))}" title="${escapeHtml(embedTitle(calendar, site.lang))}">`;
 }
 
 export function writeOembedJson(
   calendar: Calendar,
-  site: Pick<SiteConfig, "url" | "lang" | "title" | "refreshMinutes">,
+  site: Pick<SiteConfig, "urls" | "lang" | "title" | "refreshMinutes">,
 ): string {
   const body = {
     type: "rich",
     version: "1.0",
     title: embedTitle(calendar, site.lang),
     provider_name: site.title,
-    provider_url: `${site.url}/`,
+    provider_url: site.urls.absolute(paths.home()),
     // Consumers may cache the answer as long as the site stays unchanged.
     cache_age: site.refreshMinutes * 60,
     html: embedSnippets(calendar, site).iframe,

@@ -27,6 +27,7 @@ if (root && form) {
   const config = root.dataset;
   const perPage = Number(config.perPage) || 20;
   const zone = config.zone || "UTC";
+  const searchPage = config.page || "/search/";
   const WHEN = ["today", "weekend", "week", "month", "range"];
   const ATTENDANCE = ["online", "in-person"];
   const DAY = 86_400_000;
@@ -177,6 +178,8 @@ if (root && form) {
   let pagefind = null;
   const loadIndex = () => {
     pagefind ??= import(config.index || "/pagefind/pagefind.js").then(async (module) => {
+      // Results are site paths; the site's folder (a path prefix, or "/") comes first.
+      await module.options({ baseUrl: config.base || "/" });
       await module.init();
       return module;
     });
@@ -342,9 +345,9 @@ if (root && form) {
   function sitePath(url) {
     try {
       const parsed = new URL(url, location.origin);
-      return parsed.origin === location.origin ? parsed.pathname : "/search/";
+      return parsed.origin === location.origin ? parsed.pathname : searchPage;
     } catch {
-      return "/search/";
+      return searchPage;
     }
   }
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkShrink,
-  type ManifestCounts,
-  readShrinkGuardConfig,
-} from "../../src/build/shrink-guard.ts";
-import { ConfigError, PublishError } from "../../src/errors.ts";
+import { checkShrink, type ManifestCounts } from "../../src/build/shrink-guard.ts";
+import { PublishError } from "../../src/errors.ts";
 
 function manifest(calendars: Record<string, number>): ManifestCounts {
   const entries = Object.entries(calendars).map(([id, events]) => ({
@@ -111,38 +107,3 @@ describe("checkShrink", () => {
   });
 });
 
-describe("readShrinkGuardConfig", () => {
-  it("should default to a 50% limit, not allowed", () => {
-    expect(readShrinkGuardConfig({})).toEqual({
-      maxDropShare: 0.5,
-      minDropEvents: 10,
-      allow: false,
-    });
-  });
-
-  it("should read ALLOW_SHRINK and SHRINK_GUARD_MAX_DROP", () => {
-    expect(
-      readShrinkGuardConfig({ ALLOW_SHRINK: "1", SHRINK_GUARD_MAX_DROP: "0.8" }),
-    ).toMatchObject({
-      maxDropShare: 0.8,
-      allow: true,
-    });
-    expect(readShrinkGuardConfig({ ALLOW_SHRINK: "0" }).allow).toBe(false);
-  });
-
-  it("should allow one build started by a build hook whose body asks for it", () => {
-    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: "ALLOW_SHRINK=1" }).allow).toBe(true);
-    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: "{}" }).allow).toBe(false);
-  });
-
-  it("should name the variable when a value is wrong", () => {
-    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MAX_DROP: "80%" })).toThrow(ConfigError);
-    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MAX_DROP: "1.5" })).toThrow(
-      /SHRINK_GUARD_MAX_DROP/,
-    );
-    expect(() => readShrinkGuardConfig({ ALLOW_SHRINK: "please" })).toThrow(/ALLOW_SHRINK/);
-    expect(() => readShrinkGuardConfig({ SHRINK_GUARD_MIN_EVENTS: "0" })).toThrow(
-      /SHRINK_GUARD_MIN_EVENTS/,
-    );
-  });
-});

@@ -8,8 +8,8 @@ import {
   loadHeaderRules,
   pathPattern,
 } from "../../src/build/headers.ts";
-import { NETLIFY_TOML_PATH } from "../../src/build/netlify-config.ts";
-import { readRebuildSchedule, scheduleToMinutes } from "../../src/build/schedule.ts";
+import { NETLIFY_TOML_PATH } from "../../src/config/netlify-toml.ts";
+import { readRebuildSchedule, scheduleToMinutes } from "../../src/config/schedule.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles, urlPathOf } from "./site-tree.ts";
 

@@ -6,7 +6,7 @@ import {
   readRebuildSchedule,
   resolveRebuildInterval,
   scheduleToMinutes,
-} from "../../src/build/schedule.ts";
+} from "../../src/config/schedule.ts";
 import { ConfigError } from "../../src/errors.ts";
 
 describe("scheduleToMinutes", () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.ts";
-import { NETLIFY_TOML_PATH, readNetlifyToml } from "./netlify-config.ts";
+import { NETLIFY_TOML_PATH, readNetlifyToml } from "./netlify-toml.ts";
 
 /**
  * The rebuild schedule lives in netlify.toml (`[functions."scheduled-rebuild"]

@@ -1,0 +1,36 @@
+import type { ApiConfig } from "../config/api.ts";
+import type { BuildConfig } from "../config/build-config.ts";
+import { startPortal } from "../portal/index.ts";
+
+export interface PortalConnection {
+  readonly api: ApiConfig;
+  /** Stops the demo portal; nothing for a real one. */
+  close(): Promise<void>;
+}
+
+/**
+ * The API settings of the build's portal. Without a configured portal
+ * (src/config/build-config.ts), the bundled reference portal with its demo
+ * dataset is started in-process on a free loopback port and reached over
+ * real HTTP, exactly as a real portal would be, with the API options the
+ * environment sets (cache folder, concurrency, ...).
+ */
+export async function connectPortal(config: BuildConfig): Promise<PortalConnection> {
+  const source = config.portal;
+  if (source.kind === "portal") return { api: source.api, close: async () => {} };
+  const portal = await startPortal({
+    host: "127.0.0.1",
+    port: 0,
+    now: config.site.now.toJSDate(),
+  });
+  console.log(`Using the bundled reference portal with its demo data (${portal.url}).`);
+  return {
+    api: {
+      ...source.options,
+      baseUrl: portal.url,
+      token: portal.token,
+      auth: { kind: "bearer" },
+    },
+    close: () => portal.close(),
+  };
+}

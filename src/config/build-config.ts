@@ -1,0 +1,75 @@
+import { ConfigError } from "../errors.ts";
+import { type ApiConfig, type ApiOptions, readApiConfig, readApiOptions } from "./api.ts";
+import { type PublishConfig, readPublishConfig } from "./publish.ts";
+import { resolveRebuildInterval } from "./schedule.ts";
+import { readSiteConfig, type SiteConfig } from "./site.ts";
+
+/**
+ * The settings of one build, read and validated once from the environment
+ * (and `.env`, src/config/env-file.ts) into one value that the build passes
+ * to every stage: the snapshot, the changes, the Eleventy plugins and data
+ * files, the writers. Nothing below reads the environment again, so every
+ * part of a build agrees on every setting, "now" included.
+ */
+export interface BuildConfig {
+  readonly site: SiteConfig;
+  readonly portal: PortalSource;
+  readonly publish: PublishConfig;
+  /** EVENT_API_CACHE_DIR: the fetch cache, and what a build keeps for the next one. */
+  readonly cacheDir: string;
+}
+
+/** Where the events come from. */
+export type PortalSource =
+  | { readonly kind: "portal"; readonly api: ApiConfig }
+  /**
+   * No EVENT_API_URL (or EVENT_API_URL=demo): the bundled reference portal
+   * with its demo data, started for the build (src/cli/demo-portal.ts).
+   */
+  | { readonly kind: "demo"; readonly options: ApiOptions };
+
+export interface BuildConfigOptions {
+  /** SITE_URL when none is set (`npm start` serves at its own port). */
+  readonly defaultSiteUrl?: string;
+  /** The netlify.toml whose schedule sets the rebuild interval (tests name another). */
+  readonly netlifyToml?: string;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function readBuildConfig(
+  env: NodeJS.ProcessEnv,
+  options: BuildConfigOptions = {},
+): BuildConfig {
+  const siteEnv =
+    options.defaultSiteUrl && !env.SITE_URL?.trim()
+      ? { ...env, SITE_URL: options.defaultSiteUrl }
+      : env;
+  // One rebuild interval for every output (REFRESH-INTERVAL, cache lifetimes), from the schedule.
+  const interval = resolveRebuildInterval(env, options.netlifyToml);
+  const site = readSiteConfig(siteEnv, { rebuildIntervalMinutes: interval.minutes });
+  const portal = readPortalSource(env, site);
+  const api = portal.kind === "portal" ? portal.api : portal.options;
+  return {
+    site,
+    portal,
+    publish: readPublishConfig(env, site.url),
+    cacheDir: api.cacheDir,
+  };
+}
+
+/**
+ * A missing EVENT_API_URL while SITE_URL names a published site is far more
+ * likely a lost secret than a wish to publish demo events over the real ones,
+ * so that combination stops the build; EVENT_API_URL=demo asks for it.
+ */
+function readPortalSource(env: NodeJS.ProcessEnv, site: SiteConfig): PortalSource {
+  const configured = env.EVENT_API_URL?.trim();
+  if (configured && configured !== "demo") return { kind: "portal", api: readApiConfig(env) };
+  if (!configured && !LOOPBACK.has(new URL(site.url).hostname)) {
+    throw new ConfigError(
+      `EVENT_API_URL is not set, but SITE_URL (${site.url}) names a published site: refusing to publish the demo data there. Set EVENT_API_URL and EVENT_API_TOKEN, or EVENT_API_URL=demo to publish the demo on purpose.`,
+    );
+  }
+  return { kind: "demo", options: readApiOptions(env) };
+}

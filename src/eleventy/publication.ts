@@ -1,0 +1,17 @@
+import type { SiteConfig } from "../config/site.ts";
+import type { FeedScopes } from "../outputs/feed-scopes.ts";
+import type { SiteData } from "../site/load.ts";
+import type { SearchFacts } from "./search-plugin.ts";
+
+/**
+ * What one run of the build publishes: the site's data, and what is derived
+ * from it once for every page and file that needs it (src/eleventy/publisher-plugin.ts).
+ */
+export interface Publication {
+  readonly site: SiteConfig;
+  readonly data: SiteData;
+  /** The sets of events with feeds and calendars, and their size budgets. */
+  readonly scopes: FeedScopes;
+  /** What the search page's filter form offers. */
+  readonly searchFacts: SearchFacts;
+}

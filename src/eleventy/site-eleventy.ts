@@ -1,0 +1,41 @@
+import Eleventy from "@11ty/eleventy";
+import type { SiteConfig } from "../config/site.ts";
+import type { SiteData } from "../site/load.ts";
+import publisherPlugin, { type WrittenFiles } from "./publisher-plugin.ts";
+
+/**
+ * Eleventy for this site: the project's .eleventy.js (folders, formats and
+ * whatever the site owner adds), the publisher plugin with the build's
+ * settings and data, and SITE_URL's folder as Eleventy's path prefix, so
+ * Eleventy's own `url` filter agrees with the site's URL scheme.
+ */
+export interface SiteEleventyOptions {
+  readonly output: string;
+  readonly site: SiteConfig;
+  readonly cacheDir: string;
+  readonly loadData: () => Promise<SiteData>;
+  readonly onWritten?: (written: WrittenFiles) => void;
+  readonly runMode?: "build" | "serve";
+  /** Eleventy's configuration callback for anything else (the dev server's options). */
+  // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
+  readonly configure?: (eleventyConfig: any) => void;
+}
+
+export function siteEleventy(options: SiteEleventyOptions): Eleventy {
+  return new Eleventy("templates", options.output, {
+    quietMode: options.runMode !== "serve",
+    runMode: options.runMode ?? "build",
+    configPath: ".eleventy.js",
+    pathPrefix: options.site.urls.href("/"),
+    // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
+    config(eleventyConfig: any) {
+      eleventyConfig.addPlugin(publisherPlugin, {
+        site: options.site,
+        cacheDir: options.cacheDir,
+        loadData: options.loadData,
+        onWritten: options.onWritten,
+      });
+      options.configure?.(eleventyConfig);
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import type { CalendarEvent } from "../model/types.ts";
+import { type FeedScope, paths, scopeFiles } from "../model/url-scheme.ts";
+import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
+import type { FeedScopes } from "./feed-scopes.ts";
+import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
+import { feedUrls } from "./feeds-urls.ts";
+import { type IcsTrim, renderCalendar, renderEventIcs } from "./ics.ts";
+import { subscribeLinks } from "./ics-subscribe.ts";
+import { writeSubscriptionsJson } from "./subscriptions-json.ts";
+
+/**
+ * The feed and calendar files of every scope (docs/feeds.md, "Files"): RSS,
+ * Atom, JSON Feed, calendar.ics and the QR code of its subscription; the list
+ * of subscriptions the search page offers; and one download per event.
+ */
+
+type Format = "rss" | "atom" | "json" | "ics";
+const FORMATS: readonly Format[] = ["rss", "atom", "json", "ics"];
+
+interface ScopeFile {
+  readonly scope: FeedScope;
+  readonly format: Format;
+}
+
+export function feedFileGroups(
+  scopes: FeedScopes,
+  warn: (message: string) => void,
+): readonly FileGroup[] {
+  const { data, site } = scopes;
+  const files = scopes.withFiles.flatMap((scope) =>
+    FORMATS.map((format): ScopeFile => ({ scope, format })),
+  );
+  const pathOf = ({ scope, format }: ScopeFile) => scopeFiles(scope)[format];
+  const offered = scopes.subscriptions;
+  // A deleted event's download says it is cancelled (one that moved is at its new place).
+  const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
+  return [
+    fileGroup({
+      phase: "feeds",
+      name: "feeds",
+      items: files.filter((file) => file.format !== "ics"),
+      path: pathOf,
+      render: ({ scope, format }) => renderFeed(scopes, scope, format as Exclude<Format, "ics">),
+    }),
+    fileGroup({
+      phase: "ics",
+      name: "calendar.ics",
+      items: files.filter((file) => file.format === "ics"),
+      path: pathOf,
+      render: ({ scope }) => {
+        const trim = scopes.plan(scope).trim;
+        if (trim) warn(trimWarning(scopeFiles(scope).ics, trim));
+        return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope));
+      },
+    }),
+    // The QR code of every subscription as its own image, for pages that
+    // show a subscribe panel in the browser (search).
+    fileGroup({
+      phase: "feeds",
+      name: "calendar-qr.svg",
+      items: [offered.site, ...offered.calendars, ...offered.categories, ...offered.calendarCategories],
+      path: ({ scope }) => scopeFiles(scope).qr,
+      render: ({ scope }) => {
+        const name = scope.kind === "site" ? site.title : scope.name;
+        return `${subscribeLinks(feedUrls(scope, site.url).ics, name).qrSvg}\n`;
+      },
+    }),
+    singleFile("feeds", paths.subscriptionsJson(), () => writeSubscriptionsJson(offered, site)),
+    fileGroup<CalendarEvent>({
+      phase: "ics",
+      name: "event.ics",
+      items: deleted.length ? [...data.events, ...deleted] : data.events,
+      path: (event) => paths.eventIcs(event),
+      render: (event) =>
+        renderEventIcs(event, {
+          site: { url: site.url, lang: site.lang },
+          fetchedAt: data.fetchedAt,
+          warn,
+        }),
+    }),
+  ];
+}
+
+function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom" | "json"): string {
+  const calendar =
+    scope.kind === "calendar" ? scopes.data.calendars.find((c) => c.id === scope.id) : undefined;
+  const options: FeedOptions = {
+    site: scopes.site,
+    scope,
+    fetchedAt: scopes.data.fetchedAt,
+    ...(calendar?.description ? { description: calendar.description } : {}),
+    announcements: scopes.announcements(scope),
+  };
+  const events = scopes.events(scope, "feed");
+  if (format === "rss") return renderRss(events, options);
+  if (format === "atom") return renderAtom(events, options);
+  return renderJsonFeed(events, options);
+}
+
+function trimWarning(path: string, trim: IcsTrim): string {
+  const parts: string[] = [];
+  if (trim.droppedFuture > 0) {
+    const from = trim.horizon ? ` starting from ${trim.horizon.slice(0, 10)}` : "";
+    parts.push(`left out ${trim.droppedFuture} events${from}`);
+  }
+  if (trim.shortened > 0) parts.push(`shortened ${trim.shortened} descriptions`);
+  if (trim.droppedPast > 0) parts.push(`left out ${trim.droppedPast} past events`);
+  if (trim.droppedCurrent > 0) parts.push(`left out ${trim.droppedCurrent} events under way`);
+  const result = trim.overBudget
+    ? `still ${bytes(trim.bytes)}: its cancellations alone are over the budget`
+    : `now at most ${bytes(trim.bytes)}`;
+  return `${path} would be ${bytes(trim.fullBytes)}, over ICS_MAX_BYTES (${bytes(trim.maxBytes)}): ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
+}
+
+/** Exact, in the unit of the setting: "1,180,345 bytes". */
+function bytes(count: number): string {
+  return `${count.toLocaleString("en-US")} bytes`;
+}

@@ -1,0 +1,199 @@
+import type { Announcement } from "../changes/published-state.ts";
+import type { SiteConfig } from "../config/site.ts";
+import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
+import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
+import { announcementsInScope } from "./feeds-announcements.ts";
+import type { Warn } from "./feeds-window.ts";
+import { type CalendarOptions, type CalendarPlan, planCalendar } from "./ics.ts";
+import {
+  calendarCategoryScopes,
+  type SubscriptionScopes,
+  subscribedPairs,
+  subscriptionScopes,
+} from "./subscription-scopes.ts";
+
+/**
+ * The sets of events with feeds and calendar files (docs/feeds.md, "Files"),
+ * worked out once per build from the published events and shared by the
+ * files themselves and the pages that link to them (the subscribe page, the
+ * panels that say a calendar was trimmed to its size budget).
+ *
+ * The events that left the portal stay where they were published: a deleted
+ * one in the files of the site, its calendar, its categories and its pairs;
+ * one that moved to another calendar only in the subscription of the
+ * calendar it left (everywhere else it is the same event under the same UID).
+ */
+
+/** What the scopes are made from: the site's data (src/site/load.ts). */
+export interface FeedData {
+  readonly fetchedAt: string;
+  readonly calendars: readonly Calendar[];
+  readonly events: readonly CalendarEvent[];
+  readonly categories: readonly Pick<Category, "id" | "name">[];
+  /** Events gone from the portal, published as cancelled for a while (src/changes). */
+  readonly removed: readonly CalendarEvent[];
+  /** Change announcements, newest first (src/changes). */
+  readonly announcements: readonly Announcement[];
+}
+
+export type FeedSite = Pick<
+  SiteConfig,
+  | "url"
+  | "urls"
+  | "title"
+  | "description"
+  | "lang"
+  | "now"
+  | "feedPastDays"
+  | "feedMaxItems"
+  | "cancelledGraceDays"
+  | "refreshMinutes"
+  | "websubHub"
+  | "icsMaxBytes"
+>;
+
+export type Purpose = "ics" | "feed";
+
+export class FeedScopes {
+  readonly data: FeedData;
+  readonly site: FeedSite;
+  /** The scopes offered to subscribers (subscribe page, search page). */
+  readonly subscriptions: SubscriptionScopes;
+  /** Every scope with files: those offered, plus categories and pairs kept for a deleted event. */
+  readonly withFiles: readonly FeedScope[];
+  readonly #warn: Warn;
+  readonly #events = new Map<string, CalendarEvent[]>();
+  readonly #plans = new Map<string, CalendarPlan>();
+
+  constructor(data: FeedData, site: FeedSite, warn: Warn) {
+    this.data = data;
+    this.site = site;
+    this.#warn = warn;
+    this.subscriptions = subscriptionScopes(data.events, data.calendars, data.categories, site);
+    const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
+    for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
+    for (const event of data.removed) {
+      if (event.history?.removed?.kind === "moved") {
+        this.#add(event, ["ics"], [scopeKey({ kind: "calendar", id: event.calendarId, name: "" })]);
+      } else this.#add(event, ["ics", "feed"], keysOf(event));
+    }
+    const categories = withRemovedCategories(data.categories, deleted);
+    this.withFiles = [
+      { kind: "site" },
+      ...data.calendars.map(
+        (calendar): FeedScope => ({ kind: "calendar", id: calendar.id, name: calendar.name }),
+      ),
+      ...categories.map(
+        (category): FeedScope => ({ kind: "category", id: category.id, name: category.name }),
+      ),
+      ...this.#pairsWithFiles(deleted, categories),
+    ];
+  }
+
+  /** The events of a scope's feeds or of its calendar file, in the site's order. */
+  events(scope: FeedScope, purpose: Purpose): readonly CalendarEvent[] {
+    if (scope.kind === "site" && this.data.removed.length === 0) return this.data.events;
+    return this.#events.get(`${purpose}:${scopeKey(scope)}`) ?? [];
+  }
+
+  /** The announcements of a scope's feeds, newest first. */
+  announcements(scope: FeedScope): readonly Announcement[] {
+    return announcementsInScope(this.data.announcements, scope);
+  }
+
+  /** The options of a scope's calendar.ics. */
+  calendarOptions(scope: FeedScope): CalendarOptions {
+    const calendar =
+      scope.kind === "calendar" ? this.data.calendars.find((c) => c.id === scope.id) : undefined;
+    return {
+      site: this.site,
+      scope,
+      fetchedAt: this.data.fetchedAt,
+      ...(calendar?.description ? { description: calendar.description } : {}),
+      color: calendar?.color ?? null,
+      warn: this.#warn,
+    };
+  }
+
+  /** Which events a scope's calendar.ics carries within its size budget, worked out once. */
+  plan(scope: FeedScope): CalendarPlan {
+    const key = scopeKey(scope);
+    let plan = this.#plans.get(key);
+    if (!plan) {
+      plan = planCalendar(this.events(scope, "ics"), this.calendarOptions(scope));
+      this.#plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  #add(event: CalendarEvent, purposes: readonly Purpose[], keys: readonly string[]): void {
+    for (const purpose of purposes) {
+      for (const key of keys) {
+        const list = this.#events.get(`${purpose}:${key}`);
+        if (list) list.push(event);
+        else this.#events.set(`${purpose}:${key}`, [event]);
+      }
+    }
+  }
+
+  /**
+   * The pairs with files: those of the site's events, and, while a deleted
+   * event is published as cancelled, the pairs it was in (their subscribers
+   * must get the cancellation). The latter are not offered to new subscribers.
+   */
+  #pairsWithFiles(
+    deleted: readonly CalendarEvent[],
+    categories: readonly Pick<Category, "id" | "name">[],
+  ): CalendarCategoryScope[] {
+    const { data, site } = this;
+    const pairs = subscribedPairs(data.events, data.calendars, data.categories, site);
+    if (deleted.length === 0) return pairs;
+    const known = new Set(pairs.map(scopeKey));
+    const extra = calendarCategoryScopes(deleted, data.calendars, categories);
+    return [...pairs, ...extra.filter((pair) => !known.has(scopeKey(pair)))];
+  }
+}
+
+function keysOf(event: CalendarEvent): string[] {
+  const categories = [...new Set(event.categories.map((c) => c.id))];
+  return [
+    scopeKey({ kind: "site" }),
+    scopeKey({ kind: "calendar", id: event.calendarId, name: "" }),
+    ...categories.flatMap((categoryId) => [
+      scopeKey({ kind: "category", id: categoryId, name: "" }),
+      scopeKey({ kind: "calendarCategory", calendarId: event.calendarId, categoryId, name: "" }),
+    ]),
+  ];
+}
+
+/** A scope's identity: its kind and ids (names change, files stay). */
+export function scopeKey(scope: FeedScope): string {
+  if (scope.kind === "site") return JSON.stringify(["site"]);
+  if (scope.kind === "calendarCategory") {
+    return JSON.stringify([scope.kind, scope.calendarId, scope.categoryId]);
+  }
+  return JSON.stringify([scope.kind, scope.id]);
+}
+
+/**
+ * The categories with feed and calendar files: those of the site's events,
+ * plus those of deleted events still published as cancelled, so a category
+ * whose last event was deleted keeps its files until the cancellation has
+ * reached its subscribers (the pages do not offer such a category to new
+ * subscribers).
+ */
+function withRemovedCategories(
+  categories: readonly Pick<Category, "id" | "name">[],
+  deleted: readonly CalendarEvent[],
+): Pick<Category, "id" | "name">[] {
+  const known = new Set(categories.map((category) => category.id));
+  const extra: Category[] = [];
+  for (const event of deleted) {
+    for (const category of event.categories) {
+      if (known.has(category.id)) continue;
+      known.add(category.id);
+      extra.push(category);
+    }
+  }
+  return [...categories, ...extra];
+}

@@ -1,0 +1,45 @@
+import { count, timed } from "../metrics.ts";
+import type { FileWriter } from "./file-writer.ts";
+
+/**
+ * Files of one kind that a function writes rather than a template: feeds,
+ * calendars, the public JSON, the widget's files. One mechanism for every
+ * output that is not a page: a group names its items, and each item's path
+ * and bytes. Nothing is held: each file is rendered, written and forgotten
+ * before the next, so a group of 100,000 event downloads costs the memory of
+ * one.
+ */
+export interface FileGroup<T = unknown> {
+  /** The build phase its rendering counts under (docs/performance.md): "feeds", "ics", "json"... */
+  readonly phase: string;
+  /** For counters and messages, e.g. "event.ics". */
+  readonly name: string;
+  readonly items: readonly T[];
+  /** The file's site path (src/model/url-scheme.ts). */
+  path(item: T): string;
+  render(item: T): string | Uint8Array;
+}
+
+/** Declares a group, keeping its item type inside (a list holds groups of several types). */
+export function fileGroup<T>(group: FileGroup<T>): FileGroup {
+  return group as FileGroup;
+}
+
+/** One file as a group of one. */
+export function singleFile(
+  phase: string,
+  path: string,
+  render: () => string | Uint8Array,
+): FileGroup {
+  return fileGroup({ phase, name: path, items: [path], path: () => path, render });
+}
+
+export function writeFileGroups(groups: readonly FileGroup[], writer: FileWriter): void {
+  for (const group of groups) {
+    for (const item of group.items) {
+      const content = timed(group.phase, () => group.render(item));
+      timed("write", () => writer.write(group.path(item), content));
+    }
+    count(`rendered.${group.name}`, group.items.length);
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../helpers/browser.ts";
+import { crawlSite } from "../helpers/crawl.ts";
+import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { hasChromium } from "../helpers/system.ts";
+
+/*
+ * A site published in a folder of its host, as a GitHub Pages project site
+ * (https://<owner>.github.io/<repo>/) or a folder of an organization's site:
+ * SITE_URL=http://127.0.0.1:PORT/events/, the build served in the events/
+ * folder of the host with the production headers, as `npm run preview` serves
+ * it. Every address the site writes must stay in that folder and answer.
+ */
+
+describe("a site under a path prefix", () => {
+  let work: string;
+  let server: PreviewServer;
+  let site: BuiltSite;
+  let start: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "ecp-prefix-"));
+    server = await startPreviewServer({ basePath: "/events" });
+    server.setRoot(join(work, "root", "events"));
+    start = `${server.origin}/events/`;
+    site = await buildSite(
+      { SITE_URL: start, EVENT_API_CACHE_DIR: join(work, "cache") },
+      join(work, "root", "events"),
+    );
+    expect(site.status, site.log).toBe(0);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("should answer every link, asset, feed, calendar and JSON address, all in its folder", async () => {
+    const crawl = await crawlSite({ start, also: ["robots.txt"] });
+    expect(crawl.problems).toEqual([]);
+    const paths = [...crawl.fetched.keys()];
+    // What the crawl reached: the kinds of files a visitor, a reader and a calendar app use.
+    for (const expected of [
+      "/events/assets/site.css",
+      "/events/assets/calendars.css",
+      "/events/assets/search.js",
+      "/events/search/",
+      "/events/search/subscriptions.json",
+      "/events/pagefind/pagefind.js",
+      "/events/feed.xml",
+      "/events/calendar.ics",
+      "/events/sitemap.xml",
+      "/events/embed/",
+      "/events/embed.js",
+      "/events/api/calendars.json",
+    ]) {
+      expect(paths).toContain(expected);
+    }
+    expect(paths.filter((path) => /\/events\/[^/]+\/index\.html$|\/events\/$/.test(path)).length).toBeGreaterThan(0);
+    expect(paths.filter((path) => path.includes("/events/calendars/")).length).toBeGreaterThan(170);
+  });
+
+  describe.runIf(hasChromium())("in a browser", () => {
+    let browser: Browser;
+    let closeBrowser: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ browser, close: closeBrowser } = await launchBrowser());
+    });
+
+    afterAll(async () => {
+      await closeBrowser?.();
+    });
+
+    it("should find events with the search page and open them in the folder", async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(message.text());
+      });
+      page.on("response", (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+      });
+      try {
+        await page.goto(`${start}search/?q=jazz`);
+        const first = page.locator("#search-results a").first();
+        await first.waitFor({ timeout: 20_000 });
+        const href = await first.getAttribute("href");
+        expect(href).toMatch(/^\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
+        await first.click();
+        await page.waitForURL(/\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
+        expect(await page.locator("h1").first().textContent()).toMatch(/jazz/i);
+        // The header's search form stays in the folder too.
+        await page.fill("#site-search-q", "market");
+        await page.press("#site-search-q", "Enter");
+        await page.waitForURL(`${start}search/?q=market`);
+        await page.locator("#search-results a").first().waitFor({ timeout: 20_000 });
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});
