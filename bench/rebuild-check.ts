@@ -4,15 +4,16 @@ import { join } from "node:path";
 import { DateTime } from "luxon";
 import { calendarIdOf, PortalClient } from "../src/api/portal-client.ts";
 import { type ApiConfig, readApiConfig } from "../src/config/api.ts";
+import { DEFAULT_DATE_DELAY_MS } from "../src/config/publish.ts";
 import { readSiteConfig } from "../src/config/site.ts";
 import { normalizeSnapshot } from "../src/model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../src/model/types.ts";
 import type { WireRecord } from "../src/model/wire.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../src/portal/index.ts";
-import { ListRecorder, rememberPortalLists } from "../src/rebuild/list-recorder.ts";
+import { ListRecorder } from "../src/rebuild/list-recorder.ts";
 import { nextDateChange } from "../src/rebuild/next-change.ts";
 import { rebuildIfChanged } from "../src/rebuild/rebuild-if-changed.ts";
-import { DEFAULT_DATE_DELAY_MS, writeBuildState } from "../src/rebuild/write-build-state.ts";
+import { writeBuildState } from "../src/rebuild/write-build-state.ts";
 
 /**
  * The rebuild check, measured (docs/deploy.md, "What a check costs"):
@@ -156,6 +157,12 @@ function configFor(portal: RunningPortal, dir: string): ApiConfig {
   });
 }
 
+/** A build that compares with nothing published (the bench's sites are local). */
+const NO_PUBLISHED_SITE = {
+  shrinkGuard: { maxDropShare: 0.5, minDropEvents: 10, allow: false },
+  publishedSite: null,
+} as const;
+
 /** What `npm run build` publishes for the check, from the lists (the check never reads details). */
 async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelayMs: number) {
   const site = join(dir, "_site");
@@ -175,14 +182,17 @@ async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelay
       { source: config.baseUrl, fetchedAt: nowIso, calendars: wire, warnings: [] },
       { fieldMap: config.fieldMap, defaultTimeZone: "Europe/Amsterdam" },
     );
-    rememberPortalLists(snapshot, recorder.result(client));
     await writeBuildState({
       staging: site,
       output: site,
-      site: readSiteConfig({ SITE_NOW: nowIso, SITE_URL: "https://events.example.org" }),
-      config,
-      snapshot,
-      env: { PREVIOUS_MANIFEST_URL: "none", REBUILD_DATE_DELAY: `${dateDelayMs}ms` },
+      config: {
+        site: readSiteConfig({ SITE_NOW: nowIso, SITE_URL: "https://events.example.org" }),
+        publish: { ...NO_PUBLISHED_SITE, dateDelayMs },
+      },
+      api: config,
+      lists: recorder.result(client),
+      published: snapshot,
+      changes: null,
       log: () => undefined,
     });
     return site;
@@ -209,7 +219,7 @@ async function measureCheck(
     const check = () =>
       rebuildIfChanged({
         config,
-        published: { location: site },
+        published: site,
         nowMs: Date.parse(START),
         hookUrl: undefined,
       });
@@ -331,7 +341,7 @@ async function simulateDayWithEdits(
       }
       const result = await rebuildIfChanged({
         config,
-        published: { location: site },
+        published: site,
         nowMs: now,
         hookUrl: undefined,
       });

@@ -8,8 +8,9 @@ import { pathToFileURL } from "node:url";
 import { DateTime } from "luxon";
 import { EMPTY_FIELD_MAP } from "../src/model/field-map.ts";
 import { normalizeSnapshot } from "../src/model/normalize-snapshot.ts";
+import { paths } from "../src/model/url-scheme.ts";
 import { createSyntheticDataset } from "../src/portal/index.ts";
-import { SEARCH_INDEX_FOLDER, writeSearchIndex } from "../src/search/search-index.ts";
+import { writeSearchIndex } from "../src/search/search-index.ts";
 import { buildViews } from "../src/site/views.ts";
 
 /**
@@ -176,7 +177,7 @@ async function measureQueries(
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const folder = path.join(root, SEARCH_INDEX_FOLDER);
+  const folder = path.join(root, paths.searchIndex());
   const scriptBytes =
     (await stat(path.join(folder, "pagefind.js"))).size +
     (await stat(path.join(folder, "pagefind-worker.js"))).size;
@@ -187,7 +188,7 @@ async function measureQueries(
       const pagefind = await import(
         `${pathToFileURL(path.join(folder, "pagefind.js")).href}?visit=${figures.length}`
       );
-      await pagefind.options({ basePath: `${origin}/${SEARCH_INDEX_FOLDER}/` });
+      await pagefind.options({ basePath: `${origin}${paths.searchIndex()}` });
       await pagefind.init();
       requests = 0;
       bytes = 0;

@@ -1,6 +1,6 @@
 import type { TomlTable } from "smol-toml";
-import { ConfigError } from "../errors.ts";
 import { NETLIFY_TOML_PATH, readNetlifyToml } from "../config/netlify-toml.ts";
+import { ConfigError } from "../errors.ts";
 
 /**
  * The `[[headers]]` rules of netlify.toml, matched the way Netlify matches

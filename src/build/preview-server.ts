@@ -61,7 +61,11 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
       return;
     }
     // Outside the site's folder there is nothing of the site.
-    const path = !base ? requested : requested.startsWith(`${base}/`) ? requested.slice(base.length) : null;
+    const path = !base
+      ? requested
+      : requested.startsWith(`${base}/`)
+        ? requested.slice(base.length)
+        : null;
     const file = path === null ? null : await resolveFile(root, path);
     if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;

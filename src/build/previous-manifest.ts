@@ -30,7 +30,8 @@ export async function loadPreviousManifest(
   const local = new PublishedSite(options.outputDir);
   const path = paths.apiManifest();
   const localJson = await local.readJson(path).catch((error: Error) => {
-    if (!(error instanceof PublishedFileMissing)) log(`previous manifest: ${error.message} Ignored.`);
+    if (!(error instanceof PublishedFileMissing))
+      log(`previous manifest: ${error.message} Ignored.`);
     return undefined;
   });
   if (localJson !== undefined) {
@@ -47,8 +48,10 @@ export async function loadPreviousManifest(
     json = await published.readJson(path);
   } catch (error) {
     const what =
-      error instanceof PublishedFileMissing ? "not published yet" : (error as Error).message;
-    return none(`${url}: ${what}; treating this as a first build`, log);
+      error instanceof PublishedFileMissing
+        ? `${url} not published yet`
+        : (error as Error).message.replace(/\.$/, "");
+    return none(`${what}; treating this as a first build`, log);
   }
   return parse(json, url, log) ?? { manifest: null, source: "none" };
 }

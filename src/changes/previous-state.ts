@@ -75,7 +75,7 @@ export async function loadPreviousState(options: PreviousStateOptions): Promise<
     log(`previous state: ${where} (${describe(state)}, read from the live site)`);
     return { state, source: where };
   } catch (error) {
-    return none(`${where}: ${(error as Error).message}`, log);
+    return none(`${where}: ${(error as Error).message.replace(/\.$/, "")}`, log);
   }
 }
 

@@ -62,7 +62,10 @@ export interface SiteConfigOptions {
   readonly rebuildIntervalMinutes?: number;
 }
 
-export function readSiteConfig(env: NodeJS.ProcessEnv, options: SiteConfigOptions = {}): SiteConfig {
+export function readSiteConfig(
+  env: NodeJS.ProcessEnv,
+  options: SiteConfigOptions = {},
+): SiteConfig {
   const timeZone = env.SITE_TIMEZONE?.trim() || "Europe/Amsterdam";
   if (!IANAZone.isValidZone(timeZone)) {
     throw new ConfigError(

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { SiteConfig } from "../config/site.ts";
-import { timed, timedAsync } from "../metrics.ts";
+import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
-import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { feedFileGroups } from "../outputs/feed-files.ts";
+import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
@@ -41,6 +41,8 @@ export interface PublisherOptions {
   readonly loadData: () => Promise<SiteData>;
   /** Told what each run wrote besides Eleventy's own pages. */
   readonly onWritten?: (written: WrittenFiles) => void;
+  /** Templates with one page per item of their pagination (default: the event page). */
+  readonly streamedTemplates?: readonly string[];
 }
 
 export interface WrittenFiles {
@@ -51,7 +53,7 @@ export interface WrittenFiles {
   readonly searchIndex: SearchIndexStats;
 }
 
-/** The streamed templates: one page per item of their pagination. */
+/** The templates rendered one page at a time outside Eleventy's pagination. */
 const STREAMED_TEMPLATES = ["calendars/event.njk"];
 
 export default function publisherPlugin(
@@ -72,18 +74,19 @@ export default function publisherPlugin(
     run = startRun(options);
     ready = await run;
   });
-  // The data files of _data/ hand these to the templates as `site` and `portal`.
-  eleventyConfig.addGlobalData("publisher", () => ({
-    site,
-    portal: async () => (await requireRun(run)).publication.data,
-  }));
+  // The two globals every template reads (_data/README.md).
+  eleventyConfig.addGlobalData("site", () => site);
+  eleventyConfig.addGlobalData("portal", async () => (await requireRun(run)).publication.data);
 
   eleventyConfig.addPlugin(sitePlugin, { site, current });
   eleventyConfig.addPlugin(feedsPlugin, { site, current });
   eleventyConfig.addPlugin(widgetPlugin, { site });
   eleventyConfig.addPlugin(searchPlugin, { current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
-  const streamed = new StreamedPages(eleventyConfig, STREAMED_TEMPLATES);
+  const streamed = new StreamedPages(
+    eleventyConfig,
+    options.streamedTemplates ?? STREAMED_TEMPLATES,
+  );
 
   eleventyConfig.on(
     "eleventy.after",
@@ -96,6 +99,7 @@ export default function publisherPlugin(
       const taken = event.results.flatMap((result) =>
         result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
       );
+      count("rendered.eleventy", taken.length);
       const writer = new FileWriter(output, { taken });
       await streamed.render(writer);
       writeFileGroups(

@@ -122,7 +122,12 @@ export class StreamedPages {
       for (let index = 0; index < items.length; index++) {
         const page = template.render(globals, items[index], index);
         const html = hasTransforms
-          ? await runTransforms(transforms, page, source.inputPath, resolve(output, page.outputPath))
+          ? await runTransforms(
+              transforms,
+              page,
+              source.inputPath,
+              resolve(output, page.outputPath),
+            )
           : page.content;
         timed("write", () => writer.write(page.outputPath, html));
       }

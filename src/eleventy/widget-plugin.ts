@@ -1,5 +1,6 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
 import { type EmbedSnippets, embedSnippets, oembedLinkTag } from "../widget/snippets.ts";
 
 /**
@@ -27,4 +28,7 @@ export default function widgetPlugin(
     (calendar: Calendar): EmbedSnippets => embedSnippets(calendar, site),
   );
   eleventyConfig.addFilter("oembedLink", (calendar: Calendar) => oembedLinkTag(calendar, site));
+  eleventyConfig.addFilter("oembedUrl", (calendar: Calendar) =>
+    site.urls.absolute(paths.oembed(calendar.id)),
+  );
 }

@@ -58,7 +58,12 @@ export function feedFileGroups(
     fileGroup({
       phase: "feeds",
       name: "calendar-qr.svg",
-      items: [offered.site, ...offered.calendars, ...offered.categories, ...offered.calendarCategories],
+      items: [
+        offered.site,
+        ...offered.calendars,
+        ...offered.categories,
+        ...offered.calendarCategories,
+      ],
       path: ({ scope }) => scopeFiles(scope).qr,
       render: ({ scope }) => {
         const name = scope.kind === "site" ? site.title : scope.name;

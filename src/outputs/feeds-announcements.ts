@@ -4,9 +4,9 @@ import { messagesFor, translate } from "../i18n/messages.ts";
 import { eventTimes, sameLocalDay } from "../model/event-times.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
+import type { FeedScope } from "../model/url-scheme.ts";
 import { eventTextLabels, formatWhen, singleLine } from "./event-text.ts";
 import type { FeedEntry } from "./feeds-entry.ts";
-import type { FeedScope } from "../model/url-scheme.ts";
 
 /**
  * Change announcements as feed items (docs/feeds.md, "Changes"): a new date,

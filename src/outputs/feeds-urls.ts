@@ -1,5 +1,11 @@
 import type { CalendarEvent } from "../model/types.ts";
-import { absoluteUrl, type FeedScope, paths, type ScopeFiles, scopeFiles } from "../model/url-scheme.ts";
+import {
+  absoluteUrl,
+  type FeedScope,
+  paths,
+  type ScopeFiles,
+  scopeFiles,
+} from "../model/url-scheme.ts";
 
 /**
  * The absolute addresses feeds, calendars and page heads carry (feed

@@ -3,10 +3,10 @@ import type { DateTime } from "luxon";
 import type { Announcement } from "../changes/published-state.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
+import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
-import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { feedUrls, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 

@@ -9,9 +9,9 @@ import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
+import type { FeedScope } from "../model/url-scheme.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
-import type { FeedScope } from "../model/url-scheme.ts";
 import { eventPageUrl, feedUrls, scopeTitle } from "./feeds-urls.ts";
 import {
   selectSubscriptionEvents,

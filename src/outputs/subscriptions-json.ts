@@ -1,4 +1,4 @@
-import { scopeFiles, type SiteUrls } from "../model/url-scheme.ts";
+import { type SiteUrls, scopeFiles } from "../model/url-scheme.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import type { SubscriptionScopes } from "./subscription-scopes.ts";

@@ -1,7 +1,7 @@
+import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
-import { PublishedSite } from "../api/published-site.ts";
 import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { Semaphore } from "../api/semaphore.ts";
 import { PublishedSite } from "../api/published-site.ts";
+import { Semaphore } from "../api/semaphore.ts";
 import { readBuildState } from "./read-build-state.ts";
 
 /**

@@ -140,7 +140,10 @@ export class PageTemplate {
     const [page, ...layouts] = source.layers.map(
       (layer, index): CompiledLayer => ({
         data: layer.data,
-        template: compile(index === 0 && content !== undefined ? content : layer.content, layer.path),
+        template: compile(
+          index === 0 && content !== undefined ? content : layer.content,
+          layer.path,
+        ),
       }),
     );
     if (!page) throw new Error(`${template}: no template`);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { ChangeResult } from "../changes/detect-changes.ts";
+import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { timed, timedAsync } from "../metrics.ts";

@@ -14,10 +14,7 @@ import { writeOembedJson } from "./snippets.ts";
  */
 export function widgetFileGroups(
   data: PortalSnapshot,
-  site: Pick<
-    SiteConfig,
-    "url" | "urls" | "title" | "lang" | "now" | "pastDays" | "refreshMinutes"
-  >,
+  site: Pick<SiteConfig, "url" | "urls" | "title" | "lang" | "now" | "pastDays" | "refreshMinutes">,
 ): readonly FileGroup[] {
   const assets = widgetAssets();
   return [

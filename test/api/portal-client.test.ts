@@ -8,8 +8,7 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
-import { apiEnv, NOW, tempDir } from "../snapshot/portal-env.ts";
+import { apiEnv, fetchPortal, NOW, snapshotOf, tempDir } from "../snapshot/portal-env.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,10 +26,7 @@ function json(res: ServerResponse, body: unknown, headers: Record<string, string
   res.end(JSON.stringify(body));
 }
 
-const load = (env: NodeJS.ProcessEnv) => {
-  resetSnapshotCache();
-  return loadSnapshot({ env, progress: false });
-};
+const load = (env: NodeJS.ProcessEnv) => snapshotOf(env);
 
 describe("PortalClient against the reference portal", () => {
   let portal: RunningPortal;
@@ -55,16 +51,12 @@ describe("PortalClient against the reference portal", () => {
       faultRate: 0.25,
     });
     try {
-      const summary: { retries: number }[] = [];
-      resetSnapshotCache();
-      const snapshot = await loadSnapshot({
-        env: apiEnv(faulty, { EVENT_API_RETRIES: "10", EVENT_API_RETRY_MAX_WAIT: "20ms" }),
-        progress: false,
-        onSummary: (s) => summary.push(s),
-      });
+      const { snapshot, summary } = await fetchPortal(
+        apiEnv(faulty, { EVENT_API_RETRIES: "10", EVENT_API_RETRY_MAX_WAIT: "20ms" }),
+      );
       const faults = faulty.counters.faults;
       expect(Object.keys(faults).sort()).toEqual(["429", "500", "503", "reset", "truncated"]);
-      expect(summary[0]?.retries).toBeGreaterThanOrEqual(
+      expect(summary.retries).toBeGreaterThanOrEqual(
         Object.values(faults).reduce((a, b) => a + b, 0),
       );
       expect({ ...snapshot, source: "" }).toEqual({ ...clean, source: "" });
@@ -211,9 +203,8 @@ describe("PortalClient against other portals", () => {
 
   it("should read a field-mapped portal with an API-key header and epoch times", async () => {
     const warnings: string[] = [];
-    resetSnapshotCache();
-    const snapshot = await loadSnapshot({
-      env: {
+    const snapshot = await snapshotOf(
+      {
         EVENT_API_URL: other.url,
         EVENT_API_TOKEN: TOKEN,
         EVENT_API_AUTH: "header:X-Api-Key",
@@ -230,8 +221,8 @@ describe("PortalClient against other portals", () => {
         }),
         SITE_NOW: NOW,
       },
-      progress: { write: (text: string) => void warnings.push(text) },
-    });
+      { sink: { write: (text: string) => void warnings.push(text) } },
+    );
     expect(snapshot.calendars).toEqual([
       {
         id: "main",

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadPreviousManifest } from "../../src/build/previous-manifest.ts";
 import { writeTree } from "../deploy/site-tree.ts";
 
@@ -53,27 +53,27 @@ describe("loadPreviousManifest", () => {
   it("should prefer the local output's manifest", async () => {
     const output = join(work, "_site");
     await writeTree(output, { "api/manifest.json": JSON.stringify(PUBLISHED) });
-    const fetch = vi.fn<typeof globalThis.fetch>();
+    const site = await serve(200, JSON.stringify({ ...PUBLISHED, totals: { events: 99 } }));
 
     const found = await loadPreviousManifest({
       siteUrl: PUBLISHED.siteUrl,
       outputDir: output,
-      fetch,
+      publishedSite: site.url,
       log,
     });
 
     expect(found.manifest?.totals.events).toBe(12);
     expect(found.source).toBe(join(output, "api/manifest.json"));
-    expect(fetch).not.toHaveBeenCalled();
+    expect(site.paths).toEqual([]);
   });
 
   it("should fetch the published manifest at SITE_URL when there is no local output", async () => {
     const site = await serve(200, JSON.stringify(PUBLISHED));
 
     const found = await loadPreviousManifest({
-      siteUrl: `${site.url}/events/`,
+      siteUrl: `${site.url}/events`,
       outputDir: join(work, "_site"),
-      fetchLoopback: true,
+      publishedSite: `${site.url}/events`,
       log,
     });
 
@@ -91,7 +91,7 @@ describe("loadPreviousManifest", () => {
     const found = await loadPreviousManifest({
       siteUrl: site.url,
       outputDir: work,
-      fetchLoopback: true,
+      publishedSite: site.url,
       log,
     });
 
@@ -110,28 +110,29 @@ describe("loadPreviousManifest", () => {
     const found = await loadPreviousManifest({
       siteUrl: url,
       outputDir: work,
-      fetchLoopback: true,
+      publishedSite: url,
       timeoutMs: 200,
       log,
     });
 
     expect(found.manifest).toBeNull();
-    expect(lines[0]).toMatch(/no answer within 0.2 s; treating this as a first build/);
+    expect(lines[0]).toMatch(
+      /The published site did not answer .*\/api\/manifest\.json within 200 ?ms \(after 3 attempts\); treating this as a first build/,
+    );
   });
 
-  it("should not fetch a local SITE_URL such as the unconfigured default", async () => {
-    const fetch = vi.fn<typeof globalThis.fetch>();
-
+  it("should compare with nothing when no site is published (a local SITE_URL)", async () => {
     const found = await loadPreviousManifest({
       siteUrl: "http://localhost:8080",
       outputDir: work,
-      fetch,
+      publishedSite: null,
       log,
     });
 
     expect(found.manifest).toBeNull();
-    expect(fetch).not.toHaveBeenCalled();
-    expect(lines[0]).toMatch(/SITE_URL is local/);
+    expect(lines[0]).toMatch(
+      /previous manifest: none \(no .*manifest\.json, and nothing published/,
+    );
   });
 
   it("should ignore a local output built for another site, and a file that is not a manifest", async () => {
@@ -144,7 +145,7 @@ describe("loadPreviousManifest", () => {
     const found = await loadPreviousManifest({
       siteUrl: site.url,
       outputDir: output,
-      fetchLoopback: true,
+      publishedSite: site.url,
       log,
     });
 

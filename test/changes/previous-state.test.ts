@@ -86,7 +86,7 @@ describe("loadPreviousState", () => {
     const found = await loadPreviousState({
       cacheDir,
       siteUrl: `${SITE}/`,
-      remoteUrl: "none",
+      publishedSite: null,
       log,
     });
     expect(found).toEqual({ state: STATE, source: file });
@@ -105,11 +105,11 @@ describe("loadPreviousState", () => {
     ]) {
       lines = [];
       writeFileSync(file, content ?? "");
-      const found = await loadPreviousState({ cacheDir, siteUrl: SITE, remoteUrl: "none", log });
+      const found = await loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite: null, log });
       expect(found.state).toBeNull();
       expect(lines).toEqual([
         `previous state: ${file} ${reason}; ignored`,
-        `previous state: none (no usable ${file}, and PREVIOUS_MANIFEST_URL=none); no changes known`,
+        `previous state: none (no usable ${file}, and nothing published to read); no changes known`,
       ]);
     }
   });
@@ -118,7 +118,7 @@ describe("loadPreviousState", () => {
     const file = join(cacheDir, STATE_FILE);
     const broken = { ...RECORD, id: "broken", start: "someday" };
     writeFileSync(file, JSON.stringify({ ...STATE, events: [RECORD, broken, 42] }));
-    const found = await loadPreviousState({ cacheDir, siteUrl: SITE, remoteUrl: "none", log });
+    const found = await loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite: null, log });
     expect(found.state?.events.map((r) => r.id)).toEqual(["a"]);
   });
 
@@ -136,7 +136,7 @@ describe("loadPreviousState", () => {
     const found = await loadPreviousState({
       cacheDir,
       siteUrl: SITE,
-      remoteUrl: `${origin}/api/manifest.json`,
+      publishedSite: origin,
       log,
     });
     expect(found.state).toEqual({
@@ -167,28 +167,25 @@ describe("loadPreviousState", () => {
     const found = await loadPreviousState({
       cacheDir,
       siteUrl: SITE,
-      remoteUrl: `${origin}/api/manifest.json`,
+      publishedSite: origin,
       log,
     });
     expect(found.state).toBeNull();
     expect(lines.at(-1)).toBe(
-      `previous state: none (${origin}/api/: /api/calendars/city/events.json answered HTTP 503); no changes known`,
+      `previous state: none (${origin}/api/: The published site failed (HTTP 503) for ${origin}/api/calendars/city/events.json (after 3 attempts)); no changes known`,
     );
   });
 
-  it("should take a site with nothing published for a first build, and never fetch a local SITE_URL", async () => {
+  it("should take a site with nothing published for a first build", async () => {
     const origin = await liveSite({});
     const first = await loadPreviousState({
       cacheDir,
       siteUrl: SITE,
-      remoteUrl: `${origin}/api/manifest.json`,
+      publishedSite: origin,
       log,
     });
     expect(first.state).toBeNull();
     expect(lines.at(-1)).toContain("has no published site yet");
-    const local = await loadPreviousState({ cacheDir, siteUrl: origin, log });
-    expect(local.state).toBeNull();
-    expect(lines.at(-1)).toContain("SITE_URL is local");
   });
 
   it("should replace the state file whole", async () => {

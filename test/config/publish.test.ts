@@ -43,8 +43,10 @@ describe("readPublishConfig", () => {
     const site = "https://example.org/events";
     expect(readPublishConfig({}, site).publishedSite).toBe("https://example.org/events");
     expect(
-      readPublishConfig({ PREVIOUS_MANIFEST_URL: "https://cdn.example.org/api/manifest.json" }, site)
-        .publishedSite,
+      readPublishConfig(
+        { PREVIOUS_MANIFEST_URL: "https://cdn.example.org/api/manifest.json" },
+        site,
+      ).publishedSite,
     ).toBe("https://cdn.example.org");
     expect(readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, site).publishedSite).toBe(null);
   });
@@ -66,8 +68,8 @@ describe("readPublishConfig", () => {
     expect(() => readPublishConfig({ REBUILD_DATE_DELAY: "soon" }, "https://example.org")).toThrow(
       /REBUILD_DATE_DELAY/,
     );
-    expect(readPublishConfig({ REBUILD_DATE_DELAY: "15m" }, "https://example.org").dateDelayMs).toBe(
-      900_000,
-    );
+    expect(
+      readPublishConfig({ REBUILD_DATE_DELAY: "15m" }, "https://example.org").dateDelayMs,
+    ).toBe(900_000);
   });
 });

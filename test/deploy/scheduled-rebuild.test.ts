@@ -292,7 +292,7 @@ describe("rebuildIfChanged within the function's time limit", () => {
       await expect(
         rebuildIfChanged({
           config: readApiConfig({ ...env, EVENT_API_TOKEN: slow.token }),
-          published: { location: root },
+          published: root,
           nowMs: Date.parse(DEMO_NOW),
           hookUrl: "http://127.0.0.1:9/never",
           deadlineMs: 300,

@@ -82,7 +82,10 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
         }
         const type = response.headers.get("content-type") ?? "";
         const path = url.pathname;
-        if (/(html|xml|json|css|calendar|text\/plain)/.test(type) || /\.(ics|json|xml)$/.test(path)) {
+        if (
+          /(html|xml|json|css|calendar|text\/plain)/.test(type) ||
+          /\.(ics|json|xml)$/.test(path)
+        ) {
           const body = await response.text();
           for (const found of addressesIn(body, type, path)) consider(found, url, url.href);
         } else {
@@ -114,9 +117,7 @@ export function addressesIn(body: string, type: string, path: string): string[] 
         add(value);
       }
     }
-    for (const m of body.matchAll(
-      /<script type="application\/ld\+json">([\s\S]*?)<\/script>/g,
-    )) {
+    for (const m of body.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
       for (const value of jsonStrings(JSON.parse(m[1] ?? "null"))) {
         if (/^(?:https?:\/\/|\/[^/])/.test(value)) add(value);
       }

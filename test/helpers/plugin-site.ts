@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import type { SiteConfig } from "../../src/config/site.ts";
+import publisherPlugin from "../../src/eleventy/publisher-plugin.ts";
 import type { Category, PortalSnapshot } from "../../src/model/types.ts";
+import type { SiteData } from "../../src/site/load.ts";
+import { buildViews } from "../../src/site/views.ts";
 
 /** The category list the site data provides: every category of every event, once. */
 export function categoriesOf(snapshot: PortalSnapshot): Category[] {
@@ -14,20 +17,41 @@ export function categoriesOf(snapshot: PortalSnapshot): Category[] {
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * The site's data for a snapshot with no images to copy and no changes known;
+ * every category of the snapshot is listed (the build lists those of the
+ * events it publishes).
+ */
+export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData {
+  const views = buildViews(snapshot, {
+    now: site.now,
+    pastDays: site.pastDays,
+    timeZone: site.timeZone,
+  });
+  return {
+    ...snapshot,
+    categories: categoriesOf(snapshot),
+    views,
+    media: [],
+    removed: [],
+    announcements: [],
+    removedRecords: [],
+  };
+}
+
 export interface PluginSiteOptions {
-  // biome-ignore lint/suspicious/noExplicitAny: Eleventy plugins take its untyped config API
-  readonly plugin: (eleventyConfig: any) => void;
   readonly snapshot: PortalSnapshot;
   readonly site: SiteConfig;
-  /** Extra input files (name -> content), e.g. a nunjucks page that uses the plugin's filters. */
+  /** Extra input files (name -> content), e.g. a nunjucks page that uses the plugins' filters. */
   readonly templates?: Readonly<Record<string, string>>;
 }
 
 /**
- * Builds a tiny Eleventy project in a temporary folder with one output plugin
- * and the global data the site provides (`portal`, `site`), as the real build
- * does with the project's templates. Returns the temporary root (remove it
- * when done) and the output folder inside it.
+ * Builds a tiny Eleventy project in a temporary folder with the publisher
+ * plugin (every feed, calendar, public JSON and widget file, and the filters)
+ * and a snapshot's data, as the real build does with the project's
+ * templates. Returns the temporary root (remove it when done) and the output
+ * folder inside it.
  */
 export async function buildPluginSite(
   options: PluginSiteOptions,
@@ -42,16 +66,17 @@ export async function buildPluginSite(
   // An explicit, empty config file: Eleventy must not load the project's .eleventy.js.
   const configPath = join(root, "eleventy.config.mjs");
   await writeFile(configPath, "export default function () {}\n");
+  const data = siteDataOf(options.snapshot, options.site);
   const eleventy = new Eleventy(inputDir, outputDir, {
     quietMode: true,
     configPath,
     config(eleventyConfig) {
-      eleventyConfig.addGlobalData("portal", {
-        ...options.snapshot,
-        categories: categoriesOf(options.snapshot),
+      eleventyConfig.addPlugin(publisherPlugin, {
+        site: options.site,
+        cacheDir: join(root, "cache"),
+        loadData: async () => data,
+        streamedTemplates: [],
       });
-      eleventyConfig.addGlobalData("site", options.site);
-      eleventyConfig.addPlugin(options.plugin);
     },
   });
   await eleventy.write();

@@ -3,10 +3,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { readApiConfig } from "../../src/config/api.ts";
+import { readPublishConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import type { RunningPortal } from "../../src/portal/index.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
-import { loadSnapshotFromApi } from "../../src/snapshot/load-snapshot.ts";
+import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { DEMO_NOW, DEMO_SITE_URL } from "./demo-build.ts";
 
 /** A secret-looking hook id: tests assert it never appears in any output. */
@@ -74,19 +75,24 @@ export async function publishState(
   const site = join(dir, "_site");
   mkdirSync(site, { recursive: true });
   const config = readApiConfig(env);
-  const snapshot = await loadSnapshotFromApi({
+  const { snapshot, lists } = await loadSnapshot({
     config,
     defaultTimeZone: "Europe/Amsterdam",
     now: new Date(now),
     sink: null,
   });
+  const siteUrl = DEMO_SITE_URL;
   await writeBuildState({
     staging: site,
     output: site,
-    site: readSiteConfig({ SITE_NOW: now, SITE_URL: DEMO_SITE_URL }),
-    config,
-    snapshot,
-    env: { PREVIOUS_MANIFEST_URL: "none" },
+    config: {
+      site: readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl }),
+      publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl),
+    },
+    api: config,
+    lists,
+    published: snapshot,
+    changes: null,
     log: () => undefined,
   });
   return site;

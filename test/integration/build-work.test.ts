@@ -48,7 +48,6 @@ async function build(
     EVENT_API_TOKEN: target.token,
     EVENT_API_CACHE_DIR: join(work, "cache", target === portal ? "main" : "other"),
     EVENT_API_PAGE_SIZE_PARAM: "limit",
-    RENDER_WORKERS: "0",
     ...env,
   });
   expect(run.status, run.log).toBe(0);
@@ -147,17 +146,5 @@ describe("build work", () => {
     } finally {
       await double.close();
     }
-  });
-
-  it("should write the same site with render worker threads, each file rendered once", async () => {
-    const alone = join(work, "alone");
-    const threaded = join(work, "threaded");
-    await build(alone, { RENDER_WORKERS: "0" });
-    const metrics = await build(threaded, { RENDER_WORKERS: "2" });
-    expect(await tree(threaded)).toEqual(await tree(alone));
-    expect(count(metrics, "rendered.calendars/event.njk")).toBe(EVENTS);
-    expect(count(metrics, "rendered.event.ics")).toBe(EVENTS);
-    // Parsed at most once in each of the three threads that may use an event.
-    expect(count(metrics, "eventTimesParsed")).toBeLessThanOrEqual(3 * EVENTS);
   });
 });

@@ -504,7 +504,7 @@ describe("changes between two builds", () => {
     const corrupt = ok(await build("2026-03-20T16:00:00Z"));
     expect(corrupt.log).toContain(`previous state: ${state} is not JSON; ignored`);
     expect(corrupt.log).toMatch(
-      /previous state: none \(.*PREVIOUS_MANIFEST_URL=none\); no changes known/,
+      /previous state: none \(no usable .*, and nothing published to read\); no changes known/,
     );
     expect(corrupt.stdout).toContain("changes    none known");
     expect(veventOf(output, "calendar.ics", deletedUid)).toEqual([]);

@@ -53,7 +53,6 @@ describe("subscription size budget", () => {
       EVENT_API_URL: portal.url,
       EVENT_API_TOKEN: portal.token,
       EVENT_API_CACHE_DIR: join(work, "cache"),
-      RENDER_WORKERS: "0",
     });
     if (run.status !== 0) throw new Error(`build failed:\n${run.log}`);
     counters = (JSON.parse(readFileSync(metrics, "utf8")) as { counters: Record<string, number> })

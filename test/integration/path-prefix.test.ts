@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
 import { hasChromium } from "../helpers/system.ts";
 
 /*
@@ -61,23 +60,16 @@ describe("a site under a path prefix", () => {
     ]) {
       expect(paths).toContain(expected);
     }
-    expect(paths.filter((path) => /\/events\/[^/]+\/index\.html$|\/events\/$/.test(path)).length).toBeGreaterThan(0);
+    expect(
+      paths.filter((path) => /\/events\/[^/]+\/index\.html$|\/events\/$/.test(path)).length,
+    ).toBeGreaterThan(0);
     expect(paths.filter((path) => path.includes("/events/calendars/")).length).toBeGreaterThan(170);
   });
 
-  describe.runIf(hasChromium())("in a browser", () => {
-    let browser: Browser;
-    let closeBrowser: () => Promise<void>;
-
-    beforeAll(async () => {
-      ({ browser, close: closeBrowser } = await launchBrowser());
-    });
-
-    afterAll(async () => {
-      await closeBrowser?.();
-    });
-
-    it("should find events with the search page and open them in the folder", async () => {
+  it.runIf(hasChromium())(
+    "should find events with the search page and open them in the folder, in a browser",
+    async () => {
+      const { browser, close } = await launchBrowser();
       const context = await browser.newContext();
       const page = await context.newPage();
       const problems: string[] = [];
@@ -103,8 +95,8 @@ describe("a site under a path prefix", () => {
         await page.locator("#search-results a").first().waitFor({ timeout: 20_000 });
         expect(problems).toEqual([]);
       } finally {
-        await context.close();
+        await close();
       }
-    });
-  });
+    },
+  );
 });

@@ -4,8 +4,8 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DateTime } from "luxon";
 import type { SiteConfig } from "../../src/config/site.ts";
-import feedsPlugin from "../../src/eleventy/feeds-plugin.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
+import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { buildPluginSite, categoriesOf } from "../helpers/plugin-site.ts";
 import { SYSTEM_PYTHON } from "../helpers/system.ts";
@@ -15,6 +15,7 @@ export { categoriesOf };
 /** The site settings every feeds/ics test builds with (pinned clock). */
 export const TEST_SITE: SiteConfig = {
   url: "https://events.example.org",
+  urls: new SiteUrls("https://events.example.org"),
   title: "City Events",
   description: "Markets, walks, concerts; and more.",
   lang: "en-GB",
@@ -32,22 +33,29 @@ export const TEST_SITE: SiteConfig = {
 };
 
 export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
-  return { ...TEST_SITE, ...overrides };
+  const url = overrides.url ?? TEST_SITE.url;
+  return { ...TEST_SITE, urls: new SiteUrls(url), ...overrides };
 }
 
-/** The feeds plugin alone, built from a snapshot; returns the output folder and its files (relative, sorted). */
+/**
+ * The publisher's files, built from a snapshot; returns the output folder and
+ * its feed, calendar and page files (relative, sorted; not the public JSON,
+ * widget, assets or search index, which other tests cover).
+ */
 export async function buildFixtureSite(
   snapshot: PortalSnapshot = fixtureSnapshot,
   site: SiteConfig = TEST_SITE,
   pages: Readonly<Record<string, string>> = {},
 ): Promise<{ outDir: string; files: string[] }> {
   const { outputDir } = await buildPluginSite({
-    plugin: feedsPlugin,
     snapshot,
     site,
     templates: pages,
   });
-  return { outDir: outputDir, files: await listFiles(outputDir) };
+  const files = (await listFiles(outputDir)).filter(
+    (file) => !/^(api|embed|oembed|pagefind|assets)\/|^embed\.js$/.test(file),
+  );
+  return { outDir: outputDir, files };
 }
 
 /** Removes a build made by buildFixtureSite (its whole temporary folder). */

@@ -14,7 +14,7 @@ import { writeCalendarsJson } from "../../src/outputs/public-json.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { buildViews } from "../../src/site/views.ts";
-import { loadSnapshotFromApi } from "../../src/snapshot/load-snapshot.ts";
+import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { DEMO_NOW } from "../helpers/demo-build.ts";
 
 /**
@@ -35,7 +35,7 @@ let cacheDir: string;
 beforeAll(async () => {
   portal = await startPortal({ port: 0, now: DEMO_NOW });
   cacheDir = mkdtempSync(join(tmpdir(), "ecp-next-change-"));
-  snapshot = await loadSnapshotFromApi({
+  ({ snapshot } = await loadSnapshot({
     config: readApiConfig({
       EVENT_API_URL: portal.url,
       EVENT_API_TOKEN: portal.token,
@@ -44,7 +44,7 @@ beforeAll(async () => {
     defaultTimeZone: ZONE,
     now: new Date(DEMO_NOW),
     sink: null,
-  });
+  }));
 });
 
 afterAll(async () => {

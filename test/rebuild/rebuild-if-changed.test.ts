@@ -35,7 +35,7 @@ let site: string;
 async function check(nowMs = NOW_MS) {
   return rebuildIfChanged({
     config: readApiConfig(env),
-    published: { location: site },
+    published: site,
     nowMs,
     hookUrl: hook.url,
   });
@@ -278,7 +278,7 @@ describe("npm run rebuild-if-changed", () => {
     [
       "the build state is unreadable",
       async () => rmSync(join(site, "api/build-state.json")),
-      /^error: Cannot read the build state .*build-state\.json; build the site once/,
+      /^error: .*build-state\.json does not exist: is .* the output folder of a build \(check --published\)\? If it is, build the site once/,
     ],
   ])("should exit 1 with one clear line and call nothing when %s", async (_what, breakIt, line) => {
     await breakIt();

@@ -24,11 +24,18 @@ describe("file-writer", () => {
     expect(writer.bytes).toBe(Buffer.byteLength("<p>é</p>") + 15);
   });
 
-  it("should refuse a path written before, by itself, by Eleventy or by another thread", () => {
+  it("should refuse a path written before, by itself or by Eleventy", () => {
     const writer = new FileWriter(root, { taken: ["index.html"] });
-    expect(() => writer.write("index.html", "x")).toThrow(/Two outputs want to write index.html/);
-    writer.write("a.html", "x");
+    expect(() => writer.write("/index.html", "x")).toThrow(/Two outputs want to write index.html/);
+    writer.write("/a.html", "x");
     expect(() => writer.write("a.html", "y")).toThrow(/Two outputs want to write a.html/);
-    expect(() => writer.adopt(["b.html", "a.html"], 2)).toThrow(/Two outputs want to write a.html/);
+  });
+
+  it("should take site paths and refuse any outside the output folder", () => {
+    const writer = new FileWriter(root);
+    writer.write("/feed.xml", "<rss/>");
+    expect(writer.files).toBe(1);
+    expect(() => writer.write("/../escape.txt", "x")).toThrow(/outside the output folder/);
+    expect(() => writer.write("a/../../escape.txt", "x")).toThrow(/outside the output folder/);
   });
 });

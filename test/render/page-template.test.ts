@@ -3,11 +3,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addStreamedTemplate } from "../../src/eleventy/streamed-outputs-plugin.ts";
+import { StreamedPages } from "../../src/eleventy/streamed-pages.ts";
+import { FileWriter } from "../../src/render/file-writer.ts";
 
 // A template using what site owners use: layouts in a chain, layout front
 // matter, an include, a filter reading `this.page`, computed data, the
-// permalink, page fields, pagination fields and autoescaping.
+// permalink, page fields, pagination fields, autoescaping, Eleventy's own
+// filters (`url` with a path prefix, `slugify`), a shortcode, a paired
+// shortcode, a transform and a preprocessor.
 const FILES: Record<string, string> = {
   "_layouts/outer.njk": `---
 siteName: Outer & Co
@@ -32,6 +35,7 @@ eleventyComputed:
   title: "{{ item.name | safe }} · {{ siteName | safe }}"
 ---
 {% include "part.njk" %}<span>{{ page.fileSlug }} {{ page.filePathStem }} {{ page.inputPath }} {{ pagination.pageNumber }}</span>{{ item.html }}
+<a href="{{ '/things/' | url }}">{{ item.name | slugify }}</a> {% stamp item.id %} {% box %}{{ item.id }}{% endbox %} PREPROCESS_ME
 `,
 };
 
@@ -50,13 +54,32 @@ async function build(streamed: boolean): Promise<Record<string, string>> {
   const eleventy = new Eleventy("in", output, {
     quietMode: true,
     configPath: "eleventy.config.mjs",
+    pathPrefix: "/site/",
     config(eleventyConfig) {
       eleventyConfig.addGlobalData("things", THINGS);
       eleventyConfig.addFilter("shout", function (this: { page: { url: string } }, text: string) {
         return `${text.toUpperCase()} @ ${this.page.url}`;
       });
       eleventyConfig.addFilter("tail", (path: string) => path.split("/").slice(-3).join("/"));
-      if (streamed) addStreamedTemplate(eleventyConfig, "item.njk");
+      eleventyConfig.addShortcode("stamp", function (this: { page: { url: string } }, id: string) {
+        return `[${id} on ${this.page.url}]`;
+      });
+      eleventyConfig.addPairedShortcode("box", (content: string) => `<div>${content}</div>`);
+      eleventyConfig.addTransform("mark", function (this: { page: { url: string } }, html: string) {
+        return `${html}<!-- ${this.page.url} -->`;
+      });
+      eleventyConfig.addPreprocessor("marker", "njk", (_data: unknown, content: string) =>
+        content.replace("PREPROCESS_ME", "preprocessed"),
+      );
+      if (streamed) {
+        const pages = new StreamedPages(eleventyConfig, ["item.njk"]);
+        eleventyConfig.on(
+          "eleventy.after",
+          async ({ directories }: { directories: { output: string } }) => {
+            await pages.render(new FileWriter(directories.output));
+          },
+        );
+      }
     },
   });
   await eleventy.write();
@@ -94,6 +117,18 @@ describe("page-template", () => {
     expect(byEleventy.a).toContain("<title>Alpha &lt;1&gt; · Outer &amp; Co</title>");
     expect(byEleventy.b).toContain("<p>BETA &amp; CO @ /things/b/</p>");
     expect(byEleventy.c).toContain("<span>item /item ./in/item.njk 2</span>&#39;single&#39;");
+    expect(byEleventy.a).toContain('<a href="/site/things/">alpha-1</a> [a on /things/a/]');
+    expect(byEleventy.a).toContain("<div>a</div> preprocessed");
+    expect(byEleventy.a).toMatch(/<!-- \/things\/a\/ -->$/);
     expect(streamed).toEqual(byEleventy);
+  });
+
+  it("should refuse a template whose data files it would not read, naming the file", async () => {
+    await writeFile(join(root, "in", "item.11tydata.json"), '{ "extra": 1 }');
+    try {
+      await expect(build(true)).rejects.toThrow(/does not read data files.*item\.11tydata\.json/);
+    } finally {
+      await rm(join(root, "in", "item.11tydata.json"));
+    }
   });
 });

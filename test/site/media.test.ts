@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
+import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { localizeImages } from "../../src/site/media.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 
@@ -59,21 +60,21 @@ describe("localizeImages", () => {
   it("should publish images under the site, named by their bytes", async () => {
     const { snapshot, files, warnings } = await localizeImages(
       snapshotWithImages(["/passive.svg", "/copy-of-passive.svg"]),
-      { siteUrl: "https://events.example.org", cacheDir },
+      { urls: new SiteUrls("https://events.example.org"), cacheDir },
     );
     expect(warnings).toEqual([]);
     const [first, second] = snapshot.events.map((e) => e.image?.url);
     expect(first).toMatch(/^https:\/\/events\.example\.org\/media\/[0-9a-f]{32}\.svg$/);
     // Same bytes from two URLs (or a portal on another port): one file, one name.
     expect(second).toBe(first);
-    expect(new Set(files.map((f) => f.outputPath)).size).toBe(1);
+    expect(new Set(files.map((f) => f.path)).size).toBe(1);
     expect(await readdir(join(cacheDir, "media"))).toContain(first?.split("/").pop());
   });
 
   it("should refuse active SVGs and non-images, keeping the original URL with a warning", async () => {
     const paths = ["/script.svg", "/handler.svg", "/page.html", "/missing.png"];
     const { snapshot, files, warnings } = await localizeImages(snapshotWithImages(paths), {
-      siteUrl: "https://events.example.org",
+      urls: new SiteUrls("https://events.example.org"),
       cacheDir,
     });
     expect(files).toEqual([]);

@@ -23,8 +23,8 @@ describe("buildViews", () => {
   it("should create month pages only for months that have events, linked to each other", () => {
     const months = views.monthPages.filter((m) => m.calendar.id === "culture");
     expect(months.map((m) => `${m.year}-${m.month}`)).toEqual(["2026-4", "2026-5"]);
-    expect(months[0]?.next?.href).toBe("/calendars/culture/2026/05/");
-    expect(months[1]?.previous?.href).toBe("/calendars/culture/2026/04/");
+    expect(months[0]?.next?.path).toBe("/calendars/culture/2026/05/");
+    expect(months[1]?.previous?.path).toBe("/calendars/culture/2026/04/");
     expect(months[0]?.previous).toBeNull();
   });
 
@@ -55,21 +55,21 @@ describe("buildViews", () => {
     const pages = paged.listPages.filter(
       (p) => p.calendar.id === "community" && p.kind === "upcoming",
     );
-    expect(pages.map((p) => p.href)).toEqual([
+    expect(pages.map((p) => p.path)).toEqual([
       "/calendars/community/",
       "/calendars/community/page/2/",
     ]);
-    expect(pages[0]?.nextHref).toBe("/calendars/community/page/2/");
+    expect(pages[0]?.nextPath).toBe("/calendars/community/page/2/");
     expect(pages[1]?.days.flatMap((d) => d.events)).toHaveLength(5);
   });
 
   it("should list categories with their events and id-based paths", () => {
     const markets = views.categories.find((c) => c.category.id === "markets");
-    expect(markets?.href).toBe("/categories/markets/");
+    expect(markets?.path).toBe("/categories/markets/");
     expect(markets?.upcoming.map((e) => e.id)).toEqual(["e-allday"]);
     expect(markets?.past.map((e) => e.id)).toEqual(["e-past"]);
     const hostile = views.categories.find((c) => c.category.id === "Talks & Debates");
-    expect(hostile?.href).toMatch(/^\/categories\/_[0-9a-f]+\/$/);
+    expect(hostile?.path).toMatch(/^\/categories\/_[0-9a-f]+\/$/);
   });
 
   it("should page a category's upcoming events like a calendar's list", () => {
@@ -87,13 +87,13 @@ describe("buildViews", () => {
     const pages = paged.categoryPages.filter((p) => p.summary.category.id === "markets");
     const upcoming = paged.categories.find((c) => c.category.id === "markets")?.upcoming ?? [];
     expect(upcoming.length).toBeGreaterThan(EVENTS_PER_LIST_PAGE);
-    expect(pages.map((p) => p.href)).toEqual(
+    expect(pages.map((p) => p.path)).toEqual(
       Array.from({ length: Math.ceil(upcoming.length / EVENTS_PER_LIST_PAGE) }, (_, i) =>
         i === 0 ? "/categories/markets/" : `/categories/markets/page/${i + 1}/`,
       ),
     );
-    expect(pages[0]?.nextHref).toBe("/categories/markets/page/2/");
-    expect(pages.at(-1)?.nextHref).toBeNull();
+    expect(pages[0]?.nextPath).toBe("/categories/markets/page/2/");
+    expect(pages.at(-1)?.nextPath).toBeNull();
     // Every upcoming event once, in order, across the pages.
     expect(pages.flatMap((p) => p.days.flatMap((d) => d.events)).map((e) => e.id)).toEqual(
       upcoming.map((e) => e.id),

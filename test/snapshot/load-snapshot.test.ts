@@ -2,8 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { AuthError } from "../../src/errors.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
-import { apiEnv, cacheFiles, NOW, recorder, tempDir } from "./portal-env.ts";
+import { apiEnv, cacheFiles, NOW, recorder, snapshotOf, tempDir } from "./portal-env.ts";
 
 let portal: RunningPortal;
 
@@ -12,13 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => portal.close());
 beforeEach(() => {
-  resetSnapshotCache();
   portal.resetCounters();
 });
 
 describe("loadSnapshot", () => {
   it("should load every calendar, event and details record of the organization", async () => {
-    const snapshot = await loadSnapshot({ env: apiEnv(portal), progress: false });
+    const snapshot = await snapshotOf(apiEnv(portal));
     expect(snapshot.source).toBe(portal.url);
     expect(snapshot.fetchedAt).toBe("2026-03-20T12:00:00.000Z");
     // "library" belongs to another organization (docs/dataset.md).
@@ -36,25 +34,13 @@ describe("loadSnapshot", () => {
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
   });
 
-  it("should memoize per configuration and forget on reset", async () => {
-    const env = apiEnv(portal);
-    const first = loadSnapshot({ env, progress: false });
-    expect(loadSnapshot({ env, progress: false })).toBe(first);
-    await first;
-    resetSnapshotCache();
-    const again = loadSnapshot({ env, progress: false });
-    expect(again).not.toBe(first);
-    await again;
-  });
-
   it("should reuse unchanged details and revalidate lists with conditional requests", async () => {
     const env = apiEnv(portal);
-    const cold = await loadSnapshot({ env, progress: false });
+    const cold = await snapshotOf(env);
     const coldCounters = portal.counters;
-    resetSnapshotCache();
     portal.resetCounters();
 
-    const warm = await loadSnapshot({ env, progress: false });
+    const warm = await snapshotOf(env);
     expect(warm).toEqual(cold);
     const warmCounters = portal.counters;
     expect(warmCounters.byRoute.details ?? 0).toBe(0);
@@ -64,9 +50,8 @@ describe("loadSnapshot", () => {
     const target = cold.events[5];
     if (!target) throw new Error("the demo dataset has events");
     portal.updateEvent(target.calendarId, target.id, { title: "Renamed in the portal" });
-    resetSnapshotCache();
     portal.resetCounters();
-    const changed = await loadSnapshot({ env, progress: false });
+    const changed = await snapshotOf(env);
     expect(portal.counters.byRoute.details).toBe(1);
     const updated = changed.events.find(
       (e) => e.id === target.id && e.calendarId === target.calendarId,
@@ -77,17 +62,16 @@ describe("loadSnapshot", () => {
 
   it("should not ask the portal again within EVENT_API_CACHE_DURATION", async () => {
     const env = apiEnv(portal, { EVENT_API_CACHE_DURATION: "1h" });
-    const first = await loadSnapshot({ env, progress: false });
-    resetSnapshotCache();
+    const first = await snapshotOf(env);
     portal.resetCounters();
-    const second = await loadSnapshot({ env, progress: false });
+    const second = await snapshotOf(env);
     expect(second).toEqual(first);
     expect(portal.counters.total).toBe(0);
   });
 
   it("should print phases, warnings and a summary line on a non-terminal", async () => {
     const sink = recorder(false);
-    await loadSnapshot({ env: apiEnv(portal), progress: sink });
+    await snapshotOf(apiEnv(portal), { sink });
     const lines = sink.text().trim().split("\n");
     expect(lines).toContain("Portal: calendars 1/1");
     expect(lines).toContain("Portal: event lists 4/4");
@@ -98,7 +82,7 @@ describe("loadSnapshot", () => {
 
   it("should draw a live bar on a terminal and clear it before the summary", async () => {
     const sink = recorder(true);
-    await loadSnapshot({ env: apiEnv(portal), progress: sink });
+    await snapshotOf(apiEnv(portal), { sink });
     const clear = "\r\u001b[2K";
     expect(sink.text()).toMatch(/\[#+\.*\] event details \d+\/\d+/);
     expect(sink.text()).toContain(`${clear}Portal: [`);
@@ -106,10 +90,7 @@ describe("loadSnapshot", () => {
   });
 
   it("should reject a bad token with an actionable message", async () => {
-    const load = loadSnapshot({
-      env: apiEnv(portal, { EVENT_API_TOKEN: "ecp_wrong_token" }),
-      progress: false,
-    });
+    const load = snapshotOf(apiEnv(portal, { EVENT_API_TOKEN: "ecp_wrong_token" }));
     await expect(load).rejects.toThrow(AuthError);
     await expect(load).rejects.toThrow(
       /ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN/,
@@ -117,20 +98,14 @@ describe("loadSnapshot", () => {
   });
 
   it("should say which calendar is not available to the organization", async () => {
-    const load = loadSnapshot({
-      env: apiEnv(portal, { EVENT_API_CALENDARS: "community,library" }),
-      progress: false,
-    });
+    const load = snapshotOf(apiEnv(portal, { EVENT_API_CALENDARS: "community,library" }));
     await expect(load).rejects.toThrow(
       /Calendar "library" \(EVENT_API_CALENDARS\) is not available to this organization/,
     );
   });
 
   it("should include only the calendars asked for", async () => {
-    const snapshot = await loadSnapshot({
-      env: apiEnv(portal, { EVENT_API_CALENDARS: "culture" }),
-      progress: false,
-    });
+    const snapshot = await snapshotOf(apiEnv(portal, { EVENT_API_CALENDARS: "culture" }));
     expect(snapshot.calendars.map((c) => c.id)).toEqual(["culture"]);
     expect(new Set(snapshot.events.map((e) => e.calendarId))).toEqual(new Set(["culture"]));
   });
@@ -140,29 +115,26 @@ describe("loadSnapshot with the portal down", () => {
   it("should fail by default, and with EVENT_API_ALLOW_STALE use a young enough cached snapshot loudly", async () => {
     const down = await startPortal({ port: 0, now: NOW });
     const env = apiEnv(down, { EVENT_API_RETRIES: "1", EVENT_API_RETRY_MAX_WAIT: "10ms" });
-    const good = await loadSnapshot({ env, progress: false });
+    const good = await snapshotOf(env);
     await down.close();
-    resetSnapshotCache();
 
-    const strict = loadSnapshot({ env, progress: false });
+    const strict = snapshotOf(env);
     await expect(strict).rejects.toThrow(ApiUnavailableError);
     await expect(strict).rejects.toThrow(
       /Cannot reach the portal at 127\.0\.0\.1:\d+: connection refused.*\(after 2 attempts\)/,
     );
 
     const sink = recorder(false);
-    const stale = await loadSnapshot({
-      env: { ...env, EVENT_API_ALLOW_STALE: "1h" },
-      progress: sink,
-    });
+    const stale = await snapshotOf({ ...env, EVENT_API_ALLOW_STALE: "1h" }, { sink });
     expect(stale.events).toEqual(good.events);
     expect(stale.fetchedAt).toBe(good.fetchedAt);
     expect(stale.warnings.at(-1)).toMatch(/^STALE DATA: the portal is unavailable/);
     expect(sink.text()).toContain("!!! STALE DATA");
 
-    const empty = loadSnapshot({
-      env: { ...env, EVENT_API_ALLOW_STALE: "1h", EVENT_API_CACHE_DIR: tempDir() },
-      progress: false,
+    const empty = snapshotOf({
+      ...env,
+      EVENT_API_ALLOW_STALE: "1h",
+      EVENT_API_CACHE_DIR: tempDir(),
     });
     await expect(empty).rejects.toThrow(
       /EVENT_API_ALLOW_STALE=.* cannot help: there is no cached data/,
@@ -180,16 +152,14 @@ describe("loadSnapshot with the portal down", () => {
     };
     const ours = apiEnv(shared, base);
     const theirs = { ...ours, EVENT_API_TOKEN: other };
-    const good = await loadSnapshot({ env: ours, progress: false });
+    const good = await snapshotOf(ours);
     await shared.close();
 
     // Same URL, same cache, portal down: the other organization's token gets nothing.
-    resetSnapshotCache();
-    const foreign = loadSnapshot({ env: theirs, progress: false });
+    const foreign = snapshotOf(theirs);
     await expect(foreign).rejects.toThrow(ApiUnavailableError);
     await expect(foreign).rejects.toThrow(/cannot help: there is no cached data/);
-    resetSnapshotCache();
-    const own = await loadSnapshot({ env: ours, progress: false });
+    const own = await snapshotOf(ours);
     expect(own.events).toEqual(good.events);
     // The key holds a hash of the token, never the token or a part of it.
     for (const file of cacheFiles(cacheDir)) {
@@ -200,11 +170,11 @@ describe("loadSnapshot with the portal down", () => {
 
   it("should not fall back to stale data when the token is rejected", async () => {
     const env = apiEnv(portal);
-    await loadSnapshot({ env, progress: false });
-    resetSnapshotCache();
-    const load = loadSnapshot({
-      env: { ...env, EVENT_API_TOKEN: "ecp_revoked_token", EVENT_API_ALLOW_STALE: "1d" },
-      progress: false,
+    await snapshotOf(env);
+    const load = snapshotOf({
+      ...env,
+      EVENT_API_TOKEN: "ecp_revoked_token",
+      EVENT_API_ALLOW_STALE: "1d",
     });
     await expect(load).rejects.toThrow(AuthError);
   });
@@ -218,10 +188,9 @@ describe("loadSnapshot and the token", () => {
       try {
         const env = apiEnv(own, { EVENT_API_AUTH: auth, EVENT_API_RETRIES: "0" });
         const sink = recorder(false);
-        const snapshot = await loadSnapshot({ env, progress: sink });
+        const snapshot = await snapshotOf(env, { sink });
         expect(snapshot.events.length).toBeGreaterThan(0);
-        resetSnapshotCache();
-        await loadSnapshot({ env, progress: sink });
+        await snapshotOf(env, { sink });
         const files = cacheFiles(env.EVENT_API_CACHE_DIR as string);
         // The cache holds every list and every event's details: the files to check are the real ones.
         const cached = files.map((file) => file.content).join("\n");
@@ -239,16 +208,14 @@ describe("loadSnapshot and the token", () => {
           { EVENT_API_CALENDARS: "library" },
           { EVENT_API_URL: `${own.url}/nowhere` },
         ]) {
-          resetSnapshotCache();
-          await loadSnapshot({ env: { ...env, ...extra }, progress: false }).catch((error: Error) =>
+          await snapshotOf({ ...env, ...extra }).catch((error: Error) =>
             messages.push(
               `${error.message} ${String((error.cause as Error | undefined)?.message)}`,
             ),
           );
         }
         await own.close();
-        resetSnapshotCache();
-        await loadSnapshot({ env, progress: false }).catch((error: Error) =>
+        await snapshotOf(env).catch((error: Error) =>
           messages.push(`${error.message} ${String((error.cause as Error | undefined)?.message)}`),
         );
         expect(messages).toHaveLength(3);

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { readApiConfig } from "../../src/config/api.ts";
+import { readSiteConfig } from "../../src/config/site.ts";
+import type { PortalSnapshot } from "../../src/model/types.ts";
 import type { RunningPortal } from "../../src/portal/index.ts";
+import { type FetchedPortal, loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
+import type { ProgressSink } from "../../src/snapshot/progress.ts";
 import { tempDir as removedTempDir } from "../helpers/temp-dir.ts";
 
 /** The pinned clock of the reference portal and of the snapshots in these tests. */
@@ -42,4 +47,27 @@ export function recorder(isTTY = false): {
 } {
   const chunks: string[] = [];
   return { isTTY, write: (text) => void chunks.push(text), text: () => chunks.join("") };
+}
+
+/** The build's snapshot stage with the settings in `env`, as `npm run build` runs it. */
+export function fetchPortal(
+  env: NodeJS.ProcessEnv,
+  options: { sink?: ProgressSink; signal?: AbortSignal } = {},
+): Promise<FetchedPortal> {
+  const site = readSiteConfig(env);
+  return loadSnapshot({
+    config: readApiConfig(env),
+    defaultTimeZone: site.timeZone,
+    now: site.now.toJSDate(),
+    sink: options.sink ?? null,
+    signal: options.signal,
+  });
+}
+
+/** The snapshot alone. */
+export async function snapshotOf(
+  env: NodeJS.ProcessEnv,
+  options: { sink?: ProgressSink; signal?: AbortSignal } = {},
+): Promise<PortalSnapshot> {
+  return (await fetchPortal(env, options)).snapshot;
 }

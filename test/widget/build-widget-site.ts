@@ -1,12 +1,11 @@
 import { rmSync } from "node:fs";
 import { readSiteConfig, type SiteConfig } from "../../src/config/site.ts";
-import { widgetPlugin } from "../../src/eleventy/widget-plugin.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { buildPluginSite } from "../helpers/plugin-site.ts";
 
 /**
- * Builds a minimal Eleventy project (empty input folder) with only the widget
+ * Builds a minimal Eleventy project (empty input folder) with the publisher
  * plugin and the fixture snapshot into a temporary folder, as the site's
  * build does with its own templates.
  */
@@ -30,7 +29,6 @@ export async function buildWidgetSite(
 ): Promise<BuiltWidgetSite> {
   const site = readSiteConfig({ SITE_URL: siteUrl, SITE_NOW: FIXTURE_NOW, ...env });
   const { root, outputDir } = await buildPluginSite({
-    plugin: widgetPlugin,
     snapshot,
     site,
     templates,

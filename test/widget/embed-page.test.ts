@@ -2,6 +2,7 @@ import { HtmlValidate } from "html-validate";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
+import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { renderEmbedDocsPage } from "../../src/widget/docs-page.ts";
 import { renderEmbedPage } from "../../src/widget/embed-page.ts";
 import { eventWhen } from "../../src/widget/event-when.ts";
@@ -9,7 +10,13 @@ import { WIDGET_OPTIONS } from "../../src/widget/options.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
 
 const now = DateTime.fromISO(FIXTURE_NOW, { zone: "utc" });
-const site = { url: "https://events.example.org", title: "Events", lang: "en", now };
+const site = {
+  url: "https://events.example.org",
+  urls: new SiteUrls("https://events.example.org"),
+  title: "Events",
+  lang: "en",
+  now,
+};
 const calendarOf = (id: string) => {
   const calendar = fixtureSnapshot.calendars.find((c) => c.id === id);
   if (!calendar) throw new Error(id);
@@ -84,7 +91,10 @@ describe("embed-page", () => {
     const html = renderEmbedPage({
       calendar: calendarOf("culture"),
       events: eventsOf("culture"),
-      site: { ...site, url: "https://example.org/agenda" },
+      site: {
+        ...site,
+        urls: new SiteUrls("https://example.org/agenda"),
+      },
     });
     expect(html).toContain('href="/agenda/embed/widget.css"');
     expect(html).toContain('href="/agenda/calendars/culture/events/e-online/"');
