@@ -1,3 +1,4 @@
+import { DecodingMode, decodeHTML, decodeHTMLAttribute } from "entities";
 import sanitizeHtml from "sanitize-html";
 
 /**
@@ -68,19 +69,27 @@ export function sanitizeDescription(raw: string): string {
   return sanitizeHtml(source, OPTIONS).trim();
 }
 
-/** Plain text from sanitized HTML: paragraphs separated by a blank line, links as "text (url)". */
+/**
+ * Plain text from sanitized HTML: paragraphs separated by a blank line, links
+ * as "text (url)". Turning HTML into text is the one place a description's
+ * character references are decoded, once, at the end: the link's URL is
+ * written back escaped so that it, too, is decoded only then (a link to
+ * "?a=1&copy=2" stays that, and the text `&amp;lt;` becomes `&lt;`, never `<`).
+ */
 export function htmlToText(html: string): string {
   const text = html
     .replace(/<a href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g, (_, href: string, inner: string) => {
       const label = stripTags(inner).trim();
-      const url = decodeEntities(href);
+      const url = decodeHTMLAttribute(href);
       const shown = url.startsWith("mailto:") ? url.slice("mailto:".length) : url;
-      return label === "" || decodeEntities(label) === shown ? shown : `${label} (${url})`;
+      return label === "" || decodeHTML(label) === shown
+        ? escapeHtml(shown)
+        : `${label} (${escapeHtml(url)})`;
     })
     .replace(/<br\s*\/?>/g, "\n")
     .replace(/<li>/g, "\n- ")
     .replace(/<\/(p|h2|h3|h4|blockquote|pre|ul|ol)>|<hr\s*\/?>/g, "\n\n");
-  return decodeEntities(stripTags(text))
+  return decodeHTML(stripTags(text))
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")
     .replace(/\n{3,}/g, "\n\n")
@@ -90,13 +99,19 @@ export function htmlToText(html: string): string {
 /**
  * One line from a plain-text field (titles, names, summaries), kept as the
  * portal wrote it: "Poetry & Beats <Open Mic>" is text, escaped wherever it is
- * output, never stripped as if it were markup. Character references are
- * decoded (portals often HTML-encode titles); control characters and line
+ * output, never stripped as if it were markup. Control characters and line
  * breaks become spaces.
+ *
+ * Character references are decoded, every one HTML knows (portals often
+ * HTML-encode titles: "Caf&eacute; &amp; Jazz" is "Café & Jazz"). This is the
+ * only place plain text is decoded, and it decodes once: "&amp;lt;" is the
+ * text "&lt;", never "<". Strict mode decodes only references that end in
+ * ";", as an encoder writes them; a bare "&" followed by letters ("Q&A",
+ * "Sales&regal") is text, not the start of a reference without its ";".
  */
 export function plainTextLine(raw: string): string {
   return (
-    decodeEntities(raw)
+    decodeHTML(raw, DecodingMode.Strict)
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
       .replace(/\s+/g, " ")
@@ -123,7 +138,8 @@ export function safeLink(raw: unknown): string | null {
 }
 
 function looksLikeHtml(raw: string): boolean {
-  return /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z]+);/i.test(raw);
+  // Reference names may hold digits (&frac12;, &sup2;).
+  return /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z][a-z\d]*);/i.test(raw);
 }
 
 function textToHtml(raw: string): string {
@@ -149,28 +165,4 @@ export function escapeHtml(text: string): string {
 
 function stripTags(html: string): string {
   return html.replace(/<[^>]*>/g, "");
-}
-
-const NAMED: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[\da-f]+|#\d+|[a-z]+);/gi, (entity, code: string) => {
-    if (code[0] === "#") {
-      const point =
-        code[1] === "x" || code[1] === "X"
-          ? Number.parseInt(code.slice(2), 16)
-          : Number.parseInt(code.slice(1), 10);
-      return Number.isFinite(point) && point > 0 && point <= 0x10ffff
-        ? String.fromCodePoint(point)
-        : entity;
-    }
-    return NAMED[code.toLowerCase()] ?? entity;
-  });
 }

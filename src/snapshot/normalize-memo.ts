@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ResponseCache } from "../api/response-cache.ts";
@@ -85,10 +85,19 @@ function codeFingerprint(): string {
     digest.update(name).update(readFileSync(join(modelDir, name)));
   }
   const require = createRequire(import.meta.url);
-  for (const library of ["luxon", "sanitize-html"]) {
-    const manifest = require(`${library}/package.json`) as { version: string };
-    digest.update(`${library}@${manifest.version}`);
+  for (const library of ["luxon", "sanitize-html", "entities"]) {
+    digest.update(`${library}@${packageVersion(require, library)}`);
   }
   fingerprint = digest.digest("base64url");
   return fingerprint;
+}
+
+/** Read from the package's folder, as Node finds it: not every package exports its package.json. */
+function packageVersion(require: NodeJS.Require, library: string): string {
+  for (const folder of require.resolve.paths(library) ?? []) {
+    const file = join(folder, library, "package.json");
+    if (existsSync(file))
+      return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  }
+  throw new Error(`${library} is not installed`);
 }
