@@ -7,17 +7,21 @@ import { ApiError } from "../errors.ts";
  * Token placements portals commonly use, in the order they are tried after
  * the configured one was rejected: RFC 6750 Bearer, the API-key headers, the
  * `Authorization: Token` scheme (Django REST framework and others), a raw
- * token as the whole Authorization value, then query parameters.
+ * token as the whole Authorization value, then query parameters. Header names
+ * are compared without case, so `X-API-Key` is `X-Api-Key`: each is asked once.
  */
 export const COMMON_PLACEMENTS: readonly AuthMode[] = [
   { kind: "bearer" },
   { kind: "header", name: "X-Api-Key" },
   { kind: "scheme", name: "Token" },
+  { kind: "header", name: "X-Api-Token" },
   { kind: "header", name: "Api-Key" },
   { kind: "header", name: "X-Auth-Token" },
+  { kind: "header", name: "X-Access-Token" },
   { kind: "header", name: "Authorization" },
   { kind: "query", name: "api_key" },
   { kind: "query", name: "apikey" },
+  { kind: "query", name: "key" },
   { kind: "query", name: "token" },
   { kind: "query", name: "access_token" },
 ];

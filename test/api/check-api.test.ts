@@ -52,6 +52,30 @@ describe("checkApi", () => {
     expect(text).not.toContain("ecp_not_a_real_token");
   });
 
+  it.each(["query:key", "header:X-Api-Token"])(
+    "should find a token sent as %s from a Bearer start and pass once it is applied",
+    async (auth) => {
+      const placed = await startPortal({ port: 0, now: NOW, auth });
+      try {
+        const start = apiEnv(placed);
+        const first = await run(start);
+        expect(first.text).toContain(`The portal accepts the token as EVENT_API_AUTH=${auth}.`);
+        expect(first.text).toContain(`export EVENT_API_AUTH='${auth}'`);
+        expect(first.text).not.toContain(placed.token);
+        expect(first.code).toBe(1);
+        const second = await run({
+          ...start,
+          ...envAfterBash(exportLines(first.text)),
+          EVENT_API_TOKEN: placed.token,
+        });
+        expect(second.text).toContain(`(token sent as ${auth})`);
+        expect(second.code).toBe(0);
+      } finally {
+        await placed.close();
+      }
+    },
+  );
+
   it("should report a calendar the organization cannot see", async () => {
     const { code, text } = await run(apiEnv(portal, { EVENT_API_CALENDARS: "community,library" }));
     expect(code).toBe(0);
