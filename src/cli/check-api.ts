@@ -3,7 +3,8 @@ import { pathToFileURL } from "node:url";
 import { formatAuth } from "../api/auth.ts";
 import { unwrapDetails } from "../api/details-envelope.ts";
 import { calendarIdOf, eventIdOf, PortalClient } from "../api/portal-client.ts";
-import { probeAuth } from "../check/auth-probe.ts";
+import { probeAuth, type Rejection } from "../check/auth-probe.ts";
+import { errorBodyExcerpt } from "../check/error-body.ts";
 import { type Evaluation, evaluateSamples, type Samples } from "../check/evaluate-samples.ts";
 import { formatPaging, inspectList, type ListShape } from "../check/paging-probe.ts";
 import {
@@ -55,8 +56,13 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       if (!(error instanceof AuthError)) throw error;
       const rejected = `The portal rejected the token (HTTP ${error.status}) sent as EVENT_API_AUTH=${formatAuth(config.auth)}`;
       say(`${rejected}; trying the other common placements with the same token, each once.`);
+      // The portal's own words first: they often say whether the token or its place is wrong.
+      const redact = client.http.redact;
+      const first = errorBodyExcerpt(error.body, redact);
+      if (first) say(`  The portal said: ${first}`);
       const probe = await probeAuth(config, error.challenge);
       if (!probe.found) {
+        for (const line of otherAnswers(probe.rejections, first, error.status, redact)) say(line);
         say(
           `check-api: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
         );
@@ -265,6 +271,35 @@ async function collectSamples(
     );
   }
   return { calendars, details };
+}
+
+/**
+ * The portal's answers to other placements that differ from its first one
+ * and came back to one or two placements only: a portal that says "token not
+ * valid" where it reads the token and "token required" everywhere else shows
+ * where it looks, and that the token itself is wrong. The answer most
+ * placements got says nothing new and is left out.
+ */
+function otherAnswers(
+  rejections: readonly Rejection[],
+  first: string | null,
+  firstStatus: number | undefined,
+  redact: (text: string) => string,
+): string[] {
+  const answers = new Map<string, string[]>();
+  for (const { placement, status, body } of rejections) {
+    const said = errorBodyExcerpt(body, redact);
+    if (said === first && status === firstStatus) continue;
+    const answer = `(HTTP ${status})${said ? `: ${said}` : ""}`;
+    answers.set(answer, [...(answers.get(answer) ?? []), placement]);
+  }
+  return [...answers]
+    .filter(([, placements]) => placements.length <= 2)
+    .slice(0, 3)
+    .map(
+      ([answer, placements]) =>
+        `  Sent as ${placements.join(" and ")}, the portal answered differently ${answer}`,
+    );
 }
 
 function describeList(what: string, shape: ListShape): string {

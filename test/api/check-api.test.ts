@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -43,13 +45,74 @@ describe("checkApi", () => {
     expect(text).not.toContain(portal.token);
   });
 
-  it("should exit 1 with one line for a token rejected in every placement", async () => {
+  it("should exit 1 with one line for a token rejected in every placement, after the portal's own words", async () => {
     const { code, text } = await run(apiEnv(portal, { EVENT_API_TOKEN: "ecp_not_a_real_token" }));
     expect(code).toBe(1);
-    expect(text.trim().split("\n").at(-1)).toMatch(
+    const lines = text.trim().split("\n");
+    expect(lines.at(-1)).toMatch(
       /^check-api: The portal rejected the token \(HTTP 401\) sent as EVENT_API_AUTH=bearer and in every other common placement \(header:X-Api-Key, .*query:access_token\): the token itself is likely wrong, expired or revoked/,
     );
+    expect(lines).toContain(
+      "  The portal said: Authentication required: The token is malformed; ask the organization administrator for a new one.",
+    );
     expect(text).not.toContain("ecp_not_a_real_token");
+  });
+
+  it("should show where the portal answers differently: where it reads the token", async () => {
+    const keyed = await startPortal({ port: 0, now: NOW, auth: "header:X-Api-Key" });
+    // Well-formed, but not a token this portal issued.
+    const wrong = `${keyed.token.slice(0, -4)}AAAA`;
+    try {
+      const { code, text } = await run(apiEnv(keyed, { EVENT_API_TOKEN: wrong }));
+      expect(code).toBe(1);
+      const lines = text.trim().split("\n");
+      expect(lines.slice(1, 4)).toEqual([
+        "The portal rejected the token (HTTP 401) sent as EVENT_API_AUTH=bearer; trying the other common placements with the same token, each once.",
+        "  The portal said: Authentication required: This API needs a token; see docs/api.md, Authentication.",
+        "  Sent as header:X-Api-Key, the portal answered differently (HTTP 401): Authentication required: The token is not valid; ask the organization administrator for a new one.",
+      ]);
+      expect(lines.at(-1)).toMatch(/^check-api: .*the token itself is likely wrong/);
+      expect(text).not.toContain(wrong);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it("should show a rejection's body without the token or other secrets it echoes", async () => {
+    const token = "ecp_k3yk3yk3yk3y_Zx9-echoed-back-by-a-careless-portal-0123456";
+    const session = "s3ss-4f9e2a7c1b";
+    // A portal that quotes the credential it got, wherever it was sent, and a secret of its own.
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const sent =
+        Object.entries(req.headers).find(([name]) => /auth|key|token/i.test(name))?.[1] ??
+        [...url.searchParams.values()][0] ??
+        "nothing";
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: "invalid_credentials",
+          message: `Unknown key ${sent}; session_id=${session}`,
+        }),
+      );
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { code, text } = await run({
+        ...apiEnv(portal),
+        EVENT_API_URL: `http://127.0.0.1:${port}/v1`,
+        EVENT_API_TOKEN: token,
+      });
+      expect(code).toBe(1);
+      expect(text).toContain(
+        "  The portal said: invalid_credentials: Unknown key Bearer [redacted]; session_id=[redacted]\n",
+      );
+      for (const secret of [token, token.slice(17), session]) expect(text).not.toContain(secret);
+    } finally {
+      server.close();
+    }
   });
 
   it.each(["query:key", "header:X-Api-Token"])(

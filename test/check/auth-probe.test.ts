@@ -60,6 +60,12 @@ describe("probeAuth", () => {
     expect(result.tried).toHaveLength(COMMON_PLACEMENTS.length - 1);
     expect(result.tried).not.toContain("bearer");
     expect(portal.counters.total).toBe(COMMON_PLACEMENTS.length - 1);
+    // Each answer is kept with its placement, for check-api to show the portal's words.
+    expect(result.rejections.map((r) => r.placement)).toEqual(result.tried);
+    expect(result.rejections[0]).toMatchObject({ placement: "header:X-Api-Key", status: 401 });
+    expect(JSON.parse(result.rejections[0]?.body ?? "{}").detail).toBe(
+      "This API needs a token; see docs/api.md, Authentication.",
+    );
   });
 });
 
