@@ -319,6 +319,25 @@ describe("checkApi against a portal in another dialect", () => {
     }
   });
 
+  it("should name an unreadable event by the id the field map reads, not by a question mark", async () => {
+    const renamed = await dialectPortal(
+      { rename: { "event.id": "ref", "event.start": "kickoff" } },
+      "bearer",
+    );
+    try {
+      const { code, text } = await run(
+        apiEnv(renamed, { EVENT_API_FIELD_MAP: '{"event":{"id":"ref"}}' }),
+      );
+      expect(code).toBe(1);
+      expect(text).toContain(
+        '  - No listed event could be read; the first: calendar "city", event "food-market-20260125": no start date.',
+      );
+      expect(text).not.toContain('event "?"');
+    } finally {
+      await renamed.close();
+    }
+  });
+
   it("should see into a details envelope it does not know and map the fields through it", async () => {
     const unknown = await dialectPortal({
       ...DIALECT_PRESETS.variant,
