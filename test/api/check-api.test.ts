@@ -338,6 +338,36 @@ describe("checkApi against a portal in another dialect", () => {
     }
   });
 
+  it("should pass a field map written for the details envelope, reading it inside the unwrapped record", async () => {
+    // As a site owner wrote it when details were read with their { "data": ... } around them.
+    const map = {
+      calendar: { updatedAt: "modified" },
+      event: {
+        start: "dateFrom",
+        end: "dateTo",
+        summary: "data.perex",
+        image: "data.mainImage",
+        categories: "data.labels",
+        onlineUrl: "data.streamLink",
+        registrationUrl: "data.ticketLink",
+      },
+    };
+    const { code, text } = await run(
+      apiEnv(variant, {
+        EVENT_API_AUTH: "header:X-Api-Key",
+        EVENT_API_FIELD_MAP: JSON.stringify(map),
+      }),
+    );
+    expect(text).toContain('Event details: one record wrapped in "data", read inside it.');
+    expect(text).toContain('"summary": "Local growers, bakers and street food on the square."');
+    expect(text).toContain(
+      "Wire fields not used (map them with EVENT_API_FIELD_MAP if they matter): calendar.eventCount\n",
+    );
+    expect(text).not.toContain("Proposed field map");
+    expect(text.trim().split("\n").at(-1)).toBe("OK: 169 of 169 events can be published.");
+    expect(code).toBe(0);
+  });
+
   it("should see into a details envelope it does not know and map the fields through it", async () => {
     const unknown = await dialectPortal({
       ...DIALECT_PRESETS.variant,
