@@ -368,6 +368,58 @@ describe("checkApi against a portal in another dialect", () => {
     expect(code).toBe(0);
   });
 
+  it("should leave a field map entry that matches nothing out of the settings it proposes", async () => {
+    const start = apiEnv(variant, {
+      EVENT_API_AUTH: "header:X-Api-Key",
+      EVENT_API_FIELD_MAP: JSON.stringify({
+        event: { start: "dateFrom", end: "dateTo", summary: "data.blurb", image: "data.mainImage" },
+      }),
+    });
+    const first = await run(start);
+    expect(first.text).toContain(
+      'EVENT_API_FIELD_MAP entries that match no field of the sampled records:\n  event.summary = "data.blurb": left out of the settings below.\n',
+    );
+    expect(first.text).toContain("event.summary <- perex");
+    const pasted = envAfterBash(exportLines(first.text));
+    const map = JSON.parse(pasted.EVENT_API_FIELD_MAP ?? "{}");
+    expect(map.event).toMatchObject({ summary: "perex", image: "data.mainImage" });
+    expect(JSON.stringify(map)).not.toContain("blurb");
+
+    const second = await run({ ...start, ...pasted, EVENT_API_TOKEN: variant.token });
+    expect(second.text).not.toContain("match no field");
+    expect(second.text).not.toMatch(/Wire fields not used.*perex/);
+    expect(second.text).toContain("No problems found.");
+    expect(second.code).toBe(0);
+  });
+
+  it("should say which envelope entry to rewrite, and to what, where the record has a field of that name", async () => {
+    // Details as { "data": { ..., "perex": ..., "data": { "host": ... } } }: inside, "data" is the record's own.
+    const owned = await dialectPortal(
+      {
+        rename: { "event.summary": "perex", "event.organizer": "data.host" },
+        detailsEnvelope: "data",
+      },
+      "bearer",
+    );
+    try {
+      const start = apiEnv(owned, { EVENT_API_FIELD_MAP: '{"event":{"summary":"data.perex"}}' });
+      const first = await run(start);
+      expect(first.text).toContain(
+        '  event.summary = "data.perex": the records have a "data" field of their own, which the path reads into; written as "perex" in the settings below.',
+      );
+      const pasted = envAfterBash(exportLines(first.text));
+      expect(pasted.EVENT_API_FIELD_MAP).toBe('{"event":{"summary":"perex"}}');
+      const second = await run({ ...start, ...pasted, EVENT_API_TOKEN: owned.token });
+      expect(second.text).not.toContain("match no field");
+      expect(second.text).toContain(
+        '"summary": "Local growers, bakers and street food on the square."',
+      );
+      expect(second.code).toBe(0);
+    } finally {
+      await owned.close();
+    }
+  });
+
   it("should see into a details envelope it does not know and map the fields through it", async () => {
     const unknown = await dialectPortal({
       ...DIALECT_PRESETS.variant,
