@@ -26,6 +26,8 @@ const MESSAGE_KEYS = [
 const SECRET_NAME =
   "[\\w-]*?(?:token|secret|password|passwd|apikey|api[_-]?key|key|authorization|cookie|session[_-]?id|session|signature|credentials?)";
 
+/** A JSON member named like a credential. */
+const SECRET_KEY = new RegExp(`^${SECRET_NAME}$`, "i");
 /** `name=value`, `name: value`, `"name":"value"`, `name: Bearer value`. */
 const NAMED_SECRET = new RegExp(
   `(\\b${SECRET_NAME}["']?\\s*[:=]\\s*["']?)(?:(?:Bearer|Basic|Token)\\s+)?([^\\s"'&,;<>}\\]]+)`,
@@ -93,11 +95,10 @@ function messagesOf(value: unknown): string[] {
 function maskValues(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskValues);
   if (!isPlainObject(value)) return value;
-  const secret = new RegExp(`^${SECRET_NAME}$`, "i");
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
       key,
-      secret.test(key) && inner !== null && typeof inner !== "object"
+      SECRET_KEY.test(key) && inner !== null && typeof inner !== "object"
         ? REDACTED
         : maskValues(inner),
     ]),
