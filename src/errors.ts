@@ -32,13 +32,16 @@ export class AuthError extends ApiError {
   override name = "AuthError";
   /** The portal's WWW-Authenticate challenge, a hint where it expects the token. */
   readonly challenge: string | null;
+  /** The start of the portal's answer, token already removed: its own words on why. */
+  readonly body: string | null;
   constructor(
     message: string,
     status?: number,
-    options?: { cause?: unknown; challenge?: string | null },
+    options?: { cause?: unknown; challenge?: string | null; body?: string | null },
   ) {
     super(message, status, options);
     this.challenge = options?.challenge ?? null;
+    this.body = options?.body ?? null;
   }
 }
 

@@ -1,24 +1,10 @@
-import { type FieldMap, isPlainObject, pickEventField } from "../model/field-map.ts";
+import {
+  type FieldMap,
+  isPlainObject,
+  pickEventField,
+  RECORD_ENVELOPE_KEYS,
+} from "../model/field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
-
-/**
- * Keys under which portals wrap a single record, tried in order:
- * `{ "data": { ... } }` (JSON:API and many others), `{ "item": ... }`,
- * `{ "event": ... }`...
- */
-export const RECORD_ENVELOPE_KEYS = [
-  "data",
-  "item",
-  "event",
-  "result",
-  "record",
-  "details",
-  "eventDetails",
-  "event_details",
-  "payload",
-  "entry",
-  "resource",
-] as const;
 
 /** What was unwrapped, for check-api to report. */
 export interface Unwrapped {
@@ -28,11 +14,12 @@ export interface Unwrapped {
 }
 
 /**
- * The details record inside a single-record envelope, as list envelopes are
- * read. A body that already carries an event id (under the field map's name
- * or a common one) is the record itself and is left alone, so a portal whose
- * records merely have a `data` field, or a field map that reaches into the
- * envelope (`"summary": "data.perex"`), keeps working. JSON:API resources
+ * The details record inside a single-record envelope (RECORD_ENVELOPE_KEYS),
+ * as list envelopes are read. A body that already carries an event id (under
+ * the field map's name or a common one) is the record itself and is left
+ * alone, so a portal whose records merely have a `data` field keeps working.
+ * A field map written for the envelope (`"summary": "data.perex"`) still
+ * reads inside it: see eventPathIn. JSON:API resources
  * (`{ "data": { "id", "type", "attributes": { ... } } }`) are flattened to
  * their id plus attributes.
  */

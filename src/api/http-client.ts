@@ -64,6 +64,8 @@ export interface HttpStats {
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** How much of a rejection's body an AuthError keeps: enough for any message a portal writes. */
+const KEPT_BODY = 4096;
 /** Far above any calendar list we expect; stops a runaway response from eating memory. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -266,7 +268,8 @@ export class HttpClient {
         new AuthError(
           `The portal rejected the token (HTTP ${status}) for ${shown}, sent as EVENT_API_AUTH=${sentAs}${detail}. If the token is new, the portal may expect it elsewhere: npm run check-api tries the common placements. Otherwise ask the Organization Administrator for a new one and set it in EVENT_API_TOKEN.`,
           status,
-          { challenge: header("www-authenticate") },
+          // Redacted before it is cut, so no part of the token survives at the cut.
+          { challenge: header("www-authenticate"), body: this.redact(text).slice(0, KEPT_BODY) },
         ),
       );
     }

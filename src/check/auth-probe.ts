@@ -1,32 +1,47 @@
 import { formatAuth } from "../api/auth.ts";
 import { HttpClient } from "../api/http-client.ts";
 import type { ApiConfig, AuthMode } from "../config/api.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, AuthError } from "../errors.ts";
 
 /**
  * Token placements portals commonly use, in the order they are tried after
  * the configured one was rejected: RFC 6750 Bearer, the API-key headers, the
  * `Authorization: Token` scheme (Django REST framework and others), a raw
- * token as the whole Authorization value, then query parameters.
+ * token as the whole Authorization value, then query parameters. Header names
+ * are compared without case, so `X-API-Key` is `X-Api-Key`: each is asked once.
  */
 export const COMMON_PLACEMENTS: readonly AuthMode[] = [
   { kind: "bearer" },
   { kind: "header", name: "X-Api-Key" },
   { kind: "scheme", name: "Token" },
+  { kind: "header", name: "X-Api-Token" },
   { kind: "header", name: "Api-Key" },
   { kind: "header", name: "X-Auth-Token" },
+  { kind: "header", name: "X-Access-Token" },
   { kind: "header", name: "Authorization" },
   { kind: "query", name: "api_key" },
   { kind: "query", name: "apikey" },
+  { kind: "query", name: "key" },
   { kind: "query", name: "token" },
   { kind: "query", name: "access_token" },
 ];
+
+/** A placement the portal rejected, with what it answered. */
+export interface Rejection {
+  /** EVENT_API_AUTH form. */
+  readonly placement: string;
+  readonly status: number;
+  /** The start of the portal's answer, token removed (AuthError.body). */
+  readonly body: string | null;
+}
 
 export interface AuthProbeResult {
   /** The first placement the portal accepted, or null. */
   readonly found: AuthMode | null;
   /** Every placement tried, in order (EVENT_API_AUTH form). */
   readonly tried: readonly string[];
+  /** The 401/403 answers, in order: where the portal looks, it often says something else. */
+  readonly rejections: readonly Rejection[];
 }
 
 /**
@@ -47,21 +62,25 @@ export async function probeAuth(
     if (key !== rejected.toLowerCase() && !candidates.has(key)) candidates.set(key, mode);
   }
   const tried: string[] = [];
+  const rejections: Rejection[] = [];
   const url = new URL(`${config.baseUrl}/event-calendars`);
   for (const mode of candidates.values()) {
-    tried.push(formatAuth(mode));
+    const placement = formatAuth(mode);
+    tried.push(placement);
     const http = new HttpClient({ ...config, auth: mode, retries: 0, concurrency: 1 });
     try {
       await http.getJson(url);
-      return { found: mode, tried };
+      return { found: mode, tried, rejections };
     } catch (error) {
       // Any HTTP answer means "not here"; no answer at all (network) ends the probing.
       if (!(error instanceof ApiError) || error.status === undefined) throw error;
+      if (error instanceof AuthError)
+        rejections.push({ placement, status: error.status, body: error.body });
     } finally {
       await http.close();
     }
   }
-  return { found: null, tried };
+  return { found: null, tried, rejections };
 }
 
 /**

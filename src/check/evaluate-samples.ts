@@ -1,6 +1,6 @@
 import type { FieldMap } from "../model/field-map.ts";
-import { unmappedFields } from "../model/field-map.ts";
-import { normalizeCalendar } from "../model/normalize-calendar.ts";
+import { pickEventField, unmappedFields } from "../model/field-map.ts";
+import { normalizeCalendar, readId } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
@@ -72,7 +72,7 @@ export function evaluateSamples(
       problems.push(`a calendar record was skipped (${calendar.reason})`);
       continue;
     }
-    for (const event of events) {
+    for (const [position, event] of events.entries()) {
       listed++;
       for (const field of unmappedFields(event, "event", options.fieldMap))
         unread.add(`event.${field}`);
@@ -80,7 +80,7 @@ export function evaluateSamples(
       if (result.ok) usable++;
       else
         problems.push(
-          `calendar "${calendar.value.id}", event ${JSON.stringify(event.id ?? "?")}: ${result.reason}`,
+          `calendar "${calendar.value.id}", ${eventName(event, position, options.fieldMap)}: ${result.reason}`,
         );
     }
   }
@@ -134,6 +134,16 @@ export function evaluateSamples(
     emptyOptional,
     failures,
   };
+}
+
+/**
+ * How a problem names an event: by its id read as the build reads it (through
+ * the field map: a portal's `ref` or `data.uuid`), else by its place in the
+ * calendar's list, so the site owner can find it either way.
+ */
+function eventName(event: WireRecord, position: number, map: FieldMap): string {
+  const id = readId(pickEventField([event], "id", map));
+  return id === null ? `event ${position + 1} in the list (no id)` : `event ${JSON.stringify(id)}`;
 }
 
 function isEmpty(value: unknown): boolean {

@@ -3,7 +3,8 @@ import { pathToFileURL } from "node:url";
 import { formatAuth } from "../api/auth.ts";
 import { unwrapDetails } from "../api/details-envelope.ts";
 import { calendarIdOf, eventIdOf, PortalClient } from "../api/portal-client.ts";
-import { probeAuth } from "../check/auth-probe.ts";
+import { probeAuth, type Rejection } from "../check/auth-probe.ts";
+import { errorBodyExcerpt } from "../check/error-body.ts";
 import { type Evaluation, evaluateSamples, type Samples } from "../check/evaluate-samples.ts";
 import { formatPaging, inspectList, type ListShape } from "../check/paging-probe.ts";
 import {
@@ -17,7 +18,7 @@ import { loadEnvFile } from "../config/env-file.ts";
 import { readSiteConfig } from "../config/site.ts";
 import { AuthError } from "../errors.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
-import { proposeFieldMap } from "../model/propose-field-map.ts";
+import { proposeFieldMap, type UnmatchedEntry } from "../model/propose-field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
 
 export interface Output {
@@ -55,8 +56,13 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       if (!(error instanceof AuthError)) throw error;
       const rejected = `The portal rejected the token (HTTP ${error.status}) sent as EVENT_API_AUTH=${formatAuth(config.auth)}`;
       say(`${rejected}; trying the other common placements with the same token, each once.`);
+      // The portal's own words first: they often say whether the token or its place is wrong.
+      const redact = client.http.redact;
+      const first = errorBodyExcerpt(error.body, redact);
+      if (first) say(`  The portal said: ${first}`);
       const probe = await probeAuth(config, error.challenge);
       if (!probe.found) {
+        for (const line of otherAnswers(probe.rejections, first, error.status, redact)) say(line);
         say(
           `check-api: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
         );
@@ -128,16 +134,27 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       config.fieldMap,
     );
     let final: Evaluation = now;
-    if (proposal.proposals.length > 0 && now.unread.length > 0) {
+    // Entries that match nothing are never carried over: cleaning them up is
+    // proposed even when nothing else is, unless the result reads less.
+    const { unmatched } = proposal;
+    let adopted = false;
+    if ((proposal.proposals.length > 0 && now.unread.length > 0) || unmatched.length > 0) {
       const proposed = evaluateSamples(samples, { ...options, fieldMap: proposal.map });
-      if (better(proposed, now)) {
+      if (better(proposed, now) || (unmatched.length > 0 && !worse(proposed, now))) {
+        adopted = true;
         final = proposed;
         changes.EVENT_API_FIELD_MAP = formatFieldMap(proposal.map);
-        say();
-        say("Proposed field map, from the wire names and values seen:");
-        for (const p of proposal.proposals)
-          say(`  ${p.kind}.${p.field} <- ${p.wire} (${p.reason})`);
       }
+    }
+    if (unmatched.length > 0) {
+      say();
+      say("EVENT_API_FIELD_MAP entries that match no field of the sampled records:");
+      for (const entry of unmatched) say(describeUnmatched(entry, adopted));
+    }
+    if (adopted && proposal.proposals.length > 0) {
+      say();
+      say("Proposed field map, from the wire names and values seen:");
+      for (const p of proposal.proposals) say(`  ${p.kind}.${p.field} <- ${p.wire} (${p.reason})`);
     }
     const changed = Object.keys(changes).length > 0;
 
@@ -185,7 +202,7 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
         final.failures.length > 0
           ? "Settings found so far (check-api still fails with them, see below); shell form, then .env form:"
           : reasons.length === 0
-            ? "Suggested settings, to read more of what the portal sends; shell form, then .env form:"
+            ? "Suggested settings (those in effect work too); shell form, then .env form:"
             : "Settings under which check-api passes; paste them into the shell, or save the second form as .env in the project folder:",
       );
       say();
@@ -267,11 +284,64 @@ async function collectSamples(
   return { calendars, details };
 }
 
+/**
+ * The portal's answers to other placements that differ from its first one
+ * and came back to one or two placements only: a portal that says "token not
+ * valid" where it reads the token and "token required" everywhere else shows
+ * where it looks, and that the token itself is wrong. The answer most
+ * placements got says nothing new and is left out.
+ */
+function otherAnswers(
+  rejections: readonly Rejection[],
+  first: string | null,
+  firstStatus: number | undefined,
+  redact: (text: string) => string,
+): string[] {
+  const answers = new Map<string, string[]>();
+  for (const { placement, status, body } of rejections) {
+    const said = errorBodyExcerpt(body, redact);
+    if (said === first && status === firstStatus) continue;
+    const answer = `(HTTP ${status})${said ? `: ${said}` : ""}`;
+    answers.set(answer, [...(answers.get(answer) ?? []), placement]);
+  }
+  return [...answers]
+    .filter(([, placements]) => placements.length <= 2)
+    .slice(0, 3)
+    .map(
+      ([answer, placements]) =>
+        `  Sent as ${placements.join(" and ")}, the portal answered differently ${answer}`,
+    );
+}
+
 function describeList(what: string, shape: ListShape): string {
   const where = shape.envelope ? `the list under "${shape.envelope}"` : "a bare JSON array";
   const next = shape.how ? `next page from ${shape.how}` : "no next page announced";
   const count = `${shape.count}${shape.total !== null ? ` of ${shape.total}` : ""} on the first page`;
   return `${what}: ${where}, ${next}, ${count}.`;
+}
+
+/** What to do about an entry that matches nothing, said where the settings block is or is not. */
+function describeUnmatched(entry: UnmatchedEntry, adopted: boolean): string {
+  const name = `  ${entry.kind}.${entry.field} = ${JSON.stringify(entry.wire)}`;
+  if (entry.rewrite === null) {
+    return adopted
+      ? `${name}: left out of the settings below.`
+      : `${name}: remove it from EVENT_API_FIELD_MAP.`;
+  }
+  const envelope = entry.wire.slice(0, entry.wire.indexOf("."));
+  const rewrite = JSON.stringify(entry.rewrite);
+  const why = `the records have a "${envelope}" field of their own, which the path reads into`;
+  return adopted
+    ? `${name}: ${why}; written as ${rewrite} in the settings below.`
+    : `${name}: ${why}; rewrite it as ${rewrite} in EVENT_API_FIELD_MAP.`;
+}
+
+/** More failures, or as many with fewer events readable. */
+function worse(proposed: Evaluation, current: Evaluation): boolean {
+  if (proposed.failures.length !== current.failures.length) {
+    return proposed.failures.length > current.failures.length;
+  }
+  return proposed.usable < current.usable;
 }
 
 /** Fewer failures, or as many with more events readable. */

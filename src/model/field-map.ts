@@ -94,6 +94,25 @@ export const EVENT_FIELDS = {
 export type CalendarField = keyof typeof CALENDAR_FIELDS;
 export type EventField = keyof typeof EVENT_FIELDS;
 
+/**
+ * Keys under which portals wrap a single record, tried in order:
+ * `{ "data": { ... } }` (JSON:API and many others), `{ "item": ... }`,
+ * `{ "event": ... }`... (src/api/details-envelope.ts unwraps details in them).
+ */
+export const RECORD_ENVELOPE_KEYS = [
+  "data",
+  "item",
+  "event",
+  "result",
+  "record",
+  "details",
+  "eventDetails",
+  "event_details",
+  "payload",
+  "entry",
+  "resource",
+] as const;
+
 /** Our field name -> the portal's wire name (dot path), per record kind. */
 export interface FieldMap {
   readonly calendar: Readonly<Partial<Record<CalendarField, string>>>;
@@ -162,22 +181,45 @@ export function pickEventField(
   field: EventField,
   map: FieldMap,
 ): unknown {
-  return pick(records, map.event[field], EVENT_FIELDS[field]);
+  return pick(records, map.event[field], EVENT_FIELDS[field], eventPathIn);
 }
 
 function pick(
   records: readonly WireRecord[],
   mapped: string | undefined,
   variants: readonly string[],
+  pathIn: (record: WireRecord, path: string) => string = (_, path) => path,
 ): unknown {
-  const names = mapped ? [mapped] : variants;
   for (const record of records) {
-    for (const name of names) {
+    for (const name of mapped ? [pathIn(record, mapped)] : variants) {
       const value = readPath(record, name);
       if (value !== undefined && value !== null && value !== "") return value;
     }
   }
   return undefined;
+}
+
+/**
+ * Where a mapped event path is read in one record. Field maps written when
+ * details were read with their envelope reach into it (`data.perex`, a JSON:API
+ * `data.attributes.perex`); details are now read inside it, and list records
+ * never had one. On a record without a field named like the envelope, such a
+ * path can only have meant the envelope, so the rest is read (`perex`). A
+ * record that has such a field of its own is read as written: there the path
+ * may mean that field, and check-api says which entry to rewrite instead.
+ */
+export function eventPathIn(record: WireRecord, path: string): string {
+  const [head, next, ...rest] = path.split(".");
+  if (next === undefined || !isEnvelopeKey(head) || Object.hasOwn(record, head as string))
+    return path;
+  // A JSON:API resource is read as its id plus its attributes.
+  if (next === "attributes" && rest.length > 0 && !Object.hasOwn(record, "attributes"))
+    return rest.join(".");
+  return [next, ...rest].join(".");
+}
+
+function isEnvelopeKey(key: string | undefined): boolean {
+  return (RECORD_ENVELOPE_KEYS as readonly (string | undefined)[]).includes(key);
 }
 
 /**
@@ -194,7 +236,8 @@ export function unmappedFields(
   const used = new Set<string>();
   for (const [field, names] of Object.entries(variants)) {
     const pinned = (mapped as Record<string, string | undefined>)[field];
-    if (pinned) used.add(pinned.split(".")[0] ?? pinned);
+    const path = pinned && kind === "event" ? eventPathIn(record, pinned) : pinned;
+    if (path) used.add(path.split(".")[0] ?? path);
     else for (const name of names) used.add(name);
   }
   return Object.keys(record).filter((key) => !used.has(key));

@@ -2,6 +2,7 @@ import { isValidZone, parseWireTime } from "./dates.ts";
 import {
   type CalendarField,
   type EventField,
+  eventPathIn,
   type FieldMap,
   isPlainObject,
   pickCalendarField,
@@ -28,6 +29,20 @@ export interface FieldProposal {
   readonly wire: string;
   /** Why, in words: what the values looked like and how the name fits. */
   readonly reason: string;
+}
+
+/** An entry of the given field map that matches no wire field of the sampled records. */
+export interface UnmatchedEntry {
+  readonly kind: "calendar" | "event";
+  readonly field: string;
+  /** The entry's wire path, as the given map has it. */
+  readonly wire: string;
+  /**
+   * The path that does match, for an entry written for a details envelope on
+   * records that have a field of the envelope's name (so eventPathIn reads it
+   * as written); null when nothing does and the entry is left out.
+   */
+  readonly rewrite: string | null;
 }
 
 /** What the values at one wire path look like. */
@@ -155,13 +170,18 @@ const CALENDAR_RULES: ReadonlyArray<readonly [CalendarField, Rule]> = [
  * or `{ url }` object is the image, an array of strings is the categories, an
  * object with an address or coordinates is the place... Only wire fields
  * nothing reads are proposed, each for one field; fields already read are
- * left alone. Returns the whole map (the given one plus the proposals).
+ * left alone. Entries of the given map that match no wire field are not
+ * carried over (an entry pins its field, so a dead one also hides the common
+ * names): rewritten where the path without its envelope matches, else left
+ * out, and listed in `unmatched`. Returns the whole map (the given one, so
+ * cleaned, plus the proposals).
  */
 export function proposeFieldMap(
   samples: FieldSamples,
-  map: FieldMap,
-): { map: FieldMap; proposals: FieldProposal[] } {
+  given: FieldMap,
+): { map: FieldMap; proposals: FieldProposal[]; unmatched: UnmatchedEntry[] } {
   const proposals: FieldProposal[] = [];
+  const { map, unmatched } = withoutUnmatched(samples, given);
   const event = { ...map.event } as Record<string, string>;
   const calendar = { ...map.calendar } as Record<string, string>;
 
@@ -219,7 +239,50 @@ export function proposeFieldMap(
     calendar[field] = found.candidate.path;
     proposals.push({ kind: "calendar", field, wire: found.candidate.path, reason: found.why });
   }
-  return { map: { calendar, event }, proposals };
+  return { map: { calendar, event }, proposals, unmatched };
+}
+
+/**
+ * The given map without the entries that match no wire field of the sampled
+ * records (a present key counts, even when its value is empty). Calendar
+ * entries are not judged without a calendar record, event entries not
+ * without a details record (they carry what the lists leave out).
+ */
+function withoutUnmatched(
+  samples: FieldSamples,
+  given: FieldMap,
+): { map: FieldMap; unmatched: UnmatchedEntry[] } {
+  const unmatched: UnmatchedEntry[] = [];
+  const events = samples.events.flatMap(({ listed, details }) =>
+    details ? [details, listed] : [listed],
+  );
+  const judged = samples.events.some(({ details }) => details !== null);
+  const event: Record<string, string> = {};
+  for (const [field, wire] of Object.entries(given.event)) {
+    if (!wire) continue;
+    const matches = (path: string, pathIn = eventPathIn) =>
+      events.some((record) => readPath(record, pathIn(record, path)) !== undefined);
+    if (!judged || matches(wire)) {
+      event[field] = wire;
+      continue;
+    }
+    // The path as it reads on a record without the envelope ("data.perex" -> "perex").
+    const bare = eventPathIn({}, wire);
+    const rewrite = bare !== wire && matches(bare, (_, path) => path) ? bare : null;
+    if (rewrite) event[field] = rewrite;
+    unmatched.push({ kind: "event", field, wire, rewrite });
+  }
+  const calendar: Record<string, string> = {};
+  for (const [field, wire] of Object.entries(given.calendar)) {
+    if (!wire) continue;
+    if (
+      samples.calendars.length === 0 ||
+      samples.calendars.some((record) => readPath(record, wire) !== undefined)
+    )
+      calendar[field] = wire;
+    else unmatched.push({ kind: "calendar", field, wire, rewrite: null });
+  }
+  return { map: { calendar, event }, unmatched };
 }
 
 function pickCandidate(

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -43,14 +45,99 @@ describe("checkApi", () => {
     expect(text).not.toContain(portal.token);
   });
 
-  it("should exit 1 with one line for a token rejected in every placement", async () => {
+  it("should exit 1 with one line for a token rejected in every placement, after the portal's own words", async () => {
     const { code, text } = await run(apiEnv(portal, { EVENT_API_TOKEN: "ecp_not_a_real_token" }));
     expect(code).toBe(1);
-    expect(text.trim().split("\n").at(-1)).toMatch(
+    const lines = text.trim().split("\n");
+    expect(lines.at(-1)).toMatch(
       /^check-api: The portal rejected the token \(HTTP 401\) sent as EVENT_API_AUTH=bearer and in every other common placement \(header:X-Api-Key, .*query:access_token\): the token itself is likely wrong, expired or revoked/,
+    );
+    expect(lines).toContain(
+      "  The portal said: Authentication required: The token is malformed; ask the organization administrator for a new one.",
     );
     expect(text).not.toContain("ecp_not_a_real_token");
   });
+
+  it("should show where the portal answers differently: where it reads the token", async () => {
+    const keyed = await startPortal({ port: 0, now: NOW, auth: "header:X-Api-Key" });
+    // Well-formed, but not a token this portal issued.
+    const wrong = `${keyed.token.slice(0, -4)}AAAA`;
+    try {
+      const { code, text } = await run(apiEnv(keyed, { EVENT_API_TOKEN: wrong }));
+      expect(code).toBe(1);
+      const lines = text.trim().split("\n");
+      expect(lines.slice(1, 4)).toEqual([
+        "The portal rejected the token (HTTP 401) sent as EVENT_API_AUTH=bearer; trying the other common placements with the same token, each once.",
+        "  The portal said: Authentication required: This API needs a token; see docs/api.md, Authentication.",
+        "  Sent as header:X-Api-Key, the portal answered differently (HTTP 401): Authentication required: The token is not valid; ask the organization administrator for a new one.",
+      ]);
+      expect(lines.at(-1)).toMatch(/^check-api: .*the token itself is likely wrong/);
+      expect(text).not.toContain(wrong);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it("should show a rejection's body without the token or other secrets it echoes", async () => {
+    const token = "ecp_k3yk3yk3yk3y_Zx9-echoed-back-by-a-careless-portal-0123456";
+    const session = "s3ss-4f9e2a7c1b";
+    // A portal that quotes the credential it got, wherever it was sent, and a secret of its own.
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const sent =
+        Object.entries(req.headers).find(([name]) => /auth|key|token/i.test(name))?.[1] ??
+        [...url.searchParams.values()][0] ??
+        "nothing";
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          error: "invalid_credentials",
+          message: `Unknown key ${sent}; session_id=${session}`,
+        }),
+      );
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { code, text } = await run({
+        ...apiEnv(portal),
+        EVENT_API_URL: `http://127.0.0.1:${port}/v1`,
+        EVENT_API_TOKEN: token,
+      });
+      expect(code).toBe(1);
+      expect(text).toContain(
+        "  The portal said: invalid_credentials: Unknown key Bearer [redacted]; session_id=[redacted]\n",
+      );
+      for (const secret of [token, token.slice(17), session]) expect(text).not.toContain(secret);
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each(["query:key", "header:X-Api-Token"])(
+    "should find a token sent as %s from a Bearer start and pass once it is applied",
+    async (auth) => {
+      const placed = await startPortal({ port: 0, now: NOW, auth });
+      try {
+        const start = apiEnv(placed);
+        const first = await run(start);
+        expect(first.text).toContain(`The portal accepts the token as EVENT_API_AUTH=${auth}.`);
+        expect(first.text).toContain(`export EVENT_API_AUTH='${auth}'`);
+        expect(first.text).not.toContain(placed.token);
+        expect(first.code).toBe(1);
+        const second = await run({
+          ...start,
+          ...envAfterBash(exportLines(first.text)),
+          EVENT_API_TOKEN: placed.token,
+        });
+        expect(second.text).toContain(`(token sent as ${auth})`);
+        expect(second.code).toBe(0);
+      } finally {
+        await placed.close();
+      }
+    },
+  );
 
   it("should report a calendar the organization cannot see", async () => {
     const { code, text } = await run(apiEnv(portal, { EVENT_API_CALENDARS: "community,library" }));
@@ -229,6 +316,107 @@ describe("checkApi against a portal in another dialect", () => {
       expect(text).toContain("event.description <- f2 (HTML text in 12 sampled records)");
     } finally {
       await silent.close();
+    }
+  });
+
+  it("should name an unreadable event by the id the field map reads, not by a question mark", async () => {
+    const renamed = await dialectPortal(
+      { rename: { "event.id": "ref", "event.start": "kickoff" } },
+      "bearer",
+    );
+    try {
+      const { code, text } = await run(
+        apiEnv(renamed, { EVENT_API_FIELD_MAP: '{"event":{"id":"ref"}}' }),
+      );
+      expect(code).toBe(1);
+      expect(text).toContain(
+        '  - No listed event could be read; the first: calendar "city", event "food-market-20260125": no start date.',
+      );
+      expect(text).not.toContain('event "?"');
+    } finally {
+      await renamed.close();
+    }
+  });
+
+  it("should pass a field map written for the details envelope, reading it inside the unwrapped record", async () => {
+    // As a site owner wrote it when details were read with their { "data": ... } around them.
+    const map = {
+      calendar: { updatedAt: "modified" },
+      event: {
+        start: "dateFrom",
+        end: "dateTo",
+        summary: "data.perex",
+        image: "data.mainImage",
+        categories: "data.labels",
+        onlineUrl: "data.streamLink",
+        registrationUrl: "data.ticketLink",
+      },
+    };
+    const { code, text } = await run(
+      apiEnv(variant, {
+        EVENT_API_AUTH: "header:X-Api-Key",
+        EVENT_API_FIELD_MAP: JSON.stringify(map),
+      }),
+    );
+    expect(text).toContain('Event details: one record wrapped in "data", read inside it.');
+    expect(text).toContain('"summary": "Local growers, bakers and street food on the square."');
+    expect(text).toContain(
+      "Wire fields not used (map them with EVENT_API_FIELD_MAP if they matter): calendar.eventCount\n",
+    );
+    expect(text).not.toContain("Proposed field map");
+    expect(text.trim().split("\n").at(-1)).toBe("OK: 169 of 169 events can be published.");
+    expect(code).toBe(0);
+  });
+
+  it("should leave a field map entry that matches nothing out of the settings it proposes", async () => {
+    const start = apiEnv(variant, {
+      EVENT_API_AUTH: "header:X-Api-Key",
+      EVENT_API_FIELD_MAP: JSON.stringify({
+        event: { start: "dateFrom", end: "dateTo", summary: "data.blurb", image: "data.mainImage" },
+      }),
+    });
+    const first = await run(start);
+    expect(first.text).toContain(
+      'EVENT_API_FIELD_MAP entries that match no field of the sampled records:\n  event.summary = "data.blurb": left out of the settings below.\n',
+    );
+    expect(first.text).toContain("event.summary <- perex");
+    const pasted = envAfterBash(exportLines(first.text));
+    const map = JSON.parse(pasted.EVENT_API_FIELD_MAP ?? "{}");
+    expect(map.event).toMatchObject({ summary: "perex", image: "data.mainImage" });
+    expect(JSON.stringify(map)).not.toContain("blurb");
+
+    const second = await run({ ...start, ...pasted, EVENT_API_TOKEN: variant.token });
+    expect(second.text).not.toContain("match no field");
+    expect(second.text).not.toMatch(/Wire fields not used.*perex/);
+    expect(second.text).toContain("No problems found.");
+    expect(second.code).toBe(0);
+  });
+
+  it("should say which envelope entry to rewrite, and to what, where the record has a field of that name", async () => {
+    // Details as { "data": { ..., "perex": ..., "data": { "host": ... } } }: inside, "data" is the record's own.
+    const owned = await dialectPortal(
+      {
+        rename: { "event.summary": "perex", "event.organizer": "data.host" },
+        detailsEnvelope: "data",
+      },
+      "bearer",
+    );
+    try {
+      const start = apiEnv(owned, { EVENT_API_FIELD_MAP: '{"event":{"summary":"data.perex"}}' });
+      const first = await run(start);
+      expect(first.text).toContain(
+        '  event.summary = "data.perex": the records have a "data" field of their own, which the path reads into; written as "perex" in the settings below.',
+      );
+      const pasted = envAfterBash(exportLines(first.text));
+      expect(pasted.EVENT_API_FIELD_MAP).toBe('{"event":{"summary":"perex"}}');
+      const second = await run({ ...start, ...pasted, EVENT_API_TOKEN: owned.token });
+      expect(second.text).not.toContain("match no field");
+      expect(second.text).toContain(
+        '"summary": "Local growers, bakers and street food on the square."',
+      );
+      expect(second.code).toBe(0);
+    } finally {
+      await owned.close();
     }
   });
 

@@ -1,8 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unwrapDetails } from "../../src/api/details-envelope.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
+import { normalizeEvent } from "../../src/model/normalize-event.ts";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
+import { apiEnv, NOW } from "../snapshot/portal-env.ts";
 
 const record = { id: 1042, name: "Repair Café", perex: "Bring what is broken." };
+const calendar = { id: "city", timeZone: "Europe/Amsterdam" };
 
 describe("unwrapDetails", () => {
   it.each(["data", "item", "event", "result", "record", "payload"])(
@@ -31,8 +36,48 @@ describe("unwrapDetails", () => {
     expect(unwrapDetails(body, map)).toEqual({ record: body, envelope: null });
   });
 
+  it("should keep a field map written for the envelope working after unwrapping it", () => {
+    const map = parseFieldMap({ event: { summary: "data.perex" } });
+    const listed = { id: 1042, name: "Repair Café", start: "2026-05-02T10:00:00+02:00" };
+    const { record: details, envelope } = unwrapDetails({ data: record }, map);
+    expect(envelope).toBe("data");
+    const event = normalizeEvent(listed, details, calendar, {
+      fieldMap: map,
+      defaultTimeZone: "UTC",
+    });
+    expect(event.ok && event.value.summary).toBe("Bring what is broken.");
+  });
+
   it("should leave a body with no record inside as it is", () => {
     const body = { message: "ok", data: [1, 2] };
     expect(unwrapDetails(body, EMPTY_FIELD_MAP)).toEqual({ record: body, envelope: null });
+  });
+});
+
+describe("a build with a field map written for the details envelope", () => {
+  let portal: RunningPortal;
+  beforeAll(async () => {
+    portal = await startPortal({
+      port: 0,
+      now: NOW,
+      dialect: { rename: { "event.summary": "perex" }, detailsEnvelope: "data" },
+    });
+  });
+  afterAll(() => portal.close());
+
+  it("should publish what the envelope paths name, read inside the unwrapped details", async () => {
+    resetSnapshotCache();
+    const snapshot = await loadSnapshot({
+      env: apiEnv(portal, { EVENT_API_FIELD_MAP: '{"event":{"summary":"data.perex"}}' }),
+      progress: false,
+    });
+    const { events } = snapshot;
+    expect(events.length).toBeGreaterThan(100);
+    expect(events.filter((event) => event.summary !== "").length).toBeGreaterThan(
+      events.length / 2,
+    );
+    expect(events.find((event) => event.id === "food-market-20260125")?.summary).toBe(
+      "Local growers, bakers and street food on the square.",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { formatAuth } from "../../src/api/auth.ts";
 import {
   COMMON_PLACEMENTS,
   placementFromChallenge,
@@ -26,20 +27,12 @@ const configFor = (portal: RunningPortal, token = portal.token, auth = "bearer")
   });
 
 describe("probeAuth", () => {
-  it.each([
-    "header:X-Api-Key",
-    "scheme:Token",
-    "query:token",
-    "query:access_token",
-    "header:X-Auth-Token",
-  ])(
+  it.each(COMMON_PLACEMENTS.filter((mode) => mode.kind !== "bearer").map(formatAuth))(
     "should find %s from a Bearer start, asking the portal at most once per placement",
     async (auth) => {
       const portal = await portalWith(auth);
       const result = await probeAuth(configFor(portal), null);
-      expect(
-        result.found && `${result.found.kind}:${"name" in result.found ? result.found.name : ""}`,
-      ).toBe(auth);
+      expect(result.found && formatAuth(result.found)).toBe(auth);
       expect(result.tried.at(-1)).toBe(auth);
       expect(new Set(result.tried.map((t) => t.toLowerCase())).size).toBe(result.tried.length);
       expect(portal.counters.total).toBe(result.tried.length);
@@ -67,6 +60,31 @@ describe("probeAuth", () => {
     expect(result.tried).toHaveLength(COMMON_PLACEMENTS.length - 1);
     expect(result.tried).not.toContain("bearer");
     expect(portal.counters.total).toBe(COMMON_PLACEMENTS.length - 1);
+    // Each answer is kept with its placement, for check-api to show the portal's words.
+    expect(result.rejections.map((r) => r.placement)).toEqual(result.tried);
+    expect(result.rejections[0]).toMatchObject({ placement: "header:X-Api-Key", status: 401 });
+    expect(JSON.parse(result.rejections[0]?.body ?? "{}").detail).toBe(
+      "This API needs a token; see docs/api.md, Authentication.",
+    );
+  });
+});
+
+describe("COMMON_PLACEMENTS", () => {
+  it("should name the common query parameters and API-key headers, each once", () => {
+    const names = COMMON_PLACEMENTS.map(formatAuth);
+    for (const placement of [
+      "query:key",
+      "query:api_key",
+      "query:apikey",
+      "query:token",
+      "query:access_token",
+      "header:X-Api-Key",
+      "header:X-Api-Token",
+      "header:X-Auth-Token",
+      "header:Api-Key",
+    ])
+      expect(names).toContain(placement);
+    expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evaluateSamples } from "../../src/check/evaluate-samples.ts";
-import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
+import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
 
 const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
@@ -44,6 +44,30 @@ describe("evaluateSamples", () => {
     expect(result.failures).toEqual([
       "The details records add nothing to the list records, while they carry fields nothing reads: details.blurb, details.body2. Map them with EVENT_API_FIELD_MAP.",
       "Most optional event fields are empty in every sampled event (summary, description, location, onlineUrl, image, categories, organizer, registrationUrl), while the records carry fields nothing reads: details.blurb, details.body2. Map them with EVENT_API_FIELD_MAP.",
+    ]);
+  });
+
+  it("should name unreadable events by the id the field map reads, else by their place in the list", () => {
+    const result = evaluateSamples(
+      {
+        calendars: [
+          {
+            record: calendar,
+            events: [
+              { ref: "talk-7", title: "Talk", when: "2026-05-01" },
+              { ref: 1042, title: "Walk", when: "2026-05-02" },
+              { title: "Nameless", when: "2026-05-03" },
+            ],
+          },
+        ],
+        details: [],
+      },
+      { ...options, fieldMap: parseFieldMap({ event: { id: "ref" } }) },
+    );
+    expect(result.problems).toEqual([
+      'calendar "c", event "talk-7": no start date',
+      'calendar "c", event "1042": no start date',
+      'calendar "c", event 3 in the list (no id): no id',
     ]);
   });
 

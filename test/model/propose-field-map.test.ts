@@ -108,6 +108,73 @@ describe("proposeFieldMap", () => {
     expect(proposals.map((p) => p.wire)).not.toContain("longText");
   });
 
+  it("should leave out an entry that matches nothing, say so, and propose for its field afresh", () => {
+    const given = parseFieldMap({
+      calendar: { name: "label" },
+      event: { summary: "data.blurb", start: "dateFrom" },
+    });
+    const { map, proposals, unmatched } = proposeFieldMap(
+      { calendars: [calendarRecord], events },
+      given,
+    );
+    expect(unmatched).toEqual([
+      { kind: "event", field: "summary", wire: "data.blurb", rewrite: null },
+      { kind: "calendar", field: "name", wire: "label", rewrite: null },
+    ]);
+    expect(map.event.summary).toBe("perex");
+    expect(map.calendar.name).toBeUndefined();
+    expect(proposals).toContainEqual(
+      expect.objectContaining({ kind: "event", field: "summary", wire: "perex" }),
+    );
+  });
+
+  it("should not let an entry that matches nothing hide the common names", () => {
+    const given = parseFieldMap({ event: { title: "headline", start: "dateFrom", end: "dateTo" } });
+    const { map, proposals } = proposeFieldMap({ calendars: [], events }, given);
+    expect(map.event.title).toBeUndefined();
+    expect(proposals.map((p) => p.field)).not.toContain("title");
+    const first = events[0] as { listed: WireRecord; details: WireRecord };
+    const event = normalizeEvent(
+      first.listed,
+      first.details,
+      { id: "7", timeZone: "UTC" },
+      {
+        fieldMap: map,
+        defaultTimeZone: "UTC",
+      },
+    );
+    expect(event.ok && event.value.title).toBe("Concert 1");
+  });
+
+  it("should keep an entry written for a details envelope that reads inside the unwrapped record", () => {
+    const given = parseFieldMap({ event: { summary: "data.perex" } });
+    const { map, proposals, unmatched } = proposeFieldMap({ calendars: [], events }, given);
+    expect(unmatched).toEqual([]);
+    expect(map.event.summary).toBe("data.perex");
+    expect(proposals.map((p) => p.field)).not.toContain("summary");
+  });
+
+  it("should rewrite an envelope entry where the records' own field of that name takes the path", () => {
+    const own = events.map(({ listed, details }) => ({
+      listed,
+      details: { ...details, data: { room: "Hall B" } },
+    }));
+    const given = parseFieldMap({ event: { summary: "data.perex" } });
+    const { map, unmatched } = proposeFieldMap({ calendars: [], events: own }, given);
+    expect(unmatched).toEqual([
+      { kind: "event", field: "summary", wire: "data.perex", rewrite: "perex" },
+    ]);
+    expect(map.event.summary).toBe("perex");
+  });
+
+  it("should not judge event entries without a details record to judge them on", () => {
+    const listedOnly = events.map(({ listed }) => ({ listed, details: null }));
+    const given = parseFieldMap({ event: { summary: "perex" } });
+    const { map, unmatched } = proposeFieldMap({ calendars: [], events: listedOnly }, given);
+    expect(unmatched).toEqual([]);
+    expect(map.event.summary).toBe("perex");
+  });
+
   it("should propose nothing for the contract's own records", () => {
     const contract = {
       listed: {
