@@ -12,7 +12,7 @@ import { icalJsEvents, read } from "./published-site.ts";
 
 /**
  * A large synthetic portal (1,800 events, about 1,500 of them in the
- * subscription window at some 770 bytes each) against the default size
+ * subscription window at some 780 bytes each) against the default size
  * budget of 1 MB: the site-wide calendar.ics is trimmed from the far future,
  * keeps every cancellation, says so in the build report and on the subscribe
  * page, and costs no VEVENT more than an untrimmed build.
