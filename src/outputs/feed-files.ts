@@ -4,8 +4,9 @@ import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { type IcsTrim, renderCalendar, renderEventIcs } from "./ics.ts";
+import { renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
+import { trimWarning } from "./ics-trim-warning.ts";
 import { writeSubscriptionsJson } from "./subscriptions-json.ts";
 
 /**
@@ -100,24 +101,4 @@ function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom"
   if (format === "rss") return renderRss(events, options);
   if (format === "atom") return renderAtom(events, options);
   return renderJsonFeed(events, options);
-}
-
-function trimWarning(path: string, trim: IcsTrim): string {
-  const parts: string[] = [];
-  if (trim.droppedFuture > 0) {
-    const from = trim.horizon ? ` starting from ${trim.horizon.slice(0, 10)}` : "";
-    parts.push(`left out ${trim.droppedFuture} events${from}`);
-  }
-  if (trim.shortened > 0) parts.push(`shortened ${trim.shortened} descriptions`);
-  if (trim.droppedPast > 0) parts.push(`left out ${trim.droppedPast} past events`);
-  if (trim.droppedCurrent > 0) parts.push(`left out ${trim.droppedCurrent} events under way`);
-  const result = trim.overBudget
-    ? `still ${bytes(trim.bytes)}: its cancellations alone are over the budget`
-    : `now at most ${bytes(trim.bytes)}`;
-  return `${path} would be ${bytes(trim.fullBytes)}, over ICS_MAX_BYTES (${bytes(trim.maxBytes)}): ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
-}
-
-/** Exact, in the unit of the setting: "1,180,345 bytes". */
-function bytes(count: number): string {
-  return `${count.toLocaleString("en-US")} bytes`;
 }

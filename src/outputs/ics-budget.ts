@@ -9,7 +9,13 @@
  * 2. long descriptions, the longest first, shortened to the summary and links
  *    (the event page has the rest);
  * 3. then the nearer future, past events (oldest first) and events under way;
- * 4. never a cancellation: it is what a subscriber most needs to receive.
+ * 4. cancellations last, and only when they alone are over the budget: first
+ *    their long descriptions, then the cancellations farthest from now (of
+ *    events far ahead or long over, whole start or end times at once), so
+ *    subscribers keep receiving those nearest to now, the ones that matter;
+ * 5. never the last event: an iCalendar object holds at least one component
+ *    (RFC 5545 section 3.6), so a budget smaller than the calendar's header
+ *    and one event is exceeded, and the cut says so.
  *
  * Works on byte counts only: each event's VEVENT is computed once per build
  * and measured; a shortened variant is computed only for the events that are
@@ -59,8 +65,17 @@ export interface BudgetCut {
   readonly droppedFuture: number;
   readonly droppedPast: number;
   readonly droppedCurrent: number;
+  /** Descriptions shortened, of cancellations too. */
   readonly shortenedCount: number;
-  /** Even with everything but the cancellations left out, the file is over the budget. */
+  /** Cancellations of events starting at or after `cancelledHorizonMs`, left out. */
+  readonly droppedCancelledFuture: number;
+  readonly cancelledHorizonMs: number | null;
+  /** Cancellations of events that ended at or before `cancelledPastUntilMs`, left out. */
+  readonly droppedCancelledPast: number;
+  readonly cancelledPastUntilMs: number | null;
+  /** Cancellations of events under way, left out. */
+  readonly droppedCancelledCurrent: number;
+  /** Over the budget even with a single event left: the budget is smaller than the header and one event. */
   readonly overBudget: boolean;
 }
 
@@ -72,75 +87,130 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
   if (fullBytes <= maxBytes) return null;
 
   let total = fullBytes;
+  let remaining = items.length;
   const dropped = items.map(() => false);
   const shortened = items.map(() => false);
-  let horizonMs: number | null = null;
-  let droppedFuture = 0;
-  let droppedPast = 0;
-  let droppedCurrent = 0;
   const fits = () => total <= maxBytes;
-  const drop = (index: number) => {
+  const startOf = (index: number) => items[index]?.startMs ?? 0;
+  const endOf = (index: number) => items[index]?.endMs ?? 0;
+  /** Leaves out one item, unless it is the last (RFC 5545 3.6). */
+  const drop = (index: number): boolean => {
+    if (remaining <= 1) return false;
     dropped[index] = true;
     shortened[index] = false;
     total -= size[index] ?? 0;
+    remaining -= 1;
+    return true;
   };
-  const candidates = (keep: (item: BudgetItem) => boolean) =>
-    items.flatMap((item, index) =>
-      !item.cancelled && !dropped[index] && keep(item) ? [index] : [],
-    );
-
-  // 1 and 3: the future, farthest start first, all events of one start at once.
-  const cutFuture = (fromMs: number) => {
-    const future = candidates((item) => item.startMs > fromMs).sort(
-      (a, b) => (items[b]?.startMs ?? 0) - (items[a]?.startMs ?? 0) || b - a,
-    );
-    for (let i = 0; i < future.length && !fits(); ) {
-      const start = items[future[i] ?? 0]?.startMs ?? 0;
-      for (; i < future.length && items[future[i] ?? 0]?.startMs === start; i++) {
-        drop(future[i] ?? 0);
-        droppedFuture += 1;
-      }
-      horizonMs = start;
+  /**
+   * Leaves out a run of items with one start (or end) time, all at once, so
+   * the file ends at a date; the last run left only as far as needed, down to
+   * one event. Returns how many were left out.
+   */
+  const dropRun = (run: readonly number[]): number => {
+    if (run.length < remaining) {
+      for (const index of run) drop(index);
+      return run.length;
     }
+    let count = 0;
+    for (const index of run) {
+      if (fits() || !drop(index)) break;
+      count += 1;
+    }
+    return count;
   };
-  cutFuture(nowMs + MIN_HORIZON_DAYS * DAY_MS);
+  /** The items still in the file that are (not) cancellations and pass `keep`, in file order. */
+  const open = (cancelled: boolean, keep: (item: BudgetItem) => boolean) =>
+    items.flatMap((item, index) =>
+      item.cancelled === cancelled && !dropped[index] && keep(item) ? [index] : [],
+    );
+  const isFuture = (fromMs: number) => (item: BudgetItem) => item.startMs > fromMs;
+  const isPast = (item: BudgetItem) => item.endMs < nowMs;
 
-  // 2: long descriptions, longest first.
-  if (!fits()) {
-    const long = candidates(
+  // 2 and 4: long descriptions, longest first.
+  const shorten = (cancelled: boolean) => {
+    const long = open(
+      cancelled,
       (item) => item.descriptionBytes >= MIN_SHORTENED_DESCRIPTION_BYTES,
-    ).sort(
+    );
+    long.sort(
       (a, b) => (items[b]?.descriptionBytes ?? 0) - (items[a]?.descriptionBytes ?? 0) || a - b,
     );
     for (const index of long) {
-      if (fits()) break;
+      if (fits()) return;
       const short = input.shortBytes(index);
       if (short >= (size[index] ?? 0)) continue;
       total -= (size[index] ?? 0) - short;
       size[index] = short;
       shortened[index] = true;
     }
-  }
+  };
 
-  // 3: the nearer future, then the past (oldest end first), then events under way.
+  // 1 and 3: events that are not cancellations, the future farthest start first.
+  let horizonMs: number | null = null;
+  let droppedFuture = 0;
+  const cutFuture = (fromMs: number) => {
+    const future = open(false, isFuture(fromMs)).sort((a, b) => startOf(b) - startOf(a) || b - a);
+    for (const run of runs(future, startOf)) {
+      const count = fits() ? 0 : dropRun(run);
+      if (count === 0) return;
+      droppedFuture += count;
+      horizonMs = startOf(run[0] ?? 0);
+    }
+  };
+  /** One at a time, in the given order; returns how many were left out. */
+  const cutEach = (indices: readonly number[]) => {
+    let count = 0;
+    for (const index of indices) {
+      if (fits() || !drop(index)) break;
+      count += 1;
+    }
+    return count;
+  };
+
+  cutFuture(nowMs + MIN_HORIZON_DAYS * DAY_MS);
+  if (!fits()) shorten(false);
   if (!fits()) cutFuture(nowMs);
+  const pastOldestFirst = (cancelled: boolean) =>
+    open(cancelled, isPast).sort((a, b) => endOf(a) - endOf(b) || a - b);
+  const droppedPast = fits() ? 0 : cutEach(pastOldestFirst(false));
+  const droppedCurrent = fits() ? 0 : cutEach(open(false, () => true));
+
+  // 4: cancellations, farthest from now first: the future by start, the past by end.
+  if (!fits()) shorten(true);
+  let cancelledHorizonMs: number | null = null;
+  let cancelledPastUntilMs: number | null = null;
+  let droppedCancelledFuture = 0;
+  let droppedCancelledPast = 0;
   if (!fits()) {
-    const past = candidates((item) => item.endMs < nowMs).sort(
-      (a, b) => (items[a]?.endMs ?? 0) - (items[b]?.endMs ?? 0) || a - b,
-    );
-    for (const index of past) {
-      if (fits()) break;
-      drop(index);
-      droppedPast += 1;
+    const future = open(true, isFuture(nowMs)).sort((a, b) => startOf(b) - startOf(a) || b - a);
+    const farthestFirst = [
+      ...runs(future, startOf).map((run) => ({
+        run,
+        ahead: true,
+        distance: startOf(run[0] ?? 0) - nowMs,
+      })),
+      ...runs(pastOldestFirst(true), endOf).map((run) => ({
+        run,
+        ahead: false,
+        distance: nowMs - endOf(run[0] ?? 0),
+      })),
+    ];
+    // Stable: at equal distance the future goes first, as in the steps above.
+    farthestFirst.sort((a, b) => b.distance - a.distance);
+    for (const { run, ahead } of farthestFirst) {
+      const count = fits() ? 0 : dropRun(run);
+      if (count === 0) break;
+      if (ahead) {
+        droppedCancelledFuture += count;
+        cancelledHorizonMs = startOf(run[0] ?? 0);
+      } else {
+        droppedCancelledPast += count;
+        cancelledPastUntilMs = endOf(run[0] ?? 0);
+      }
     }
   }
-  if (!fits()) {
-    for (const index of candidates(() => true)) {
-      if (fits()) break;
-      drop(index);
-      droppedCurrent += 1;
-    }
-  }
+  const droppedCancelledCurrent = fits() ? 0 : cutEach(open(true, () => true));
 
   return {
     dropped,
@@ -152,6 +222,22 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
     droppedPast,
     droppedCurrent,
     shortenedCount: shortened.filter(Boolean).length,
+    droppedCancelledFuture,
+    cancelledHorizonMs,
+    droppedCancelledPast,
+    cancelledPastUntilMs,
+    droppedCancelledCurrent,
     overBudget: !fits(),
   };
+}
+
+/** Consecutive indices with the same key, as groups. */
+function runs(indices: readonly number[], key: (index: number) => number): number[][] {
+  const groups: number[][] = [];
+  for (const index of indices) {
+    const last = groups.at(-1);
+    if (last && key(last[0] ?? 0) === key(index)) last.push(index);
+    else groups.push([index]);
+  }
+  return groups;
 }

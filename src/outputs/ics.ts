@@ -89,8 +89,17 @@ export interface IcsTrim {
   readonly droppedFuture: number;
   readonly droppedPast: number;
   readonly droppedCurrent: number;
+  /** Descriptions shortened, of cancellations too. */
   readonly shortened: number;
-  /** Over the budget even with only its cancellations left. */
+  /** Cancellations left out, of events starting at or after `cancelledHorizon` (ISO 8601, UTC). */
+  readonly droppedCancelledFuture: number;
+  readonly cancelledHorizon: string | null;
+  /** Cancellations left out, of events that ended at or before `cancelledPastUntil` (ISO 8601, UTC). */
+  readonly droppedCancelledPast: number;
+  readonly cancelledPastUntil: string | null;
+  /** Cancellations of events under way, left out. */
+  readonly droppedCancelledCurrent: number;
+  /** Over the budget even with one event left: the budget is smaller than the header and that event. */
   readonly overBudget: boolean;
 }
 
@@ -176,15 +185,23 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
       maxBytes,
       fullBytes: cut.fullBytes,
       bytes: cut.bytes,
-      horizon: cut.horizonMs === null ? null : new Date(cut.horizonMs).toISOString(),
+      horizon: isoOrNull(cut.horizonMs),
       droppedFuture: cut.droppedFuture,
       droppedPast: cut.droppedPast,
       droppedCurrent: cut.droppedCurrent,
       shortened: cut.shortenedCount,
+      droppedCancelledFuture: cut.droppedCancelledFuture,
+      cancelledHorizon: isoOrNull(cut.cancelledHorizonMs),
+      droppedCancelledPast: cut.droppedCancelledPast,
+      cancelledPastUntil: isoOrNull(cut.cancelledPastUntilMs),
+      droppedCancelledCurrent: cut.droppedCancelledCurrent,
       overBudget: cut.overBudget,
     },
   };
 }
+
+const isoOrNull = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString();
 
 const END_BYTES = Buffer.byteLength("END:VCALENDAR\r\n");
 

@@ -3,8 +3,7 @@ import { unwrapDetails } from "../../src/api/details-envelope.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { loadSnapshot, resetSnapshotCache } from "../../src/snapshot/index.ts";
-import { apiEnv, NOW } from "../snapshot/portal-env.ts";
+import { apiEnv, NOW, snapshotOf } from "../snapshot/portal-env.ts";
 
 const record = { id: 1042, name: "Repair Café", perex: "Bring what is broken." };
 const calendar = { id: "city", timeZone: "Europe/Amsterdam" };
@@ -66,11 +65,9 @@ describe("a build with a field map written for the details envelope", () => {
   afterAll(() => portal.close());
 
   it("should publish what the envelope paths name, read inside the unwrapped details", async () => {
-    resetSnapshotCache();
-    const snapshot = await loadSnapshot({
-      env: apiEnv(portal, { EVENT_API_FIELD_MAP: '{"event":{"summary":"data.perex"}}' }),
-      progress: false,
-    });
+    const snapshot = await snapshotOf(
+      apiEnv(portal, { EVENT_API_FIELD_MAP: '{"event":{"summary":"data.perex"}}' }),
+    );
     const { events } = snapshot;
     expect(events.length).toBeGreaterThan(100);
     expect(events.filter((event) => event.summary !== "").length).toBeGreaterThan(

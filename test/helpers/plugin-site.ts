@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import type { SiteConfig } from "../../src/config/site.ts";
-import publisherPlugin from "../../src/eleventy/publisher-plugin.ts";
+import publisherPlugin, { type WrittenFiles } from "../../src/eleventy/publisher-plugin.ts";
 import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
@@ -55,7 +55,7 @@ export interface PluginSiteOptions {
  */
 export async function buildPluginSite(
   options: PluginSiteOptions,
-): Promise<{ root: string; outputDir: string }> {
+): Promise<{ root: string; outputDir: string; warnings: readonly string[] }> {
   const root = await mkdtemp(join(tmpdir(), "ecp-plugin-site-"));
   const inputDir = join(root, "in");
   const outputDir = join(root, "out");
@@ -67,6 +67,7 @@ export async function buildPluginSite(
   const configPath = join(root, "eleventy.config.mjs");
   await writeFile(configPath, "export default function () {}\n");
   const data = siteDataOf(options.snapshot, options.site);
+  let warnings: readonly string[] = [];
   const eleventy = new Eleventy(inputDir, outputDir, {
     quietMode: true,
     configPath,
@@ -75,10 +76,13 @@ export async function buildPluginSite(
         site: options.site,
         cacheDir: join(root, "cache"),
         loadData: async () => data,
+        onWritten: (written: WrittenFiles) => {
+          warnings = written.warnings;
+        },
         streamedTemplates: [],
       });
     },
   });
   await eleventy.write();
-  return { root, outputDir };
+  return { root, outputDir, warnings };
 }

@@ -233,6 +233,41 @@ describe("changes between two builds", () => {
     });
   });
 
+  it("should offer Add to calendar only while an event is on: not once cancelled, deleted or moved away", () => {
+    /** The page's "Add to calendar" links: its event.ics, Google's and Outlook's templates. */
+    const addLinks = (dir: string, calendarId: string, id: string) => {
+      const html = read(dir, pageFile(calendarId, id));
+      return {
+        section: html.includes('<section class="add-to-calendar"'),
+        ics: html.includes(`href="${paths.event(calendarId, id)}event.ics"`),
+        google: html.includes("https://calendar.google.com/calendar/render?action=TEMPLATE"),
+        outlook: html.includes("https://outlook.live.com/calendar/0/deeplink/compose"),
+      };
+    };
+    const offered = { section: true, ics: true, google: true, outlook: true };
+    const none = { section: false, ics: false, google: false, outlook: false };
+    for (const { calendarId, id } of [CANCELLED, DELETED, SWITCHED]) {
+      expect(addLinks(before, calendarId, id), id).toEqual(offered);
+      expect(addLinks(after, calendarId, id), id).toEqual(none);
+    }
+    // Postponed, or back on after a postponement: offered (it may yet take place, or will).
+    for (const { calendarId, id } of [POSTPONED, REINSTATED]) {
+      expect(addLinks(after, calendarId, id), id).toEqual(offered);
+    }
+    // The moved event offers it at its new address; the deleted one's pages say why there is none.
+    expect(addLinks(after, SWITCHED.to, SWITCHED.id)).toEqual(offered);
+    expect(read(after, pageFile(DELETED.calendarId, DELETED.id))).toContain(
+      "This event has been cancelled.",
+    );
+    // Their downloads stay, carrying the cancellation to those who added them before.
+    for (const { calendarId, id } of [CANCELLED, DELETED]) {
+      const file = `${paths.event(calendarId, id).slice(1)}event.ics`;
+      expect(veventOf(after, file, uidOf(calendarId, id)), id).toMatchObject([
+        { status: "CANCELLED" },
+      ]);
+    }
+  });
+
   it("should take a deleted event out of lists, the public JSON and the widget", () => {
     const link = paths.event(DELETED.calendarId, DELETED.id);
     expect(read(before, "calendars/community/index.html")).toContain(link);

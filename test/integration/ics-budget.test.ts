@@ -1,9 +1,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type ICAL from "ical.js";
+import { DateTime } from "luxon";
 import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ICS_MAX_BYTES } from "../../src/config/site.ts";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { DEMO_ZONE } from "../../src/portal/demo-content.ts";
+import { createSyntheticDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { type CommandRun, DEMO_NOW, runScript } from "../helpers/demo-build.ts";
 import { hasPythonModule } from "../helpers/system.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -12,10 +15,12 @@ import { icalJsEvents, read } from "./published-site.ts";
 
 /**
  * A large synthetic portal (1,800 events, about 1,500 of them in the
- * subscription window at some 770 bytes each) against the default size
+ * subscription window at some 780 bytes each) against the default size
  * budget of 1 MB: the site-wide calendar.ics is trimmed from the far future,
  * keeps every cancellation, says so in the build report and on the subscribe
- * page, and costs no VEVENT more than an untrimmed build.
+ * page, and costs no VEVENT more than an untrimmed build. Then a portal whose
+ * cancellations alone are over the budget: the file still fits, with the
+ * cancellations nearest to now.
  */
 
 const hasIcalendar = hasPythonModule("icalendar");
@@ -28,15 +33,29 @@ interface Vevent {
   readonly uid: string;
   readonly status: string;
   readonly startMs: number;
+  readonly endMs: number;
 }
 
 function vevents(dir: string, file: string): Vevent[] {
   return icalJsEvents(read(dir, file)).map((event) => ({
     uid: event.uid,
     status: String(event.component.getFirstPropertyValue("status")),
-    startMs: event.startDate.toJSDate().getTime(),
+    startMs: instant(event.startDate),
+    endMs: instant(event.endDate),
   }));
 }
+
+/**
+ * Epoch ms. A DATE (all-day event) is a local midnight of the synthetic
+ * events' zone, as the build reads it: ical.js would take the host's zone.
+ */
+function instant(time: ICAL.Time): number {
+  if (!time.isDate) return time.toJSDate().getTime();
+  const { year, month, day } = time;
+  return DateTime.fromObject({ year, month, day }, { zone: DEMO_ZONE }).toMillis();
+}
+
+const buildReport = (run: CommandRun) => run.stdout.slice(run.stdout.indexOf("Build report"));
 
 describe("subscription size budget", () => {
   let portal: RunningPortal;
@@ -110,7 +129,7 @@ describe("subscription size budget", () => {
   });
 
   it("should warn in the build report, naming the file", () => {
-    const report = run.stdout.slice(run.stdout.indexOf("Build report"));
+    const report = buildReport(run);
     expect(report).toMatch(/^ {2}warnings {3}1$/m);
     expect(report).toMatch(
       /^ {4}- \/calendar\.ics would be [\d,]+ bytes, over ICS_MAX_BYTES \(1,000,000 bytes\): left out \d+ events starting from 2026-\d\d-\d\d; now at most [\d,]+ bytes\./m,
@@ -136,5 +155,132 @@ describe("subscription size budget", () => {
   it("should compute each event's VEVENT once, trimming included", () => {
     expect(counters["rendered.event.ics"]).toBe(EVENTS);
     expect(counters["ics.vevents"]).toBe(EVENTS);
+  });
+});
+
+/**
+ * Five in six events cancelled (a venue closed for a season): some 3,000
+ * cancellations in the window, about 2.4 MB of them. With CANCELLED_GRACE_DAYS
+ * at 60, cancellations reach as far back as the portal's events, so both
+ * ends are cut.
+ */
+describe("subscription size budget, with more cancellations than it holds", () => {
+  const PORTAL = { calendars: 4, eventsPerCalendar: 900, keepEvery: 6 };
+  const NOW_MS = Date.parse(DEMO_NOW);
+  let portal: RunningPortal;
+  let dir: string;
+  let run: CommandRun;
+
+  /** How far from now an event is, for its cancellation: by its start ahead, by its end when over. */
+  const distance = (event: Vevent) =>
+    event.startMs > NOW_MS ? event.startMs - NOW_MS : Math.max(0, NOW_MS - event.endMs);
+
+  beforeAll(async () => {
+    const dataset = createSyntheticDataset({
+      calendars: PORTAL.calendars,
+      eventsPerCalendar: PORTAL.eventsPerCalendar,
+      seed: 1,
+      now: DEMO_NOW,
+    });
+    const events = dataset.events.map((event, index) =>
+      index % PORTAL.keepEvery === 0
+        ? { ...event, status: "scheduled" as const }
+        : { ...event, status: "cancelled" as const },
+    );
+    portal = await startPortal({ port: 0, now: DEMO_NOW, dataset: { ...dataset, events } });
+    const work = tempDir("ecp-ics-budget-cancelled-");
+    dir = join(work, "_site");
+    run = await runScript("src/cli/build.ts", ["--output", dir], {
+      EVENT_API_URL: portal.url,
+      EVENT_API_TOKEN: portal.token,
+      EVENT_API_CACHE_DIR: join(work, "cache"),
+      CANCELLED_GRACE_DAYS: "60",
+      RENDER_WORKERS: "0",
+    });
+    if (run.status !== 0) throw new Error(`build failed:\n${run.log}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await portal?.close();
+  });
+
+  const calendarFiles = () =>
+    Array.from(
+      { length: PORTAL.calendars },
+      (_, i) => `calendars/cal-${String(i + 1).padStart(3, "0")}/calendar.ics`,
+    );
+
+  /** The whole window, from the calendars' own files, which fit. */
+  const whole = () =>
+    calendarFiles().flatMap((file) => {
+      expect(statSync(join(dir, file)).size, file).toBeLessThan(DEFAULT_ICS_MAX_BYTES);
+      return vevents(dir, file);
+    });
+
+  it("should keep the site-wide calendar under the budget with the cancellations nearest to now", () => {
+    const cancelled = whole().filter((event) => event.status === "CANCELLED");
+    // The premise: their VEVENTs alone are more than twice the budget.
+    const cancelledBytes = calendarFiles()
+      .flatMap((file) => read(dir, file).split("BEGIN:VEVENT\r\n").slice(1))
+      .filter((vevent) => vevent.includes("\r\nSTATUS:CANCELLED\r\n"))
+      .reduce((sum, vevent) => sum + Buffer.byteLength(`BEGIN:VEVENT\r\n${vevent}`), 0);
+    expect(cancelledBytes).toBeGreaterThan(2 * DEFAULT_ICS_MAX_BYTES);
+
+    expect(statSync(join(dir, "calendar.ics")).size).toBeLessThanOrEqual(DEFAULT_ICS_MAX_BYTES);
+    const site = vevents(dir, "calendar.ics");
+    // Every other event went first: only cancellations are left.
+    expect(site.length).toBeGreaterThan(1000);
+    expect(site.every((event) => event.status === "CANCELLED")).toBe(true);
+
+    const kept = new Set(site.map((event) => event.uid));
+    const left = cancelled.filter((event) => !kept.has(event.uid));
+    expect(kept.size + left.length).toBe(cancelled.length);
+    // Those left out are all farther from now than any kept, on both sides of now.
+    const farthestKept = Math.max(...site.map(distance));
+    const nearestLeft = Math.min(...left.map(distance));
+    expect(farthestKept).toBeLessThanOrEqual(nearestLeft);
+    expect(left.filter((event) => event.startMs > NOW_MS).length).toBeGreaterThan(100);
+    expect(left.filter((event) => event.endMs < NOW_MS).length).toBeGreaterThan(100);
+    // Cancellations of events under way are kept, and weeks on either side.
+    expect(site.some((event) => event.startMs <= NOW_MS && event.endMs >= NOW_MS)).toBe(true);
+    expect(farthestKept).toBeGreaterThan(30 * DAY);
+  });
+
+  it("should give calendar apps a file they read whole", () => {
+    const text = read(dir, "calendar.ics");
+    const viaNode = Object.values(ical.sync.parseICS(text)).filter(
+      (component) => component?.type === "VEVENT",
+    );
+    expect(viaNode.length).toBe(vevents(dir, "calendar.ics").length);
+    expect(viaNode.every((event) => event.type === "VEVENT" && event.status === "CANCELLED")).toBe(
+      true,
+    );
+  });
+
+  it("should name in the build report the cancellations left out and their dates", () => {
+    const report = buildReport(run);
+    expect(report).toMatch(/^ {2}warnings {3}1$/m);
+    const warning = /^ {4}- (\/calendar\.ics would be .*)$/m.exec(report)?.[1] ?? "";
+    expect(warning).toMatch(
+      /^\/calendar\.ics would be [\d,]+ bytes, over ICS_MAX_BYTES \(1,000,000 bytes\): left out [\d,]+ events starting from \d{4}-\d\d-\d\d, left out [\d,]+ past events, (left out [\d,]+ events? under way, )?left out [\d,]+ cancellations of events starting from \d{4}-\d\d-\d\d, left out [\d,]+ cancellations of events that ended by \d{4}-\d\d-\d\d; now at most [\d,]+ bytes\./,
+    );
+    const kept = new Set(vevents(dir, "calendar.ics").map((event) => event.uid));
+    const left = whole().filter((event) => event.status === "CANCELLED" && !kept.has(event.uid));
+    const ahead = left.filter((event) => event.startMs > NOW_MS);
+    const over = left.filter((event) => event.endMs < NOW_MS);
+    expect(ahead.length + over.length).toBe(left.length);
+    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    expect(warning).toContain(
+      `left out ${ahead.length.toLocaleString("en-US")} cancellations of events starting from ${date(Math.min(...ahead.map((e) => e.startMs)))}`,
+    );
+    expect(warning).toContain(
+      `left out ${over.length.toLocaleString("en-US")} cancellations of events that ended by ${date(Math.max(...over.map((e) => e.endMs)))}`,
+    );
+  });
+
+  it.skipIf(!hasIcalendar)("should be read by Python's icalendar without errors", () => {
+    const [parsed] = runPythonParser<PyCalendar[]>("ics-parse.py", [join(dir, "calendar.ics")]);
+    expect(parsed?.errors).toEqual([]);
+    expect(parsed?.events.length).toBe(vevents(dir, "calendar.ics").length);
   });
 });

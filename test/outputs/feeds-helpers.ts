@@ -46,8 +46,8 @@ export async function buildFixtureSite(
   snapshot: PortalSnapshot = fixtureSnapshot,
   site: SiteConfig = TEST_SITE,
   pages: Readonly<Record<string, string>> = {},
-): Promise<{ outDir: string; files: string[] }> {
-  const { outputDir } = await buildPluginSite({
+): Promise<{ outDir: string; files: string[]; warnings: readonly string[] }> {
+  const { outputDir, warnings } = await buildPluginSite({
     snapshot,
     site,
     templates: pages,
@@ -55,7 +55,7 @@ export async function buildFixtureSite(
   const files = (await listFiles(outputDir)).filter(
     (file) => !/^(api|embed|oembed|pagefind|assets)\/|^embed\.js$/.test(file),
   );
-  return { outDir: outputDir, files };
+  return { outDir: outputDir, files, warnings };
 }
 
 /** Removes a build made by buildFixtureSite (its whole temporary folder). */

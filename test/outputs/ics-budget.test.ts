@@ -1,10 +1,16 @@
-import { describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import ICAL from "ical.js";
+import ical from "node-ical";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BudgetItem,
   fitToBudget,
   MIN_HORIZON_DAYS,
   MIN_SHORTENED_DESCRIPTION_BYTES,
 } from "../../src/outputs/ics-budget.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { buildFixtureSite, removeFixtureSite, siteWith } from "./feeds-helpers.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-03-20T12:00:00Z");
@@ -110,16 +116,198 @@ describe("fitToBudget", () => {
     ]);
   });
 
-  it("should say when the cancellations alone are over the budget, and keep them all", () => {
-    const items = [item(1, { cancelled: true }), item(2, { cancelled: true }), item(3)];
+  it("should leave out the cancellations farthest from now, ahead or over, once they alone are over the budget", () => {
+    const items = [
+      item(-25, { cancelled: true }),
+      item(-2, { cancelled: true }),
+      item(-0.02),
+      item(1, { cancelled: true }),
+      item(2),
+      item(3, { cancelled: true }),
+      item(40, { cancelled: true }),
+      item(40, { cancelled: true }),
+      item(150, { cancelled: true }),
+    ];
+    const cut = fitToBudget({
+      items,
+      fixedBytes: 500,
+      maxBytes: 3600,
+      nowMs: NOW,
+      shortBytes: () => 0,
+    });
+    // Every other event goes first; then 150 days ahead, both of 40 days ahead
+    // (one start time, at once) and 25 days over, before 3 days ahead.
+    expect(cut?.dropped).toEqual([true, false, true, false, true, false, true, true, true]);
+    expect(kept(items, cut?.dropped ?? []).every((i) => i.cancelled)).toBe(true);
+    expect(cut).toMatchObject({
+      fullBytes: 9500,
+      bytes: 3500,
+      droppedFuture: 1,
+      droppedPast: 0,
+      droppedCurrent: 1,
+      droppedCancelledFuture: 3,
+      cancelledHorizonMs: NOW + 40 * DAY,
+      droppedCancelledPast: 1,
+      cancelledPastUntilMs: NOW - 25 * DAY + 3_600_000,
+      droppedCancelledCurrent: 0,
+      overBudget: false,
+    });
+  });
+
+  it("should measure a cancellation's distance from now by its end when over, by its start when ahead", () => {
+    /** Cancelled, ended `days` days ago. */
+    const over = (days: number) => item(-days - 1, { cancelled: true, endMs: NOW - days * DAY });
+    const cut = (items: BudgetItem[]) =>
+      fitToBudget({ items, fixedBytes: 0, maxBytes: 2000, nowMs: NOW, shortBytes: () => 0 });
+    // Over 10 days ago is farther than 9 days ahead.
+    expect(
+      cut([over(10), item(1, { cancelled: true }), item(9, { cancelled: true })]),
+    ).toMatchObject({
+      dropped: [true, false, false],
+      droppedCancelledPast: 1,
+      cancelledPastUntilMs: NOW - 10 * DAY,
+    });
+    // 8 days ago is nearer; at the same distance the future goes first.
+    expect(
+      cut([over(8), item(1, { cancelled: true }), item(9, { cancelled: true })]),
+    ).toMatchObject({
+      dropped: [false, false, true],
+      droppedCancelledFuture: 1,
+      cancelledHorizonMs: NOW + 9 * DAY,
+    });
+    expect(
+      cut([over(9), item(1, { cancelled: true }), item(9, { cancelled: true })]),
+    ).toMatchObject({
+      dropped: [false, false, true],
+      droppedCancelledFuture: 1,
+      droppedCancelledPast: 0,
+    });
+  });
+
+  it("should shorten the cancellations' long descriptions before leaving any out", () => {
+    const items = [
+      item(1, { cancelled: true, bytes: 2000, descriptionBytes: 1500 }),
+      item(2, { cancelled: true }),
+      item(3),
+    ];
     const cut = fitToBudget({
       items,
       fixedBytes: 0,
+      maxBytes: 2000,
+      nowMs: NOW,
+      shortBytes: () => 600,
+    });
+    expect(cut).toMatchObject({
+      dropped: [false, false, true],
+      shortened: [true, false, false],
+      bytes: 1600,
+      shortenedCount: 1,
+      droppedCancelledFuture: 0,
+      overBudget: false,
+    });
+  });
+
+  it("should cut the last start time only down to one event", () => {
+    const items = [item(1), item(1), item(1)];
+    const cut = fitToBudget({
+      items,
+      fixedBytes: 500,
       maxBytes: 1500,
       nowMs: NOW,
       shortBytes: () => 0,
     });
-    expect(cut?.dropped).toEqual([false, false, true]);
-    expect(cut).toMatchObject({ overBudget: true, bytes: 2000 });
+    expect(cut).toMatchObject({
+      dropped: [false, true, true],
+      bytes: 1500,
+      droppedFuture: 2,
+      horizonMs: NOW + DAY,
+      overBudget: false,
+    });
+  });
+
+  it("should keep one event, the nearest to now, when even that is over the budget (RFC 5545 3.6)", () => {
+    const cancellations = [
+      item(-1, { cancelled: true }),
+      item(1, { cancelled: true }),
+      item(30, { cancelled: true }),
+    ];
+    const cut = fitToBudget({
+      items: [item(2), ...cancellations],
+      fixedBytes: 1500,
+      maxBytes: 2000,
+      nowMs: NOW,
+      shortBytes: () => 0,
+    });
+    expect(cut).toMatchObject({
+      dropped: [true, false, true, true],
+      bytes: 2500,
+      droppedFuture: 1,
+      droppedCancelledFuture: 2,
+      droppedCancelledPast: 0,
+      overBudget: true,
+    });
+    const alone = fitToBudget({
+      items: [item(-3), item(-1), item(4)],
+      fixedBytes: 1500,
+      maxBytes: 1000,
+      nowMs: NOW,
+      shortBytes: () => 0,
+    });
+    // Without cancellations the last left is the most recent past event (the order of step 3).
+    expect(alone).toMatchObject({ dropped: [true, false, true], bytes: 2500, overBudget: true });
+  });
+});
+
+describe("a budget smaller than a calendar's header and one event", () => {
+  let outDir = "";
+  let files: string[] = [];
+  let warnings: readonly string[] = [];
+
+  beforeAll(async () => {
+    ({ outDir, files, warnings } = await buildFixtureSite(
+      fixtureSnapshot,
+      siteWith({ icsMaxBytes: 1000 }),
+    ));
+  });
+
+  afterAll(async () => {
+    await removeFixtureSite(outDir);
+  });
+
+  it("should keep one event in every subscription, the cancellation in the site's, and say the budget is exceeded", async () => {
+    const subscriptions = files.filter((file) => file.endsWith("calendar.ics"));
+    expect(subscriptions.length).toBeGreaterThan(3);
+    for (const file of subscriptions) {
+      const text = await readFile(join(outDir, file), "utf8");
+      expect(Buffer.byteLength(text), file).toBeGreaterThan(1000);
+      // RFC 5545 3.6: a calendar holds at least one component.
+      const vevents = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent");
+      expect(vevents, file).toHaveLength(1);
+      const viaNode = Object.values(ical.sync.parseICS(text)).filter(
+        (component) => component?.type === "VEVENT",
+      );
+      expect(viaNode, file).toHaveLength(1);
+      const warning = warnings.find((line) => line.startsWith(`/${file} `));
+      expect(warning, file).toMatch(
+        / with a single event\b.*: ICS_MAX_BYTES is smaller than the calendar's header and one event\./,
+      );
+    }
+    // A file of one event says so without a list of what was left out.
+    const alone = warnings.filter((line) => / is [\d,]+ bytes with a single event, /.test(line));
+    expect(alone.length).toBeGreaterThan(0);
+    for (const line of alone) {
+      expect(line).toMatch(
+        /^\/\S+\/calendar\.ics is [\d,]+ bytes with a single event, over ICS_MAX_BYTES \(1,000 bytes\): ICS_MAX_BYTES is smaller than the calendar's header and one event\.$/,
+      );
+    }
+    expect(warnings.find((line) => line.startsWith("/calendar.ics "))).toMatch(
+      /^\/calendar\.ics would be [\d,]+ bytes, over ICS_MAX_BYTES \(1,000 bytes\): left out 6 events starting from 2026-03-29, left out 1 past event; still [\d,]+ bytes with a single event: /,
+    );
+    const site = await readFile(join(outDir, "calendar.ics"), "utf8");
+    const [kept] = new ICAL.Component(ICAL.parse(site)).getAllSubcomponents("vevent");
+    expect(kept?.getFirstPropertyValue("status")).toBe("CANCELLED");
+    expect(String(kept?.getFirstPropertyValue("uid"))).toBe(
+      "culture.e-cancelled@events.example.org",
+    );
   });
 });

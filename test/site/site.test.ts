@@ -106,6 +106,58 @@ describe("the demo site", () => {
     expect(lists.some((html) => html.includes("badge-cancelled"))).toBe(true);
   });
 
+  it("should offer Add to calendar on every event page but those of cancelled events, and no such links in the widget", () => {
+    const pageOf = (event: DatasetEvent) =>
+      read(
+        join(
+          "calendars",
+          encodeIdSegment(event.calendarId),
+          "events",
+          encodeIdSegment(event.id),
+          "index.html",
+        ),
+      );
+    const icsLink = (event: DatasetEvent) =>
+      `href="/calendars/${encodeIdSegment(event.calendarId)}/events/${encodeIdSegment(event.id)}/event.ics"`;
+    const cancelled = visibleEvents.filter((e) => e.status === "cancelled");
+    const others = visibleEvents.filter((e) => e.status !== "cancelled");
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(others.some((e) => e.status === "postponed")).toBe(true);
+    for (const event of others) {
+      const html = pageOf(event);
+      expect(html, event.id).toContain('<section class="add-to-calendar"');
+      expect(html, event.id).toContain(icsLink(event));
+      expect(html, event.id).toContain(
+        "https://calendar.google.com/calendar/render?action=TEMPLATE",
+      );
+    }
+    for (const event of cancelled) {
+      const html = pageOf(event);
+      expect(html, event.id).toContain("status-banner status-cancelled");
+      expect(html, event.id).not.toContain("add-to-calendar");
+      expect(html, event.id).not.toContain(">Add to calendar<");
+      expect(html, event.id).not.toContain("event.ics");
+      expect(html, event.id).not.toContain("calendar.google.com");
+      expect(html, event.id).not.toContain("outlook.live.com");
+      expect(html, event.id).not.toContain("outlook.office.com");
+      // The file itself stays, for those who added the event before it was cancelled.
+      const ics = join(
+        "calendars",
+        encodeIdSegment(event.calendarId),
+        "events",
+        encodeIdSegment(event.id),
+        "event.ics",
+      );
+      expect(read(ics), event.id).toContain("STATUS:CANCELLED");
+    }
+    // The widget marks cancelled events and, like the lists, links only to the event page.
+    const calendar = cancelled[0]?.calendarId ?? "";
+    const widget = read(join("embed", encodeIdSegment(calendar), "index.html"));
+    expect(widget).toContain("ecp-badge--cancelled");
+    expect(widget).not.toContain("event.ics");
+    expect(widget).not.toContain("calendar.google.com");
+  });
+
   it("should generate month pages only for months that have events", () => {
     for (const calendarDir of readdirSync(join(dir, "calendars"))) {
       const calendarPath = join(dir, "calendars", calendarDir);
