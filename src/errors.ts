@@ -45,11 +45,6 @@ export class AuthError extends ApiError {
   }
 }
 
-/** A record could not be turned into the domain model. */
-export class NormalizationError extends PublisherError {
-  override name = "NormalizationError";
-}
-
 /** The build refused to publish (for example the shrink guard). */
 export class PublishError extends PublisherError {
   override name = "PublishError";

@@ -419,7 +419,7 @@ function tooLarge(shown: string, limit: number, announced: number | null): ApiEr
 }
 
 /** "64MB", "1.5MB", "512KB": binary units, as EVENT_API_MAX_RESPONSE_SIZE reads them. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units: ReadonlyArray<readonly [string, number]> = [
     ["GB", 1024 ** 3],
     ["MB", 1024 ** 2],
@@ -437,7 +437,7 @@ function problemDetail(text: string, redact: (text: string) => string): string {
     const problem = JSON.parse(text) as { detail?: unknown; title?: unknown };
     const detail = typeof problem.detail === "string" ? problem.detail : problem.title;
     return typeof detail === "string" && detail.trim()
-      ? `: ${redact(detail.trim().replace(/\s+/g, " ").slice(0, 200))}`
+      ? `: ${redact(detail.trim().replace(/\s+/g, " ").slice(0, 200)).replace(/\.+$/, "")}`
       : "";
   } catch {
     return "";

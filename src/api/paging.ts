@@ -3,7 +3,7 @@ import { isPlainObject } from "../model/field-map.ts";
 import { findLink } from "./link-header.ts";
 
 /** Keys under which an envelope carries its list, tried in order. */
-export const ENVELOPE_KEYS = [
+const ENVELOPE_KEYS = [
   "items",
   "data",
   "results",

@@ -6,7 +6,7 @@ import { unwrapDetails } from "./details-envelope.ts";
 import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
-import { firstPageUrl, readPage } from "./paging.ts";
+import { walkListPages } from "./list-pages.ts";
 import { type CachedResponse, type CacheHit, ResponseCache } from "./response-cache.ts";
 
 export interface FetchStats extends HttpStats {
@@ -48,9 +48,6 @@ export interface PortalClientOptions {
   /** Injected for tests of the backoff. */
   readonly random?: () => number;
 }
-
-/** A list holds at most this many pages; beyond it the portal's paging is broken. */
-export const MAX_PAGES = 10_000;
 
 /**
  * The three operations of the service (docs/api.md) over the HTTP client,
@@ -280,54 +277,32 @@ export class PortalClient {
     url: URL,
     onPage: (items: readonly unknown[], offset: number) => void,
   ): Promise<void> {
-    let collected = 0;
-    const seen = new Set<string>();
-    let next: URL | null = firstPageUrl(url, this.#config.paging, this.#config.pageSize);
-    while (next) {
-      const key = this.#key(next);
-      if (seen.has(key)) {
-        throw new ApiError(
-          `The portal's paging repeats ${this.http.display(next)}; stopped to avoid a loop.`,
+    await walkListPages<CachedResponse>({
+      list: url,
+      paging: this.#config.paging,
+      pageSize: this.#config.pageSize,
+      display: (page) => this.http.display(page),
+      fetchPage: async (page) => {
+        const key = this.#key(page);
+        const cached = this.#cache.get<CachedResponse>(key);
+        const response = await this.#get("list", page, cached, (entry) =>
+          this.#cache.set(key, entry),
         );
-      }
-      if (seen.size >= MAX_PAGES) {
-        throw new ApiError(
-          `The list at ${this.http.display(url)} has more than ${MAX_PAGES} pages; stopped.`,
-        );
-      }
-      seen.add(key);
-      const cached = this.#cache.get<CachedResponse>(key);
-      const response = await this.#get("list", next, cached, (entry) =>
-        this.#cache.set(key, entry),
-      );
-      this.stats.pages++;
-      let page: ReturnType<typeof readPage>;
-      try {
-        page = readPage({
-          body: response.body,
-          link: response.link,
-          totalCount: response.totalCount,
-          url: new URL(this.http.display(next)),
-          mode: this.#config.paging,
-          pageSize: this.#config.pageSize,
-          collected,
+        this.stats.pages++;
+        return { kind: "body", response };
+      },
+      onPage: (page) => {
+        if (page.notModified) return;
+        onPage(page.items, page.offset);
+        this.#options.onListPage?.({
+          list: this.http.display(url),
+          url: this.http.display(page.url),
+          etag: page.response.etag,
+          lastModified: page.response.lastModified,
+          items: page.items,
         });
-      } catch (error) {
-        throw new ApiError(
-          `Unexpected answer for ${this.http.display(next)}: ${(error as Error).message}.`,
-        );
-      }
-      onPage(page.items, collected);
-      collected += page.items.length;
-      this.#options.onListPage?.({
-        list: this.http.display(url),
-        url: this.http.display(next),
-        etag: response.etag,
-        lastModified: response.lastModified,
-        items: page.items,
-      });
-      next = page.next;
-    }
+      },
+    });
   }
 
   /** A response from the cache when fresh enough, else from the portal (conditionally). */

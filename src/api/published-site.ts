@@ -25,14 +25,14 @@ export interface PublishedSiteOptions {
   readonly signal?: AbortSignal;
 }
 
-export const PUBLISHED_SITE_TIMEOUT_MS = 10_000;
+const PUBLISHED_SITE_TIMEOUT_MS = 10_000;
 
 /** The file is not there (HTTP 404, or no such file in the folder). */
 export class PublishedFileMissing extends ApiError {
   override name = "PublishedFileMissing";
 }
 
-export function isUrl(location: SiteLocation): boolean {
+function isUrl(location: SiteLocation): boolean {
   return /^https?:\/\//i.test(location);
 }
 

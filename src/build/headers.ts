@@ -40,7 +40,7 @@ export function pathPattern(forPath: string): RegExp {
 }
 
 /** Parses the `[[headers]]` tables of a parsed netlify.toml. */
-export function parseHeaderRules(config: TomlTable): HeaderRule[] {
+function parseHeaderRules(config: TomlTable): HeaderRule[] {
   const tables = config.headers ?? [];
   if (!Array.isArray(tables))
     throw new ConfigError("netlify.toml: [[headers]] must be an array of tables.");
@@ -67,12 +67,12 @@ export function loadHeaderRules(netlifyTomlPath: string = NETLIFY_TOML_PATH): He
 let defaultRules: HeaderRule[] | undefined;
 
 /** The repository's rules, read once per process. */
-export function defaultHeaderRules(): HeaderRule[] {
+function defaultHeaderRules(): HeaderRule[] {
   defaultRules ??= loadHeaderRules();
   return defaultRules;
 }
 
-export function matchingRules(
+function matchingRules(
   urlPath: string,
   rules: readonly HeaderRule[] = defaultHeaderRules(),
 ): HeaderRule[] {

@@ -31,10 +31,10 @@ export interface OutputCount {
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
-export const MAX_LISTED_WARNINGS = 10;
+const MAX_LISTED_WARNINGS = 10;
 
 /** Events named per kind of change; the rest are counted. */
-export const MAX_NAMED_CHANGES = 3;
+const MAX_NAMED_CHANGES = 3;
 
 /** Always listed, with 0 when nothing of the kind happened; the others only when they did. */
 const CHANGE_LINES = ["added", "changed", "moved", "cancelled", "deleted"] as const;

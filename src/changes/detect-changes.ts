@@ -333,7 +333,7 @@ function changeKind(
 }
 
 /** A removed event as the outputs publish it: cancelled, with what the record keeps. */
-export function removedEvent(record: RemovedEventRecord, siteUrl: string): CalendarEvent {
+function removedEvent(record: RemovedEventRecord, siteUrl: string): CalendarEvent {
   const ownUid = eventUid(record, siteUrl);
   return {
     id: record.id,
@@ -427,7 +427,7 @@ function compareCodeUnits(a: string, b: string): number {
 }
 
 /** ISO 8601 in UTC without milliseconds: "2026-03-20T12:00:00Z". */
-export function utcIso(time: DateTime): string {
+function utcIso(time: DateTime): string {
   return time.toUTC().toISO({ suppressMilliseconds: true }) ?? "";
 }
 

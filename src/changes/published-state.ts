@@ -47,12 +47,7 @@ export interface RemovedEventRecord extends PublishedEventRecord {
 
 export type ChangeKind = "moved" | "cancelled" | "postponed" | "reinstated";
 
-export const CHANGE_KINDS: readonly ChangeKind[] = [
-  "moved",
-  "cancelled",
-  "postponed",
-  "reinstated",
-];
+const CHANGE_KINDS: readonly ChangeKind[] = ["moved", "cancelled", "postponed", "reinstated"];
 
 /** One change, announced as its own feed item for CHANGE_NOTICE_DAYS. */
 export interface Announcement {

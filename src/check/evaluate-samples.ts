@@ -35,7 +35,7 @@ export interface Evaluation {
 }
 
 /** Fields an event page shows when the portal has them. */
-export const OPTIONAL_EVENT_FIELDS = [
+const OPTIONAL_EVENT_FIELDS = [
   "summary",
   "description",
   "location",

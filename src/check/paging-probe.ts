@@ -19,7 +19,7 @@ export interface ListShape {
 }
 
 /** Page and offset parameter pairs portals commonly use, tried in this order. */
-export const COUNTED_CANDIDATES: readonly PagingMode[] = [
+const COUNTED_CANDIDATES: readonly PagingMode[] = [
   { kind: "page", param: "page", sizeParam: "per_page" },
   { kind: "page", param: "page", sizeParam: "limit" },
   { kind: "page", param: "page", sizeParam: "pageSize" },

@@ -60,7 +60,7 @@ export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
   return { ...readApiEndpoint(env), ...readApiOptions(env) };
 }
 
-export function readApiEndpoint(env: NodeJS.ProcessEnv): ApiEndpoint {
+function readApiEndpoint(env: NodeJS.ProcessEnv): ApiEndpoint {
   return {
     baseUrl: readBaseUrl(env.EVENT_API_URL),
     token: readToken(env),
@@ -94,7 +94,7 @@ export function readApiOptions(env: NodeJS.ProcessEnv): ApiOptions {
  * EVENT_API_CACHE_DIR: the fetch cache, and beside it what a build keeps for
  * the next one (the published state, copied images, the search index).
  */
-export function readCacheDir(env: NodeJS.ProcessEnv): string {
+function readCacheDir(env: NodeJS.ProcessEnv): string {
   return env.EVENT_API_CACHE_DIR?.trim() || ".cache";
 }
 
@@ -198,7 +198,7 @@ const RESERVED_HEADERS = new Set([
   "cookie",
 ]);
 
-export function readAuth(raw: string | undefined): AuthMode {
+function readAuth(raw: string | undefined): AuthMode {
   const value = raw?.trim() || "bearer";
   if (value.toLowerCase() === "bearer") return { kind: "bearer" };
   const colon = value.indexOf(":");

@@ -103,7 +103,7 @@ function readPublishedSite(raw: string | undefined, siteUrl: string): string | n
 }
 
 /** REBUILD_DATE_DELAY: how long date-relative changes other than a new day may wait (default 1h). */
-export function readDateDelay(env: NodeJS.ProcessEnv): number {
+function readDateDelay(env: NodeJS.ProcessEnv): number {
   const raw = env.REBUILD_DATE_DELAY?.trim();
   if (!raw) return DEFAULT_DATE_DELAY_MS;
   const value = raw === "0" ? 0 : parseDuration(raw);

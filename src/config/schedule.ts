@@ -8,8 +8,8 @@ import { NETLIFY_TOML_PATH, readNetlifyToml } from "./netlify-toml.ts";
  * often as the site can change. REBUILD_INTERVAL_MINUTES overrides it for
  * hosts that schedule builds elsewhere (GitHub Actions, cron).
  */
-export const SCHEDULED_FUNCTION = "scheduled-rebuild";
-export const DEFAULT_INTERVAL_MINUTES = 60;
+const SCHEDULED_FUNCTION = "scheduled-rebuild";
+const DEFAULT_INTERVAL_MINUTES = 60;
 
 const MACROS: Readonly<Record<string, number>> = {
   "@hourly": 60,

@@ -50,7 +50,7 @@ export interface SiteConfig {
  * and clients polling faster than that would mostly fetch unchanged files
  * (docs/deploy.md, "The schedule, in one place").
  */
-export const MIN_REFRESH_MINUTES = 15;
+const MIN_REFRESH_MINUTES = 15;
 
 export const SUPPORTED_LANGUAGES = ["en", "nl"] as const;
 

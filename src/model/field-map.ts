@@ -5,7 +5,7 @@ import type { WireRecord } from "./wire.ts";
  * common wire names, tried in order; a site owner can pin the wire name (a dot
  * path for nested fields) through EVENT_API_FIELD_MAP, which then wins.
  */
-export const CALENDAR_FIELDS = {
+const CALENDAR_FIELDS = {
   id: ["id", "calendarId", "calendar_id", "eventCalendarId", "uid", "key", "slug"],
   name: ["name", "title", "label", "displayName", "display_name", "summary"],
   description: ["description", "summary", "about", "details"],
@@ -14,7 +14,7 @@ export const CALENDAR_FIELDS = {
   updatedAt: ["updatedAt", "updated_at", "modifiedAt", "modified_at", "lastModified", "updated"],
 } as const;
 
-export const EVENT_FIELDS = {
+const EVENT_FIELDS = {
   id: ["id", "eventId", "event_id", "uid", "uuid", "key"],
   calendarId: ["calendarId", "calendar_id", "eventCalendarId"],
   title: ["title", "name", "summary", "subject", "headline"],

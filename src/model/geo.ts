@@ -9,7 +9,7 @@ export interface Geo {
 const LAT_LON = /^\s*([+-]?\d{1,3}(?:\.\d+)?)\s*[,;]\s*([+-]?\d{1,3}(?:\.\d+)?)\s*$/;
 
 /** Field names under which a place keeps its coordinates, tried in order. */
-export const GEO_KEYS = ["geo", "coordinates", "position", "point", "gps", "latlng", "geometry"];
+const GEO_KEYS = ["geo", "coordinates", "position", "point", "gps", "latlng", "geometry"];
 
 /**
  * Coordinates in the shapes portals send them: `{ lat, lon }` (also `lng`,

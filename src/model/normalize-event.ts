@@ -212,7 +212,7 @@ function readCategories(raw: unknown): Category[] {
   return [...seen.values()];
 }
 
-export function slugify(name: string): string {
+function slugify(name: string): string {
   return name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

@@ -92,7 +92,7 @@ function byName(a: Calendar, b: Calendar): number {
 }
 
 /** By start instant, then calendar id, then event id (types.ts). */
-export function byStart(a: CalendarEvent, b: CalendarEvent): number {
+function byStart(a: CalendarEvent, b: CalendarEvent): number {
   return (
     Date.parse(a.start) - Date.parse(b.start) ||
     compareCodeUnits(a.calendarId, b.calendarId) ||

@@ -125,7 +125,7 @@ export interface ScopeFiles {
 }
 
 /** The HTML page that shows a scope's events. */
-export function scopePagePath(scope: FeedScope): string {
+function scopePagePath(scope: FeedScope): string {
   if (scope.kind === "calendar") return paths.calendar(scope.id);
   if (scope.kind === "category") return paths.category(scope.id);
   if (scope.kind === "calendarCategory")
@@ -134,7 +134,7 @@ export function scopePagePath(scope: FeedScope): string {
 }
 
 /** The folder that holds a scope's files. */
-export function scopeFolderPath(scope: FeedScope): string {
+function scopeFolderPath(scope: FeedScope): string {
   if (scope.kind === "calendarCategory")
     return paths.calendarCategory(scope.calendarId, scope.categoryId);
   return scopePagePath(scope);

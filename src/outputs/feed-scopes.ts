@@ -167,7 +167,7 @@ function keysOf(event: CalendarEvent): string[] {
 }
 
 /** A scope's identity: its kind and ids (names change, files stay). */
-export function scopeKey(scope: FeedScope): string {
+function scopeKey(scope: FeedScope): string {
   if (scope.kind === "site") return JSON.stringify(["site"]);
   if (scope.kind === "calendarCategory") {
     return JSON.stringify([scope.kind, scope.calendarId, scope.categoryId]);

@@ -109,7 +109,7 @@ export function feedUpdated(entries: readonly FeedEntry[], fetchedAt: string): D
   return new Date(Math.max(...entries.map((entry) => entry.updated.getTime())));
 }
 
-export function parseInstant(iso: string | null | undefined): Date | null {
+function parseInstant(iso: string | null | undefined): Date | null {
   if (!iso) return null;
   const parsed = DateTime.fromISO(iso, { setZone: true });
   return parsed.isValid ? parsed.toJSDate() : null;

@@ -14,7 +14,7 @@ import {
  * ids, so renaming a calendar, category or event never breaks a subscription.
  */
 
-export const FEED_MEDIA_TYPES = {
+const FEED_MEDIA_TYPES = {
   rss: "application/rss+xml",
   atom: "application/atom+xml",
   json: "application/feed+json",

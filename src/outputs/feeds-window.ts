@@ -49,7 +49,7 @@ function readableTimes(event: CalendarEvent): boolean {
 
 export type Warn = (message: string) => void;
 
-export const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}`);
+const warnToConsole: Warn = (message) => console.warn(`[feeds] ${message}`);
 
 /**
  * Reads every event's instants, skips (with a warning naming it) events whose

@@ -53,7 +53,7 @@ export interface FeedOptions {
   readonly announcements?: readonly Announcement[];
 }
 
-export const FEED_GENERATOR = "Event Calendar Publisher";
+const FEED_GENERATOR = "Event Calendar Publisher";
 
 interface PreparedFeed {
   readonly title: string;
@@ -242,7 +242,7 @@ function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
 /** Characters outside the XML 1.0 Char production make a document ill-formed. */
 const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   return text.replace(XML_INVALID, "");
 }
 

@@ -24,10 +24,6 @@ function supportedZones(): ReadonlySet<string> {
 }
 
 /** True when a VTIMEZONE can be generated for the zone. */
-export function hasVtimezone(zone: string): boolean {
-  return vtimezone(zone) !== null;
-}
-
 /**
  * The VTIMEZONE block (CRLF line ends, no trailing CRLF) for an IANA zone, or
  * null when the library does not know it; callers then write UTC times.

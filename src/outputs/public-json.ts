@@ -40,7 +40,7 @@ export function publishedEvents(
   return publishedByCalendar(snapshot, site).get(calendarId) ?? [];
 }
 
-export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
+function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
   const { location, image } = event;
   return {
     id: event.id,
@@ -83,7 +83,7 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
   };
 }
 
-export function toPublicCalendar(
+function toPublicCalendar(
   calendar: Calendar,
   snapshot: PortalSnapshot,
   site: PublicJsonSite,
@@ -208,7 +208,7 @@ function publishedByCalendar(
  * removed events still published as cancelled. The next build reads it back
  * from the live site when its cache has no published state.
  */
-export function publicChangesDocument(changes: {
+function publicChangesDocument(changes: {
   readonly announcements: readonly Announcement[];
   readonly removedRecords: readonly RemovedEventRecord[];
 }): PublicChangesDocument {

@@ -106,23 +106,6 @@ export function subscriptionScopes(
   };
 }
 
-/** Events of a scope, in the order given. */
-export function eventsOfScope(
-  events: readonly CalendarEvent[],
-  scope: FeedScope,
-): readonly CalendarEvent[] {
-  if (scope.kind === "site") return events;
-  if (scope.kind === "calendar") return events.filter((e) => e.calendarId === scope.id);
-  if (scope.kind === "category") return events.filter((e) => hasCategory(e, scope.id));
-  return events.filter(
-    (e) => e.calendarId === scope.calendarId && hasCategory(e, scope.categoryId),
-  );
-}
-
-function hasCategory(event: CalendarEvent, categoryId: string): boolean {
-  return event.categories.some((c) => c.id === categoryId);
-}
-
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

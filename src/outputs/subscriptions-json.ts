@@ -37,7 +37,7 @@ export interface SubscriptionsDocument {
   readonly subscriptions: readonly SubscriptionEntry[];
 }
 
-export function subscriptionsDocument(
+function subscriptionsDocument(
   scopes: SubscriptionScopes,
   site: { readonly url: string; readonly urls: SiteUrls; readonly title: string },
 ): SubscriptionsDocument {

@@ -137,7 +137,7 @@ export function resolveDialect(value: string | DialectSpec | undefined): Dialect
   return createDialect(value, spec as DialectSpec);
 }
 
-export function createDialect(name: string, spec: DialectSpec): Dialect {
+function createDialect(name: string, spec: DialectSpec): Dialect {
   const renames = checkSpec(spec);
   const omitted = new Set(spec.omit ?? []);
   const shape = (kind: "calendar" | "event", record: Json): Json => {

@@ -4,7 +4,7 @@ import { createPrng, type Prng } from "./prng.ts";
  * Faults a client must survive, drawn from a seeded PRNG so a run with the
  * same seed and the same request order sees the same faults.
  */
-export const FAULT_KINDS = ["503", "500", "429", "truncated", "reset"] as const;
+const FAULT_KINDS = ["503", "500", "429", "truncated", "reset"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export class FaultInjector {

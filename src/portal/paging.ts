@@ -17,7 +17,7 @@ export const PAGING_STYLES = [
 ] as const;
 export type PagingStyle = (typeof PAGING_STYLES)[number];
 
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
 export interface PageQuery {

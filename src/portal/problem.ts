@@ -5,7 +5,7 @@ import type { ServerResponse } from "node:http";
  * /problems/<slug> and dereferences to a short human-readable page (RFC 9457
  * section 3.1.1); clients should branch on `status` and the slug.
  */
-export const PROBLEMS = {
+const PROBLEMS = {
   "invalid-parameter": { status: 400, title: "Invalid query parameter" },
   "invalid-id": { status: 400, title: "Invalid identifier" },
   "invalid-path": { status: 400, title: "Invalid request path" },
@@ -30,7 +30,7 @@ export interface Problem {
   instance?: string;
 }
 
-export function problemBody(origin: string, slug: ProblemSlug, detail: string): Problem {
+function problemBody(origin: string, slug: ProblemSlug, detail: string): Problem {
   const { status, title } = PROBLEMS[slug];
   return { type: `${origin}/problems/${slug}`, title, status, detail };
 }

@@ -3,7 +3,7 @@ import type { RouteName } from "./request-counters.ts";
 
 export const API_PREFIX = "/v1";
 /** Longer request targets are answered 414 (RFC 9110 section 15.5.15). */
-export const MAX_TARGET_LENGTH = 8192;
+const MAX_TARGET_LENGTH = 8192;
 
 export type Route =
   | { name: "calendars" }

@@ -38,7 +38,7 @@ export const compareKeys = (a: SortKey, b: SortKey): number =>
 const byKey = <T extends { key: SortKey }>(a: T, b: T): number => compareKeys(a.key, b.key);
 
 /** ISO instant in UTC with seconds precision, the form createdAt/updatedAt take on the wire. */
-export const utcSeconds = (ms: number): string =>
+const utcSeconds = (ms: number): string =>
   `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
 
 /**

@@ -11,7 +11,7 @@ export interface SyntheticOptions {
   now?: Date | string;
 }
 
-export const SYNTHETIC_ORGANIZATION = { id: "synthetic", name: "Synthetic Organization" };
+const SYNTHETIC_ORGANIZATION = { id: "synthetic", name: "Synthetic Organization" };
 
 const ADJECTIVES = ["Morning", "Evening", "Open", "Family", "Community", "Late", "Weekend", "City"];
 const NOUNS = ["Concert", "Workshop", "Market", "Lecture", "Tour", "Meetup", "Screening", "Run"];

@@ -52,8 +52,6 @@ function newTokenId(): string {
   return Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("");
 }
 
-export const isWellFormedToken = (token: string): boolean => TOKEN.test(token);
-
 /**
  * Tokens in memory (issued for a running portal) and in an optional JSON file
  * shared with the `token` CLI. The file is re-read when it changes (checked at

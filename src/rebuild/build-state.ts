@@ -14,7 +14,7 @@ import { isoSeconds, type NextChange } from "./next-change.ts";
  * calendar, read only for a calendar whose lists changed.
  */
 
-export const BUILD_STATE_VERSION = 1;
+const BUILD_STATE_VERSION = 1;
 
 export interface PublishedCalendar {
   readonly id: string;
@@ -31,8 +31,12 @@ export interface BuildState {
   readonly generatedAt: string;
   /** SITE_URL of the build: feed addresses (WebSub topics) are relative to it. */
   readonly siteUrl: string;
-  /** Hash of the API settings the lists were read with (URL, calendar selection, field map). */
-  readonly api: string;
+  /**
+   * Hashes of the API settings the lists were read with, one per setting, so
+   * the check can name the one that differs; a single hash in states written
+   * before (src/rebuild/check-portal.ts still reads those).
+   */
+  readonly api: ApiSettingsHashes | string;
   /** Null when the build used cached data (EVENT_API_ALLOW_STALE): the next check rebuilds. */
   readonly portal: {
     readonly calendarList: {
@@ -60,11 +64,46 @@ export interface CalendarVersions {
   readonly pages: readonly (readonly Pair[])[];
 }
 
-export function apiSettingsHash(
-  config: Pick<ApiConfig, "baseUrl" | "calendars" | "fieldMap">,
-): string {
-  const text = JSON.stringify([config.baseUrl, config.calendars, config.fieldMap]);
-  return `sha256-${createHash("sha256").update(text).digest("hex")}`;
+export interface ApiSettingsHashes {
+  readonly url: string;
+  /** EVENT_API_CALENDARS as a set: their order changes which calendar is listed first, not what is read. */
+  readonly calendars: string;
+  readonly fieldMap: string;
+}
+
+type ApiSettings = Pick<ApiConfig, "baseUrl" | "calendars" | "fieldMap">;
+
+/** Hashed, not written out: the state is public, and the portal's address need not be. */
+export function apiSettingsHashes(config: ApiSettings): ApiSettingsHashes {
+  return {
+    url: hash(config.baseUrl),
+    calendars: hash(config.calendars && [...config.calendars].sort()),
+    fieldMap: hash(config.fieldMap),
+  };
+}
+
+/**
+ * The settings (by their variable) that differ between the published state's
+ * and the check's. A state of an older version has one hash of all three: a
+ * difference there cannot be told apart, and all three are named.
+ */
+export function differingApiSettings(published: BuildState["api"], config: ApiSettings): string[] {
+  if (typeof published === "string") {
+    const legacy = hash([config.baseUrl, config.calendars, config.fieldMap]);
+    return published === legacy
+      ? []
+      : ["EVENT_API_URL", "EVENT_API_CALENDARS", "EVENT_API_FIELD_MAP"];
+  }
+  const mine = apiSettingsHashes(config);
+  return [
+    ...(published.url === mine.url ? [] : ["EVENT_API_URL"]),
+    ...(published.calendars === mine.calendars ? [] : ["EVENT_API_CALENDARS"]),
+    ...(published.fieldMap === mine.fieldMap ? [] : ["EVENT_API_FIELD_MAP"]),
+  ];
+}
+
+function hash(value: unknown): string {
+  return `sha256-${createHash("sha256").update(JSON.stringify(value)).digest("hex")}`;
 }
 
 export interface ComposeInput {
@@ -105,7 +144,7 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
     version: BUILD_STATE_VERSION,
     generatedAt: input.now,
     siteUrl: input.siteUrl,
-    api: apiSettingsHash(input.config),
+    api: apiSettingsHashes(input.config),
     portal,
     nextChange: next && {
       at: isoSeconds(next.at),
@@ -125,7 +164,18 @@ export function parseBuildState(value: unknown): BuildState | string {
   if (!isPlainObject(value)) return "not a JSON object";
   if (value.version !== BUILD_STATE_VERSION)
     return `unknown version ${JSON.stringify(value.version)}`;
-  if (typeof value.api !== "string") return "no api";
+  const api = value.api;
+  if (
+    typeof api !== "string" &&
+    !(
+      isPlainObject(api) &&
+      typeof api.url === "string" &&
+      typeof api.calendars === "string" &&
+      typeof api.fieldMap === "string"
+    )
+  ) {
+    return "no api";
+  }
   if (typeof value.siteUrl !== "string") return "no siteUrl";
   if (value.portal !== null) {
     const portal = value.portal;

@@ -1,11 +1,12 @@
+import type { WalkedPage } from "../api/list-pages.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import type { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
-import { apiSettingsHash, type BuildState, type PublishedCalendar } from "./build-state.ts";
+import { type BuildState, differingApiSettings, type PublishedCalendar } from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
-import { type WalkedPage, walkList } from "./list-walk.ts";
+import { walkList } from "./list-walk.ts";
 import { readBuildState, readCalendarVersions } from "./read-build-state.ts";
 
 /**
@@ -36,9 +37,12 @@ export interface CheckResult {
 export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
   const { config } = options;
   const state = await readBuildState(options.published);
-  if (state.api !== apiSettingsHash(config)) {
+  const differing = differingApiSettings(state.api, config);
+  if (differing.length > 0) {
+    const which = differing.length === 1 ? `another ${differing[0]}` : `other ${orList(differing)}`;
+    const these = differing.length === 1 ? "the same value" : "the same values";
     throw new PublisherError(
-      "The published site was built with other API settings (EVENT_API_URL, EVENT_API_CALENDARS or EVENT_API_FIELD_MAP) than this check has; give the check the same values (on Netlify: scopes Builds and Functions), or deploy once by hand after changing them.",
+      `The published site was built with ${which} than this check has; give the check ${these} (on Netlify: scopes Builds and Functions), or deploy once by hand after changing ${differing.length === 1 ? "it" : "them"}.`,
     );
   }
   const changes: string[] = [];
@@ -136,4 +140,11 @@ async function comparePortal(
 
 function items(page: WalkedPage): readonly unknown[] {
   return page.notModified ? [] : page.items;
+}
+
+/** "A, B or C". */
+function orList(items: readonly string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? "")
+    : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 }

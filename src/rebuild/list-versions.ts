@@ -23,18 +23,18 @@ export type Pair = readonly [id: string, version: string];
 
 const CALENDAR_FIELDS = ["name", "description", "timeZone", "color"] as const;
 
-export function shortHash(text: string): string {
+function shortHash(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 12);
 }
 
-export function eventVersion(record: WireRecord, config: Pick<ApiConfig, "fieldMap">): string {
+function eventVersion(record: WireRecord, config: Pick<ApiConfig, "fieldMap">): string {
   const revision = pickEventField([record], "revision", config.fieldMap);
   const updatedAt = pickEventField([record], "updatedAt", config.fieldMap);
   if (revision === undefined && updatedAt === undefined) return shortHash(canonicalJson(record));
   return shortHash(JSON.stringify([revision ?? null, updatedAt ?? null]));
 }
 
-export function calendarVersion(record: WireRecord, config: Pick<ApiConfig, "fieldMap">): string {
+function calendarVersion(record: WireRecord, config: Pick<ApiConfig, "fieldMap">): string {
   return shortHash(
     JSON.stringify(
       CALENDAR_FIELDS.map((field) => pickCalendarField([record], field, config.fieldMap) ?? null),

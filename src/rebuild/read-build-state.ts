@@ -56,8 +56,12 @@ async function readJson(site: PublishedSite, path: string): Promise<unknown> {
         { cause: error },
       );
     }
-    throw new BuildStateError(`Cannot read the build state: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const message = (error as Error).message.replace(/\.$/, "");
+    // Nothing answers at that address at all: most likely it is mistyped.
+    const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+    const hint = ["ENOTFOUND", "ECONNREFUSED", "EAI_AGAIN"].includes(String(code))
+      ? "; is --published (or SITE_URL) the published site's address?"
+      : ".";
+    throw new BuildStateError(`Cannot read the build state: ${message}${hint}`, { cause: error });
   }
 }

@@ -24,7 +24,7 @@ export interface TriggerRebuildResult {
   readonly message: string;
 }
 
-export const HOOK_TIMEOUT_MS = 10_000;
+const HOOK_TIMEOUT_MS = 10_000;
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -84,7 +84,7 @@ export async function triggerRebuild(
 type CheckedHook = { url: URL } | { problem: string };
 
 /** A hook must be an https URL; plain http only on loopback, for local runs and tests. */
-export function checkHookUrl(raw: string | undefined): CheckedHook {
+function checkHookUrl(raw: string | undefined): CheckedHook {
   const value = raw?.trim();
   if (!value) {
     return {

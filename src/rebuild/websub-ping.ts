@@ -29,7 +29,7 @@ export interface PingHubResult {
   readonly lines: readonly string[];
 }
 
-export const PING_TIMEOUT_MS = 5_000;
+const PING_TIMEOUT_MS = 5_000;
 const PARALLEL_PINGS = 4;
 
 export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
@@ -54,7 +54,10 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
   const timeoutMs = options.timeoutMs ?? PING_TIMEOUT_MS;
   const slots = new Semaphore(PARALLEL_PINGS);
   const pinged: string[] = [];
-  const failed: string[] = [];
+  /** Topics the hub answered with an error, each with its status. */
+  const refused: string[] = [];
+  /** Why the hub could not be asked at all (the same for every topic). */
+  const unreachable = new Set<string>();
   await Promise.all(
     topics.map(async (topic) => {
       const release = await slots.acquire();
@@ -67,22 +70,25 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
         });
         await response.body?.cancel().catch(() => undefined);
         if (response.ok) pinged.push(topic);
-        else failed.push(`${topic} (HTTP ${response.status})`);
+        else refused.push(`${topic} (HTTP ${response.status})`);
       } catch (error) {
-        const reason =
+        unreachable.add(
           error instanceof Error && error.name === "TimeoutError"
             ? `no answer within ${timeoutMs / 1000} s`
-            : "unreachable";
-        failed.push(`${topic} (${reason})`);
+            : "unreachable",
+        );
       } finally {
         release();
       }
     }),
   );
-  for (const failure of failed) say(`hub ${hub} refused ${failure}`);
+  // A hub that cannot be reached is one problem, not one per feed.
+  if (unreachable.size > 0) say(`hub ${hub}: ${[...unreachable].join(", ")}`);
+  for (const failure of refused.sort()) say(`hub ${hub} refused ${failure}`);
+  const failed = topics.length - pinged.length;
   say(
     `pinged ${hub} for ${pinged.length} of ${topics.length} changed feeds` +
-      (failed.length ? `; ${failed.length} failed` : ""),
+      (failed ? `; ${failed} failed` : ""),
   );
-  return { ok: failed.length === 0, pinged: pinged.sort(), lines };
+  return { ok: failed === 0, pinged: pinged.sort(), lines };
 }

@@ -21,7 +21,7 @@ import { readBuildState } from "./read-build-state.ts";
  * ones to tell the WebSub ping which feeds changed.
  */
 
-export const FEED_FILES = new Set<string>([
+const FEED_FILES = new Set<string>([
   FEED_FILE_NAMES.rss,
   FEED_FILE_NAMES.atom,
   FEED_FILE_NAMES.json,

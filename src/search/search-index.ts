@@ -50,7 +50,7 @@ export interface SearchIndexStats {
 }
 
 /** Builds the records for a site: the labels come from the site's language. */
-export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
+function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
   const messages = loadMessages(site.uiLanguage);
   return searchRecords(input.views.events, input.calendars, {
     lang: site.lang,

@@ -27,7 +27,7 @@ export interface SearchRecord {
 }
 
 /** The filter names of the index, as the search page's URL parameters use them. */
-export const SEARCH_FILTERS = {
+const SEARCH_FILTERS = {
   calendar: "calendar",
   category: "category",
   place: "place",
@@ -37,7 +37,7 @@ export const SEARCH_FILTERS = {
 } as const;
 
 /** Values of the `attendance` filter: hybrid events carry both. */
-export const ATTENDANCE_VALUES: Readonly<Record<AttendanceMode, readonly string[]>> = {
+const ATTENDANCE_VALUES: Readonly<Record<AttendanceMode, readonly string[]>> = {
   offline: ["in-person"],
   online: ["online"],
   mixed: ["in-person", "online"],

@@ -22,7 +22,7 @@ export function calendarClass(calendarId: string): string {
   return `cal-${encodeIdSegment(calendarId)}`;
 }
 
-export function calendarColor(calendar: Calendar, index: number): string {
+function calendarColor(calendar: Calendar, index: number): string {
   return calendar.color && /^#[0-9a-f]{6}$/i.test(calendar.color)
     ? calendar.color.toLowerCase()
     : (PALETTE[index % PALETTE.length] as string);

@@ -51,7 +51,7 @@ export function formatLocalDay(isoDate: string, lang: string, timeZone: string):
 const abbreviations = new Map<string, string>();
 
 /** Short zone name at that instant ("CET", "CEST", "GMT-4"). */
-export function zoneAbbreviation(date: DateTime, lang: string): string {
+function zoneAbbreviation(date: DateTime, lang: string): string {
   const zone = date.zoneName ?? "UTC";
   const key = `${lang}|${zone}|${date.offset}`;
   let name = abbreviations.get(key);

@@ -19,7 +19,7 @@ import { paths } from "../model/url-scheme.ts";
  */
 
 export const EVENTS_PER_LIST_PAGE = 20;
-export const HOME_EVENT_COUNT = 20;
+const HOME_EVENT_COUNT = 20;
 
 export interface DayGroup {
   /** ISO date (yyyy-mm-dd) in the page's zone. */
@@ -184,7 +184,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   };
 }
 
-export function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
+function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of events) {
     const date = startDate(event, timeZone);

@@ -23,7 +23,7 @@ export function lastGoodKey(config: ApiConfig, defaultTimeZone: string): string 
  * megabytes, so the cache holds nothing that gives the token back or lets a
  * short one be guessed quickly. Computed once per snapshot load.
  */
-export function tokenIdentity(baseUrl: string, token: string): string {
+function tokenIdentity(baseUrl: string, token: string): string {
   const salt = `event-calendar-publisher last good snapshot\u0000${baseUrl}`;
   return scryptSync(token, salt, 16, { N: 2 ** 14, r: 8, p: 1 }).toString("hex");
 }

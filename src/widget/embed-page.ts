@@ -122,7 +122,7 @@ function renderItem(
 }
 
 /** "Place, Town", plus "Online" for online and hybrid events. */
-export function placeText(
+function placeText(
   event: Pick<CalendarEvent, "location" | "attendanceMode">,
   labels: Pick<WidgetLabels, "online">,
 ): string {

@@ -25,7 +25,7 @@ export interface WidgetLabels {
   readonly eventsOf: string;
 }
 
-export const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
+const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
 export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 
 function widgetLabels(lang: WidgetLanguage): WidgetLabels {

@@ -21,7 +21,7 @@ export interface EmbedSnippets {
 
 type SnippetSite = Pick<SiteConfig, "urls" | "lang">;
 
-export function embedTitle(calendar: Pick<Calendar, "name">, lang: string): string {
+function embedTitle(calendar: Pick<Calendar, "name">, lang: string): string {
   return `${WIDGET_LABELS[widgetLanguage(lang)].eventsOf}: ${calendar.name}`;
 }
 

@@ -230,6 +230,30 @@ describe("rebuildIfChanged", () => {
     expect(hook.calls).toHaveLength(1);
   });
 
+  it("should name the setting that differs from the build's, and not count the calendars' order", async () => {
+    site = await publishState({ ...env, EVENT_API_CALENDARS: "culture,sport" }, dir);
+    const checkWith = (extra: Record<string, string>) =>
+      rebuildIfChanged({
+        config: readApiConfig({ ...env, ...extra }),
+        published: site,
+        nowMs: NOW_MS,
+        hookUrl: hook.url,
+      });
+
+    const reordered = await checkWith({ EVENT_API_CALENDARS: "sport,culture" });
+    expect(reordered.lines.at(-1)).toMatch(/^unchanged/);
+    await expect(checkWith({ EVENT_API_CALENDARS: "culture" })).rejects.toThrow(
+      /^The published site was built with another EVENT_API_CALENDARS than this check has; give the check the same value/,
+    );
+    await expect(
+      checkWith({
+        EVENT_API_CALENDARS: "culture",
+        EVENT_API_FIELD_MAP: '{"event":{"title":"name"}}',
+      }),
+    ).rejects.toThrow(/with other EVENT_API_CALENDARS or EVENT_API_FIELD_MAP than this check has/);
+    expect(hook.calls).toEqual([]);
+  });
+
   it("should refuse to tell, and call nothing, when the portal is down", async () => {
     await portal.close();
 
@@ -266,7 +290,7 @@ describe("npm run rebuild-if-changed", () => {
     expect(hook.calls).toHaveLength(1);
   });
 
-  it.each([
+  it.each<[string, () => Promise<unknown>, RegExp, string[]?]>([
     ["the portal is down", async () => portal.close(), /^error: Cannot reach the portal/],
     [
       "the token is rejected",
@@ -276,20 +300,31 @@ describe("npm run rebuild-if-changed", () => {
       /^error: The portal rejected the token \(HTTP 401\)/,
     ],
     [
+      "the published site's address is mistyped",
+      async () => {},
+      /^error: Cannot read the build state: .*127\.0\.0\.9.* is --published \(or SITE_URL\) the published site's address\?$/,
+      ["--published", "http://127.0.0.9:9/site/"],
+    ],
+    [
       "the build state is unreadable",
       async () => rmSync(join(site, "api/build-state.json")),
       /^error: .*build-state\.json does not exist: is .* the output folder of a build \(check --published\)\? If it is, build the site once/,
     ],
-  ])("should exit 1 with one clear line and call nothing when %s", async (_what, breakIt, line) => {
-    await breakIt();
+  ])(
+    "should exit 1 with one clear line and call nothing when %s",
+    async (_what, breakIt, line, args) => {
+      await breakIt();
 
-    const run = await cli(["--published", site]);
+      const run = await cli(args ?? ["--published", site]);
 
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(line)]);
-    expect(hook.calls).toEqual([]);
-  });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(line)]);
+      // One sentence's end, once: no doubled periods where messages are joined.
+      expect(run.stderr).not.toMatch(/[^.]\.\.(?!\.)/);
+      expect(hook.calls).toEqual([]);
+    },
+  );
 });
 
 describe("rebuild-if-changed secrets", () => {

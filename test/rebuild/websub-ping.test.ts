@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pingHub } from "../../src/rebuild/websub-ping.ts";
+import { writeTree } from "../deploy/site-tree.ts";
+import { type Recorder, startRecorder } from "../helpers/rebuild.ts";
+
+/*
+ * The ping after a deploy, against a published folder whose build state
+ * names three changed feeds, and a local stand-in hub.
+ */
+
+const SITE = "https://events.example.org";
+const CHANGED = ["/feed.xml", "/atom.xml", "/calendars/culture/feed.json"];
+
+let dir: string;
+let hub: Recorder | undefined;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ecp-ping-"));
+  await writeTree(dir, {
+    "api/build-state.json": JSON.stringify({
+      version: 1,
+      generatedAt: "2026-03-20T12:00:00Z",
+      siteUrl: SITE,
+      api: "sha256-0",
+      portal: null,
+      nextChange: null,
+      feeds: Object.fromEntries(CHANGED.map((path) => [path, "sha256-1"])),
+      feedsChanged: CHANGED,
+    }),
+  });
+});
+
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("websub-ping", () => {
+  it("should ping the hub once per changed feed", async () => {
+    hub = await startRecorder("/hub");
+    const result = await pingHub({ hub: hub.url, published: dir });
+    expect(result.ok).toBe(true);
+    expect(result.pinged).toEqual(CHANGED.map((path) => `${SITE}${path}`).sort());
+    expect(result.lines).toEqual([`pinged ${hub.url} for 3 of 3 changed feeds`]);
+  });
+
+  it("should say in one line that the hub could not be reached, not once per feed", async () => {
+    const result = await pingHub({ hub: "http://127.0.0.1:9/hub", published: dir });
+    expect(result.ok).toBe(false);
+    expect(result.lines).toEqual([
+      "hub http://127.0.0.1:9/hub: unreachable",
+      "pinged http://127.0.0.1:9/hub for 0 of 3 changed feeds; 3 failed",
+    ]);
+  });
+
+  it("should name each feed the hub refused", async () => {
+    hub = await startRecorder("/hub", 422);
+    const result = await pingHub({ hub: hub.url, published: dir });
+    expect(result.lines).toHaveLength(4);
+    expect(result.lines[0]).toBe(`hub ${hub.url} refused ${SITE}/atom.xml (HTTP 422)`);
+  });
+});
