@@ -11,7 +11,7 @@ import type { PortalSnapshot } from "../src/model/types.ts";
 import type { WireRecord } from "../src/model/wire.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../src/portal/index.ts";
 import { ListRecorder } from "../src/rebuild/list-recorder.ts";
-import { nextDateChange } from "../src/rebuild/next-change.ts";
+import { DateChanges } from "../src/rebuild/next-change.ts";
 import { rebuildIfChanged } from "../src/rebuild/rebuild-if-changed.ts";
 import { writeBuildState } from "../src/rebuild/write-build-state.ts";
 
@@ -270,8 +270,7 @@ function simulateDateBuilds(
     },
   );
   const site = readSiteConfig({});
-  const windows = (ms: number) => ({
-    now: DateTime.fromMillis(ms, { zone: "utc" }),
+  const changes = new DateChanges(snapshot, {
     timeZone: site.timeZone,
     pastDays: site.pastDays,
     feedPastDays: site.feedPastDays,
@@ -281,7 +280,8 @@ function simulateDateBuilds(
   const checks = (24 * 60) / intervalMinutes;
   const buildsWith = (delayMs: number): number => {
     const dueAfter = (ms: number) =>
-      nextDateChange(snapshot, windows(ms), delayMs)?.rebuildAt ?? Number.POSITIVE_INFINITY;
+      changes.next(DateTime.fromMillis(ms, { zone: "utc" }), delayMs)?.rebuildAt ??
+      Number.POSITIVE_INFINITY;
     let due = dueAfter(start);
     let builds = 0;
     for (let i = 1; i <= checks; i++) {

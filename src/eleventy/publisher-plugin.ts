@@ -5,6 +5,7 @@ import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
 import { feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
+import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
@@ -154,11 +155,12 @@ async function requireRun(run: Promise<Run> | undefined): Promise<Run> {
 /** Every file that is not a page: feeds and calendars, public JSON, widget, calendar colours. */
 function siteFileGroups(publication: Publication, warnings: string[]): FileGroup[] {
   const { data, site, scopes } = publication;
+  const json = new PublicJson(data, site);
   return [
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
-    ...publicJsonFileGroups(data, site),
-    ...widgetFileGroups(data, site),
+    ...publicJsonFileGroups(data, json),
+    ...widgetFileGroups(data, site, json),
   ];
 }
 

@@ -49,9 +49,9 @@ export function feedFileGroups(
       items: files.filter((file) => file.format === "ics"),
       path: pathOf,
       render: ({ scope }) => {
-        const trim = scopes.plan(scope).trim;
-        if (trim) warn(trimWarning(scopeFiles(scope).ics, trim));
-        return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope));
+        const plan = scopes.plan(scope);
+        if (plan.trim) warn(trimWarning(scopeFiles(scope).ics, plan.trim));
+        return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope), plan);
       },
     }),
     // The QR code of every subscription as its own image, for pages that

@@ -131,7 +131,7 @@ const DAY_MS = 86_400_000;
  * are written in terms of these, and so is the rebuild check's next
  * date-relative change (src/rebuild/next-change.ts).
  */
-export function feedWindowUntil(endMs: number, window: FeedWindow): number {
+export function feedWindowUntil(endMs: number, window: Pick<FeedWindow, "feedPastDays">): number {
   return endMs + window.feedPastDays * DAY_MS + 1;
 }
 
@@ -139,7 +139,7 @@ export function feedWindowUntil(endMs: number, window: FeedWindow): number {
 export function subscriptionWindowUntil(
   event: Pick<CalendarEvent, "status">,
   endMs: number,
-  window: SubscriptionWindow,
+  window: Pick<SubscriptionWindow, "feedPastDays" | "cancelledGraceDays">,
 ): number {
   const days = event.status === "cancelled" ? window.cancelledGraceDays : window.feedPastDays;
   return endMs + days * DAY_MS + 1;

@@ -115,40 +115,16 @@ interface PlannedEvent {
   readonly short: boolean;
 }
 
-const plans = new WeakMap<readonly CalendarEvent[], Map<string, CalendarPlan>>();
-
 /**
- * Which events a subscription carries, and how, within its size budget:
- * computed once per scope and settings and shared by the file and the pages
- * that say it was trimmed (the subscribe page's panels).
+ * Which events a subscription carries, and how, within its size budget. A
+ * build works each scope's out once (src/outputs/feed-scopes.ts) and shares
+ * it between the file and the pages that say it was trimmed.
  */
 export function planCalendar(
   events: readonly CalendarEvent[],
   options: CalendarOptions,
 ): CalendarPlan {
-  const { site } = options;
-  const key = JSON.stringify([
-    options.scope,
-    site.url,
-    site.lang,
-    site.now.toMillis(),
-    site.feedPastDays,
-    site.cancelledGraceDays,
-    site.icsMaxBytes ?? null,
-    options.fetchedAt,
-    options.description ?? null,
-    options.color ?? null,
-  ]);
-  let byKey = plans.get(events);
-  const known = byKey?.get(key);
-  if (known) return known;
-  const plan = computePlan(events, options);
-  if (!byKey) {
-    byKey = new Map();
-    plans.set(events, byKey);
-  }
-  byKey.set(key, plan);
-  return plan;
+  return computePlan(events, options);
 }
 
 function computePlan(events: readonly CalendarEvent[], options: CalendarOptions): CalendarPlan {
@@ -205,8 +181,12 @@ const isoOrNull = (ms: number | null): string | null =>
 
 const END_BYTES = Buffer.byteLength("END:VCALENDAR\r\n");
 
-export function renderCalendar(events: readonly CalendarEvent[], options: CalendarOptions): string {
-  const plan = planCalendar(events, options);
+/** A subscription: its events as planned for its size budget (`plan`, planned here when not given). */
+export function renderCalendar(
+  events: readonly CalendarEvent[],
+  options: CalendarOptions,
+  plan: CalendarPlan = planCalendar(events, options),
+): string {
   const vevents = plan.events.map(({ timed, short }) => veventLines(timed, options, short));
   const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
     (zone): zone is string => zone !== null,

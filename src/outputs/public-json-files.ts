@@ -2,13 +2,7 @@ import type { Announcement, RemovedEventRecord } from "../changes/published-stat
 import type { Calendar, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
-import {
-  type PublicJsonSite,
-  writeCalendarEventsJson,
-  writeCalendarsJson,
-  writeChangesJson,
-  writeManifestJson,
-} from "./public-json.ts";
+import { type PublicJson, writeChangesJson } from "./public-json.ts";
 
 /** The token-free public JSON mirror's files (docs/public-json.md). */
 export function publicJsonFileGroups(
@@ -16,18 +10,18 @@ export function publicJsonFileGroups(
     readonly announcements: readonly Announcement[];
     readonly removedRecords: readonly RemovedEventRecord[];
   },
-  site: PublicJsonSite,
+  json: PublicJson,
 ): readonly FileGroup[] {
   return [
-    singleFile("json", paths.apiCalendars(), () => writeCalendarsJson(data, site)),
-    singleFile("json", paths.apiManifest(), () => writeManifestJson(data, site)),
+    singleFile("json", paths.apiCalendars(), () => json.calendarsJson()),
+    singleFile("json", paths.apiManifest(), () => json.manifestJson()),
     singleFile("json", paths.apiChanges(), () => writeChangesJson(data)),
     fileGroup<Calendar>({
       phase: "json",
       name: "events.json",
       items: data.calendars,
       path: (calendar) => paths.apiEvents(calendar.id),
-      render: (calendar) => writeCalendarEventsJson(data, calendar.id, site),
+      render: (calendar) => json.eventsJson(calendar.id),
     }),
   ];
 }

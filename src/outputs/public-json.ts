@@ -31,13 +31,104 @@ export function isUpcoming(event: CalendarEvent, nowMs: number): boolean {
   return !endedBefore(event, nowMs);
 }
 
-/** The published window: every event that ends after `now - pastDays`, in snapshot order. */
-export function publishedEvents(
-  snapshot: PortalSnapshot,
-  calendarId: string,
-  site: PublicJsonSite,
-): CalendarEvent[] {
-  return publishedByCalendar(snapshot, site).get(calendarId) ?? [];
+/**
+ * One build's public JSON: its events grouped by calendar once (every
+ * calendar's file, the calendar list and the manifest ask), its documents on
+ * demand.
+ */
+export class PublicJson {
+  readonly #snapshot: PortalSnapshot;
+  readonly #site: PublicJsonSite;
+  readonly #byCalendar: Map<string, CalendarEvent[]>;
+
+  constructor(snapshot: PortalSnapshot, site: PublicJsonSite) {
+    this.#snapshot = snapshot;
+    this.#site = site;
+    this.#byCalendar = publishedByCalendar(snapshot, site);
+  }
+
+  /** The published window: every event that ends after `now - pastDays`, in snapshot order. */
+  events(calendarId: string): CalendarEvent[] {
+    return this.#byCalendar.get(calendarId) ?? [];
+  }
+
+  calendarsDocument(): PublicCalendarsDocument {
+    return {
+      version: PUBLIC_JSON_VERSION,
+      calendars: this.#snapshot.calendars.map((c) => this.#calendar(c)),
+    };
+  }
+
+  eventsDocument(calendarId: string): PublicEventsDocument {
+    const calendar = this.#snapshot.calendars.find((c) => c.id === calendarId);
+    if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
+    return {
+      version: PUBLIC_JSON_VERSION,
+      calendar: this.#calendar(calendar),
+      events: this.events(calendarId).map((e) => toPublicEvent(e, this.#site.url)),
+    };
+  }
+
+  manifest(): PublicManifest {
+    const site = this.#site;
+    const snapshot = this.#snapshot;
+    const calendars = snapshot.calendars.map((c) => ({
+      id: c.id,
+      name: c.name,
+      events: this.events(c.id).length,
+      url: site.url + paths.calendar(c.id),
+    }));
+    // The hash covers exactly the published bodies, so it changes when and only
+    // when what consumers can read changes (not with the build time).
+    const hash = createHash("sha256").update(this.calendarsJson());
+    for (const c of snapshot.calendars) hash.update("\n").update(this.eventsJson(c.id));
+    return {
+      version: PUBLIC_JSON_VERSION,
+      generatedAt: site.now.toUTC().toISO() ?? "",
+      snapshotFetchedAt: snapshot.fetchedAt,
+      siteUrl: site.url,
+      calendars,
+      totals: {
+        calendars: calendars.length,
+        events: calendars.reduce((sum, c) => sum + c.events, 0),
+      },
+      contentHash: `sha256-${hash.digest("hex")}`,
+    };
+  }
+
+  calendarsJson(): string {
+    return `${JSON.stringify(this.calendarsDocument())}\n`;
+  }
+
+  eventsJson(calendarId: string): string {
+    return `${JSON.stringify(this.eventsDocument(calendarId))}\n`;
+  }
+
+  manifestJson(): string {
+    return `${JSON.stringify(this.manifest(), null, 2)}\n`;
+  }
+
+  #calendar(calendar: Calendar): PublicCalendar {
+    const site = this.#site;
+    const events = this.events(calendar.id);
+    const nowMs = site.now.toMillis();
+    return {
+      id: calendar.id,
+      segment: encodeIdSegment(calendar.id),
+      name: calendar.name,
+      description: calendar.description,
+      timeZone: calendar.timeZone,
+      color: calendar.color,
+      url: site.url + paths.calendar(calendar.id),
+      eventsUrl: site.url + paths.apiEvents(calendar.id),
+      icsUrl: site.url + paths.calendar(calendar.id) + FEED_FILE_NAMES.ics,
+      embedUrl: site.url + paths.embed(calendar.id),
+      counts: {
+        events: events.length,
+        upcoming: events.filter((e) => isUpcoming(e, nowMs)).length,
+      },
+    };
+  }
 }
 
 function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
@@ -83,39 +174,13 @@ function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
   };
 }
 
-function toPublicCalendar(
-  calendar: Calendar,
-  snapshot: PortalSnapshot,
-  site: PublicJsonSite,
-): PublicCalendar {
-  const events = publishedEvents(snapshot, calendar.id, site);
-  const nowMs = site.now.toMillis();
-  return {
-    id: calendar.id,
-    segment: encodeIdSegment(calendar.id),
-    name: calendar.name,
-    description: calendar.description,
-    timeZone: calendar.timeZone,
-    color: calendar.color,
-    url: site.url + paths.calendar(calendar.id),
-    eventsUrl: site.url + paths.apiEvents(calendar.id),
-    icsUrl: site.url + paths.calendar(calendar.id) + FEED_FILE_NAMES.ics,
-    embedUrl: site.url + paths.embed(calendar.id),
-    counts: {
-      events: events.length,
-      upcoming: events.filter((e) => isUpcoming(e, nowMs)).length,
-    },
-  };
-}
+// The writers, one call each: `(snapshot, options) => document or text`.
 
 export function publicCalendarsDocument(
   snapshot: PortalSnapshot,
   site: PublicJsonSite,
 ): PublicCalendarsDocument {
-  return {
-    version: PUBLIC_JSON_VERSION,
-    calendars: snapshot.calendars.map((c) => toPublicCalendar(c, snapshot, site)),
-  };
+  return new PublicJson(snapshot, site).calendarsDocument();
 }
 
 export function publicEventsDocument(
@@ -123,44 +188,15 @@ export function publicEventsDocument(
   calendarId: string,
   site: PublicJsonSite,
 ): PublicEventsDocument {
-  const calendar = snapshot.calendars.find((c) => c.id === calendarId);
-  if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
-  return {
-    version: PUBLIC_JSON_VERSION,
-    calendar: toPublicCalendar(calendar, snapshot, site),
-    events: publishedEvents(snapshot, calendarId, site).map((e) => toPublicEvent(e, site.url)),
-  };
+  return new PublicJson(snapshot, site).eventsDocument(calendarId);
 }
 
 export function publicManifest(snapshot: PortalSnapshot, site: PublicJsonSite): PublicManifest {
-  const calendars = snapshot.calendars.map((c) => ({
-    id: c.id,
-    name: c.name,
-    events: publishedEvents(snapshot, c.id, site).length,
-    url: site.url + paths.calendar(c.id),
-  }));
-  // The hash covers exactly the published bodies, so it changes when and only
-  // when what consumers can read changes (not with the build time).
-  const hash = createHash("sha256").update(writeCalendarsJson(snapshot, site));
-  for (const c of snapshot.calendars) {
-    hash.update("\n").update(writeCalendarEventsJson(snapshot, c.id, site));
-  }
-  return {
-    version: PUBLIC_JSON_VERSION,
-    generatedAt: site.now.toUTC().toISO() ?? "",
-    snapshotFetchedAt: snapshot.fetchedAt,
-    siteUrl: site.url,
-    calendars,
-    totals: {
-      calendars: calendars.length,
-      events: calendars.reduce((sum, c) => sum + c.events, 0),
-    },
-    contentHash: `sha256-${hash.digest("hex")}`,
-  };
+  return new PublicJson(snapshot, site).manifest();
 }
 
 export function writeCalendarsJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
-  return `${JSON.stringify(publicCalendarsDocument(snapshot, site))}\n`;
+  return new PublicJson(snapshot, site).calendarsJson();
 }
 
 export function writeCalendarEventsJson(
@@ -168,30 +204,18 @@ export function writeCalendarEventsJson(
   calendarId: string,
   site: PublicJsonSite,
 ): string {
-  return `${JSON.stringify(publicEventsDocument(snapshot, calendarId, site))}\n`;
+  return new PublicJson(snapshot, site).eventsJson(calendarId);
 }
 
 export function writeManifestJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
-  return `${JSON.stringify(publicManifest(snapshot, site), null, 2)}\n`;
+  return new PublicJson(snapshot, site).manifestJson();
 }
-
-// Grouping is done once per snapshot and window; a build asks for it once per
-// calendar and output file.
-const groupCache = new WeakMap<PortalSnapshot, Map<string, Map<string, CalendarEvent[]>>>();
 
 function publishedByCalendar(
   snapshot: PortalSnapshot,
   site: PublicJsonSite,
 ): Map<string, CalendarEvent[]> {
   const nowMs = site.now.toMillis();
-  const key = `${nowMs}/${site.pastDays}`;
-  let byWindow = groupCache.get(snapshot);
-  if (!byWindow) {
-    byWindow = new Map();
-    groupCache.set(snapshot, byWindow);
-  }
-  const cached = byWindow.get(key);
-  if (cached) return cached;
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of snapshot.events) {
     if (nowMs >= siteWindowUntil(event, site.pastDays)) continue;
@@ -199,7 +223,6 @@ function publishedByCalendar(
     if (list) list.push(event);
     else groups.set(event.calendarId, [event]);
   }
-  byWindow.set(key, groups);
   return groups;
 }
 

@@ -49,36 +49,65 @@ interface Moment {
   readonly reason: string;
 }
 
+/**
+ * The date-relative moments of one build's events, worked out once (parsing
+ * times in IANA zones is what costs): asking what comes next after a given
+ * "now" is then a binary search, so a simulated day of checks (npm run bench)
+ * asks it thousands of times for the price of one.
+ */
+export class DateChanges {
+  readonly #snapshot: Pick<PortalSnapshot, "events" | "calendars">;
+  readonly #windows: Omit<DateWindows, "now">;
+  readonly #moments: readonly EventMoment[];
+
+  constructor(
+    snapshot: Pick<PortalSnapshot, "events" | "calendars">,
+    windows: Omit<DateWindows, "now">,
+    changes: PublishedState | null = null,
+  ) {
+    this.#snapshot = snapshot;
+    this.#windows = windows;
+    this.#moments = eventMoments(snapshot.events, windows, changes);
+  }
+
+  /** The next change after `now`, and when to rebuild for it (`delayMs` after, but a new day at once). */
+  next(now: DateTime, delayMs: number): NextChange | null {
+    const nowMs = now.toMillis();
+    const moments = this.#moments;
+    // The first moment strictly after now (binary search over the sorted moments).
+    let low = 0;
+    let high = moments.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((moments[middle]?.at ?? 0) > nowMs) high = middle;
+      else low = middle + 1;
+    }
+    const found = moments[low];
+    const event = new Earliest(nowMs);
+    if (found) event.consider(found.at, found.reason);
+    const day = new Earliest(nowMs);
+    const zones = [this.#windows.timeZone, ...this.#snapshot.calendars.map((c) => c.timeZone)];
+    for (const zone of new Set(zones)) {
+      const midnight = now.setZone(zone).startOf("day").plus({ days: 1 }).toMillis();
+      day.consider(midnight, () => `the day changes in ${zone}`);
+    }
+
+    const first = earliestOf([event.moment, day.moment]);
+    const delayed = event.moment && { ...event.moment, at: event.moment.at + delayMs };
+    const due = earliestOf([delayed, day.moment]);
+    if (!first || !due) return null;
+    return { at: first.at, reason: first.reason, rebuildAt: due.at, rebuildReason: due.reason };
+  }
+}
+
+/** The next change after `windows.now` (a build asks once). */
 export function nextDateChange(
   snapshot: Pick<PortalSnapshot, "events" | "calendars">,
   windows: DateWindows,
   delayMs: number,
   changes: PublishedState | null = null,
 ): NextChange | null {
-  const nowMs = windows.now.toMillis();
-  const moments = eventMoments(snapshot.events, windows, changes);
-  // The first moment strictly after now (binary search over the sorted moments).
-  let low = 0;
-  let high = moments.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((moments[middle]?.at ?? 0) > nowMs) high = middle;
-    else low = middle + 1;
-  }
-  const found = moments[low];
-  const event = new Earliest(nowMs);
-  if (found) event.consider(found.at, found.reason);
-  const day = new Earliest(nowMs);
-  for (const zone of new Set([windows.timeZone, ...snapshot.calendars.map((c) => c.timeZone)])) {
-    const midnight = windows.now.setZone(zone).startOf("day").plus({ days: 1 }).toMillis();
-    day.consider(midnight, () => `the day changes in ${zone}`);
-  }
-
-  const first = earliestOf([event.moment, day.moment]);
-  const delayed = event.moment && { ...event.moment, at: event.moment.at + delayMs };
-  const due = earliestOf([delayed, day.moment]);
-  if (!first || !due) return null;
-  return { at: first.at, reason: first.reason, rebuildAt: due.at, rebuildReason: due.reason };
+  return new DateChanges(snapshot, windows, changes).next(windows.now, delayMs);
 }
 
 interface EventMoment {
@@ -86,32 +115,12 @@ interface EventMoment {
   readonly reason: () => string;
 }
 
-/**
- * Every event's moments, sorted: parsed once per events array and window
- * settings (parsing times in IANA zones is what costs), so checking "what
- * comes next" again later in the same process is a binary search.
- */
-const momentCache = new WeakMap<readonly CalendarEvent[], Map<string, EventMoment[]>>();
-
+/** Every event's moments, sorted. */
 function eventMoments(
   events: readonly CalendarEvent[],
-  windows: DateWindows,
+  windows: Omit<DateWindows, "now">,
   changes: PublishedState | null,
 ): EventMoment[] {
-  const key = JSON.stringify([
-    windows.pastDays,
-    windows.feedPastDays,
-    windows.cancelledGraceDays,
-    windows.changeNoticeDays ?? null,
-    changes?.publishedAt ?? null,
-  ]);
-  let byWindows = momentCache.get(events);
-  if (!byWindows) {
-    byWindows = new Map();
-    momentCache.set(events, byWindows);
-  }
-  const cached = byWindows.get(key);
-  if (cached) return cached;
   const moments: EventMoment[] = [];
   for (const e of events) {
     const endMs = endMillis(e);
@@ -128,7 +137,6 @@ function eventMoments(
   }
   moments.push(...changeMoments(events, changes, windows.changeNoticeDays));
   moments.sort((a, b) => a.at - b.at);
-  byWindows.set(key, moments);
   return moments;
 }
 

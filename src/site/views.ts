@@ -134,6 +134,7 @@ export function siteWindowUntil(event: CalendarEvent, pastDays: number): number 
 
 export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): SiteViews {
   const nowMs = options.now.toMillis();
+  const days = new LocalDays();
   const events = snapshot.events.filter((e) => nowMs < siteWindowUntil(e, options.pastDays));
   const isPast = (e: CalendarEvent) => endedBefore(e, nowMs);
   const upcoming = events.filter((e) => !isPast(e));
@@ -150,7 +151,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       pastPath: paths.calendarPast(calendar.id),
       upcoming: upcomingOf.get(calendar.id) ?? [],
       past: pastOf.get(calendar.id) ?? [],
-      months: monthsWithEvents(eventsOf.get(calendar.id) ?? [], calendar),
+      months: monthsWithEvents(eventsOf.get(calendar.id) ?? [], calendar, days),
     }),
   );
   const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
@@ -159,21 +160,22 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   return {
     events,
     upcoming,
-    homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone),
+    homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone, days),
     homeEventCount: HOME_EVENT_COUNT,
-    allEventsPages: dayListPages(upcoming, paths.events(), options.timeZone),
+    allEventsPages: dayListPages(upcoming, paths.events(), options.timeZone, days),
     calendars,
     categories,
-    categoryPages: categoryPages(categories, options.timeZone),
+    categoryPages: categoryPages(categories, options.timeZone, days),
     listPages: calendars.flatMap((summary) => [
-      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.path),
-      ...listPages(summary.calendar, "past", summary.past, summary.pastPath),
+      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.path, days),
+      ...listPages(summary.calendar, "past", summary.past, summary.pastPath, days),
     ]),
     monthPages: calendars.flatMap((summary) =>
       monthPages(
         summary,
         eventsOf.get(summary.calendar.id) ?? [],
         options.now.setZone(timeZone(summary.calendar.timeZone)),
+        days,
       ),
     ),
     eventPages: events.flatMap((event) => {
@@ -184,10 +186,14 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   };
 }
 
-function groupByDay(events: readonly CalendarEvent[], timeZone: string): DayGroup[] {
+function groupByDay(
+  events: readonly CalendarEvent[],
+  timeZone: string,
+  days: LocalDays,
+): DayGroup[] {
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of events) {
-    const date = startDate(event, timeZone);
+    const date = days.startDate(event, timeZone);
     const group = groups.get(date);
     if (group) group.push(event);
     else groups.set(date, [event]);
@@ -200,17 +206,25 @@ function listPages(
   kind: ListPage["kind"],
   events: readonly CalendarEvent[],
   firstPath: string,
+  days: LocalDays,
 ): ListPage[] {
-  return dayListPages(events, firstPath, calendar.timeZone).map((page) => ({
+  return dayListPages(events, firstPath, calendar.timeZone, days).map((page) => ({
     ...page,
     calendar,
     kind,
   }));
 }
 
-function categoryPages(categories: readonly CategorySummary[], timeZone: string): CategoryPage[] {
+function categoryPages(
+  categories: readonly CategorySummary[],
+  timeZone: string,
+  days: LocalDays,
+): CategoryPage[] {
   return categories.flatMap((summary) =>
-    dayListPages(summary.upcoming, summary.path, timeZone).map((page) => ({ ...page, summary })),
+    dayListPages(summary.upcoming, summary.path, timeZone, days).map((page) => ({
+      ...page,
+      summary,
+    })),
   );
 }
 
@@ -219,6 +233,7 @@ function dayListPages(
   events: readonly CalendarEvent[],
   first: string,
   timeZone: string,
+  days: LocalDays,
 ): DayListPage[] {
   const pageCount = Math.max(1, Math.ceil(events.length / EVENTS_PER_LIST_PAGE));
   const pathOf = (n: number) => paths.listPage(first, n);
@@ -230,20 +245,43 @@ function dayListPages(
       pageNumber,
       pageCount,
       eventCount: events.length,
-      days: groupByDay(pageEvents, timeZone),
+      days: groupByDay(pageEvents, timeZone, days),
       previousPath: pageNumber > 1 ? pathOf(pageNumber - 1) : null,
       nextPath: pageNumber < pageCount ? pathOf(pageNumber + 1) : null,
     };
   });
 }
 
-// Per event and zone: list pages, month grids and the month index each ask,
-// and every answer costs Luxon zone conversions.
-const startDates = new WeakMap<CalendarEvent, Map<string, string>>();
-const occupiedDays = new WeakMap<CalendarEvent, Map<string, readonly string[]>>();
+/**
+ * Each event's local start date and days in a zone other than its own: list
+ * pages, month grids and the month index each ask, and every answer costs
+ * Luxon zone conversions, so one build's views work each out once. In its own
+ * zone (usually the page's too) the event's times are local already.
+ */
+class LocalDays {
+  readonly #starts = new Map<CalendarEvent, Map<string, string>>();
+  readonly #days = new Map<CalendarEvent, Map<string, readonly string[]>>();
 
-function perZone<T>(
-  memo: WeakMap<CalendarEvent, Map<string, T>>,
+  /** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
+  startDate(event: CalendarEvent, zone: string): string {
+    if (zone === event.timeZone) return localStartDate(event);
+    return inZone(
+      this.#starts,
+      event,
+      zone,
+      () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
+    );
+  }
+
+  /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
+  of(event: CalendarEvent, zone: string): readonly string[] {
+    if (zone === event.timeZone) return localDays(event);
+    return inZone(this.#days, event, zone, () => computeEventDays(event, zone));
+  }
+}
+
+function inZone<T>(
+  memo: Map<CalendarEvent, Map<string, T>>,
   event: CalendarEvent,
   zone: string,
   compute: () => T,
@@ -259,24 +297,6 @@ function perZone<T>(
     byZone.set(zone, value);
   }
   return value;
-}
-
-/** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
-function startDate(event: CalendarEvent, zone: string): string {
-  // In its own zone, usually the page's too, the start is written as a local date already.
-  if (zone === event.timeZone) return localStartDate(event);
-  return perZone(
-    startDates,
-    event,
-    zone,
-    () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
-  );
-}
-
-/** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
-function eventDays(event: CalendarEvent, zone: string): readonly string[] {
-  if (zone === event.timeZone) return localDays(event);
-  return perZone(occupiedDays, event, zone, () => computeEventDays(event, zone));
 }
 
 /** The days an event occupies in another zone than its own. */
@@ -301,10 +321,14 @@ function monthKey(isoDate: string): string {
   return isoDate.slice(0, 7);
 }
 
-function monthsWithEvents(events: readonly CalendarEvent[], calendar: Calendar): MonthRef[] {
+function monthsWithEvents(
+  events: readonly CalendarEvent[],
+  calendar: Calendar,
+  days: LocalDays,
+): MonthRef[] {
   const keys = new Set<string>();
   for (const event of events) {
-    for (const day of eventDays(event, calendar.timeZone)) keys.add(monthKey(day));
+    for (const day of days.of(event, calendar.timeZone)) keys.add(monthKey(day));
   }
   return [...keys].sort().map((key) => {
     const year = Number(key.slice(0, 4));
@@ -318,12 +342,13 @@ function monthPages(
   summary: CalendarSummary,
   events: readonly CalendarEvent[],
   now: DateTime,
+  days: LocalDays,
 ): MonthPage[] {
   const { calendar, months } = summary;
   const zone = calendar.timeZone;
   const byDay = new Map<string, CalendarEvent[]>();
   for (const event of events) {
-    for (const day of eventDays(event, zone)) {
+    for (const day of days.of(event, zone)) {
       const list = byDay.get(day);
       if (list) list.push(event);
       else byDay.set(day, [event]);

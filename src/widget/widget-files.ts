@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
-import { publishedEvents } from "../outputs/public-json.ts";
+import type { PublicJson } from "../outputs/public-json.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { widgetAssets } from "./assets.ts";
 import { renderEmbedDocsPage } from "./docs-page.ts";
@@ -14,7 +14,9 @@ import { writeOembedJson } from "./snippets.ts";
  */
 export function widgetFileGroups(
   data: PortalSnapshot,
-  site: Pick<SiteConfig, "url" | "urls" | "title" | "lang" | "now" | "pastDays" | "refreshMinutes">,
+  site: Pick<SiteConfig, "url" | "urls" | "title" | "lang" | "now" | "refreshMinutes">,
+  /** The published window of each calendar, as the public JSON has it. */
+  json: Pick<PublicJson, "events">,
 ): readonly FileGroup[] {
   const assets = widgetAssets();
   return [
@@ -30,8 +32,7 @@ export function widgetFileGroups(
       name: "embed page",
       items: data.calendars,
       path: (calendar) => `${paths.embed(calendar.id)}index.html`,
-      render: (calendar) =>
-        renderEmbedPage({ calendar, events: publishedEvents(data, calendar.id, site), site }),
+      render: (calendar) => renderEmbedPage({ calendar, events: json.events(calendar.id), site }),
     }),
     // The oEmbed answers count with the public JSON (docs/performance.md).
     fileGroup<Calendar>({
