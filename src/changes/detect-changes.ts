@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { endMillis } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
+import { byStart, compareCodeUnits } from "../model/order.ts";
 import type { CalendarEvent, EventHistory, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import {
@@ -288,7 +289,7 @@ export function detectChanges(
     if (Date.parse(record.until) < nowMs) continue;
     removed.push(record);
   }
-  removed.sort(compareRecords);
+  removed.sort(byStart);
 
   const announced = new Map<string, Announcement>();
   for (const item of previous?.announcements ?? []) {
@@ -412,18 +413,6 @@ function keyOf(event: { readonly calendarId: string; readonly id: string }): str
 
 function sameInstant(a: string, b: string): boolean {
   return Date.parse(a) === Date.parse(b);
-}
-
-function compareRecords(a: PublishedEventRecord, b: PublishedEventRecord): number {
-  return (
-    Date.parse(a.start) - Date.parse(b.start) ||
-    compareCodeUnits(a.calendarId, b.calendarId) ||
-    compareCodeUnits(a.id, b.id)
-  );
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** ISO 8601 in UTC without milliseconds: "2026-03-20T12:00:00Z". */

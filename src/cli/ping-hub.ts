@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { readSiteConfig } from "../config/site.ts";
-import { ConfigError } from "../errors.ts";
 import { pingHub } from "../rebuild/websub-ping.ts";
+import { publishedOption } from "./published-option.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -10,14 +9,8 @@ import { runCli } from "./run.ts";
  * Run it after the deploy, against the deployed site (default SITE_URL).
  */
 runCli(async () => {
-  const { values } = parseArgs({ options: { published: { type: "string" } } });
   const site = readSiteConfig(process.env);
-  const published = values.published?.trim() || process.env.SITE_URL?.trim();
-  if (!published) {
-    throw new ConfigError(
-      "Where is the deployed site? Set SITE_URL or pass --published <folder or URL>.",
-    );
-  }
+  const published = publishedOption(process.env, "deployed site");
   const result = await pingHub({
     hub: site.websubHub,
     published,

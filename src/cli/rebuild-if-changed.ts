@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
 import { readApiConfig } from "../config/api.ts";
 import { readSiteConfig } from "../config/site.ts";
-import { ConfigError } from "../errors.ts";
 import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
+import { publishedOption } from "./published-option.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -12,14 +11,8 @@ import { runCli } from "./run.ts";
  * 1 with one line when it cannot tell, or when the hook failed.
  */
 runCli(async () => {
-  const { values } = parseArgs({ options: { published: { type: "string" } } });
   const site = readSiteConfig(process.env);
-  const published = values.published?.trim() || process.env.SITE_URL?.trim();
-  if (!published) {
-    throw new ConfigError(
-      "Where is the published site? Set SITE_URL or pass --published <folder or URL>.",
-    );
-  }
+  const published = publishedOption(process.env, "published site");
   const result = await rebuildIfChanged({
     config: readApiConfig(process.env),
     published,

@@ -1,5 +1,6 @@
 import { type NormalizeOptions, normalizeCalendar } from "./normalize-calendar.ts";
 import { normalizeEvent } from "./normalize-event.ts";
+import { byStart, compareCodeUnits } from "./order.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "./types.ts";
 import type { WireCalendar } from "./wire.ts";
 
@@ -89,19 +90,6 @@ const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true })
 
 function byName(a: Calendar, b: Calendar): number {
   return collator.compare(a.name, b.name) || compareCodeUnits(a.id, b.id);
-}
-
-/** By start instant, then calendar id, then event id (types.ts). */
-function byStart(a: CalendarEvent, b: CalendarEvent): number {
-  return (
-    Date.parse(a.start) - Date.parse(b.start) ||
-    compareCodeUnits(a.calendarId, b.calendarId) ||
-    compareCodeUnits(a.id, b.id)
-  );
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -2,9 +2,15 @@ import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
+import type { FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
 import type { Warn } from "./feeds-window.ts";
-import { type CalendarOptions, type CalendarPlan, planCalendar } from "./ics.ts";
+import {
+  type CalendarOptions,
+  type CalendarPlan,
+  type IcsSiteOptions,
+  planCalendar,
+} from "./ics.ts";
 import {
   calendarCategoryScopes,
   type SubscriptionScopes,
@@ -36,21 +42,7 @@ export interface FeedData {
   readonly announcements: readonly Announcement[];
 }
 
-export type FeedSite = Pick<
-  SiteConfig,
-  | "url"
-  | "urls"
-  | "title"
-  | "description"
-  | "lang"
-  | "now"
-  | "feedPastDays"
-  | "feedMaxItems"
-  | "cancelledGraceDays"
-  | "refreshMinutes"
-  | "websubHub"
-  | "icsMaxBytes"
->;
+export type FeedSite = FeedSiteOptions & IcsSiteOptions & Pick<SiteConfig, "urls" | "websubHub">;
 
 export type Purpose = "ics" | "feed";
 

@@ -1,3 +1,4 @@
+import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import {
   absoluteUrl,
@@ -13,6 +14,12 @@ import {
  * the URL scheme (src/model/url-scheme.ts): every path derives from portal
  * ids, so renaming a calendar, category or event never breaks a subscription.
  */
+
+/** What every feed and calendar of a scope reads of the site's settings (src/config/site.ts). */
+export type ScopeSite = Pick<
+  SiteConfig,
+  "url" | "title" | "description" | "lang" | "now" | "feedPastDays" | "refreshMinutes"
+>;
 
 const FEED_MEDIA_TYPES = {
   rss: "application/rss+xml",

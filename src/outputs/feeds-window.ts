@@ -7,6 +7,7 @@ import {
   startMillis,
   validEventTimes,
 } from "../model/event-times.ts";
+import { byStartMs } from "../model/order.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -95,15 +96,7 @@ function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEve
 }
 
 function compareTimedEvents(a: TimedEvent, b: TimedEvent): number {
-  return (
-    a.startMs - b.startMs ||
-    compareCodeUnits(a.event.calendarId, b.event.calendarId) ||
-    compareCodeUnits(a.event.id, b.event.id)
-  );
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byStartMs(a.startMs, a.event, b.startMs, b.event);
 }
 
 export interface FeedWindow {

@@ -1,13 +1,13 @@
 import { Feed, type Item } from "feed";
-import type { DateTime } from "luxon";
 import type { Announcement } from "../changes/published-state.ts";
+import type { SiteConfig } from "../config/site.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
-import { feedUrls, scopeTitle } from "./feeds-urls.ts";
+import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 
 /**
@@ -22,19 +22,10 @@ import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
  * enclosure types from file extensions; the helpers below cover those gaps.
  */
 
-export interface FeedSiteOptions {
-  /** Absolute SITE_URL without trailing slash. */
-  readonly url: string;
-  readonly title: string;
-  readonly description: string;
-  readonly lang: string;
-  readonly now: DateTime;
-  readonly feedPastDays: number;
-  readonly feedMaxItems: number;
-  readonly refreshMinutes: number;
-  /** WebSub hub to advertise (rel="hub"), or null. */
-  readonly websubHub?: string | null;
-}
+/** The settings the feeds read; `websubHub` may be left out: no hub. */
+export type FeedSiteOptions = ScopeSite &
+  Pick<SiteConfig, "feedMaxItems"> &
+  Partial<Pick<SiteConfig, "websubHub">>;
 
 export interface FeedOptions {
   readonly site: FeedSiteOptions;

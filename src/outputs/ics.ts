@@ -5,6 +5,7 @@ import ical, {
   type ICalLocation,
 } from "ical-generator";
 import { DateTime } from "luxon";
+import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
@@ -12,7 +13,7 @@ import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import type { FeedScope } from "../model/url-scheme.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
-import { eventPageUrl, feedUrls, scopeTitle } from "./feeds-urls.ts";
+import { eventPageUrl, feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import {
   selectSubscriptionEvents,
   type TimedEvent,
@@ -45,19 +46,13 @@ import { vtimezone } from "./ics-timezones.ts";
 /** Stable across builds and releases: clients may key behaviour on it. */
 export const ICS_PRODID = "//Event Calendar Publisher//Events//EN";
 
-export interface IcsSiteOptions {
-  /** Absolute SITE_URL without trailing slash; its host qualifies every UID. */
-  readonly url: string;
-  readonly title: string;
-  readonly description: string;
-  readonly lang: string;
-  readonly now: DateTime;
-  readonly feedPastDays: number;
-  readonly cancelledGraceDays: number;
-  readonly refreshMinutes: number;
-  /** Size budget of one subscription in bytes (ICS_MAX_BYTES); null or absent: none. */
-  readonly icsMaxBytes?: number | null;
-}
+/**
+ * The settings the calendars read: SITE_URL's host qualifies every UID;
+ * `icsMaxBytes` may be left out: no size budget.
+ */
+export type IcsSiteOptions = ScopeSite &
+  Pick<SiteConfig, "cancelledGraceDays"> &
+  Partial<Pick<SiteConfig, "icsMaxBytes">>;
 
 export interface CalendarOptions {
   readonly site: IcsSiteOptions;

@@ -1,3 +1,4 @@
+import { compareCodeUnits } from "../model/order.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
 import { type SubscriptionWindow, selectSubscriptionEvents, timedEvents } from "./feeds-window.ts";
@@ -104,8 +105,4 @@ export function subscriptionScopes(
       categoryId: scope.categoryId,
     })),
   };
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
