@@ -77,3 +77,45 @@ describe("startPreviewServer", () => {
     expect(head.body).toBe("");
   });
 });
+
+describe("startPreviewServer in a folder of the host", () => {
+  let site: string;
+  let inFolder: PreviewServer;
+
+  beforeAll(async () => {
+    site = await mkdtemp(join(tmpdir(), "ecp-preview-folder-"));
+    await mkdir(join(site, "embed", "x"), { recursive: true });
+    await writeFile(join(site, "index.html"), "<h1>Home</h1>");
+    await writeFile(join(site, "404.html"), "<h1>Not here</h1>");
+    await writeFile(join(site, "embed", "x", "index.html"), "<h1>Widget</h1>");
+    inFolder = await startPreviewServer({ root: site, basePath: "/events" });
+  });
+
+  afterAll(async () => {
+    await inFolder.close();
+    await rm(site, { recursive: true, force: true });
+  });
+
+  const fetchPath = async (path: string) => {
+    const response = await request(`${inFolder.origin}${path}`);
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: await response.body.text(),
+    };
+  };
+
+  it("should serve the site under its folder, with the headers of its own paths", async () => {
+    expect(await fetchPath("/events/")).toMatchObject({ status: 200, body: "<h1>Home</h1>" });
+    const embed = await fetchPath("/events/embed/x/");
+    expect(embed.body).toBe("<h1>Widget</h1>");
+    expect(embed.headers["content-security-policy"]).toContain("frame-ancestors *");
+  });
+
+  it("should send the host's root to the folder, and nothing of the site outside it", async () => {
+    const root = await fetchPath("/");
+    expect(root.status).toBe(302);
+    expect(root.headers.location).toBe("/events/");
+    expect(await fetchPath("/embed/x/")).toMatchObject({ status: 404, body: "<h1>Not here</h1>" });
+  });
+});

@@ -28,57 +28,72 @@ describe("npm start", () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("should serve the demo site with live reload and the production headers, and stop on SIGTERM", async () => {
-    const port = await freePort();
-    // What `npm start -- --port <n>` runs, writing into a temporary folder instead of _site/.
-    const args = [
-      "--import",
-      "tsx",
-      "src/cli/serve.ts",
-      "--port",
-      String(port),
-      "--output",
-      join(work, "_site"),
-    ];
-    child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        EVENT_API_URL: "",
-        SITE_URL: "",
-        SITE_NOW: DEMO_NOW,
-        EVENT_API_CACHE_DIR: join(work, ".cache"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let log = "";
-    child.stdout?.on("data", (chunk) => {
-      log += chunk;
-    });
-    child.stderr?.on("data", (chunk) => {
-      log += chunk;
-    });
+  it.each([
+    ["at the host's root", ""],
+    ["in SITE_URL's folder", "/events"],
+  ])(
+    "should serve the demo site %s with live reload and the production headers, and stop on SIGTERM",
+    async (_where, folder) => {
+      const port = await freePort();
+      const origin = `http://localhost:${port}`;
+      // What `npm start -- --port <n>` runs, writing into a temporary folder instead of _site/.
+      const args = [
+        "--import",
+        "tsx",
+        "src/cli/serve.ts",
+        "--port",
+        String(port),
+        "--output",
+        join(work, "_site"),
+      ];
+      child = spawn(process.execPath, args, {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          EVENT_API_URL: "",
+          SITE_URL: folder ? `${origin}${folder}/` : "",
+          SITE_NOW: DEMO_NOW,
+          EVENT_API_CACHE_DIR: join(work, ".cache"),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let log = "";
+      child.stdout?.on("data", (chunk) => {
+        log += chunk;
+      });
+      child.stderr?.on("data", (chunk) => {
+        log += chunk;
+      });
 
-    let status = 0;
-    for (let attempt = 0; attempt < 240 && status !== 200; attempt++) {
-      await sleep(500);
-      status = await request(`http://localhost:${port}/calendars/`)
-        .then(async (response) => {
-          await response.body.dump();
-          return response.statusCode;
-        })
-        .catch(() => 0);
-    }
-    expect(status, log).toBe(200);
+      let status = 0;
+      for (let attempt = 0; attempt < 240 && status !== 200; attempt++) {
+        await sleep(500);
+        status = await request(`${origin}${folder}/calendars/`)
+          .then(async (response) => {
+            await response.body.dump();
+            return response.statusCode;
+          })
+          .catch(() => 0);
+      }
+      expect(status, log).toBe(200);
 
-    const page = await request(`http://localhost:${port}/calendars/`);
-    const html = await page.body.text();
-    expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
-    expect(html).toContain("reload-client.js");
-    expect(html).toContain(`href="http://localhost:${port}/calendars/"`);
+      const page = await request(`${origin}${folder}/calendars/`);
+      const html = await page.body.text();
+      expect(page.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(html).toContain("reload-client.js");
+      expect(html).toContain(`href="${origin}${folder}/calendars/"`);
+      // Links, assets and the search form stay in the folder.
+      expect(html).toContain(`href="${folder}/assets/site.css"`);
+      expect(html).toContain(`action="${folder}/search/"`);
+      const feed = await request(`${origin}${folder}/feed.xml`);
+      expect(feed.statusCode).toBe(200);
+      expect(await feed.body.text()).toContain(`<link>${origin}${folder}/</link>`);
 
-    const exited = new Promise<number | null>((done) => child?.once("exit", (code) => done(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
-  });
+      const exited = new Promise<number | null>((done) =>
+        child?.once("exit", (code) => done(code)),
+      );
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    },
+  );
 });
