@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { FeedScopes } from "../outputs/feed-scopes.ts";
+import type { SearchFacts } from "../search/search-facts.ts";
 import type { SiteData } from "../site/load.ts";
-import type { SearchFacts } from "./search-plugin.ts";
 
 /**
  * What one run of the build publishes: the site's data, and what is derived

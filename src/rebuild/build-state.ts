@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
+import type { PortalLists, RecordedPage } from "../api/list-recorder.ts";
+import { listFingerprint, type Pair } from "../api/list-versions.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { isPlainObject } from "../model/field-map.ts";
 import { paths } from "../model/url-scheme.ts";
-import type { PortalLists, RecordedPage } from "./list-recorder.ts";
-import { listFingerprint, type Pair } from "./list-versions.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
 
 /**

@@ -1,11 +1,11 @@
 import type { WalkedPage } from "../api/list-pages.ts";
+import { calendarVersions, eventPairs, listFingerprint, type Pair } from "../api/list-versions.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import type { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { type BuildState, differingApiSettings, type PublishedCalendar } from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
-import { calendarVersions, eventPairs, listFingerprint, type Pair } from "./list-versions.ts";
 import { walkList } from "./list-walk.ts";
 import { readBuildState, readCalendarVersions } from "./read-build-state.ts";
 

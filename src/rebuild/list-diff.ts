@@ -1,4 +1,4 @@
-import type { Pair } from "./list-versions.ts";
+import type { Pair } from "../api/list-versions.ts";
 
 /**
  * What changed between the published event lists and the portal's, in the

@@ -1,8 +1,8 @@
 import { findLink } from "../api/link-header.ts";
 import { type FetchedPage, type WalkedPage, walkListPages } from "../api/list-pages.ts";
+import { type RecordedPage, relativeToApi } from "../api/list-recorder.ts";
 import type { PortalClient } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
-import { type RecordedPage, relativeToApi } from "./list-recorder.ts";
 
 /**
  * Reads one list again, page by page, through the project's HTTP client

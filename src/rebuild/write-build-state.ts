@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { createRedactor } from "../api/auth.ts";
+import type { PortalLists } from "../api/list-recorder.ts";
 import { PublishedSite } from "../api/published-site.ts";
 import type { PublishedState } from "../changes/published-state.ts";
 import type { ApiConfig } from "../config/api.ts";
@@ -9,7 +10,6 @@ import type { BuildConfig } from "../config/build-config.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
 import { composeBuildState } from "./build-state.ts";
-import type { PortalLists } from "./list-recorder.ts";
 import { isoSeconds, nextDateChange } from "./next-change.ts";
 import { readBuildState } from "./read-build-state.ts";
 

@@ -1,11 +1,11 @@
 import { ApiUnavailableError, formatMs } from "../api/errors.ts";
+import { ListRecorder, type PortalLists } from "../api/list-recorder.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { count, timedAsync } from "../metrics.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../model/types.ts";
-import { ListRecorder, type PortalLists } from "../rebuild/list-recorder.ts";
 import { lastGoodKey } from "./last-good-key.ts";
 import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";

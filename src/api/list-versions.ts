@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { calendarIdOf, eventIdOf } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { calendarIdOf, eventIdOf } from "./portal-client.ts";
 
 /**
  * What a list record says about the version of the thing it lists, reduced to

@@ -1,6 +1,6 @@
-import type { ListPage, PortalClient } from "../api/portal-client.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { calendarVersions, eventPairs, type Pair } from "./list-versions.ts";
+import type { ListPage, PortalClient } from "./portal-client.ts";
 
 /**
  * Collects the list pages the build's fetch reads (PortalClient's
