@@ -15,8 +15,8 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
+import { apiEnv, NOW } from "../helpers/portal-env.ts";
 import { envAfterBash, envFileLines, exportLines } from "../helpers/shell.ts";
-import { apiEnv, NOW } from "../snapshot/portal-env.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 

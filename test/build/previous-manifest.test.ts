@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadPreviousManifest } from "../../src/build/previous-manifest.ts";
-import { writeTree } from "../deploy/site-tree.ts";
+import { writeTree } from "../helpers/files.ts";
 
 const PUBLISHED = {
   version: 1,

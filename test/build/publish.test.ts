@@ -12,7 +12,7 @@ import {
   publishAtomically,
 } from "../../src/build/publish.ts";
 import { PublishError } from "../../src/errors.ts";
-import { listFiles, writeTree } from "../deploy/site-tree.ts";
+import { listFiles, writeTree } from "../helpers/files.ts";
 
 const OLD_SITE = {
   "index.html": "<h1>old</h1>",

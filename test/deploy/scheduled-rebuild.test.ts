@@ -10,8 +10,9 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { redactHookUrl, triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
+import { publishState } from "../helpers/build-state.ts";
 import { DEMO_NOW } from "../helpers/demo-build.ts";
-import { apiEnv, publishState } from "../helpers/rebuild.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
 
 const HOOK_ID = "5f3c9d2e8a7b6c1d0e9f8a7b";
 const FIXED_NOW = () => new Date("2025-03-30T01:00:00Z");
@@ -191,7 +192,7 @@ describe("netlify/functions/scheduled-rebuild", () => {
   async function publishedSite(hookUrl: string): Promise<RunningPortal> {
     dir = mkdtempSync(join(tmpdir(), "ecp-scheduled-"));
     portal = await startPortal({ port: 0, now: DEMO_NOW });
-    const env = apiEnv(portal, dir);
+    const env = buildApiEnv(portal, dir);
     const root = await publishState(env, dir);
     site = await startPreviewServer({ root, port: 0 });
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
@@ -279,7 +280,7 @@ describe("rebuildIfChanged within the function's time limit", () => {
   it("should give up with one clear line when the portal is slower than the deadline", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ecp-deadline-"));
     const fast = await startPortal({ port: 0, now: DEMO_NOW });
-    const env = apiEnv(fast, dir);
+    const env = buildApiEnv(fast, dir);
     const root = await publishState(env, dir);
     await fast.close();
     // The same address, now answering slowly.

@@ -14,7 +14,8 @@ import {
   DEMO_SITE_URL,
   runScript,
 } from "../helpers/demo-build.ts";
-import { apiEnv, HOOK_ID, type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
+import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /**
  * The whole cycle with real builds: the build publishes its state, the check
@@ -55,7 +56,7 @@ beforeAll(async () => {
   portal = await startPortal({ port: 0, now: DEMO_NOW });
   hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
   hub = await startRecorder("/hub");
-  env = { ...apiEnv(portal, root), WEBSUB_HUB: hub.url, BUILD_HOOK_URL: hook.url };
+  env = { ...buildApiEnv(portal, root), WEBSUB_HUB: hub.url, BUILD_HOOK_URL: hook.url };
   first = await buildSite(env, join(root, "_site"));
   firstFeeds = feedHashes(first.dir);
 }, 240_000);

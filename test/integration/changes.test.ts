@@ -7,11 +7,12 @@ import { STATE_FILE } from "../../src/changes/previous-state.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { type BuiltSite, buildSite, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { readSiteFile } from "../helpers/files.ts";
+import { icalJsEvents, unfoldedLines } from "../helpers/ics-readers.ts";
+import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasPythonModule } from "../helpers/system.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { type PyCalendar, type PyFeed, runPythonParser } from "../outputs/feeds-helpers.ts";
-import { icalJsEvents, read, unfoldedLines } from "./published-site.ts";
 
 /**
  * The reference portal changes between two builds, as an editor would change
@@ -51,7 +52,7 @@ interface Vevent {
 
 /** Every VEVENT of a calendar file, as ical.js reads it. */
 function vevents(dir: string, file: string): Vevent[] {
-  return icalJsEvents(read(dir, file)).map((event) => ({
+  return icalJsEvents(readSiteFile(dir, file)).map((event) => ({
     uid: event.uid,
     sequence: event.sequence,
     status: String(event.component.getFirstPropertyValue("status")),
@@ -64,7 +65,7 @@ const veventOf = (dir: string, file: string, uid: string) =>
   vevents(dir, file).filter((event) => event.uid === uid);
 
 function nodeIcalVevents(dir: string, file: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(read(dir, file))).filter(
+  return Object.values(ical.sync.parseICS(readSiteFile(dir, file))).filter(
     (component): component is ical.VEvent => component?.type === "VEVENT",
   );
 }
@@ -78,10 +79,12 @@ interface JsonFeedItem {
 }
 
 const jsonFeedItems = (dir: string, file: string): JsonFeedItem[] =>
-  (JSON.parse(read(dir, file)) as { items: JsonFeedItem[] }).items;
+  (JSON.parse(readSiteFile(dir, file)) as { items: JsonFeedItem[] }).items;
 
 function jsonLd(dir: string, file: string): Record<string, unknown> | null {
-  const match = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(read(dir, file));
+  const match = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(
+    readSiteFile(dir, file),
+  );
   return match?.[1] ? (JSON.parse(match[1]) as Record<string, unknown>) : null;
 }
 
@@ -97,7 +100,7 @@ interface PublicEvent {
 
 const publicEvents = (dir: string, calendarId: string): PublicEvent[] =>
   (
-    JSON.parse(read(dir, `api/calendars/${calendarId}/events.json`)) as {
+    JSON.parse(readSiteFile(dir, `api/calendars/${calendarId}/events.json`)) as {
       events: PublicEvent[];
     }
   ).events;
@@ -226,7 +229,7 @@ describe("changes between two builds", () => {
     ).toMatchObject([
       { status: "CANCELLED", sequence: veventOf(after, "calendar.ics", uid)[0]?.sequence },
     ]);
-    const page = read(after, pageFile(DELETED.calendarId, DELETED.id));
+    const page = readSiteFile(after, pageFile(DELETED.calendarId, DELETED.id));
     expect(page).toContain("This event has been cancelled.");
     expect(jsonLd(after, pageFile(DELETED.calendarId, DELETED.id))).toMatchObject({
       eventStatus: "https://schema.org/EventCancelled",
@@ -236,7 +239,7 @@ describe("changes between two builds", () => {
   it("should offer Add to calendar only while an event is on: not once cancelled, deleted or moved away", () => {
     /** The page's "Add to calendar" links: its event.ics, Google's and Outlook's templates. */
     const addLinks = (dir: string, calendarId: string, id: string) => {
-      const html = read(dir, pageFile(calendarId, id));
+      const html = readSiteFile(dir, pageFile(calendarId, id));
       return {
         section: html.includes('<section class="add-to-calendar"'),
         ics: html.includes(`href="${paths.event(calendarId, id)}event.ics"`),
@@ -256,7 +259,7 @@ describe("changes between two builds", () => {
     }
     // The moved event offers it at its new address; the deleted one's pages say why there is none.
     expect(addLinks(after, SWITCHED.to, SWITCHED.id)).toEqual(offered);
-    expect(read(after, pageFile(DELETED.calendarId, DELETED.id))).toContain(
+    expect(readSiteFile(after, pageFile(DELETED.calendarId, DELETED.id))).toContain(
       "This event has been cancelled.",
     );
     // Their downloads stay, carrying the cancellation to those who added them before.
@@ -270,16 +273,16 @@ describe("changes between two builds", () => {
 
   it("should take a deleted event out of lists, the public JSON and the widget", () => {
     const link = paths.event(DELETED.calendarId, DELETED.id);
-    expect(read(before, "calendars/community/index.html")).toContain(link);
+    expect(readSiteFile(before, "calendars/community/index.html")).toContain(link);
     for (const file of [
       "calendars/community/index.html",
       "index.html",
       "embed/community/index.html",
     ]) {
-      expect(read(after, file), file).not.toContain(link);
+      expect(readSiteFile(after, file), file).not.toContain(link);
     }
     expect(publicEvents(after, "community").map((event) => event.id)).not.toContain(DELETED.id);
-    const changes = JSON.parse(read(after, "api/changes.json")) as {
+    const changes = JSON.parse(readSiteFile(after, "api/changes.json")) as {
       removed: { id: string; reason: { kind: string }; sequence: number }[];
     };
     expect(changes.removed.find((event) => event.id === DELETED.id)).toMatchObject({
@@ -295,10 +298,7 @@ describe("changes between two builds", () => {
         "calendars/community/calendar.ics",
         "calendars/city/calendar.ics",
       ];
-      const parsed = runPythonParser<PyCalendar[]>(
-        "ics-parse.py",
-        files.map((file) => join(after, file)),
-      );
+      const parsed = parseIcs(files.map((file) => join(after, file)));
       for (const calendar of parsed) expect(calendar.errors, calendar.path).toEqual([]);
       const site = parsed[0]?.events ?? [];
       expect(
@@ -338,12 +338,12 @@ describe("changes between two builds", () => {
       oldUid,
     );
     // The old page points to the new one; no feed announces a cancellation.
-    const oldPage = read(after, pageFile(SWITCHED.calendarId, SWITCHED.id));
+    const oldPage = readSiteFile(after, pageFile(SWITCHED.calendarId, SWITCHED.id));
     expect(oldPage).toContain("This event has moved to the calendar City Events.");
     expect(oldPage).toContain(`href="${paths.event(SWITCHED.to, SWITCHED.id)}"`);
     expect(oldPage).toContain(`<link rel="canonical" href="${pageUrl(SWITCHED.to, SWITCHED.id)}">`);
     expect(existsSync(join(after, pageFile(SWITCHED.to, SWITCHED.id)))).toBe(true);
-    const sitemap = read(after, "sitemap.xml");
+    const sitemap = readSiteFile(after, "sitemap.xml");
     expect(sitemap).toContain(`<loc>${pageUrl(SWITCHED.to, SWITCHED.id)}</loc>`);
     expect(sitemap).not.toContain(`<loc>${pageUrl(SWITCHED.calendarId, SWITCHED.id)}</loc>`);
     expect(sitemap).toContain(`<loc>${pageUrl(DELETED.calendarId, DELETED.id)}</loc>`);
@@ -401,10 +401,7 @@ describe("changes between two builds", () => {
   it.skipIf(!hasFeedparser)(
     "should give RSS and Atom readers the announcements as new entries",
     () => {
-      const [rss, atom] = runPythonParser<PyFeed[]>("feeds-parse.py", [
-        join(after, "feed.xml"),
-        join(after, "atom.xml"),
-      ]);
+      const [rss, atom] = parseFeeds([join(after, "feed.xml"), join(after, "atom.xml")]);
       for (const feed of [rss, atom]) {
         expect(feed?.bozo, feed?.bozoException).toBe(false);
         const entry = feed?.entries.find((e) => e.id.endsWith("#moved-20260320T130000Z"));
@@ -437,16 +434,18 @@ describe("changes between two builds", () => {
       eventStatus: "https://schema.org/EventPostponed",
     });
     const badge = '<span class="badge badge-new-date">New date</span>';
-    expect(read(after, file)).toContain(badge);
-    expect(read(after, file)).toMatch(/this event was moved from 26 March 2026 at 19:30/);
+    expect(readSiteFile(after, file)).toContain(badge);
+    expect(readSiteFile(after, file)).toMatch(/this event was moved from 26 March 2026 at 19:30/);
     const row = (html: string) =>
       /<li class="event-row[^"]*">(?:(?!<\/li>).)*Open Studio Night(?:(?!<\/li>).)*<\/li>/s.exec(
         html,
       )?.[0] ?? "";
-    expect(row(read(after, "calendars/culture/index.html"))).toContain(badge);
-    expect(row(read(before, "calendars/culture/index.html"))).not.toContain("badge-new-date");
-    expect(row(read(after, "calendars/culture/index.html"))).not.toBe("");
-    expect(read(after, "embed/culture/index.html")).toMatch(
+    expect(row(readSiteFile(after, "calendars/culture/index.html"))).toContain(badge);
+    expect(row(readSiteFile(before, "calendars/culture/index.html"))).not.toContain(
+      "badge-new-date",
+    );
+    expect(row(readSiteFile(after, "calendars/culture/index.html"))).not.toBe("");
+    expect(readSiteFile(after, "embed/culture/index.html")).toMatch(
       /Open Studio Night<\/span> <span class="ecp-badge ecp-badge--new-date">New date<\/span>/,
     );
     expect(publicEvents(after, "culture").find((event) => event.id === MOVED.id)).toMatchObject({
@@ -573,7 +572,7 @@ describe("changes between two builds", () => {
       .map((event) => event.uid);
     expect(cancelledInFile.length).toBeGreaterThan(0);
     for (const uid of cancelledInFile) expect(cancelledInPortal, uid).toContain(uid);
-    expect(unfoldedLines(read(output, "calendar.ics"))).not.toContain(
+    expect(unfoldedLines(readSiteFile(output, "calendar.ics"))).not.toContain(
       "SUMMARY:Cancelled: Web Accessibility for Volunteer Websites",
     );
   });

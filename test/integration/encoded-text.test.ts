@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -6,7 +5,6 @@ import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { listFiles } from "../deploy/site-tree.ts";
 import {
   addedEncodedEvent,
   createEncodedDataset,
@@ -20,10 +18,17 @@ import {
 } from "../fixtures/encoded-dataset.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
+import { listFiles } from "../helpers/files.ts";
+import { icalJsCalendar, icalJsEvents } from "../helpers/ics-readers.ts";
+import {
+  type FeedReading,
+  type JsonFeedReading,
+  type PageReading,
+  readText,
+} from "../helpers/python-readers.ts";
 import { startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium, hasPythonModule, SYSTEM_PYTHON } from "../helpers/system.ts";
+import { hasChromium, hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { icalJsCalendar, icalJsEvents } from "./published-site.ts";
 
 /*
  * A portal that HTML-encodes its plain-text fields, served by the reference
@@ -63,41 +68,6 @@ const EVENT_TEXTS = [
   ENCODED.street.text,
   ENCODED.locality.text,
 ];
-
-interface PageReading {
-  readonly title: string;
-  readonly h1: string[];
-  readonly text: string;
-  /** Code samples to copy (<pre>): HTML source, escaped as such. */
-  readonly code: string[];
-  readonly jsonld: string[];
-}
-
-interface FeedReading {
-  readonly bozo: boolean;
-  readonly version: string;
-  readonly xml: { title: string[]; description: string[]; category: string[] };
-  readonly feed: { title: string; subtitle: string };
-  readonly entries: { title: string; titleType: string; tags: string[]; content: string }[];
-}
-
-interface JsonFeedReading {
-  readonly title: string;
-  readonly description?: string;
-  readonly items: { title: string; tags: string[]; content: string }[];
-}
-
-/** Runs read-text.py next to this file; its JSON by file, relative to the site. */
-function readText<T>(dir: string, files: readonly string[]): Record<string, T> {
-  const result = spawnSync(
-    SYSTEM_PYTHON,
-    [join(import.meta.dirname, "read-text.py"), ...files.map((file) => join(dir, file))],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-  );
-  if (result.status !== 0) throw new Error(`read-text.py failed: ${result.stderr}`);
-  const byPath = JSON.parse(result.stdout) as Record<string, T>;
-  return Object.fromEntries(files.map((file) => [file, byPath[join(dir, file)] as T]));
-}
 
 interface SearchFragment {
   readonly url: string;

@@ -14,7 +14,6 @@ import {
   HOSTILE_TITLES,
 } from "../fixtures/hostile-dataset.ts";
 import { buildSite, type CommandRun, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
-import { hasPythonModule, SYSTEM_PYTHON } from "../helpers/system.ts";
 
 /** Every file below `dir`, as paths relative to it with "/" separators; fails on symlinks. */
 function listTree(dir: string): string[] {
@@ -142,6 +141,8 @@ for path in sys.argv[1:]:
     out[path] = {"html": html, "titles": titles}
 print(json.dumps(out))
 `;
+
+import { hasPythonModule, SYSTEM_PYTHON } from "../helpers/system-packages.ts";
 
 interface XmlReading {
   readonly error?: string;

@@ -8,10 +8,11 @@ import { DEFAULT_ICS_MAX_BYTES } from "../../src/config/site.ts";
 import { DEMO_ZONE } from "../../src/portal/demo-content.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { type CommandRun, DEMO_NOW, runScript } from "../helpers/demo-build.ts";
-import { hasPythonModule } from "../helpers/system.ts";
+import { readSiteFile } from "../helpers/files.ts";
+import { icalJsEvents } from "../helpers/ics-readers.ts";
+import { parseIcs } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { type PyCalendar, runPythonParser } from "../outputs/feeds-helpers.ts";
-import { icalJsEvents, read } from "./published-site.ts";
 
 /**
  * A large synthetic portal (1,800 events, about 1,500 of them in the
@@ -37,7 +38,7 @@ interface Vevent {
 }
 
 function vevents(dir: string, file: string): Vevent[] {
-  return icalJsEvents(read(dir, file)).map((event) => ({
+  return icalJsEvents(readSiteFile(dir, file)).map((event) => ({
     uid: event.uid,
     status: String(event.component.getFirstPropertyValue("status")),
     startMs: instant(event.startDate),
@@ -114,7 +115,7 @@ describe("subscription size budget", () => {
   });
 
   it("should give calendar apps a file they read whole", () => {
-    const text = read(dir, "calendar.ics");
+    const text = readSiteFile(dir, "calendar.ics");
     const viaNode = Object.values(ical.sync.parseICS(text)).filter(
       (component) => component?.type === "VEVENT",
     );
@@ -123,7 +124,7 @@ describe("subscription size budget", () => {
   });
 
   it.skipIf(!hasIcalendar)("should be read by Python's icalendar without errors", () => {
-    const [parsed] = runPythonParser<PyCalendar[]>("ics-parse.py", [join(dir, "calendar.ics")]);
+    const [parsed] = parseIcs([join(dir, "calendar.ics")]);
     expect(parsed?.errors).toEqual([]);
     expect(parsed?.events.length).toBe(vevents(dir, "calendar.ics").length);
   });
@@ -137,7 +138,7 @@ describe("subscription size budget", () => {
   });
 
   it("should steer subscribers to the calendar and category files on the subscribe page", () => {
-    const page = read(dir, "subscribe/index.html");
+    const page = readSiteFile(dir, "subscribe/index.html");
     const notices = page.match(/class="notice trim-notice"/g) ?? [];
     // The site-wide panel only: the calendars' and categories' files are whole.
     expect(notices).toHaveLength(1);
@@ -146,10 +147,10 @@ describe("subscription size budget", () => {
     expect(page.match(/id="subscribe-calendar-cal-00\d"/g)).toHaveLength(CALENDARS.length);
     const category = /id="subscribe-category-([^"]+)"/.exec(page)?.[1];
     expect(category).toBeDefined();
-    const categoryPage = read(dir, `categories/${category}/index.html`);
+    const categoryPage = readSiteFile(dir, `categories/${category}/index.html`);
     expect(categoryPage).toContain(`id="subscribe-${category}"`);
     expect(categoryPage).not.toContain("trim-notice");
-    expect(read(dir, "calendars/cal-001/index.html")).not.toContain("trim-notice");
+    expect(readSiteFile(dir, "calendars/cal-001/index.html")).not.toContain("trim-notice");
   });
 
   it("should compute each event's VEVENT once, trimming included", () => {
@@ -221,7 +222,7 @@ describe("subscription size budget, with more cancellations than it holds", () =
     const cancelled = whole().filter((event) => event.status === "CANCELLED");
     // The premise: their VEVENTs alone are more than twice the budget.
     const cancelledBytes = calendarFiles()
-      .flatMap((file) => read(dir, file).split("BEGIN:VEVENT\r\n").slice(1))
+      .flatMap((file) => readSiteFile(dir, file).split("BEGIN:VEVENT\r\n").slice(1))
       .filter((vevent) => vevent.includes("\r\nSTATUS:CANCELLED\r\n"))
       .reduce((sum, vevent) => sum + Buffer.byteLength(`BEGIN:VEVENT\r\n${vevent}`), 0);
     expect(cancelledBytes).toBeGreaterThan(2 * DEFAULT_ICS_MAX_BYTES);
@@ -247,7 +248,7 @@ describe("subscription size budget, with more cancellations than it holds", () =
   });
 
   it("should give calendar apps a file they read whole", () => {
-    const text = read(dir, "calendar.ics");
+    const text = readSiteFile(dir, "calendar.ics");
     const viaNode = Object.values(ical.sync.parseICS(text)).filter(
       (component) => component?.type === "VEVENT",
     );
@@ -279,7 +280,7 @@ describe("subscription size budget, with more cancellations than it holds", () =
   });
 
   it.skipIf(!hasIcalendar)("should be read by Python's icalendar without errors", () => {
-    const [parsed] = runPythonParser<PyCalendar[]>("ics-parse.py", [join(dir, "calendar.ics")]);
+    const [parsed] = parseIcs([join(dir, "calendar.ics")]);
     expect(parsed?.errors).toEqual([]);
     expect(parsed?.events.length).toBe(vevents(dir, "calendar.ics").length);
   });

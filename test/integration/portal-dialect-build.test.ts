@@ -12,8 +12,8 @@ import {
   startPortal,
 } from "../../src/portal/index.ts";
 import { type CommandRun, runScript } from "../helpers/demo-build.ts";
+import { icalJsEvents } from "../helpers/ics-readers.ts";
 import { envFileLines } from "../helpers/shell.ts";
-import { icalJsEvents } from "./published-site.ts";
 
 /** Three zones, each with a clock change near the pinned build clock (2026-03-20). */
 const ZONES = {

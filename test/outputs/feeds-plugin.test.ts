@@ -5,7 +5,8 @@ import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
-import { buildFixtureSite, categoriesOf, removeFixtureSite, TEST_SITE } from "./feeds-helpers.ts";
+import { buildFixtureSite, categoriesOf, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { TEST_SITE } from "../helpers/test-site.ts";
 
 const PAGE = `---
 permalink: /page/index.html

@@ -9,7 +9,7 @@ import {
 import { imageMediaType } from "../../src/outputs/feeds-image-type.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { siteWith, TEST_SITE } from "./feeds-helpers.ts";
+import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 interface JsonFeedItem {
   id: string;

@@ -10,7 +10,8 @@ import {
   MIN_SHORTENED_DESCRIPTION_BYTES,
 } from "../../src/outputs/ics-budget.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { buildFixtureSite, removeFixtureSite, siteWith } from "./feeds-helpers.ts";
+import { buildFixtureSite, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { siteWith } from "../helpers/test-site.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-03-20T12:00:00Z");

@@ -8,7 +8,7 @@ import { foldIcsLine } from "../../src/outputs/ics-lines.ts";
 import { vtimezone } from "../../src/outputs/ics-timezones.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { siteWith, TEST_SITE } from "./feeds-helpers.ts";
+import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 const siteOptions = (overrides: Partial<CalendarOptions> = {}): CalendarOptions => ({
   site: TEST_SITE,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal, type WireEventDetails } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { call, NOW } from "../helpers/http-requests.ts";
 
 describe("portal conditional requests", () => {
   let portal: RunningPortal;

@@ -12,7 +12,7 @@ import {
   startPortal,
   validateDataset,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { call, NOW } from "../helpers/http-requests.ts";
 
 const DEMO_ORG = "amstel-community";
 const demoEvents = (dataset: PortalDataset) => {

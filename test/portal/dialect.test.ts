@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { call, NOW } from "../helpers/http-requests.ts";
 
 type Json = Record<string, unknown>;
 

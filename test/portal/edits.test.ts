@@ -6,7 +6,7 @@ import {
   type WireEvent,
   type WireEventDetails,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { call, NOW } from "../helpers/http-requests.ts";
 
 /**
  * The reference portal's programmatic edits beyond updateEvent: adding,

@@ -5,7 +5,7 @@ import {
   startPortal,
   type WireEvent,
 } from "../../src/portal/index.ts";
-import { call, NOW, nextLink } from "./http.ts";
+import { call, NOW, nextLink } from "../helpers/http-requests.ts";
 
 const SYNTHETIC = { calendars: 2, eventsPerCalendar: 237 };
 const MAX_PAGES = 200;

@@ -12,8 +12,10 @@ import {
 } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { publishState } from "../helpers/build-state.ts";
 import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
-import { apiEnv, HOOK_ID, publishState, type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
+import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /**
  * End to end: the reference portal changes between checks through its
@@ -46,7 +48,7 @@ beforeEach(async () => {
   // Pages of 10 events: every calendar's list spans several pages.
   portal = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10 });
   hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
-  env = apiEnv(portal, dir);
+  env = buildApiEnv(portal, dir);
   site = await publishState(env, dir);
 });
 
@@ -347,7 +349,7 @@ describe("rebuild-if-changed secrets", () => {
       const p = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10, auth });
       const h = await startRecorder(`/build_hooks/${HOOK_ID}`, 404);
       local.push({ dir: d, portal: p, hook: h });
-      const e = apiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });
+      const e = buildApiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });
       const published = await publishState(e, d);
       const stateText = readFileSync(join(published, "api/build-state.json"), "utf8");
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
-import { writeTree } from "../deploy/site-tree.ts";
-import { type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { writeTree } from "../helpers/files.ts";
+import { type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /*
  * The ping after a deploy, against a published folder whose build state

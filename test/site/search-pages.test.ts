@@ -3,8 +3,8 @@ import { join, sep } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
-import { demoEvents, eventUrl, inFeedWindow, instants } from "../integration/published-site.ts";
 
 /*
  * The pages of the demo build that lead to the search and to subscriptions,

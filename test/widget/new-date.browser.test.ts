@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
  * The "New date" badge in the widget: rendered by the build for the default

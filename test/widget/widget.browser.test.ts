@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embedSnippets } from "../../src/widget/snippets.ts";
 import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 import {
   type RunningServer,
   startHostServer,
   startStaticServer,
 } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
  * The widget as another site uses it: the built output is served from one
