@@ -15,7 +15,8 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
-import { apiEnv, NOW } from "../helpers/portal-env.ts";
+import { NOW } from "../helpers/clock.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
 import { envAfterBash, envFileLines, exportLines } from "../helpers/shell.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");

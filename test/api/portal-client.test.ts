@@ -8,8 +8,9 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
 import { fetchPortal, snapshotOf } from "../helpers/fetch-portal.ts";
-import { apiEnv, NOW } from "../helpers/portal-env.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { type ChangeOptions, detectChanges } from "../../src/changes/detect-changes.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const SITE = "https://events.example.org";
-const T0 = "2026-03-20T12:00:00Z";
+/** The first build of each sequence, at the pinned clock; the later ones are days after it. */
+const T0 = NOW;
 
 const options = (now: string, overrides: Partial<ChangeOptions> = {}): ChangeOptions => ({
   siteUrl: SITE,

@@ -9,6 +9,7 @@ import {
   savePublishedState,
 } from "../../src/changes/previous-state.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
+import { NOW } from "../helpers/clock.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const SITE = "https://events.example.org";
@@ -33,7 +34,7 @@ const RECORD = {
 const STATE: PublishedState = {
   version: 1,
   siteUrl: SITE,
-  publishedAt: "2026-03-20T12:00:00Z",
+  publishedAt: NOW,
   events: [RECORD],
   removed: [
     {
@@ -42,7 +43,7 @@ const STATE: PublishedState = {
       status: "cancelled",
       uid: "culture.gone@events.example.org",
       url: `${SITE}/calendars/culture/events/gone/`,
-      removedAt: "2026-03-20T12:00:00Z",
+      removedAt: NOW,
       until: "2026-04-19T12:00:00Z",
       reason: { kind: "deleted" },
     },

@@ -11,7 +11,7 @@ import { createDemoDataset, type RunningPortal, startPortal } from "../../src/po
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { redactHookUrl, triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 import { publishState } from "../helpers/build-state.ts";
-import { DEMO_NOW } from "../helpers/demo-build.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
 import { buildApiEnv } from "../helpers/portal-env.ts";
 
 const HOOK_ID = "5f3c9d2e8a7b6c1d0e9f8a7b";
@@ -191,7 +191,7 @@ describe("netlify/functions/scheduled-rebuild", () => {
   /** A portal, its build state served over HTTP as the live site, and the function's variables. */
   async function publishedSite(hookUrl: string): Promise<RunningPortal> {
     dir = mkdtempSync(join(tmpdir(), "ecp-scheduled-"));
-    portal = await startPortal({ port: 0, now: DEMO_NOW });
+    portal = await startPortal({ port: 0, now: NOW });
     const env = buildApiEnv(portal, dir);
     const root = await publishState(env, dir);
     site = await startPreviewServer({ root, port: 0 });
@@ -199,7 +199,7 @@ describe("netlify/functions/scheduled-rebuild", () => {
     vi.stubEnv("SITE_URL", site.origin);
     vi.stubEnv("BUILD_HOOK_URL", hookUrl);
     vi.stubEnv("REBUILD_ALWAYS", "");
-    vi.stubEnv("SITE_NOW", DEMO_NOW);
+    vi.stubEnv("SITE_NOW", NOW);
     return portal;
   }
 
@@ -220,7 +220,7 @@ describe("netlify/functions/scheduled-rebuild", () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
     servers.push(hook.server);
     const running = await publishedSite(hook.url);
-    const event = createDemoDataset(new Date(DEMO_NOW)).events[0];
+    const event = createDemoDataset(new Date(NOW)).events[0];
     running.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Changed" });
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
 
@@ -279,14 +279,14 @@ describe("netlify/functions/scheduled-rebuild", () => {
 describe("rebuildIfChanged within the function's time limit", () => {
   it("should give up with one clear line when the portal is slower than the deadline", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ecp-deadline-"));
-    const fast = await startPortal({ port: 0, now: DEMO_NOW });
+    const fast = await startPortal({ port: 0, now: NOW });
     const env = buildApiEnv(fast, dir);
     const root = await publishState(env, dir);
     await fast.close();
     // The same address, now answering slowly.
     const slow = await startPortal({
       port: Number(new URL(fast.url).port),
-      now: DEMO_NOW,
+      now: NOW,
       latencyMs: 2_000,
     });
     try {
@@ -294,7 +294,7 @@ describe("rebuildIfChanged within the function's time limit", () => {
         rebuildIfChanged({
           config: readApiConfig({ ...env, EVENT_API_TOKEN: slow.token }),
           published: root,
-          nowMs: Date.parse(DEMO_NOW),
+          nowMs: NOW_MS,
           hookUrl: "http://127.0.0.1:9/never",
           deadlineMs: 300,
         }),

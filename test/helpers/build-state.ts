@@ -5,7 +5,8 @@ import { readPublishConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "./demo-build.ts";
+import { NOW } from "./clock.ts";
+import { DEMO_SITE_URL } from "./demo-build.ts";
 
 /**
  * What a build publishes for the rebuild check, made the way `npm run build`
@@ -15,7 +16,7 @@ import { DEMO_NOW, DEMO_SITE_URL } from "./demo-build.ts";
 export async function publishState(
   env: Record<string, string>,
   dir: string,
-  now: string = DEMO_NOW,
+  now: string = NOW,
 ): Promise<string> {
   const site = join(dir, "_site");
   mkdirSync(site, { recursive: true });

@@ -1,7 +1,8 @@
 import { DateTime } from "luxon";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "./demo-build.ts";
+import { NOW } from "./clock.ts";
+import { DEMO_SITE_URL } from "./demo-build.ts";
 
 /**
  * What a demo build must publish, worked out from the reference portal's
@@ -13,7 +14,7 @@ import { DEMO_NOW, DEMO_SITE_URL } from "./demo-build.ts";
 const FEED_PAST_DAYS = 30;
 
 /** The events the demo organization's token sees: those of the calendars shared with it. */
-export function demoEvents(now: string = DEMO_NOW): DatasetEvent[] {
+export function demoEvents(now: string = NOW): DatasetEvent[] {
   const dataset = createDemoDataset(now);
   const organization = dataset.organizations[0]?.id ?? "";
   const visible = new Set(
@@ -33,7 +34,7 @@ export function instants(event: DatasetEvent): { start: DateTime; end: DateTime 
 }
 
 /** Feeds and subscriptions: upcoming, ongoing, and ended within the last FEED_PAST_DAYS. */
-export function inFeedWindow(event: DatasetEvent, now: string = DEMO_NOW): boolean {
+export function inFeedWindow(event: DatasetEvent, now: string = NOW): boolean {
   const cutoff = DateTime.fromISO(now, { zone: "utc" }).minus({ days: FEED_PAST_DAYS });
   return instants(event).end >= cutoff;
 }

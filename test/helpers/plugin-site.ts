@@ -8,7 +8,8 @@ import publisherPlugin, { type WrittenFiles } from "../../src/eleventy/publisher
 import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW } from "./clock.ts";
 import { listFiles } from "./files.ts";
 import { TEST_SITE } from "./test-site.ts";
 
@@ -137,7 +138,7 @@ export async function buildWidgetSite(
   siteUrl: string,
   { snapshot = fixtureSnapshot, env = {}, templates = {} }: WidgetSiteOptions = {},
 ): Promise<BuiltWidgetSite> {
-  const site = readSiteConfig({ SITE_URL: siteUrl, SITE_NOW: FIXTURE_NOW, ...env });
+  const site = readSiteConfig({ SITE_URL: siteUrl, SITE_NOW: NOW, ...env });
   const { root, outputDir } = await buildPluginSite({ snapshot, site, templates });
   return { outputDir, site, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

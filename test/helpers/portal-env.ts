@@ -1,9 +1,7 @@
 import { join } from "node:path";
 import type { RunningPortal } from "../../src/portal/index.ts";
+import { NOW } from "./clock.ts";
 import { tempDir } from "./temp-dir.ts";
-
-/** The pinned clock of the reference portal and of the snapshots in these tests. */
-export const NOW = "2026-03-20T12:00:00Z";
 
 /** Where a running portal is and the token it issued: all a build needs to reach it. */
 export const portalAccess = (portal: RunningPortal): Record<string, string> => ({

@@ -1,7 +1,6 @@
-import { DateTime } from "luxon";
 import type { SiteConfig } from "../../src/config/site.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
-import { FIXTURE_NOW } from "../fixtures/snapshot.ts";
+import { NOW_DATETIME } from "./clock.ts";
 
 /** The site settings the feeds, calendar and page tests build with (pinned clock). */
 export const TEST_SITE: SiteConfig = {
@@ -12,7 +11,7 @@ export const TEST_SITE: SiteConfig = {
   lang: "en-GB",
   uiLanguage: "en",
   timeZone: "Europe/Amsterdam",
-  now: DateTime.fromISO(FIXTURE_NOW, { zone: "utc" }),
+  now: NOW_DATETIME,
   pastDays: 365,
   feedPastDays: 30,
   feedMaxItems: 200,

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATE_FILE } from "../../src/changes/previous-state.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type BuiltSite, buildSite, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { hoursAfterNow, NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { readSiteFile } from "../helpers/files.ts";
 import { icalJsEvents, unfoldedLines } from "../helpers/ics-readers.ts";
 import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
@@ -25,8 +26,9 @@ import { tempDir } from "../helpers/temp-dir.ts";
 const hasIcalendar = hasPythonModule("icalendar");
 const hasFeedparser = hasPythonModule("feedparser");
 
-const SECOND = "2026-03-20T13:00:00Z";
-const THIRD = "2026-03-20T14:00:00Z";
+/** The later builds of the day, an hour apart: what the second one finds is dated 13:00. */
+const SECOND = hoursAfterNow(1);
+const THIRD = hoursAfterNow(2);
 
 const MOVED = { calendarId: "culture", id: "open-studio-20260326", title: "Open Studio Night" };
 const CANCELLED = { calendarId: "culture", id: "jazz-boathouse-20260327" };
@@ -131,8 +133,8 @@ describe("changes between two builds", () => {
     output = join(work, "out", "_site");
     cacheDir = join(work, "cache");
     mkdirSync(join(work, "out"));
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
-    first = ok(await build(DEMO_NOW));
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
+    first = ok(await build(NOW));
     before = join(work, "before");
     cpSync(output, before, { recursive: true });
 
@@ -478,7 +480,7 @@ describe("changes between two builds", () => {
   it("should keep the published state when a build fails", async () => {
     const state = join(cacheDir, STATE_FILE);
     const kept = sha(state);
-    const failed = await build("2026-03-20T15:00:00Z", { EVENT_API_TOKEN: "wrong" });
+    const failed = await build(hoursAfterNow(3), { EVENT_API_TOKEN: "wrong" });
     expect(failed.status).toBe(1);
     expect(sha(state)).toBe(kept);
   });
@@ -493,7 +495,7 @@ describe("changes between two builds", () => {
       mkdirSync(join(work, "fresh"));
       const site = ok(
         await build(
-          "2026-03-20T15:00:00Z",
+          hoursAfterNow(3),
           {
             EVENT_API_CACHE_DIR: fresh,
             PREVIOUS_MANIFEST_URL: `${live.origin}/api/manifest.json`,
@@ -535,7 +537,7 @@ describe("changes between two builds", () => {
     });
 
     writeFileSync(state, "{ this is not json");
-    const corrupt = ok(await build("2026-03-20T16:00:00Z"));
+    const corrupt = ok(await build(hoursAfterNow(4)));
     expect(corrupt.log).toContain(`previous state: ${state} is not JSON; ignored`);
     expect(corrupt.log).toMatch(
       /previous state: none \(no usable .*, and nothing published to read\); no changes known/,
@@ -555,7 +557,7 @@ describe("changes between two builds", () => {
 
     rmSync(state);
     portal.deleteEvent(ADDED.calendarId, ADDED.id);
-    const missing = ok(await build("2026-03-20T17:00:00Z"));
+    const missing = ok(await build(hoursAfterNow(5)));
     expect(missing.log).toMatch(/previous state: none \(no usable .*; no changes known/);
     expect(missing.stdout).toContain("changes    none known");
     expect(veventOf(output, "calendar.ics", uidOf(ADDED.calendarId, ADDED.id))).toEqual([]);

@@ -17,7 +17,8 @@ import {
   WIRE_REFERENCES,
 } from "../fixtures/encoded-dataset.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
+import { hoursAfterNow, NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { listFiles } from "../helpers/files.ts";
 import { icalJsCalendar, icalJsEvents } from "../helpers/ics-readers.ts";
 import {
@@ -41,7 +42,8 @@ import { tempDir } from "../helpers/temp-dir.ts";
  * encoded reference ("&amp;lt;") must stay the text "&lt;", never "<".
  */
 
-const SECOND = "2026-03-20T13:00:00Z";
+/** The second build, an hour after the first. */
+const SECOND = hoursAfterNow(1);
 
 interface Published {
   readonly id: string;
@@ -113,7 +115,7 @@ describe("build from a portal that HTML-encodes its text", () => {
     portal = await startPortal({
       host: "127.0.0.1",
       port: 0,
-      now: DEMO_NOW,
+      now: NOW,
       dataset: createEncodedDataset(),
     });
     const build = (now: string) =>
@@ -126,7 +128,7 @@ describe("build from a portal that HTML-encodes its text", () => {
         },
         output,
       );
-    const first = await build(DEMO_NOW);
+    const first = await build(NOW);
     if (first.status !== 0) throw new Error(`first build failed:\n${first.log}`);
     portal.addEvent(addedEncodedEvent());
     second = await build(SECOND);

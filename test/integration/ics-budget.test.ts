@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ICS_MAX_BYTES } from "../../src/config/site.ts";
 import { DEMO_ZONE } from "../../src/portal/demo-content.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type CommandRun, DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { type CommandRun, runScript } from "../helpers/demo-build.ts";
 import { readSiteFile } from "../helpers/files.ts";
 import { icalJsEvents } from "../helpers/ics-readers.ts";
 import { parseIcs } from "../helpers/python-readers.ts";
@@ -65,7 +66,7 @@ describe("subscription size budget", () => {
   let counters: Record<string, number>;
 
   beforeAll(async () => {
-    portal = await startPortal({ port: 0, now: DEMO_NOW, seed: 1, synthetic: SYNTHETIC });
+    portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
     const work = tempDir("ecp-ics-budget-");
     dir = join(work, "_site");
     const metrics = join(work, "metrics.json");
@@ -104,7 +105,7 @@ describe("subscription size budget", () => {
     expect(cancelled.length).toBeGreaterThan(10);
     for (const event of cancelled) expect(kept, event.uid).toContain(event.uid);
     const horizon = Math.min(...left.map((event) => event.startMs));
-    expect(horizon).toBeGreaterThan(Date.parse(DEMO_NOW) + 90 * DAY);
+    expect(horizon).toBeGreaterThan(NOW_MS + 90 * DAY);
     for (const event of site) {
       if (event.status !== "CANCELLED") expect(event.startMs).toBeLessThan(horizon);
     }
@@ -167,7 +168,6 @@ describe("subscription size budget", () => {
  */
 describe("subscription size budget, with more cancellations than it holds", () => {
   const PORTAL = { calendars: 4, eventsPerCalendar: 900, keepEvery: 6 };
-  const NOW_MS = Date.parse(DEMO_NOW);
   let portal: RunningPortal;
   let dir: string;
   let run: CommandRun;
@@ -181,14 +181,14 @@ describe("subscription size budget, with more cancellations than it holds", () =
       calendars: PORTAL.calendars,
       eventsPerCalendar: PORTAL.eventsPerCalendar,
       seed: 1,
-      now: DEMO_NOW,
+      now: NOW,
     });
     const events = dataset.events.map((event, index) =>
       index % PORTAL.keepEvery === 0
         ? { ...event, status: "scheduled" as const }
         : { ...event, status: "cancelled" as const },
     );
-    portal = await startPortal({ port: 0, now: DEMO_NOW, dataset: { ...dataset, events } });
+    portal = await startPortal({ port: 0, now: NOW, dataset: { ...dataset, events } });
     const work = tempDir("ecp-ics-budget-cancelled-");
     dir = join(work, "_site");
     run = await runScript("src/cli/build.ts", ["--output", dir], {

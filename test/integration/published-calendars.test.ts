@@ -5,7 +5,8 @@ import ICAL from "ical.js";
 import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import {
   demoEvents,
   eventUrl,
@@ -158,7 +159,7 @@ describe("published calendars of the demo build", () => {
   });
 
   it("should stamp every event with the portal's update time and revision, never the build clock", () => {
-    const buildClock = new Date(DEMO_NOW).getTime();
+    const buildClock = NOW_MS;
     const wrong = facts.flatMap((fact) => {
       const event = byUrl.get(fact.url);
       const updated = new Date(event?.updatedAt ?? 0).toISOString();
@@ -306,7 +307,7 @@ describe("rebuilding after the portal changes an event", () => {
   let factsAfter: VeventFacts[];
 
   beforeAll(async () => {
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
     const env = {
       EVENT_API_URL: portal.url,
       EVENT_API_TOKEN: portal.token,
@@ -317,7 +318,7 @@ describe("rebuilding after the portal changes an event", () => {
       (event) =>
         event.status === "scheduled" &&
         !event.allDay &&
-        Date.parse(event.start) > Date.parse(DEMO_NOW) &&
+        Date.parse(event.start) > NOW_MS &&
         event.categories.length > 0,
     );
     if (!target) throw new Error("the demo dataset has no upcoming scheduled event");

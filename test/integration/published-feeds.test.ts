@@ -4,13 +4,8 @@ import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeIdSegment } from "../../src/model/url-scheme.ts";
 import type { DatasetEvent } from "../../src/portal/index.ts";
-import {
-  type BuiltSite,
-  buildSite,
-  DEMO_NOW,
-  DEMO_SITE_URL,
-  removeBuild,
-} from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import {
   demoEvents,
   eventUrl,
@@ -228,7 +223,7 @@ describe("rebuilding the demo site", () => {
   };
 
   it(`should write the same calendars, feeds and public JSON, byte for byte, under TZ=${otherZone} as under ${machineZone}`, async () => {
-    const offsetAt = (zone: string) => DateTime.fromISO(DEMO_NOW, { zone }).offset;
+    const offsetAt = (zone: string) => DateTime.fromISO(NOW, { zone }).offset;
     expect(offsetAt(otherZone)).not.toBe(offsetAt(machineZone));
     const first = await contents(site);
     const second = await contents(again);

@@ -24,7 +24,7 @@ permalink: /page/index.html
 {% for link in portal.categories[0] | feedLinks("category") %}<link id="category" href="{{ link.href }}">{% endfor %}
 `;
 
-/** Events a calendar file carries at FIXTURE_NOW (30 days of past; cancelled ones as long). */
+/** Events a calendar file carries at NOW (30 days of past; cancelled ones as long). */
 const inWindow = (event: { end: string }) =>
   Date.parse(event.end) >= Date.parse(TEST_SITE.now.toISO() ?? "") - 30 * 86_400_000;
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { call, NOW } from "../helpers/http-requests.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 type Json = Record<string, unknown>;
 

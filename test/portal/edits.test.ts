@@ -6,7 +6,8 @@ import {
   type WireEvent,
   type WireEventDetails,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "../helpers/http-requests.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 /**
  * The reference portal's programmatic edits beyond updateEvent: adding,
@@ -100,7 +101,7 @@ describe("portal edits", () => {
 
     expect(added).toMatchObject({ id: "added-by-test", revision: 1 });
     expect(added.createdAt).toBe(added.updatedAt);
-    expect(Date.parse(added.createdAt)).toBeGreaterThanOrEqual(Date.parse(NOW));
+    expect(Date.parse(added.createdAt)).toBeGreaterThanOrEqual(NOW_MS);
     expect(await ids("sport")).toContain("added-by-test");
     const fetched = await call(details("sport", "added-by-test"), { token: portal.token });
     expect(fetched.json<WireEventDetails>()).toMatchObject({ title: "Added evening run" });

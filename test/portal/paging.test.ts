@@ -5,7 +5,8 @@ import {
   startPortal,
   type WireEvent,
 } from "../../src/portal/index.ts";
-import { call, NOW, nextLink } from "../helpers/http-requests.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call, nextLink } from "../helpers/http-requests.ts";
 
 const SYNTHETIC = { calendars: 2, eventsPerCalendar: 237 };
 const MAX_PAGES = 200;

@@ -13,7 +13,8 @@ import {
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { publishState } from "../helpers/build-state.ts";
-import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
 import { buildApiEnv } from "../helpers/portal-env.ts";
 import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
@@ -23,8 +24,7 @@ import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-record
  * local stand-in receives the build hook calls.
  */
 
-const NOW_MS = Date.parse(DEMO_NOW);
-const demo = createDemoDataset(new Date(DEMO_NOW));
+const demo = createDemoDataset(new Date(NOW));
 const inCalendar = (calendarId: string) =>
   demo.events.filter((e) => e.calendarId === calendarId).map((e) => e.id);
 
@@ -46,7 +46,7 @@ async function check(nowMs = NOW_MS) {
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "ecp-rebuild-"));
   // Pages of 10 events: every calendar's list spans several pages.
-  portal = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10 });
+  portal = await startPortal({ port: 0, now: NOW, pageSizeMax: 10 });
   hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
   env = buildApiEnv(portal, dir);
   site = await publishState(env, dir);
@@ -172,7 +172,7 @@ describe("rebuildIfChanged", () => {
   it("should report calendars added, removed and renamed, with their events", async () => {
     const port = Number(new URL(portal.url).port);
     await portal.close();
-    const dataset = createDemoDataset(new Date(DEMO_NOW));
+    const dataset = createDemoDataset(new Date(NOW));
     const culture = dataset.calendars.find((c) => c.id === "culture");
     const firstConcert = dataset.events.find((e) => e.calendarId === "culture");
     const changed = {
@@ -188,7 +188,7 @@ describe("rebuildIfChanged", () => {
         { ...(firstConcert as (typeof dataset.events)[number]), calendarId: "music", id: "m-1" },
       ],
     };
-    portal = await startPortal({ port, now: DEMO_NOW, pageSizeMax: 10, dataset: changed });
+    portal = await startPortal({ port, now: NOW, pageSizeMax: 10, dataset: changed });
     env = { ...env, EVENT_API_TOKEN: portal.token };
     const sportEvents = inCalendar("sport").length;
 
@@ -206,7 +206,7 @@ describe("rebuildIfChanged", () => {
     // 20 events in pages of 10: both pages full, then one more at the very end.
     portal = await startPortal({
       port,
-      now: DEMO_NOW,
+      now: NOW,
       pageSizeMax: 10,
       synthetic: { calendars: 1, eventsPerCalendar: 20 },
     });
@@ -216,7 +216,7 @@ describe("rebuildIfChanged", () => {
       calendars: 1,
       eventsPerCalendar: 20,
       seed: 1,
-      now: DEMO_NOW,
+      now: NOW,
     }).events.sort((a, b) => Date.parse(b.end) - Date.parse(a.end))[0];
     portal.addEvent({
       ...(last as (typeof demo.events)[number]),
@@ -346,7 +346,7 @@ describe("rebuild-if-changed secrets", () => {
     "should never print the token or the hook URL (%s)",
     async (auth) => {
       const d = mkdtempSync(join(tmpdir(), "ecp-rebuild-secrets-"));
-      const p = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10, auth });
+      const p = await startPortal({ port: 0, now: NOW, pageSizeMax: 10, auth });
       const h = await startRecorder(`/build_hooks/${HOOK_ID}`, 404);
       local.push({ dir: d, portal: p, hook: h });
       const e = buildApiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });

@@ -8,7 +8,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { icalJsEvents } from "../helpers/ics-readers.ts";
@@ -29,9 +30,9 @@ const axeSource = readFileSync(
 );
 
 const ZONE = "Europe/Amsterdam";
-const TODAY = "2026-03-20"; // DEMO_NOW (a Friday) in SITE_TIMEZONE
+const TODAY = "2026-03-20"; // NOW (a Friday) in SITE_TIMEZONE
 const events = demoEvents();
-const calendarNames = new Map(createDemoDataset(DEMO_NOW).calendars.map((c) => [c.id, c.name]));
+const calendarNames = new Map(createDemoDataset(NOW).calendars.map((c) => [c.id, c.name]));
 
 /** The local days (SITE_TIMEZONE) an event occupies; ends are exclusive. */
 function daysOf(event: DatasetEvent): string[] {
@@ -120,7 +121,7 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       timezoneId: "America/New_York",
     });
     contexts.push(context);
-    await context.clock.setFixedTime(new Date(DEMO_NOW));
+    await context.clock.setFixedTime(new Date(NOW));
     if (options.noWorker) {
       await context.addInitScript(() => {
         Reflect.deleteProperty(window, "Worker");

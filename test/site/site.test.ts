@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { encodeIdSegment } from "../../src/model/url-scheme.ts";
 import { createDemoDataset } from "../../src/portal/index.ts";
 import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
-import { buildSite, DEMO_NOW, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 
 let dir: string;
@@ -24,7 +25,7 @@ function htmlFiles(root: string): string[] {
 
 beforeAll(async () => {
   dir = (await builtDemoSite()).dir;
-  dataset = createDemoDataset(DEMO_NOW);
+  dataset = createDemoDataset(NOW);
   const demoOrg = dataset.organizations[0]?.id;
   const visibleCalendars = new Set(
     dataset.calendars.filter((c) => demoOrg && c.organizations.includes(demoOrg)).map((c) => c.id),

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { AuthError } from "../../src/errors.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
 import { progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
 import { filesWithContent } from "../helpers/files.ts";
-import { apiEnv, NOW } from "../helpers/portal-env.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 let portal: RunningPortal;

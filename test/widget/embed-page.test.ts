@@ -1,5 +1,4 @@
 import { HtmlValidate } from "html-validate";
-import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
@@ -7,9 +6,10 @@ import { renderEmbedDocsPage } from "../../src/widget/docs-page.ts";
 import { renderEmbedPage } from "../../src/widget/embed-page.ts";
 import { eventWhen } from "../../src/widget/event-when.ts";
 import { WIDGET_OPTIONS } from "../../src/widget/options.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW_DATETIME } from "../helpers/clock.ts";
 
-const now = DateTime.fromISO(FIXTURE_NOW, { zone: "utc" });
+const now = NOW_DATETIME;
 const site = {
   url: "https://events.example.org",
   urls: new SiteUrls("https://events.example.org"),
