@@ -20,7 +20,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { hoursAfterNow, NOW } from "../helpers/clock.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { listFiles } from "../helpers/files.ts";
-import { icalJsCalendar, icalJsEvents } from "../helpers/ics-readers.ts";
+import { icalJsCalendar, icalJsEvents, nodeIcalEvents } from "../helpers/ics-readers.ts";
 import {
   type FeedReading,
   type JsonFeedReading,
@@ -221,9 +221,7 @@ describe("build from a portal that HTML-encodes its text", () => {
       expect(vevent?.component.getFirstProperty("categories")?.getValues(), file).toEqual([
         ENCODED.category.text,
       ]);
-      const [parsed] = Object.values(ical.sync.parseICS(read(file))).filter(
-        (component): component is ical.VEvent => component?.type === "VEVENT",
-      );
+      const [parsed] = nodeIcalEvents(read(file));
       expect(parsed?.summary, file).toBe(event.title);
       expect(parsed?.location, file).toBe(vevent?.location);
     }

@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ICAL from "ical.js";
-import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
@@ -18,7 +17,12 @@ import {
 } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
-import { icalJsCalendar, icalJsEvents, unfoldedLines } from "../helpers/ics-readers.ts";
+import {
+  icalJsCalendar,
+  icalJsEvents,
+  nodeIcalEvents,
+  unfoldedLines,
+} from "../helpers/ics-readers.ts";
 import { parseIcs } from "../helpers/python-readers.ts";
 import { hasPythonModule } from "../helpers/system-packages.ts";
 
@@ -27,12 +31,6 @@ const hasIcalendar = hasPythonModule("icalendar");
 const events = demoEvents();
 const byUrl = new Map<string, DatasetEvent>(events.map((event) => [eventUrl(event), event]));
 const eventFolder = (url: string) => new URL(url).pathname.slice(1);
-
-function nodeIcalEvents(text: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(text)).filter(
-    (component): component is ical.VEvent => component?.type === "VEVENT",
-  );
-}
 
 const icsFilesOf = async (dir: string) =>
   (await listFiles(dir)).filter((file) => file.endsWith(".ics"));
