@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -12,6 +11,7 @@ import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { redactHookUrl, triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 import { publishState } from "../helpers/build-state.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
 import { buildApiEnv } from "../helpers/portal-env.ts";
 
 const HOOK_ID = "5f3c9d2e8a7b6c1d0e9f8a7b";
@@ -25,40 +25,31 @@ interface HookCall {
 /** A local stand-in for the host's build hook endpoint. */
 async function startHook(
   answer: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<{ url: string; calls: HookCall[]; server: Server }> {
+): Promise<{ url: string; calls: HookCall[]; close(): Promise<void> }> {
   const calls: HookCall[] = [];
-  const server = createServer((request, response) => {
+  const { origin, close } = await serveOnLoopback((request, response) => {
     calls.push({ method: request.method, url: request.url });
     request.resume();
     answer(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/build_hooks/${HOOK_ID}`, calls, server };
+  return { url: `${origin}/build_hooks/${HOOK_ID}`, calls, close };
 }
 
-let servers: Server[] = [];
 let lines: string[] = [];
 const log = (line: string) => lines.push(line);
 
 beforeEach(() => {
-  servers = [];
   lines = [];
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
 });
 
 describe("triggerRebuild", () => {
   it("should POST the build hook exactly once and report success", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, now: FIXED_NOW, log });
 
@@ -99,7 +90,6 @@ describe("triggerRebuild", () => {
 
   it("should report a hook answering HTTP 500 as a failure", async () => {
     const hook = await startHook((_request, response) => response.writeHead(500).end("boom"));
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, now: FIXED_NOW, log });
 
@@ -111,7 +101,6 @@ describe("triggerRebuild", () => {
   it("should give up on a hook that never answers, within its own deadline", async () => {
     // The server accepts the request and never answers.
     const hook = await startHook(() => undefined);
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, timeoutMs: 200, now: FIXED_NOW, log });
 
@@ -121,7 +110,7 @@ describe("triggerRebuild", () => {
 
   it("should report an unreachable hook without throwing", async () => {
     const hook = await startHook((_request, response) => response.end());
-    await new Promise((resolve) => hook.server.close(resolve));
+    await hook.close();
 
     const result = await triggerRebuild({ hookUrl: hook.url, log });
 
@@ -131,11 +120,9 @@ describe("triggerRebuild", () => {
 
   it("should never write the hook id into a log line or a result", async () => {
     const hook = await startHook((_request, response) => response.writeHead(500).end());
-    servers.push(hook.server);
 
     const failed = await triggerRebuild({ hookUrl: hook.url, log });
     const passedHook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(passedHook.server);
     const passed = await triggerRebuild({ hookUrl: passedHook.url, log });
 
     expect(`${failed.message}${passed.message}${lines.join("\n")}`).not.toContain(HOOK_ID);
@@ -205,7 +192,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should check the portal and start no build when nothing changed", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     await publishedSite(hook.url);
     vi.spyOn(console, "log").mockImplementation(() => undefined);
 
@@ -218,7 +204,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should start exactly one build when an event changed", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     const running = await publishedSite(hook.url);
     const event = createDemoDataset(new Date(NOW)).events[0];
     running.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Changed" });
@@ -237,7 +222,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should answer 500 with one clear line, and start nothing, when the portal is down", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     const running = await publishedSite(hook.url);
     await running.close();
     vi.spyOn(console, "log").mockImplementation(() => undefined);
@@ -251,7 +235,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should start a build on every run with REBUILD_ALWAYS=1 (plain periodic rebuilds)", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     vi.stubEnv("REBUILD_ALWAYS", "1");
     vi.stubEnv("BUILD_HOOK_URL", hook.url);
     vi.spyOn(console, "log").mockImplementation(() => undefined);

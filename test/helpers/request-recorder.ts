@@ -1,5 +1,4 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveOnLoopback } from "./loopback-server.ts";
 
 /** A secret-looking hook id: tests assert it never appears in any output. */
 export const HOOK_ID = "7d1e0c9b8a6f5e4d3c2b1a09";
@@ -14,7 +13,7 @@ export interface Recorder {
 /** A local stand-in for a build hook or a WebSub hub: records every request and answers `status`. */
 export async function startRecorder(path: string, status = 200): Promise<Recorder> {
   const calls: { path: string; body: string }[] = [];
-  const server: Server = createServer((request, response) => {
+  const { origin, close } = await serveOnLoopback((request, response) => {
     let body = "";
     request.setEncoding("utf8").on("data", (chunk: string) => {
       body += chunk;
@@ -24,15 +23,5 @@ export async function startRecorder(path: string, status = 200): Promise<Recorde
       response.writeHead(status).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${path}`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: `${origin}${path}`, calls, close };
 }
