@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type NewEvent,
   type RunningPortal,
   startPortal,
   type WireEvent,
   type WireEventDetails,
 } from "../../src/portal/index.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { portalEvent } from "../helpers/events.ts";
 import { call } from "../helpers/http-requests.ts";
 
 /**
@@ -77,25 +77,13 @@ describe("portal edits", () => {
   });
 
   it("should add an event with revision 1 and the portal clock as its creation time", async () => {
-    const event: NewEvent = {
+    const event = portalEvent({
       id: "added-by-test",
       calendarId: "sport",
       title: "Added evening run",
       start: "2026-04-02T19:00:00+02:00",
       end: "2026-04-02T20:00:00+02:00",
-      allDay: false,
-      timeZone: "Europe/Amsterdam",
-      status: "scheduled",
-      summary: "",
-      description: "",
-      location: null,
-      onlineUrl: null,
-      attendanceMode: "offline",
-      image: null,
-      categories: [],
-      organizer: null,
-      registrationUrl: null,
-    };
+    });
 
     const added = portal.addEvent(event);
 
