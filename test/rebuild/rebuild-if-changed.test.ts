@@ -81,48 +81,44 @@ describe("rebuildIfChanged", () => {
     expect(portal.counters.byRoute.details ?? 0).toBe(detailsBefore);
   });
 
-  it("should call the hook exactly once when one event changed", async () => {
-    const id = inCalendar("culture")[17] as string;
-    portal.updateEvent("culture", id, { title: "Moved to the big hall" });
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event updated in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event was added", async () => {
-    const template = demo.events.find((e) => e.calendarId === "sport") ?? demo.events[0];
-    portal.addEvent({
-      ...(template as (typeof demo.events)[number]),
-      id: "new-run-1",
-      title: "Extra run",
-    });
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event added in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event was removed", async () => {
-    portal.deleteEvent("city", inCalendar("city")[3] as string);
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event removed in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event moved to another calendar", async () => {
-    portal.moveEvent("community", inCalendar("community")[5] as string, "culture");
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe(
+  it.each<[string, () => unknown, string]>([
+    [
+      "one event changed",
+      () =>
+        portal.updateEvent("culture", inCalendar("culture")[17] as string, {
+          title: "Moved to the big hall",
+        }),
+      "changed: 1 event updated in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event was added",
+      () => {
+        const template = demo.events.find((e) => e.calendarId === "sport") ?? demo.events[0];
+        portal.addEvent({
+          ...(template as (typeof demo.events)[number]),
+          id: "new-run-1",
+          title: "Extra run",
+        });
+      },
+      "changed: 1 event added in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event was removed",
+      () => portal.deleteEvent("city", inCalendar("city")[3] as string),
+      "changed: 1 event removed in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event moved to another calendar",
+      () => portal.moveEvent("community", inCalendar("community")[5] as string, "culture"),
       "changed: 1 event moved to another calendar in 2 calendars; rebuild requested",
-    );
+    ],
+  ])("should call the hook exactly once when %s", async (_what, edit, line) => {
+    edit();
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe(line);
   });
 
   it("should sum up several changes in one line and one call", async () => {
