@@ -5,7 +5,7 @@ import { PortalClient } from "../../src/api/portal-client.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { fetchPortal, snapshotOf } from "../helpers/fetch-portal.ts";
 import { serveOnLoopback } from "../helpers/loopback-server.ts";
@@ -26,27 +26,25 @@ function json(res: ServerResponse, body: unknown, headers: Record<string, string
 const load = (env: NodeJS.ProcessEnv) => snapshotOf(env);
 
 describe("PortalClient against the reference portal", () => {
-  let portal: RunningPortal;
-  let reference: PortalSnapshot | undefined;
-  beforeAll(async () => {
-    portal = await startPortal({
+  /** The reference portal with the synthetic data of these tests (2 calendars of 70 events), and `options`. */
+  const startSynthetic = (options: PortalOptions = {}) =>
+    startPortal({
       port: 0,
       now: NOW,
       synthetic: { calendars: 2, eventsPerCalendar: 70 },
       seed: 7,
+      ...options,
     });
+  let portal: RunningPortal;
+  let reference: PortalSnapshot | undefined;
+  beforeAll(async () => {
+    portal = await startSynthetic();
   });
   afterAll(() => portal.close());
 
   it("should retry transient faults to a snapshot identical to a fault-free one", async () => {
     const clean = await load(apiEnv(portal));
-    const faulty = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 2, eventsPerCalendar: 70 },
-      seed: 7,
-      faultRate: 0.25,
-    });
+    const faulty = await startSynthetic({ faultRate: 0.25 });
     try {
       const { snapshot, summary } = await fetchPortal(
         apiEnv(faulty, { EVENT_API_RETRIES: "10", EVENT_API_RETRY_MAX_WAIT: "20ms" }),
@@ -120,13 +118,7 @@ describe("PortalClient against the reference portal", () => {
     ["none", { EVENT_API_PAGING: "none" }],
   ] as const)("should page through %s lists to the same snapshot", async (paging, extra) => {
     reference ??= await load(apiEnv(portal));
-    const styled = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 2, eventsPerCalendar: 70 },
-      seed: 7,
-      paging,
-    });
+    const styled = await startSynthetic({ paging });
     try {
       const snapshot = await load(apiEnv(styled, extra));
       expect(snapshot.events.map((e) => `${e.calendarId}/${e.id}`)).toEqual(
