@@ -1,5 +1,6 @@
 import type { SiteConfig } from "../../src/config/site.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW_DATETIME } from "./clock.ts";
 
 /** The site settings the feeds, calendar and page tests build with (pinned clock). */
@@ -27,3 +28,14 @@ export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
   const url = overrides.url ?? TEST_SITE.url;
   return { ...TEST_SITE, urls: new SiteUrls(url), ...overrides };
 }
+
+/**
+ * What the feed and calendar renderers are given besides the events: the
+ * whole of TEST_SITE, as of the fixture's fetch, warnings dropped.
+ */
+export const SITE_WIDE = {
+  site: TEST_SITE,
+  scope: { kind: "site" } as const,
+  fetchedAt: fixtureSnapshot.fetchedAt,
+  warn: () => {},
+};

@@ -12,13 +12,10 @@ import {
   nodeIcalEvents,
   unfoldedLines,
 } from "../helpers/ics-readers.ts";
-import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
+import { SITE_WIDE, siteWith, type TEST_SITE } from "../helpers/test-site.ts";
 
 const siteOptions = (overrides: Partial<CalendarOptions> = {}): CalendarOptions => ({
-  site: TEST_SITE,
-  scope: { kind: "site" },
-  fetchedAt: fixtureSnapshot.fetchedAt,
-  warn: () => {},
+  ...SITE_WIDE,
   ...overrides,
 });
 
