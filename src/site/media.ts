@@ -48,18 +48,20 @@ export async function localizeImages(
   const cacheDir = join(options.cacheDir, "media");
   await mkdir(cacheDir, { recursive: true });
   const urls = [...new Set(snapshot.events.flatMap((e) => (e.image ? [e.image.url] : [])))];
-  const warnings: string[] = [];
   const localized = new Map<string, MediaFile>();
-
-  await Promise.all(
-    urls.map(async (url) => {
-      try {
-        localized.set(url, await cacheImage(url, cacheDir, options.timeoutMs ?? 15_000));
-      } catch (error) {
-        warnings.push(`Image ${url} was not copied into the site (${(error as Error).message}).`);
-      }
-    }),
-  );
+  // In the events' order, whichever download finishes first: the report reads the same every time.
+  const warnings = (
+    await Promise.all(
+      urls.map(async (url) => {
+        try {
+          localized.set(url, await cacheImage(url, cacheDir, options.timeoutMs ?? 15_000));
+          return [];
+        } catch (error) {
+          return [`Image ${url} was not copied into the site (${(error as Error).message}).`];
+        }
+      }),
+    )
+  ).flat();
 
   const withLocalImage = (event: CalendarEvent): CalendarEvent => {
     const file = event.image && localized.get(event.image.url);
@@ -68,7 +70,15 @@ export async function localizeImages(
   };
   return {
     snapshot: { ...snapshot, events: snapshot.events.map(withLocalImage) },
-    files: [...localized.values()],
+    // Two URLs with the same bytes share one file.
+    files: [
+      ...new Map(
+        urls.flatMap((url) => {
+          const file = localized.get(url);
+          return file ? [[file.path, file] as const] : [];
+        }),
+      ).values(),
+    ],
     warnings,
   };
 }

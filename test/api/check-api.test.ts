@@ -1,8 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,8 +13,10 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
 import { envAfterBash, envFileLines, exportLines } from "../helpers/shell.ts";
-import { apiEnv, NOW } from "../snapshot/portal-env.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -82,7 +82,7 @@ describe("checkApi", () => {
     const token = "ecp_k3yk3yk3yk3y_Zx9-echoed-back-by-a-careless-portal-0123456";
     const session = "s3ss-4f9e2a7c1b";
     // A portal that quotes the credential it got, wherever it was sent, and a secret of its own.
-    const server = createServer((req, res) => {
+    const { origin, close } = await serveOnLoopback((req, res) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const sent =
         Object.entries(req.headers).find(([name]) => /auth|key|token/i.test(name))?.[1] ??
@@ -96,13 +96,10 @@ describe("checkApi", () => {
         }),
       );
     });
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    const { port } = server.address() as AddressInfo;
     try {
       const { code, text } = await run({
         ...apiEnv(portal),
-        EVENT_API_URL: `http://127.0.0.1:${port}/v1`,
+        EVENT_API_URL: `${origin}/v1`,
         EVENT_API_TOKEN: token,
       });
       expect(code).toBe(1);
@@ -111,7 +108,7 @@ describe("checkApi", () => {
       );
       for (const secret of [token, token.slice(17), session]) expect(text).not.toContain(secret);
     } finally {
-      server.close();
+      await close();
     }
   });
 

@@ -3,7 +3,9 @@ import { unwrapDetails } from "../../src/api/details-envelope.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { apiEnv, NOW, snapshotOf } from "../snapshot/portal-env.ts";
+import { NOW } from "../helpers/clock.ts";
+import { snapshotOf } from "../helpers/fetch-portal.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
 
 const record = { id: 1042, name: "Repair Café", perex: "Bring what is broken." };
 const calendar = { id: "city", timeZone: "Europe/Amsterdam" };

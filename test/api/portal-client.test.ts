@@ -1,24 +1,21 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { RequestListener, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { PortalClient } from "../../src/api/portal-client.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { ApiError } from "../../src/errors.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { apiEnv, fetchPortal, NOW, snapshotOf, tempDir } from "../snapshot/portal-env.ts";
+import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
+import { fetchPortal, snapshotOf } from "../helpers/fetch-portal.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** A tiny server for what the reference portal cannot produce. */
-async function serve(handler: Handler): Promise<{ url: string; server: Server }> {
-  const server = createServer(handler);
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/api`, server };
+/** A tiny server for what the reference portal cannot produce, until the test file ends. */
+async function serve(handler: RequestListener): Promise<{ url: string }> {
+  const { origin } = await serveOnLoopback(handler);
+  return { url: `${origin}/api` };
 }
 
 function json(res: ServerResponse, body: unknown, headers: Record<string, string> = {}): void {
@@ -29,27 +26,25 @@ function json(res: ServerResponse, body: unknown, headers: Record<string, string
 const load = (env: NodeJS.ProcessEnv) => snapshotOf(env);
 
 describe("PortalClient against the reference portal", () => {
-  let portal: RunningPortal;
-  let reference: PortalSnapshot | undefined;
-  beforeAll(async () => {
-    portal = await startPortal({
+  /** The reference portal with the synthetic data of these tests (2 calendars of 70 events), and `options`. */
+  const startSynthetic = (options: PortalOptions = {}) =>
+    startPortal({
       port: 0,
       now: NOW,
       synthetic: { calendars: 2, eventsPerCalendar: 70 },
       seed: 7,
+      ...options,
     });
+  let portal: RunningPortal;
+  let reference: PortalSnapshot | undefined;
+  beforeAll(async () => {
+    portal = await startSynthetic();
   });
   afterAll(() => portal.close());
 
   it("should retry transient faults to a snapshot identical to a fault-free one", async () => {
     const clean = await load(apiEnv(portal));
-    const faulty = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 2, eventsPerCalendar: 70 },
-      seed: 7,
-      faultRate: 0.25,
-    });
+    const faulty = await startSynthetic({ faultRate: 0.25 });
     try {
       const { snapshot, summary } = await fetchPortal(
         apiEnv(faulty, { EVENT_API_RETRIES: "10", EVENT_API_RETRY_MAX_WAIT: "20ms" }),
@@ -123,13 +118,7 @@ describe("PortalClient against the reference portal", () => {
     ["none", { EVENT_API_PAGING: "none" }],
   ] as const)("should page through %s lists to the same snapshot", async (paging, extra) => {
     reference ??= await load(apiEnv(portal));
-    const styled = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 2, eventsPerCalendar: 70 },
-      seed: 7,
-      paging,
-    });
+    const styled = await startSynthetic({ paging });
     try {
       const snapshot = await load(apiEnv(styled, extra));
       expect(snapshot.events.map((e) => `${e.calendarId}/${e.id}`)).toEqual(
@@ -163,8 +152,11 @@ describe("PortalClient against the reference portal", () => {
 
 describe("PortalClient against other portals", () => {
   const seen: string[] = [];
-  let other: { url: string; server: Server };
+  let other: { url: string };
   const TOKEN = "other-portal-token-123";
+  /** The loader pointed at a stand-in portal at `url`, with the token it wants and a fresh cache. */
+  const loadFrom = (url: string, extra: NodeJS.ProcessEnv = {}) =>
+    load({ EVENT_API_URL: url, EVENT_API_TOKEN: TOKEN, EVENT_API_CACHE_DIR: tempDir(), ...extra });
 
   beforeAll(async () => {
     other = await serve((req, res) => {
@@ -199,7 +191,6 @@ describe("PortalClient against other portals", () => {
       }
     });
   });
-  afterAll(() => other.server.close());
 
   it("should read a field-mapped portal with an API-key header and epoch times", async () => {
     const warnings: string[] = [];
@@ -253,19 +244,11 @@ describe("PortalClient against other portals", () => {
     const html = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<html>Login</html>");
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: html.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-      });
-      await expect(attempt).rejects.toThrow(ApiError);
-      await expect(attempt).rejects.toThrow(
-        /answered .* with text\/html instead of JSON; check that EVENT_API_URL points at the API/,
-      );
-    } finally {
-      html.server.close();
-    }
+    const attempt = loadFrom(html.url);
+    await expect(attempt).rejects.toThrow(ApiError);
+    await expect(attempt).rejects.toThrow(
+      /answered .* with text\/html instead of JSON; check that EVENT_API_URL points at the API/,
+    );
   });
 
   it("should retry a truncated JSON body, then fail clearly", async () => {
@@ -274,21 +257,14 @@ describe("PortalClient against other portals", () => {
       requests++;
       res.writeHead(200, { "content-type": "application/json" }).end('[{"id": "a", "na');
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: broken.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-        EVENT_API_RETRIES: "2",
-        EVENT_API_RETRY_MAX_WAIT: "5ms",
-      });
-      await expect(attempt).rejects.toThrow(
-        /The portal sent invalid JSON for .*event-calendars \(after 3 attempts\)\./,
-      );
-      expect(requests).toBe(3);
-    } finally {
-      broken.server.close();
-    }
+    const attempt = loadFrom(broken.url, {
+      EVENT_API_RETRIES: "2",
+      EVENT_API_RETRY_MAX_WAIT: "5ms",
+    });
+    await expect(attempt).rejects.toThrow(
+      /The portal sent invalid JSON for .*event-calendars \(after 3 attempts\)\./,
+    );
+    expect(requests).toBe(3);
   });
 
   it("should honour Retry-After before the next attempt, up to the cap", async () => {
@@ -303,20 +279,13 @@ describe("PortalClient against other portals", () => {
         json(res, []);
       }
     });
-    try {
-      const snapshot = await load({
-        EVENT_API_URL: busy.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-        EVENT_API_RETRY_MAX_WAIT: "1500ms",
-      });
-      expect(snapshot.calendars).toEqual([]);
-      expect(arrivals).toHaveLength(3);
-      // The server asked for a one-second pause; a retry earlier than that would be rude.
-      expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(950);
-    } finally {
-      busy.server.close();
-    }
+    const snapshot = await loadFrom(busy.url, {
+      EVENT_API_RETRY_MAX_WAIT: "1500ms",
+    });
+    expect(snapshot.calendars).toEqual([]);
+    expect(arrivals).toHaveLength(3);
+    // The server asked for a one-second pause; a retry earlier than that would be rude.
+    expect((arrivals[1] ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
   it("should not retry other client errors", async () => {
@@ -327,19 +296,11 @@ describe("PortalClient against other portals", () => {
         .writeHead(400, { "content-type": "application/problem+json" })
         .end('{"detail":"limit must be 1-100"}');
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: strict.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-      });
-      await expect(attempt).rejects.toThrow(
-        /refused .* \(HTTP 400\): limit must be 1-100; check EVENT_API_URL/,
-      );
-      expect(requests).toBe(1);
-    } finally {
-      strict.server.close();
-    }
+    const attempt = loadFrom(strict.url);
+    await expect(attempt).rejects.toThrow(
+      /refused .* \(HTTP 400\): limit must be 1-100; check EVENT_API_URL/,
+    );
+    expect(requests).toBe(1);
   });
 
   it("should name an unknown host", async () => {
@@ -372,25 +333,17 @@ describe("PortalClient against other portals", () => {
       };
       pump();
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: endless.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-        EVENT_API_MAX_RESPONSE_SIZE: "1MB",
-        EVENT_API_RETRY_MAX_WAIT: "5ms",
-      });
-      await expect(attempt).rejects.toThrow(ApiUnavailableError);
-      await expect(attempt).rejects.toThrow(
-        /^The portal's answer for http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars went on past 1MB and was stopped \(an endless or runaway response\)\. The limit is EVENT_API_MAX_RESPONSE_SIZE=1MB: raise it/,
-      );
-      await expect(attempt).rejects.not.toThrow(/Cannot reach|EFBIG|network/);
-      expect(requests).toBe(1);
-      expect(written).toBeLessThan(16 * 1024 * 1024);
-    } finally {
-      endless.server.closeAllConnections();
-      endless.server.close();
-    }
+    const attempt = loadFrom(endless.url, {
+      EVENT_API_MAX_RESPONSE_SIZE: "1MB",
+      EVENT_API_RETRY_MAX_WAIT: "5ms",
+    });
+    await expect(attempt).rejects.toThrow(ApiUnavailableError);
+    await expect(attempt).rejects.toThrow(
+      /^The portal's answer for http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars went on past 1MB and was stopped \(an endless or runaway response\)\. The limit is EVENT_API_MAX_RESPONSE_SIZE=1MB: raise it/,
+    );
+    await expect(attempt).rejects.not.toThrow(/Cannot reach|EFBIG|network/);
+    expect(requests).toBe(1);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
   });
 
   it("should refuse a body announced larger than the limit without reading it", async () => {
@@ -401,20 +354,12 @@ describe("PortalClient against other portals", () => {
       });
       res.write("[");
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: big.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-        EVENT_API_MAX_RESPONSE_SIZE: "2MB",
-      });
-      await expect(attempt).rejects.toThrow(
-        /announced 3MB, more than the 2MB allowed, and was not read\. The limit is EVENT_API_MAX_RESPONSE_SIZE=2MB/,
-      );
-    } finally {
-      big.server.closeAllConnections();
-      big.server.close();
-    }
+    const attempt = loadFrom(big.url, {
+      EVENT_API_MAX_RESPONSE_SIZE: "2MB",
+    });
+    await expect(attempt).rejects.toThrow(
+      /announced 3MB, more than the 2MB allowed, and was not read\. The limit is EVENT_API_MAX_RESPONSE_SIZE=2MB/,
+    );
   });
 
   it("should name EVENT_API_TIMEOUT when a body stops coming", async () => {
@@ -425,21 +370,13 @@ describe("PortalClient against other portals", () => {
       const stop = setTimeout(() => res.end("]"), 10_000);
       res.on("close", () => clearTimeout(stop));
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: trickle.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-        EVENT_API_TIMEOUT: "200ms",
-        EVENT_API_RETRIES: "0",
-      });
-      await expect(attempt).rejects.toThrow(
-        /^The portal did not finish answering http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars within 200 ms \(EVENT_API_TIMEOUT\)\.$/,
-      );
-    } finally {
-      trickle.server.closeAllConnections();
-      trickle.server.close();
-    }
+    const attempt = loadFrom(trickle.url, {
+      EVENT_API_TIMEOUT: "200ms",
+      EVENT_API_RETRIES: "0",
+    });
+    await expect(attempt).rejects.toThrow(
+      /^The portal did not finish answering http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars within 200 ms \(EVENT_API_TIMEOUT\)\.$/,
+    );
   });
 
   it("should never send the token to another site a next-page link points at", async () => {
@@ -453,20 +390,11 @@ describe("PortalClient against other portals", () => {
         link: `<${other.url}/event-calendars?cursor=2>; rel="next"`,
       });
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: linking.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-      });
-      await expect(attempt).rejects.toThrow(
-        /^The portal points at http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars\?cursor=2, another site than EVENT_API_URL/,
-      );
-      expect(elsewhere).toEqual([]);
-    } finally {
-      other.server.close();
-      linking.server.close();
-    }
+    const attempt = loadFrom(linking.url);
+    await expect(attempt).rejects.toThrow(
+      /^The portal points at http:\/\/127\.0\.0\.1:\d+\/api\/event-calendars\?cursor=2, another site than EVENT_API_URL/,
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it("should stop when the portal's paging repeats itself", async () => {
@@ -475,17 +403,7 @@ describe("PortalClient against other portals", () => {
         link: `<${"http://127.0.0.1"}:${(req.socket.localPort ?? 0).toString()}/api/event-calendars?cursor=same>; rel="next"`,
       });
     });
-    try {
-      const attempt = load({
-        EVENT_API_URL: loop.url,
-        EVENT_API_TOKEN: TOKEN,
-        EVENT_API_CACHE_DIR: tempDir(),
-      });
-      await expect(attempt).rejects.toThrow(
-        /paging repeats .*cursor=same; stopped to avoid a loop/,
-      );
-    } finally {
-      loop.server.close();
-    }
+    const attempt = loadFrom(loop.url);
+    await expect(attempt).rejects.toThrow(/paging repeats .*cursor=same; stopped to avoid a loop/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRedactor, withoutToken } from "../../src/api/auth.ts";
 import { backoffMs, isRetryableStatus, parseRetryAfter } from "../../src/api/retry.ts";
+import { NOW_MS } from "../helpers/clock.ts";
 
 describe("retry policy", () => {
   it("should retry 408, 429 and 5xx only", () => {
@@ -18,7 +19,7 @@ describe("retry policy", () => {
   });
 
   it("should read Retry-After as seconds or an HTTP date (RFC 9110 section 10.2.3)", () => {
-    const now = Date.parse("2026-03-20T12:00:00Z");
+    const now = NOW_MS;
     expect(parseRetryAfter("3", now)).toBe(3000);
     expect(parseRetryAfter("Fri, 20 Mar 2026 12:00:05 GMT", now)).toBe(5000);
     expect(parseRetryAfter("Fri, 20 Mar 2026 11:00:00 GMT", now)).toBe(0);

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadPreviousManifest } from "../../src/build/previous-manifest.ts";
-import { writeTree } from "../deploy/site-tree.ts";
+import { writeTree } from "../helpers/files.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
 
 const PUBLISHED = {
   version: 1,
@@ -20,32 +19,25 @@ const PUBLISHED = {
 };
 
 let work: string;
-let servers: Server[];
 let lines: string[];
 const log = (line: string) => lines.push(line);
 
+/** A published site answering every request with `status` and `body`; the paths asked for. */
 async function serve(status: number, body: string): Promise<{ url: string; paths: string[] }> {
   const paths: string[] = [];
-  const server = createServer((request, response) => {
+  const { origin } = await serveOnLoopback((request, response) => {
     paths.push(request.url ?? "");
     response.writeHead(status, { "content-type": "application/json" }).end(body);
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths };
+  return { url: origin, paths };
 }
 
 beforeEach(async () => {
   work = await mkdtemp(join(tmpdir(), "ecp-previous-"));
-  servers = [];
   lines = [];
 });
 
 afterEach(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
   await rm(work, { recursive: true, force: true });
 });
 
@@ -102,10 +94,7 @@ describe("loadPreviousManifest", () => {
   });
 
   it("should treat an unreachable or silent site as a first build", async () => {
-    const silent = createServer(() => undefined);
-    servers.push(silent);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const { origin: url } = await serveOnLoopback(() => undefined);
 
     const found = await loadPreviousManifest({
       siteUrl: url,

@@ -12,7 +12,7 @@ import {
   publishAtomically,
 } from "../../src/build/publish.ts";
 import { PublishError } from "../../src/errors.ts";
-import { listFiles, writeTree } from "../deploy/site-tree.ts";
+import { listFiles, writeTree } from "../helpers/files.ts";
 
 const OLD_SITE = {
   "index.html": "<h1>old</h1>",
@@ -67,6 +67,15 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** OLD_SITE published at the output folder, NEW_SITE staged beside it; the old site's digest. */
+async function stageOverOldSite(): Promise<{ before: string; staging: string }> {
+  await writeTree(output, OLD_SITE);
+  const before = await digest(output);
+  const staging = await prepareStaging(output);
+  await writeTree(staging, NEW_SITE);
+  return { before, staging };
+}
+
 describe("prepareStaging", () => {
   it("should create an empty staging folder next to the output", async () => {
     const staging = await prepareStaging(output);
@@ -105,9 +114,7 @@ describe("prepareStaging", () => {
 
 describe("publishAtomically", () => {
   it("should replace the previous output with the staged one", async () => {
-    await writeTree(output, OLD_SITE);
-    const staging = await prepareStaging(output);
-    await writeTree(staging, NEW_SITE);
+    const { staging } = await stageOverOldSite();
 
     await publishAtomically(staging, output, { log: quiet });
 
@@ -126,10 +133,7 @@ describe("publishAtomically", () => {
   });
 
   it("should leave the previous site byte-identical when moving the new one into place fails", async () => {
-    await writeTree(output, OLD_SITE);
-    const before = await digest(output);
-    const staging = await prepareStaging(output);
-    await writeTree(staging, NEW_SITE);
+    const { before, staging } = await stageOverOldSite();
     const fs = failingRename((from) => from === staging);
 
     const error = await publishAtomically(staging, output, { fs, log: quiet }).catch(
@@ -143,10 +147,7 @@ describe("publishAtomically", () => {
   });
 
   it("should leave the previous site byte-identical when moving it aside fails", async () => {
-    await writeTree(output, OLD_SITE);
-    const before = await digest(output);
-    const staging = await prepareStaging(output);
-    await writeTree(staging, NEW_SITE);
+    const { before, staging } = await stageOverOldSite();
     const fs = failingRename((from) => from === output);
 
     await expect(publishAtomically(staging, output, { fs, log: quiet })).rejects.toThrow(
@@ -158,10 +159,7 @@ describe("publishAtomically", () => {
   });
 
   it("should keep the old site recoverable when even restoring it fails, and recover it next build", async () => {
-    await writeTree(output, OLD_SITE);
-    const before = await digest(output);
-    const staging = await prepareStaging(output);
-    await writeTree(staging, NEW_SITE);
+    const { before, staging } = await stageOverOldSite();
     // Every rename after moving the old site aside fails.
     let renames = 0;
     const fs = failingRename(() => ++renames > 1);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { countOutput, formatBuildReport, formatBytes } from "../../src/build/report.ts";
-import { writeTree } from "../deploy/site-tree.ts";
+import { writeTree } from "../helpers/files.ts";
 
 describe("formatBuildReport", () => {
   it("should say what was written, the warnings and the time, one fact a line", () => {

@@ -3,9 +3,12 @@ import { describe, expect, it } from "vitest";
 import { type ChangeOptions, detectChanges } from "../../src/changes/detect-changes.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
+import { NOW } from "../helpers/clock.ts";
+import { calendarEvent } from "../helpers/events.ts";
 
 const SITE = "https://events.example.org";
-const T0 = "2026-03-20T12:00:00Z";
+/** The first build of each sequence, at the pinned clock; the later ones are days after it. */
+const T0 = NOW;
 
 const options = (now: string, overrides: Partial<ChangeOptions> = {}): ChangeOptions => ({
   siteUrl: SITE,
@@ -29,30 +32,16 @@ const calendar = (id: string, name = id): Calendar => ({
 const CALENDARS = [calendar("culture", "Culture"), calendar("city", "City Events")];
 
 function event(id: string, overrides: Partial<CalendarEvent> = {}): CalendarEvent {
-  return {
+  return calendarEvent({
     id,
     calendarId: "culture",
     title: `Event ${id}`,
-    summary: "",
-    descriptionHtml: "",
-    descriptionText: "",
     start: "2026-04-10T19:30:00+02:00",
     end: "2026-04-10T22:00:00+02:00",
-    allDay: false,
-    timeZone: "Europe/Amsterdam",
-    status: "scheduled",
-    attendanceMode: "offline",
-    location: null,
-    onlineUrl: null,
-    image: null,
     categories: [{ id: "arts", name: "Arts" }],
-    organizer: null,
-    registrationUrl: null,
-    createdAt: null,
-    updatedAt: null,
     sequence: 2,
     ...overrides,
-  };
+  });
 }
 
 /** Builds in order, each compared with the state the one before left. */

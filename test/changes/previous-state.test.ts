@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   loadPreviousState,
   STATE_FILE,
   savePublishedState,
 } from "../../src/changes/previous-state.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
+import { NOW } from "../helpers/clock.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const SITE = "https://events.example.org";
@@ -33,7 +33,7 @@ const RECORD = {
 const STATE: PublishedState = {
   version: 1,
   siteUrl: SITE,
-  publishedAt: "2026-03-20T12:00:00Z",
+  publishedAt: NOW,
   events: [RECORD],
   removed: [
     {
@@ -42,7 +42,7 @@ const STATE: PublishedState = {
       status: "cancelled",
       uid: "culture.gone@events.example.org",
       url: `${SITE}/calendars/culture/events/gone/`,
-      removedAt: "2026-03-20T12:00:00Z",
+      removedAt: NOW,
       until: "2026-04-19T12:00:00Z",
       reason: { kind: "deleted" },
     },
@@ -52,31 +52,24 @@ const STATE: PublishedState = {
 
 let cacheDir: string;
 let lines: string[];
-let servers: Server[];
 const log = (line: string) => lines.push(line);
 
 /** A live site on loopback serving `files` (path -> [status, body]). */
 async function liveSite(files: Record<string, [number, unknown]>): Promise<string> {
-  const server = createServer((request, response) => {
+  const { origin } = await serveOnLoopback((request, response) => {
     const [status, body] = files[request.url ?? ""] ?? [404, { error: "not found" }];
     response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return origin;
 }
+
+/** The state the build would compare with, for SITE published at `publishedSite` (or nowhere). */
+const loadPrevious = (publishedSite: string | null) =>
+  loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite, log });
 
 beforeEach(() => {
   cacheDir = tempDir("ecp-state-");
   lines = [];
-  servers = [];
-});
-
-afterEach(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
 });
 
 describe("loadPreviousState", () => {
@@ -105,7 +98,7 @@ describe("loadPreviousState", () => {
     ]) {
       lines = [];
       writeFileSync(file, content ?? "");
-      const found = await loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite: null, log });
+      const found = await loadPrevious(null);
       expect(found.state).toBeNull();
       expect(lines).toEqual([
         `previous state: ${file} ${reason}; ignored`,
@@ -118,7 +111,7 @@ describe("loadPreviousState", () => {
     const file = join(cacheDir, STATE_FILE);
     const broken = { ...RECORD, id: "broken", start: "someday" };
     writeFileSync(file, JSON.stringify({ ...STATE, events: [RECORD, broken, 42] }));
-    const found = await loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite: null, log });
+    const found = await loadPrevious(null);
     expect(found.state?.events.map((r) => r.id)).toEqual(["a"]);
   });
 
@@ -133,12 +126,7 @@ describe("loadPreviousState", () => {
       "/api/changes.json": [200, { version: 1, announcements: [], removed: STATE.removed }],
       "/api/manifest.json": [200, { version: 1, generatedAt: "2026-03-20T12:00:00.000Z" }],
     });
-    const found = await loadPreviousState({
-      cacheDir,
-      siteUrl: SITE,
-      publishedSite: origin,
-      log,
-    });
+    const found = await loadPrevious(origin);
     expect(found.state).toEqual({
       ...STATE,
       publishedAt: "2026-03-20T12:00:00.000Z",
@@ -164,12 +152,7 @@ describe("loadPreviousState", () => {
       "/api/calendars/culture/events.json": [200, { version: 1, events: [RECORD] }],
       "/api/calendars/city/events.json": [503, { error: "try later" }],
     });
-    const found = await loadPreviousState({
-      cacheDir,
-      siteUrl: SITE,
-      publishedSite: origin,
-      log,
-    });
+    const found = await loadPrevious(origin);
     expect(found.state).toBeNull();
     expect(lines.at(-1)).toBe(
       `previous state: none (${origin}/api/: The published site failed (HTTP 503) for ${origin}/api/calendars/city/events.json (after 3 attempts)); no changes known`,
@@ -178,12 +161,7 @@ describe("loadPreviousState", () => {
 
   it("should take a site with nothing published for a first build", async () => {
     const origin = await liveSite({});
-    const first = await loadPreviousState({
-      cacheDir,
-      siteUrl: SITE,
-      publishedSite: origin,
-      log,
-    });
+    const first = await loadPrevious(origin);
     expect(first.state).toBeNull();
     expect(lines.at(-1)).toContain("has no published site yet");
   });

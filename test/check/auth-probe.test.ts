@@ -7,7 +7,7 @@ import {
 } from "../../src/check/auth-probe.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { NOW } from "../portal/http.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const portals: RunningPortal[] = [];
 afterAll(() => Promise.all(portals.map((portal) => portal.close())));

@@ -3,7 +3,7 @@ import { HttpClient } from "../../src/api/http-client.ts";
 import { formatPaging, inspectList } from "../../src/check/paging-probe.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { type PagingStyle, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { NOW } from "../portal/http.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const clients: HttpClient[] = [];
 const portals: RunningPortal[] = [];

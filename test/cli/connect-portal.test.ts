@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { connectPortal } from "../../src/cli/connect-portal.ts";
 import { readBuildConfig } from "../../src/config/build-config.ts";
 import { ConfigError } from "../../src/errors.ts";
-
-const NOW = "2026-03-20T12:00:00Z";
+import { NOW } from "../helpers/clock.ts";
 
 describe("connectPortal", () => {
   it("should serve the demo over real HTTP when nothing is configured", async () => {

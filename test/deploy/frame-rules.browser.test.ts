@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../helpers/browser.ts";
+import { writeTree } from "../helpers/files.ts";
+import { REPRESENTATIVE_FILES } from "../helpers/representative-site.ts";
 import { startHostServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
-import { REPRESENTATIVE_FILES, writeTree } from "./site-tree.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 let root: string;
 const closers: (() => Promise<void>)[] = [];

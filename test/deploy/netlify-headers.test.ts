@@ -11,7 +11,8 @@ import {
 import { NETLIFY_TOML_PATH } from "../../src/config/netlify-toml.ts";
 import { readRebuildSchedule, scheduleToMinutes } from "../../src/config/schedule.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
-import { listFiles, urlPathOf } from "./site-tree.ts";
+import { listFiles } from "../helpers/files.ts";
+import { urlPathOf } from "../helpers/representative-site.ts";
 
 const rules = loadHeaderRules();
 let files: string[];

@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -10,8 +9,10 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { redactHookUrl, triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
-import { DEMO_NOW } from "../helpers/demo-build.ts";
-import { apiEnv, publishState } from "../helpers/rebuild.ts";
+import { publishState } from "../helpers/build-state.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
 
 const HOOK_ID = "5f3c9d2e8a7b6c1d0e9f8a7b";
 const FIXED_NOW = () => new Date("2025-03-30T01:00:00Z");
@@ -24,40 +25,31 @@ interface HookCall {
 /** A local stand-in for the host's build hook endpoint. */
 async function startHook(
   answer: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<{ url: string; calls: HookCall[]; server: Server }> {
+): Promise<{ url: string; calls: HookCall[]; close(): Promise<void> }> {
   const calls: HookCall[] = [];
-  const server = createServer((request, response) => {
+  const { origin, close } = await serveOnLoopback((request, response) => {
     calls.push({ method: request.method, url: request.url });
     request.resume();
     answer(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/build_hooks/${HOOK_ID}`, calls, server };
+  return { url: `${origin}/build_hooks/${HOOK_ID}`, calls, close };
 }
 
-let servers: Server[] = [];
 let lines: string[] = [];
 const log = (line: string) => lines.push(line);
 
 beforeEach(() => {
-  servers = [];
   lines = [];
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
 });
 
 describe("triggerRebuild", () => {
   it("should POST the build hook exactly once and report success", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, now: FIXED_NOW, log });
 
@@ -98,7 +90,6 @@ describe("triggerRebuild", () => {
 
   it("should report a hook answering HTTP 500 as a failure", async () => {
     const hook = await startHook((_request, response) => response.writeHead(500).end("boom"));
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, now: FIXED_NOW, log });
 
@@ -110,7 +101,6 @@ describe("triggerRebuild", () => {
   it("should give up on a hook that never answers, within its own deadline", async () => {
     // The server accepts the request and never answers.
     const hook = await startHook(() => undefined);
-    servers.push(hook.server);
 
     const result = await triggerRebuild({ hookUrl: hook.url, timeoutMs: 200, now: FIXED_NOW, log });
 
@@ -120,7 +110,7 @@ describe("triggerRebuild", () => {
 
   it("should report an unreachable hook without throwing", async () => {
     const hook = await startHook((_request, response) => response.end());
-    await new Promise((resolve) => hook.server.close(resolve));
+    await hook.close();
 
     const result = await triggerRebuild({ hookUrl: hook.url, log });
 
@@ -130,11 +120,9 @@ describe("triggerRebuild", () => {
 
   it("should never write the hook id into a log line or a result", async () => {
     const hook = await startHook((_request, response) => response.writeHead(500).end());
-    servers.push(hook.server);
 
     const failed = await triggerRebuild({ hookUrl: hook.url, log });
     const passedHook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(passedHook.server);
     const passed = await triggerRebuild({ hookUrl: passedHook.url, log });
 
     expect(`${failed.message}${passed.message}${lines.join("\n")}`).not.toContain(HOOK_ID);
@@ -190,21 +178,20 @@ describe("netlify/functions/scheduled-rebuild", () => {
   /** A portal, its build state served over HTTP as the live site, and the function's variables. */
   async function publishedSite(hookUrl: string): Promise<RunningPortal> {
     dir = mkdtempSync(join(tmpdir(), "ecp-scheduled-"));
-    portal = await startPortal({ port: 0, now: DEMO_NOW });
-    const env = apiEnv(portal, dir);
+    portal = await startPortal({ port: 0, now: NOW });
+    const env = buildApiEnv(portal, dir);
     const root = await publishState(env, dir);
     site = await startPreviewServer({ root, port: 0 });
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     vi.stubEnv("SITE_URL", site.origin);
     vi.stubEnv("BUILD_HOOK_URL", hookUrl);
     vi.stubEnv("REBUILD_ALWAYS", "");
-    vi.stubEnv("SITE_NOW", DEMO_NOW);
+    vi.stubEnv("SITE_NOW", NOW);
     return portal;
   }
 
   it("should check the portal and start no build when nothing changed", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     await publishedSite(hook.url);
     vi.spyOn(console, "log").mockImplementation(() => undefined);
 
@@ -217,9 +204,8 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should start exactly one build when an event changed", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     const running = await publishedSite(hook.url);
-    const event = createDemoDataset(new Date(DEMO_NOW)).events[0];
+    const event = createDemoDataset(new Date(NOW)).events[0];
     running.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Changed" });
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
 
@@ -236,7 +222,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should answer 500 with one clear line, and start nothing, when the portal is down", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     const running = await publishedSite(hook.url);
     await running.close();
     vi.spyOn(console, "log").mockImplementation(() => undefined);
@@ -250,7 +235,6 @@ describe("netlify/functions/scheduled-rebuild", () => {
 
   it("should start a build on every run with REBUILD_ALWAYS=1 (plain periodic rebuilds)", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
-    servers.push(hook.server);
     vi.stubEnv("REBUILD_ALWAYS", "1");
     vi.stubEnv("BUILD_HOOK_URL", hook.url);
     vi.spyOn(console, "log").mockImplementation(() => undefined);
@@ -278,14 +262,14 @@ describe("netlify/functions/scheduled-rebuild", () => {
 describe("rebuildIfChanged within the function's time limit", () => {
   it("should give up with one clear line when the portal is slower than the deadline", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ecp-deadline-"));
-    const fast = await startPortal({ port: 0, now: DEMO_NOW });
-    const env = apiEnv(fast, dir);
+    const fast = await startPortal({ port: 0, now: NOW });
+    const env = buildApiEnv(fast, dir);
     const root = await publishState(env, dir);
     await fast.close();
     // The same address, now answering slowly.
     const slow = await startPortal({
       port: Number(new URL(fast.url).port),
-      now: DEMO_NOW,
+      now: NOW,
       latencyMs: 2_000,
     });
     try {
@@ -293,7 +277,7 @@ describe("rebuildIfChanged within the function's time limit", () => {
         rebuildIfChanged({
           config: readApiConfig({ ...env, EVENT_API_TOKEN: slow.token }),
           published: root,
-          nowMs: Date.parse(DEMO_NOW),
+          nowMs: NOW_MS,
           hookUrl: "http://127.0.0.1:9/never",
           deadlineMs: 300,
         }),

@@ -1,5 +1,5 @@
 import { type Browser, chromium } from "playwright-core";
-import { CHROMIUM_PATH } from "./system.ts";
+import { CHROMIUM_PATH } from "./system-packages.ts";
 
 /**
  * Debian's Chromium, driven by playwright-core; never a downloaded browser.

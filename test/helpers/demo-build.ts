@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { NOW } from "./clock.ts";
 
-/** The clock every demo build in the tests is pinned to (DST change on 29 March is ahead). */
-export const DEMO_NOW = "2026-03-20T12:00:00Z";
 export const DEMO_SITE_URL = "https://events.example.org";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -44,7 +43,7 @@ export function runScript(
       cwd: ROOT,
       env: {
         ...base,
-        SITE_NOW: DEMO_NOW,
+        SITE_NOW: NOW,
         SITE_URL: DEMO_SITE_URL,
         // Tests talk to loopback only: the shrink guard compares with local output.
         PREVIOUS_MANIFEST_URL: "none",

@@ -1,12 +1,17 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Eleventy from "@11ty/eleventy";
-import type { SiteConfig } from "../../src/config/site.ts";
+import { readSiteConfig, type SiteConfig } from "../../src/config/site.ts";
 import publisherPlugin, { type WrittenFiles } from "../../src/eleventy/publisher-plugin.ts";
 import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW } from "./clock.ts";
+import { listFiles } from "./files.ts";
+import { TEST_SITE } from "./test-site.ts";
 
 /** The category list the site data provides: every category of every event, once. */
 export function categoriesOf(snapshot: PortalSnapshot): Category[] {
@@ -85,4 +90,55 @@ export async function buildPluginSite(
   });
   await eleventy.write();
   return { root, outputDir, warnings };
+}
+
+/**
+ * The feeds, calendars and pages of a plugin site built from a snapshot
+ * (default: the fixture, with TEST_SITE): the output folder and those files
+ * (relative, sorted; not the public JSON, widget, assets or search index,
+ * which other tests cover). Remove it with removeFixtureSite().
+ */
+export async function buildFixtureSite(
+  snapshot: PortalSnapshot = fixtureSnapshot,
+  site: SiteConfig = TEST_SITE,
+  pages: Readonly<Record<string, string>> = {},
+): Promise<{ outDir: string; files: string[]; warnings: readonly string[] }> {
+  const { outputDir, warnings } = await buildPluginSite({ snapshot, site, templates: pages });
+  const files = (await listFiles(outputDir)).filter(
+    (file) => !/^(api|embed|oembed|pagefind|assets)\/|^embed\.js$/.test(file),
+  );
+  return { outDir: outputDir, files, warnings };
+}
+
+/** Removes a build made by buildFixtureSite (its whole temporary folder). */
+export async function removeFixtureSite(outDir: string): Promise<void> {
+  if (outDir) await rm(dirname(outDir), { recursive: true, force: true });
+}
+
+export interface BuiltWidgetSite {
+  readonly outputDir: string;
+  readonly site: SiteConfig;
+  readonly remove: () => void;
+}
+
+export interface WidgetSiteOptions {
+  readonly snapshot?: PortalSnapshot;
+  /** More site settings, as environment variables (SITE_LANG, SITE_TITLE, ...). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Extra input files (name -> content), e.g. a nunjucks page that uses the filters. */
+  readonly templates?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A plugin site at `siteUrl` with the site settings read as the build reads
+ * them (pinned clock), from the fixture snapshot unless told otherwise: the
+ * widget, its guide and the public JSON are all there.
+ */
+export async function buildWidgetSite(
+  siteUrl: string,
+  { snapshot = fixtureSnapshot, env = {}, templates = {} }: WidgetSiteOptions = {},
+): Promise<BuiltWidgetSite> {
+  const site = readSiteConfig({ SITE_URL: siteUrl, SITE_NOW: NOW, ...env });
+  const { root, outputDir } = await buildPluginSite({ snapshot, site, templates });
+  return { outputDir, site, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -1,6 +1,5 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { serveOnLoopback } from "./loopback-server.ts";
 
 /** The built site as the CDN serves it (src/build/preview-server.ts). */
 export type RunningServer = PreviewServer;
@@ -10,7 +9,7 @@ export const startStaticServer = (): Promise<PreviewServer> => startPreviewServe
 export async function startHostServer(
   pages: () => Readonly<Record<string, string>>,
 ): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
+  const { origin, close } = await serveOnLoopback((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const html = pages()[path];
     if (html === undefined) {
@@ -19,19 +18,5 @@ export async function startHostServer(
     }
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(html);
   });
-  return { origin: await listen(server), close: () => close(server) };
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve(`http://127.0.0.1:${port}`);
-    });
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  return { origin, close };
 }

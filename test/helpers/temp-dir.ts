@@ -11,7 +11,7 @@ afterAll(() => {
 });
 
 /** A new folder in the system temporary folder, removed when the test file ends. */
-export function tempDir(prefix: string): string {
+export function tempDir(prefix = "ecp-test-"): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   created.push(dir);
   return dir;

@@ -5,7 +5,8 @@ import { join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
-import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
 
 /**
  * The build's work, counted instead of timed (docs/performance.md): what a
@@ -27,7 +28,7 @@ let work: string;
 let builds = 0;
 
 beforeAll(async () => {
-  portal = await startPortal({ port: 0, now: DEMO_NOW, seed: 1, synthetic: SYNTHETIC });
+  portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
   work = mkdtempSync(join(tmpdir(), "ecp-build-work-"));
 });
 
@@ -112,7 +113,7 @@ describe("build work", () => {
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(searchIndexFiles(await tree(join(work, "site")))).toEqual(coldIndex);
 
-    const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(DEMO_NOW) });
+    const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(NOW) });
     const edited = dataset.events.filter((_, index) => index % 50 === 7);
     for (const event of edited) {
       portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
@@ -129,7 +130,7 @@ describe("build work", () => {
   it("should render no per-event file through Eleventy: its pages grow with lists, not with events", async () => {
     const double = await startPortal({
       port: 0,
-      now: DEMO_NOW,
+      now: NOW,
       seed: 1,
       synthetic: { ...SYNTHETIC, eventsPerCalendar: 2 * SYNTHETIC.eventsPerCalendar },
     });

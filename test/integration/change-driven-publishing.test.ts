@@ -7,14 +7,10 @@ import deploySucceeded from "../../netlify/functions/deploy-succeeded.mts";
 import { startPreviewServer } from "../../src/build/preview-server.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
-import {
-  type BuiltSite,
-  buildSite,
-  DEMO_NOW,
-  DEMO_SITE_URL,
-  runScript,
-} from "../helpers/demo-build.ts";
-import { apiEnv, HOOK_ID, type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL, runScript } from "../helpers/demo-build.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
+import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /**
  * The whole cycle with real builds: the build publishes its state, the check
@@ -52,10 +48,10 @@ let firstFeeds: Map<string, string>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ecp-change-driven-"));
-  portal = await startPortal({ port: 0, now: DEMO_NOW });
+  portal = await startPortal({ port: 0, now: NOW });
   hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
   hub = await startRecorder("/hub");
-  env = { ...apiEnv(portal, root), WEBSUB_HUB: hub.url, BUILD_HOOK_URL: hook.url };
+  env = { ...buildApiEnv(portal, root), WEBSUB_HUB: hub.url, BUILD_HOOK_URL: hook.url };
   first = await buildSite(env, join(root, "_site"));
   firstFeeds = feedHashes(first.dir);
 }, 240_000);
@@ -103,8 +99,8 @@ describe("change-driven publishing", () => {
   });
 
   it("should ping once per changed feed, and not for unchanged ones, after a build that followed an edit", async () => {
-    const sport = createDemoDataset(new Date(DEMO_NOW)).events.filter(
-      (e) => e.calendarId === "sport" && Date.parse(e.start) > Date.parse(DEMO_NOW),
+    const sport = createDemoDataset(new Date(NOW)).events.filter(
+      (e) => e.calendarId === "sport" && Date.parse(e.start) > NOW_MS,
     );
     portal.updateEvent("sport", sport[0]?.id ?? "", { title: "Run club, new route" });
     const check = await runScript("src/cli/rebuild-if-changed.ts", ["--published", first.dir], env);

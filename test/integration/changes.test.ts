@@ -1,17 +1,19 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATE_FILE } from "../../src/changes/previous-state.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type BuiltSite, buildSite, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { hoursAfterNow, NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { portalEvent } from "../helpers/events.ts";
+import { readSiteFile } from "../helpers/files.ts";
+import { icalJsEvents, nodeIcalEvents, unfoldedLines } from "../helpers/ics-readers.ts";
+import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasPythonModule } from "../helpers/system.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { type PyCalendar, type PyFeed, runPythonParser } from "../outputs/feeds-helpers.ts";
-import { icalJsEvents, read, unfoldedLines } from "./published-site.ts";
 
 /**
  * The reference portal changes between two builds, as an editor would change
@@ -24,8 +26,9 @@ import { icalJsEvents, read, unfoldedLines } from "./published-site.ts";
 const hasIcalendar = hasPythonModule("icalendar");
 const hasFeedparser = hasPythonModule("feedparser");
 
-const SECOND = "2026-03-20T13:00:00Z";
-const THIRD = "2026-03-20T14:00:00Z";
+/** The later builds of the day, an hour apart: what the second one finds is dated 13:00. */
+const SECOND = hoursAfterNow(1);
+const THIRD = hoursAfterNow(2);
 
 const MOVED = { calendarId: "culture", id: "open-studio-20260326", title: "Open Studio Night" };
 const CANCELLED = { calendarId: "culture", id: "jazz-boathouse-20260327" };
@@ -51,7 +54,7 @@ interface Vevent {
 
 /** Every VEVENT of a calendar file, as ical.js reads it. */
 function vevents(dir: string, file: string): Vevent[] {
-  return icalJsEvents(read(dir, file)).map((event) => ({
+  return icalJsEvents(readSiteFile(dir, file)).map((event) => ({
     uid: event.uid,
     sequence: event.sequence,
     status: String(event.component.getFirstPropertyValue("status")),
@@ -63,12 +66,6 @@ function vevents(dir: string, file: string): Vevent[] {
 const veventOf = (dir: string, file: string, uid: string) =>
   vevents(dir, file).filter((event) => event.uid === uid);
 
-function nodeIcalVevents(dir: string, file: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(read(dir, file))).filter(
-    (component): component is ical.VEvent => component?.type === "VEVENT",
-  );
-}
-
 interface JsonFeedItem {
   readonly id: string;
   readonly url: string;
@@ -78,10 +75,12 @@ interface JsonFeedItem {
 }
 
 const jsonFeedItems = (dir: string, file: string): JsonFeedItem[] =>
-  (JSON.parse(read(dir, file)) as { items: JsonFeedItem[] }).items;
+  (JSON.parse(readSiteFile(dir, file)) as { items: JsonFeedItem[] }).items;
 
 function jsonLd(dir: string, file: string): Record<string, unknown> | null {
-  const match = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(read(dir, file));
+  const match = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(
+    readSiteFile(dir, file),
+  );
   return match?.[1] ? (JSON.parse(match[1]) as Record<string, unknown>) : null;
 }
 
@@ -97,7 +96,7 @@ interface PublicEvent {
 
 const publicEvents = (dir: string, calendarId: string): PublicEvent[] =>
   (
-    JSON.parse(read(dir, `api/calendars/${calendarId}/events.json`)) as {
+    JSON.parse(readSiteFile(dir, `api/calendars/${calendarId}/events.json`)) as {
       events: PublicEvent[];
     }
   ).events;
@@ -128,8 +127,8 @@ describe("changes between two builds", () => {
     output = join(work, "out", "_site");
     cacheDir = join(work, "cache");
     mkdirSync(join(work, "out"));
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
-    first = ok(await build(DEMO_NOW));
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
+    first = ok(await build(NOW));
     before = join(work, "before");
     cpSync(output, before, { recursive: true });
 
@@ -143,25 +142,16 @@ describe("changes between two builds", () => {
     portal.updateEvent(REINSTATED.calendarId, REINSTATED.id, { status: "scheduled" });
     portal.deleteEvent(DELETED.calendarId, DELETED.id);
     portal.moveEvent(SWITCHED.calendarId, SWITCHED.id, SWITCHED.to);
-    portal.addEvent({
-      id: ADDED.id,
-      calendarId: ADDED.calendarId,
-      title: ADDED.title,
-      start: "2026-03-28T09:00:00+01:00",
-      end: "2026-03-28T10:00:00+01:00",
-      allDay: false,
-      timeZone: "Europe/Amsterdam",
-      status: "scheduled",
-      summary: "",
-      description: "",
-      location: null,
-      onlineUrl: null,
-      attendanceMode: "offline",
-      image: null,
-      categories: [{ id: "sport", name: "Sport" }],
-      organizer: null,
-      registrationUrl: null,
-    });
+    portal.addEvent(
+      portalEvent({
+        id: ADDED.id,
+        calendarId: ADDED.calendarId,
+        title: ADDED.title,
+        start: "2026-03-28T09:00:00+01:00",
+        end: "2026-03-28T10:00:00+01:00",
+        categories: [{ id: "sport", name: "Sport" }],
+      }),
+    );
     second = ok(await build(SECOND));
     after = join(work, "after");
     cpSync(output, after, { recursive: true });
@@ -215,7 +205,7 @@ describe("changes between two builds", () => {
         start: was?.start,
       });
       expect(now?.sequence, file).toBe((was?.sequence ?? 0) + 1);
-      const viaNode = nodeIcalVevents(after, file).find((event) => event.uid === uid);
+      const viaNode = nodeIcalEvents(readSiteFile(after, file)).find((event) => event.uid === uid);
       expect(viaNode?.status, file).toBe("CANCELLED");
       // Unchanged in the next build: the same bytes for the same news.
       expect(veventOf(join(output), file, uid), file).toEqual([now]);
@@ -226,7 +216,7 @@ describe("changes between two builds", () => {
     ).toMatchObject([
       { status: "CANCELLED", sequence: veventOf(after, "calendar.ics", uid)[0]?.sequence },
     ]);
-    const page = read(after, pageFile(DELETED.calendarId, DELETED.id));
+    const page = readSiteFile(after, pageFile(DELETED.calendarId, DELETED.id));
     expect(page).toContain("This event has been cancelled.");
     expect(jsonLd(after, pageFile(DELETED.calendarId, DELETED.id))).toMatchObject({
       eventStatus: "https://schema.org/EventCancelled",
@@ -236,7 +226,7 @@ describe("changes between two builds", () => {
   it("should offer Add to calendar only while an event is on: not once cancelled, deleted or moved away", () => {
     /** The page's "Add to calendar" links: its event.ics, Google's and Outlook's templates. */
     const addLinks = (dir: string, calendarId: string, id: string) => {
-      const html = read(dir, pageFile(calendarId, id));
+      const html = readSiteFile(dir, pageFile(calendarId, id));
       return {
         section: html.includes('<section class="add-to-calendar"'),
         ics: html.includes(`href="${paths.event(calendarId, id)}event.ics"`),
@@ -256,7 +246,7 @@ describe("changes between two builds", () => {
     }
     // The moved event offers it at its new address; the deleted one's pages say why there is none.
     expect(addLinks(after, SWITCHED.to, SWITCHED.id)).toEqual(offered);
-    expect(read(after, pageFile(DELETED.calendarId, DELETED.id))).toContain(
+    expect(readSiteFile(after, pageFile(DELETED.calendarId, DELETED.id))).toContain(
       "This event has been cancelled.",
     );
     // Their downloads stay, carrying the cancellation to those who added them before.
@@ -270,16 +260,16 @@ describe("changes between two builds", () => {
 
   it("should take a deleted event out of lists, the public JSON and the widget", () => {
     const link = paths.event(DELETED.calendarId, DELETED.id);
-    expect(read(before, "calendars/community/index.html")).toContain(link);
+    expect(readSiteFile(before, "calendars/community/index.html")).toContain(link);
     for (const file of [
       "calendars/community/index.html",
       "index.html",
       "embed/community/index.html",
     ]) {
-      expect(read(after, file), file).not.toContain(link);
+      expect(readSiteFile(after, file), file).not.toContain(link);
     }
     expect(publicEvents(after, "community").map((event) => event.id)).not.toContain(DELETED.id);
-    const changes = JSON.parse(read(after, "api/changes.json")) as {
+    const changes = JSON.parse(readSiteFile(after, "api/changes.json")) as {
       removed: { id: string; reason: { kind: string }; sequence: number }[];
     };
     expect(changes.removed.find((event) => event.id === DELETED.id)).toMatchObject({
@@ -295,10 +285,7 @@ describe("changes between two builds", () => {
         "calendars/community/calendar.ics",
         "calendars/city/calendar.ics",
       ];
-      const parsed = runPythonParser<PyCalendar[]>(
-        "ics-parse.py",
-        files.map((file) => join(after, file)),
-      );
+      const parsed = parseIcs(files.map((file) => join(after, file)));
       for (const calendar of parsed) expect(calendar.errors, calendar.path).toEqual([]);
       const site = parsed[0]?.events ?? [];
       expect(
@@ -338,12 +325,12 @@ describe("changes between two builds", () => {
       oldUid,
     );
     // The old page points to the new one; no feed announces a cancellation.
-    const oldPage = read(after, pageFile(SWITCHED.calendarId, SWITCHED.id));
+    const oldPage = readSiteFile(after, pageFile(SWITCHED.calendarId, SWITCHED.id));
     expect(oldPage).toContain("This event has moved to the calendar City Events.");
     expect(oldPage).toContain(`href="${paths.event(SWITCHED.to, SWITCHED.id)}"`);
     expect(oldPage).toContain(`<link rel="canonical" href="${pageUrl(SWITCHED.to, SWITCHED.id)}">`);
     expect(existsSync(join(after, pageFile(SWITCHED.to, SWITCHED.id)))).toBe(true);
-    const sitemap = read(after, "sitemap.xml");
+    const sitemap = readSiteFile(after, "sitemap.xml");
     expect(sitemap).toContain(`<loc>${pageUrl(SWITCHED.to, SWITCHED.id)}</loc>`);
     expect(sitemap).not.toContain(`<loc>${pageUrl(SWITCHED.calendarId, SWITCHED.id)}</loc>`);
     expect(sitemap).toContain(`<loc>${pageUrl(DELETED.calendarId, DELETED.id)}</loc>`);
@@ -401,10 +388,7 @@ describe("changes between two builds", () => {
   it.skipIf(!hasFeedparser)(
     "should give RSS and Atom readers the announcements as new entries",
     () => {
-      const [rss, atom] = runPythonParser<PyFeed[]>("feeds-parse.py", [
-        join(after, "feed.xml"),
-        join(after, "atom.xml"),
-      ]);
+      const [rss, atom] = parseFeeds([join(after, "feed.xml"), join(after, "atom.xml")]);
       for (const feed of [rss, atom]) {
         expect(feed?.bozo, feed?.bozoException).toBe(false);
         const entry = feed?.entries.find((e) => e.id.endsWith("#moved-20260320T130000Z"));
@@ -437,16 +421,18 @@ describe("changes between two builds", () => {
       eventStatus: "https://schema.org/EventPostponed",
     });
     const badge = '<span class="badge badge-new-date">New date</span>';
-    expect(read(after, file)).toContain(badge);
-    expect(read(after, file)).toMatch(/this event was moved from 26 March 2026 at 19:30/);
+    expect(readSiteFile(after, file)).toContain(badge);
+    expect(readSiteFile(after, file)).toMatch(/this event was moved from 26 March 2026 at 19:30/);
     const row = (html: string) =>
       /<li class="event-row[^"]*">(?:(?!<\/li>).)*Open Studio Night(?:(?!<\/li>).)*<\/li>/s.exec(
         html,
       )?.[0] ?? "";
-    expect(row(read(after, "calendars/culture/index.html"))).toContain(badge);
-    expect(row(read(before, "calendars/culture/index.html"))).not.toContain("badge-new-date");
-    expect(row(read(after, "calendars/culture/index.html"))).not.toBe("");
-    expect(read(after, "embed/culture/index.html")).toMatch(
+    expect(row(readSiteFile(after, "calendars/culture/index.html"))).toContain(badge);
+    expect(row(readSiteFile(before, "calendars/culture/index.html"))).not.toContain(
+      "badge-new-date",
+    );
+    expect(row(readSiteFile(after, "calendars/culture/index.html"))).not.toBe("");
+    expect(readSiteFile(after, "embed/culture/index.html")).toMatch(
       /Open Studio Night<\/span> <span class="ecp-badge ecp-badge--new-date">New date<\/span>/,
     );
     expect(publicEvents(after, "culture").find((event) => event.id === MOVED.id)).toMatchObject({
@@ -479,7 +465,7 @@ describe("changes between two builds", () => {
   it("should keep the published state when a build fails", async () => {
     const state = join(cacheDir, STATE_FILE);
     const kept = sha(state);
-    const failed = await build("2026-03-20T15:00:00Z", { EVENT_API_TOKEN: "wrong" });
+    const failed = await build(hoursAfterNow(3), { EVENT_API_TOKEN: "wrong" });
     expect(failed.status).toBe(1);
     expect(sha(state)).toBe(kept);
   });
@@ -494,7 +480,7 @@ describe("changes between two builds", () => {
       mkdirSync(join(work, "fresh"));
       const site = ok(
         await build(
-          "2026-03-20T15:00:00Z",
+          hoursAfterNow(3),
           {
             EVENT_API_CACHE_DIR: fresh,
             PREVIOUS_MANIFEST_URL: `${live.origin}/api/manifest.json`,
@@ -536,7 +522,7 @@ describe("changes between two builds", () => {
     });
 
     writeFileSync(state, "{ this is not json");
-    const corrupt = ok(await build("2026-03-20T16:00:00Z"));
+    const corrupt = ok(await build(hoursAfterNow(4)));
     expect(corrupt.log).toContain(`previous state: ${state} is not JSON; ignored`);
     expect(corrupt.log).toMatch(
       /previous state: none \(no usable .*, and nothing published to read\); no changes known/,
@@ -556,7 +542,7 @@ describe("changes between two builds", () => {
 
     rmSync(state);
     portal.deleteEvent(ADDED.calendarId, ADDED.id);
-    const missing = ok(await build("2026-03-20T17:00:00Z"));
+    const missing = ok(await build(hoursAfterNow(5)));
     expect(missing.log).toMatch(/previous state: none \(no usable .*; no changes known/);
     expect(missing.stdout).toContain("changes    none known");
     expect(veventOf(output, "calendar.ics", uidOf(ADDED.calendarId, ADDED.id))).toEqual([]);
@@ -573,7 +559,7 @@ describe("changes between two builds", () => {
       .map((event) => event.uid);
     expect(cancelledInFile.length).toBeGreaterThan(0);
     for (const uid of cancelledInFile) expect(cancelledInPortal, uid).toContain(uid);
-    expect(unfoldedLines(read(output, "calendar.ics"))).not.toContain(
+    expect(unfoldedLines(readSiteFile(output, "calendar.ics"))).not.toContain(
       "SUMMARY:Cancelled: Web Accessibility for Volunteer Websites",
     );
   });

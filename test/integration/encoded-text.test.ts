@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -6,7 +5,6 @@ import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { listFiles } from "../deploy/site-tree.ts";
 import {
   addedEncodedEvent,
   createEncodedDataset,
@@ -19,11 +17,19 @@ import {
   WIRE_REFERENCES,
 } from "../fixtures/encoded-dataset.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
+import { hoursAfterNow, NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
+import { listFiles } from "../helpers/files.ts";
+import { icalJsCalendar, icalJsEvents, nodeIcalEvents } from "../helpers/ics-readers.ts";
+import {
+  type FeedReading,
+  type JsonFeedReading,
+  type PageReading,
+  readText,
+} from "../helpers/python-readers.ts";
 import { startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium, hasPythonModule, SYSTEM_PYTHON } from "../helpers/system.ts";
+import { hasChromium, hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { icalJsCalendar, icalJsEvents } from "./published-site.ts";
 
 /*
  * A portal that HTML-encodes its plain-text fields, served by the reference
@@ -36,7 +42,8 @@ import { icalJsCalendar, icalJsEvents } from "./published-site.ts";
  * encoded reference ("&amp;lt;") must stay the text "&lt;", never "<".
  */
 
-const SECOND = "2026-03-20T13:00:00Z";
+/** The second build, an hour after the first. */
+const SECOND = hoursAfterNow(1);
 
 interface Published {
   readonly id: string;
@@ -63,41 +70,6 @@ const EVENT_TEXTS = [
   ENCODED.street.text,
   ENCODED.locality.text,
 ];
-
-interface PageReading {
-  readonly title: string;
-  readonly h1: string[];
-  readonly text: string;
-  /** Code samples to copy (<pre>): HTML source, escaped as such. */
-  readonly code: string[];
-  readonly jsonld: string[];
-}
-
-interface FeedReading {
-  readonly bozo: boolean;
-  readonly version: string;
-  readonly xml: { title: string[]; description: string[]; category: string[] };
-  readonly feed: { title: string; subtitle: string };
-  readonly entries: { title: string; titleType: string; tags: string[]; content: string }[];
-}
-
-interface JsonFeedReading {
-  readonly title: string;
-  readonly description?: string;
-  readonly items: { title: string; tags: string[]; content: string }[];
-}
-
-/** Runs read-text.py next to this file; its JSON by file, relative to the site. */
-function readText<T>(dir: string, files: readonly string[]): Record<string, T> {
-  const result = spawnSync(
-    SYSTEM_PYTHON,
-    [join(import.meta.dirname, "read-text.py"), ...files.map((file) => join(dir, file))],
-    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-  );
-  if (result.status !== 0) throw new Error(`read-text.py failed: ${result.stderr}`);
-  const byPath = JSON.parse(result.stdout) as Record<string, T>;
-  return Object.fromEntries(files.map((file) => [file, byPath[join(dir, file)] as T]));
-}
 
 interface SearchFragment {
   readonly url: string;
@@ -143,7 +115,7 @@ describe("build from a portal that HTML-encodes its text", () => {
     portal = await startPortal({
       host: "127.0.0.1",
       port: 0,
-      now: DEMO_NOW,
+      now: NOW,
       dataset: createEncodedDataset(),
     });
     const build = (now: string) =>
@@ -156,7 +128,7 @@ describe("build from a portal that HTML-encodes its text", () => {
         },
         output,
       );
-    const first = await build(DEMO_NOW);
+    const first = await build(NOW);
     if (first.status !== 0) throw new Error(`first build failed:\n${first.log}`);
     portal.addEvent(addedEncodedEvent());
     second = await build(SECOND);
@@ -249,9 +221,7 @@ describe("build from a portal that HTML-encodes its text", () => {
       expect(vevent?.component.getFirstProperty("categories")?.getValues(), file).toEqual([
         ENCODED.category.text,
       ]);
-      const [parsed] = Object.values(ical.sync.parseICS(read(file))).filter(
-        (component): component is ical.VEvent => component?.type === "VEVENT",
-      );
+      const [parsed] = nodeIcalEvents(read(file));
       expect(parsed?.summary, file).toBe(event.title);
       expect(parsed?.location, file).toBe(vevent?.location);
     }

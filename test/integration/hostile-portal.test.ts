@@ -13,8 +13,7 @@ import {
   HOSTILE_DESCRIPTION,
   HOSTILE_TITLES,
 } from "../fixtures/hostile-dataset.ts";
-import { buildSite, type CommandRun, DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
-import { hasPythonModule, SYSTEM_PYTHON } from "../helpers/system.ts";
+import { buildSite, type CommandRun, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 
 /** Every file below `dir`, as paths relative to it with "/" separators; fails on symlinks. */
 function listTree(dir: string): string[] {
@@ -143,6 +142,9 @@ for path in sys.argv[1:]:
 print(json.dumps(out))
 `;
 
+import { NOW } from "../helpers/clock.ts";
+import { hasPythonModule, SYSTEM_PYTHON } from "../helpers/system-packages.ts";
+
 interface XmlReading {
   readonly error?: string;
   readonly html: string[];
@@ -176,7 +178,7 @@ describe("build from a hostile portal", () => {
     const gone = await startPortal({ host: "127.0.0.1", port: 0 });
     await gone.close();
     dataset = createHostileDataset({ deadOrigin: gone.origin });
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW, dataset });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset });
     build = await buildSite(
       {
         EVENT_API_URL: portal.url,

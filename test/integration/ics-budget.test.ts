@@ -2,16 +2,17 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type ICAL from "ical.js";
 import { DateTime } from "luxon";
-import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ICS_MAX_BYTES } from "../../src/config/site.ts";
 import { DEMO_ZONE } from "../../src/portal/demo-content.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type CommandRun, DEMO_NOW, runScript } from "../helpers/demo-build.ts";
-import { hasPythonModule } from "../helpers/system.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { type CommandRun, runScript } from "../helpers/demo-build.ts";
+import { readSiteFile } from "../helpers/files.ts";
+import { icalJsEvents, nodeIcalEvents } from "../helpers/ics-readers.ts";
+import { parseIcs } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { type PyCalendar, runPythonParser } from "../outputs/feeds-helpers.ts";
-import { icalJsEvents, read } from "./published-site.ts";
 
 /**
  * A large synthetic portal (1,800 events, about 1,500 of them in the
@@ -37,7 +38,7 @@ interface Vevent {
 }
 
 function vevents(dir: string, file: string): Vevent[] {
-  return icalJsEvents(read(dir, file)).map((event) => ({
+  return icalJsEvents(readSiteFile(dir, file)).map((event) => ({
     uid: event.uid,
     status: String(event.component.getFirstPropertyValue("status")),
     startMs: instant(event.startDate),
@@ -64,7 +65,7 @@ describe("subscription size budget", () => {
   let counters: Record<string, number>;
 
   beforeAll(async () => {
-    portal = await startPortal({ port: 0, now: DEMO_NOW, seed: 1, synthetic: SYNTHETIC });
+    portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
     const work = tempDir("ecp-ics-budget-");
     dir = join(work, "_site");
     const metrics = join(work, "metrics.json");
@@ -103,7 +104,7 @@ describe("subscription size budget", () => {
     expect(cancelled.length).toBeGreaterThan(10);
     for (const event of cancelled) expect(kept, event.uid).toContain(event.uid);
     const horizon = Math.min(...left.map((event) => event.startMs));
-    expect(horizon).toBeGreaterThan(Date.parse(DEMO_NOW) + 90 * DAY);
+    expect(horizon).toBeGreaterThan(NOW_MS + 90 * DAY);
     for (const event of site) {
       if (event.status !== "CANCELLED") expect(event.startMs).toBeLessThan(horizon);
     }
@@ -114,16 +115,14 @@ describe("subscription size budget", () => {
   });
 
   it("should give calendar apps a file they read whole", () => {
-    const text = read(dir, "calendar.ics");
-    const viaNode = Object.values(ical.sync.parseICS(text)).filter(
-      (component) => component?.type === "VEVENT",
-    );
+    const text = readSiteFile(dir, "calendar.ics");
+    const viaNode = nodeIcalEvents(text);
     expect(viaNode.length).toBe(vevents(dir, "calendar.ics").length);
     expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
   });
 
   it.skipIf(!hasIcalendar)("should be read by Python's icalendar without errors", () => {
-    const [parsed] = runPythonParser<PyCalendar[]>("ics-parse.py", [join(dir, "calendar.ics")]);
+    const [parsed] = parseIcs([join(dir, "calendar.ics")]);
     expect(parsed?.errors).toEqual([]);
     expect(parsed?.events.length).toBe(vevents(dir, "calendar.ics").length);
   });
@@ -137,7 +136,7 @@ describe("subscription size budget", () => {
   });
 
   it("should steer subscribers to the calendar and category files on the subscribe page", () => {
-    const page = read(dir, "subscribe/index.html");
+    const page = readSiteFile(dir, "subscribe/index.html");
     const notices = page.match(/class="notice trim-notice"/g) ?? [];
     // The site-wide panel only: the calendars' and categories' files are whole.
     expect(notices).toHaveLength(1);
@@ -146,10 +145,10 @@ describe("subscription size budget", () => {
     expect(page.match(/id="subscribe-calendar-cal-00\d"/g)).toHaveLength(CALENDARS.length);
     const category = /id="subscribe-category-([^"]+)"/.exec(page)?.[1];
     expect(category).toBeDefined();
-    const categoryPage = read(dir, `categories/${category}/index.html`);
+    const categoryPage = readSiteFile(dir, `categories/${category}/index.html`);
     expect(categoryPage).toContain(`id="subscribe-${category}"`);
     expect(categoryPage).not.toContain("trim-notice");
-    expect(read(dir, "calendars/cal-001/index.html")).not.toContain("trim-notice");
+    expect(readSiteFile(dir, "calendars/cal-001/index.html")).not.toContain("trim-notice");
   });
 
   it("should compute each event's VEVENT once, trimming included", () => {
@@ -166,7 +165,6 @@ describe("subscription size budget", () => {
  */
 describe("subscription size budget, with more cancellations than it holds", () => {
   const PORTAL = { calendars: 4, eventsPerCalendar: 900, keepEvery: 6 };
-  const NOW_MS = Date.parse(DEMO_NOW);
   let portal: RunningPortal;
   let dir: string;
   let run: CommandRun;
@@ -180,14 +178,14 @@ describe("subscription size budget, with more cancellations than it holds", () =
       calendars: PORTAL.calendars,
       eventsPerCalendar: PORTAL.eventsPerCalendar,
       seed: 1,
-      now: DEMO_NOW,
+      now: NOW,
     });
     const events = dataset.events.map((event, index) =>
       index % PORTAL.keepEvery === 0
         ? { ...event, status: "scheduled" as const }
         : { ...event, status: "cancelled" as const },
     );
-    portal = await startPortal({ port: 0, now: DEMO_NOW, dataset: { ...dataset, events } });
+    portal = await startPortal({ port: 0, now: NOW, dataset: { ...dataset, events } });
     const work = tempDir("ecp-ics-budget-cancelled-");
     dir = join(work, "_site");
     run = await runScript("src/cli/build.ts", ["--output", dir], {
@@ -221,7 +219,7 @@ describe("subscription size budget, with more cancellations than it holds", () =
     const cancelled = whole().filter((event) => event.status === "CANCELLED");
     // The premise: their VEVENTs alone are more than twice the budget.
     const cancelledBytes = calendarFiles()
-      .flatMap((file) => read(dir, file).split("BEGIN:VEVENT\r\n").slice(1))
+      .flatMap((file) => readSiteFile(dir, file).split("BEGIN:VEVENT\r\n").slice(1))
       .filter((vevent) => vevent.includes("\r\nSTATUS:CANCELLED\r\n"))
       .reduce((sum, vevent) => sum + Buffer.byteLength(`BEGIN:VEVENT\r\n${vevent}`), 0);
     expect(cancelledBytes).toBeGreaterThan(2 * DEFAULT_ICS_MAX_BYTES);
@@ -247,10 +245,8 @@ describe("subscription size budget, with more cancellations than it holds", () =
   });
 
   it("should give calendar apps a file they read whole", () => {
-    const text = read(dir, "calendar.ics");
-    const viaNode = Object.values(ical.sync.parseICS(text)).filter(
-      (component) => component?.type === "VEVENT",
-    );
+    const text = readSiteFile(dir, "calendar.ics");
+    const viaNode = nodeIcalEvents(text);
     expect(viaNode.length).toBe(vevents(dir, "calendar.ics").length);
     expect(viaNode.every((event) => event.type === "VEVENT" && event.status === "CANCELLED")).toBe(
       true,
@@ -279,7 +275,7 @@ describe("subscription size budget, with more cancellations than it holds", () =
   });
 
   it.skipIf(!hasIcalendar)("should be read by Python's icalendar without errors", () => {
-    const [parsed] = runPythonParser<PyCalendar[]>("ics-parse.py", [join(dir, "calendar.ics")]);
+    const [parsed] = parseIcs([join(dir, "calendar.ics")]);
     expect(parsed?.errors).toEqual([]);
     expect(parsed?.events.length).toBe(vevents(dir, "calendar.ics").length);
   });

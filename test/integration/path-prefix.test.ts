@@ -6,7 +6,7 @@ import { type PreviewServer, startPreviewServer } from "../../src/build/preview-
 import { launchBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
-import { hasChromium } from "../helpers/system.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
  * A site published in a folder of its host, as a GitHub Pages project site

@@ -11,9 +11,10 @@ import {
   type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
 import { type CommandRun, runScript } from "../helpers/demo-build.ts";
+import { icalJsEvents } from "../helpers/ics-readers.ts";
 import { envFileLines } from "../helpers/shell.ts";
-import { icalJsEvents } from "./published-site.ts";
 
 /** Three zones, each with a clock change near the pinned build clock (2026-03-20). */
 const ZONES = {
@@ -133,7 +134,7 @@ describe("a build from the settings check-api proposes, saved as a .env file", (
   beforeAll(async () => {
     portal = await startPortal({
       port: 0,
-      now: "2026-03-20T12:00:00Z",
+      now: NOW,
       dataset: dataset(),
       dialect: "variant",
       auth: "header:X-Api-Key",

@@ -1,30 +1,30 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ical from "node-ical";
+import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { listFiles } from "../deploy/site-tree.ts";
-import { type BuiltSite, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
-import { hasPythonModule } from "../helpers/system.ts";
-import { type PyCalendar, runPythonParser } from "../outputs/feeds-helpers.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import {
   demoEvents,
   eventUrl,
   expectedUrls,
-  icalJsCalendar,
-  icalJsEvents,
   inFeedWindow,
   instants,
   isSingleEvent,
   isSubscription,
-  publishedFiles,
-  read,
+} from "../helpers/demo-expectations.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+import { listFiles, readSiteFile } from "../helpers/files.ts";
+import {
+  icalJsCalendar,
+  icalJsEvents,
+  nodeIcalEvents,
   unfoldedLines,
-  type VeventFacts,
-  veventFacts,
-} from "./published-site.ts";
+} from "../helpers/ics-readers.ts";
+import { parseIcs } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 
 const hasIcalendar = hasPythonModule("icalendar");
 
@@ -32,10 +32,38 @@ const events = demoEvents();
 const byUrl = new Map<string, DatasetEvent>(events.map((event) => [eventUrl(event), event]));
 const eventFolder = (url: string) => new URL(url).pathname.slice(1);
 
-function nodeIcalEvents(text: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(text)).filter(
-    (component): component is ical.VEvent => component?.type === "VEVENT",
+const icsFilesOf = async (dir: string) =>
+  (await listFiles(dir)).filter((file) => file.endsWith(".ics"));
+
+/** One VEVENT's facts a subscriber's calendar keys on, by event page URL. */
+interface VeventFacts {
+  readonly file: string;
+  readonly uid: string;
+  readonly url: string;
+  readonly sequence: number;
+  readonly lastModified: string;
+  readonly dtstamp: string;
+  readonly summary: string;
+}
+
+function veventFacts(dir: string, files: readonly string[]): VeventFacts[] {
+  return files.flatMap((file) =>
+    icalJsCalendar(readSiteFile(dir, file))
+      .getAllSubcomponents("vevent")
+      .map((component) => ({
+        file,
+        uid: String(component.getFirstPropertyValue("uid")),
+        url: String(component.getFirstPropertyValue("url")),
+        sequence: Number(component.getFirstPropertyValue("sequence")),
+        lastModified: utcOf(component.getFirstPropertyValue("last-modified")),
+        dtstamp: utcOf(component.getFirstPropertyValue("dtstamp")),
+        summary: String(component.getFirstPropertyValue("summary")),
+      })),
   );
+}
+
+function utcOf(value: unknown): string {
+  return value instanceof ICAL.Time ? value.toJSDate().toISOString() : "";
 }
 
 /** Properties of the VCALENDAR itself (not of its components). */
@@ -52,14 +80,14 @@ describe("published calendars of the demo build", () => {
 
   beforeAll(async () => {
     site = await builtDemoSite();
-    icsFiles = await publishedFiles(site.dir, (file) => file.endsWith(".ics"));
+    icsFiles = await icsFilesOf(site.dir);
     facts = veventFacts(site.dir, icsFiles);
   });
 
   it("should parse every .ics with ical.js and node-ical, agreeing on the events", () => {
     expect(icsFiles.length).toBeGreaterThan(events.length);
     for (const file of icsFiles) {
-      const text = read(site.dir, file);
+      const text = readSiteFile(site.dir, file);
       const viaIcalJs = icalJsEvents(text).map((event) => event.uid);
       const viaNode = nodeIcalEvents(text).map((event) => event.uid);
       expect(viaIcalJs.length, file).toBeGreaterThan(0);
@@ -70,10 +98,7 @@ describe("published calendars of the demo build", () => {
   it.skipIf(!hasIcalendar)(
     "should parse every .ics with Python's icalendar without errors, agreeing on UIDs and times",
     () => {
-      const parsed = runPythonParser<PyCalendar[]>(
-        "ics-parse.py",
-        icsFiles.map((file) => join(site.dir, file)),
-      );
+      const parsed = parseIcs(icsFiles.map((file) => join(site.dir, file)));
       expect(parsed).toHaveLength(icsFiles.length);
       for (const [index, calendar] of parsed.entries()) {
         const file = icsFiles[index] ?? "";
@@ -132,7 +157,7 @@ describe("published calendars of the demo build", () => {
   });
 
   it("should stamp every event with the portal's update time and revision, never the build clock", () => {
-    const buildClock = new Date(DEMO_NOW).getTime();
+    const buildClock = NOW_MS;
     const wrong = facts.flatMap((fact) => {
       const event = byUrl.get(fact.url);
       const updated = new Date(event?.updatedAt ?? 0).toISOString();
@@ -147,9 +172,9 @@ describe("published calendars of the demo build", () => {
   });
 
   it("should carry a VTIMEZONE for every TZID a file uses", () => {
-    expect(read(site.dir, "calendar.ics")).toContain(";TZID=");
+    expect(readSiteFile(site.dir, "calendar.ics")).toContain(";TZID=");
     for (const file of icsFiles) {
-      const lines = unfoldedLines(read(site.dir, file));
+      const lines = unfoldedLines(readSiteFile(site.dir, file));
       const used = new Set(
         lines.flatMap((line) => [...line.matchAll(/;TZID=([^;:]+)/g)].map((m) => m[1] ?? "")),
       );
@@ -166,7 +191,7 @@ describe("published calendars of the demo build", () => {
   it("should name subscriptions and give them a refresh interval, but not single-event files", () => {
     const subscriptionOnly = ["NAME", "X-WR-CALNAME", "REFRESH-INTERVAL", "X-PUBLISHED-TTL"];
     for (const file of icsFiles) {
-      const text = read(site.dir, file);
+      const text = readSiteFile(site.dir, file);
       const properties = calendarProperties(text);
       expect(properties, file).toEqual(expect.arrayContaining(["VERSION", "PRODID", "METHOD"]));
       expect(text, file).toContain("\r\nMETHOD:PUBLISH\r\n");
@@ -187,7 +212,7 @@ describe("published calendars of the demo build", () => {
 
   it("should end every line with CRLF and fold lines at 75 octets", () => {
     for (const file of icsFiles) {
-      const text = read(site.dir, file);
+      const text = readSiteFile(site.dir, file);
       expect(text.endsWith("END:VCALENDAR\r\n"), file).toBe(true);
       const lines = text.slice(0, -2).split("\r\n");
       expect(
@@ -213,7 +238,7 @@ describe("published calendars of the demo build", () => {
         ...(inFeedWindow(event) ? ["calendar.ics"] : []),
       ];
       for (const file of files) {
-        const text = read(site.dir, file);
+        const text = readSiteFile(site.dir, file);
         const viaIcalJs = icalJsEvents(text).find(
           (vevent) => vevent.component.getFirstPropertyValue("url") === url,
         );
@@ -234,7 +259,7 @@ describe("published calendars of the demo build", () => {
   it("should give every timed event its portal instants in its own zone", () => {
     const wrong: string[] = [];
     for (const file of icsFiles) {
-      for (const vevent of icalJsEvents(read(site.dir, file))) {
+      for (const vevent of icalJsEvents(readSiteFile(site.dir, file))) {
         const event = byUrl.get(String(vevent.component.getFirstPropertyValue("url")));
         if (!event || event.allDay) continue;
         const got = [
@@ -258,7 +283,7 @@ describe("published calendars of the demo build", () => {
     expect(allDay.some((event) => days(event) > 1)).toBe(true);
     for (const event of allDay) {
       const file = `${eventFolder(eventUrl(event))}event.ics`;
-      const [vevent] = icalJsEvents(read(site.dir, file));
+      const [vevent] = icalJsEvents(readSiteFile(site.dir, file));
       expect(vevent?.startDate.isDate, file).toBe(true);
       expect(vevent?.endDate.isDate, file).toBe(true);
       expect(vevent?.startDate.toString(), file).toBe(event.start);
@@ -280,7 +305,7 @@ describe("rebuilding after the portal changes an event", () => {
   let factsAfter: VeventFacts[];
 
   beforeAll(async () => {
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
     const env = {
       EVENT_API_URL: portal.url,
       EVENT_API_TOKEN: portal.token,
@@ -291,7 +316,7 @@ describe("rebuilding after the portal changes an event", () => {
       (event) =>
         event.status === "scheduled" &&
         !event.allDay &&
-        Date.parse(event.start) > Date.parse(DEMO_NOW) &&
+        Date.parse(event.start) > NOW_MS &&
         event.categories.length > 0,
     );
     if (!target) throw new Error("the demo dataset has no upcoming scheduled event");
@@ -299,9 +324,8 @@ describe("rebuilding after the portal changes an event", () => {
     after = await buildSite(env, join(work, "after"));
     expect(before.status, before.log).toBe(0);
     expect(after.status, after.log).toBe(0);
-    const ics = (site: BuiltSite) => publishedFiles(site.dir, (file) => file.endsWith(".ics"));
-    factsBefore = veventFacts(before.dir, await ics(before));
-    factsAfter = veventFacts(after.dir, await ics(after));
+    factsBefore = veventFacts(before.dir, await icsFilesOf(before.dir));
+    factsAfter = veventFacts(after.dir, await icsFilesOf(after.dir));
   }, 300_000);
 
   afterAll(async () => {
@@ -353,12 +377,14 @@ describe("rebuilding after the portal changes an event", () => {
       ...changed.categories.map((category) => `categories/${category.id}/feed.json`),
     ];
     for (const file of feeds) {
-      const feed = JSON.parse(read(after.dir, file)) as { items: { url: string; title: string }[] };
+      const feed = JSON.parse(readSiteFile(after.dir, file)) as {
+        items: { url: string; title: string }[];
+      };
       expect(feed.items.find((item) => item.url === url)?.title, file).toContain(NEW_TITLE);
     }
     for (const file of ["feed.xml", "atom.xml"]) {
-      expect(read(after.dir, file), file).toContain(NEW_TITLE);
-      expect(read(before.dir, file), file).not.toContain(NEW_TITLE);
+      expect(readSiteFile(after.dir, file), file).toContain(NEW_TITLE);
+      expect(readSiteFile(before.dir, file), file).not.toContain(NEW_TITLE);
     }
   });
 

@@ -4,26 +4,19 @@ import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeIdSegment } from "../../src/model/url-scheme.ts";
 import type { DatasetEvent } from "../../src/portal/index.ts";
-import { listFiles } from "../deploy/site-tree.ts";
-import {
-  type BuiltSite,
-  buildSite,
-  DEMO_NOW,
-  DEMO_SITE_URL,
-  removeBuild,
-} from "../helpers/demo-build.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
-import { hasPythonModule } from "../helpers/system.ts";
-import { type PyFeed, runPythonParser } from "../outputs/feeds-helpers.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import {
   demoEvents,
   eventUrl,
   expectedUrls,
   inFeedWindow,
   isFeedFile,
-  publishedFiles,
-  read,
-} from "./published-site.ts";
+} from "../helpers/demo-expectations.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+import { listFiles, readSiteFile } from "../helpers/files.ts";
+import { type PyFeed, parseFeeds } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
 
 const hasFeedparser = hasPythonModule("feedparser");
 
@@ -41,10 +34,7 @@ let xmlParsed: Map<string, PyFeed> | undefined;
 async function parsedXml(): Promise<Map<string, PyFeed>> {
   if (!xmlParsed) {
     const files = (await listFiles(site.dir)).filter((file) => file.endsWith(".xml"));
-    const parsed = runPythonParser<PyFeed[]>(
-      "feeds-parse.py",
-      files.map((file) => join(site.dir, file)),
-    );
+    const parsed = parseFeeds(files.map((file) => join(site.dir, file)));
     xmlParsed = new Map(files.map((file, index) => [file, parsed[index] as PyFeed]));
   }
   return xmlParsed;
@@ -59,7 +49,7 @@ function plainTitle(entry: PyFeed["entries"][number]): string {
 
 beforeAll(async () => {
   site = await builtDemoSite();
-  feeds = await publishedFiles(site.dir, isFeedFile);
+  feeds = (await listFiles(site.dir)).filter(isFeedFile);
 });
 
 describe("published feeds of the demo build", () => {
@@ -150,7 +140,7 @@ describe("published feeds of the demo build", () => {
     const jsonFeeds = feeds.filter((file) => file.endsWith(".json"));
     expect(jsonFeeds.length).toBeGreaterThan(2);
     for (const file of jsonFeeds) {
-      const feed = JSON.parse(read(site.dir, file)) as {
+      const feed = JSON.parse(readSiteFile(site.dir, file)) as {
         version: string;
         title: string;
         feed_url: string;
@@ -233,7 +223,7 @@ describe("rebuilding the demo site", () => {
   };
 
   it(`should write the same calendars, feeds and public JSON, byte for byte, under TZ=${otherZone} as under ${machineZone}`, async () => {
-    const offsetAt = (zone: string) => DateTime.fromISO(DEMO_NOW, { zone }).offset;
+    const offsetAt = (zone: string) => DateTime.fromISO(NOW, { zone }).offset;
     expect(offsetAt(otherZone)).not.toBe(offsetAt(machineZone));
     const first = await contents(site);
     const second = await contents(again);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listFiles, urlPathOf } from "../deploy/site-tree.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
+import { listFiles } from "../helpers/files.ts";
+import { urlPathOf } from "../helpers/representative-site.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
 
 /**

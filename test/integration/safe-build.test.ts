@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { type CommandRun as BuildRun, buildSite, DEMO_NOW } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type CommandRun as BuildRun, buildSite } from "../helpers/demo-build.ts";
 
 /** The real build into `output`, reading the portal this test runs. */
 const runBuild = (env: Record<string, string>, output: string, cacheDir: string) =>
@@ -66,7 +67,7 @@ describe("safe builds", () => {
     const closed = await startPortal({ host: "127.0.0.1", port: 0 });
     closedUrl = closed.url;
     await closed.close();
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
     const first = await runBuild(api(), output, cacheDir);
     if (first.status !== 0) throw new Error(`The first build failed:\n${logOf(first)}`);
     baselineEvents = manifestEvents(output);
@@ -109,12 +110,12 @@ describe("safe builds", () => {
   });
 
   it("should refuse to publish a site that lost most of its events unless ALLOW_SHRINK is set", async () => {
-    const demo = createDemoDataset(DEMO_NOW);
+    const demo = createDemoDataset(NOW);
     // Keep one event in five: every calendar keeps some, the site loses about 80%.
     const shrunk = await startPortal({
       host: "127.0.0.1",
       port: 0,
-      now: DEMO_NOW,
+      now: NOW,
       dataset: { ...demo, events: demo.events.filter((_, index) => index % 5 === 0) },
     });
     try {

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
 
 /**
  * The ways a token can be written down: as is, percent-encoded (query
@@ -74,7 +75,7 @@ describe.each(MODES)("the API token with EVENT_API_AUTH=$env", ({ auth, env: aut
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "ecp-token-"));
     mkdirSync(join(work, "out"));
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: DEMO_NOW, auth });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, auth });
     forms = tokenForms(portal.token);
     // A token that was valid once: the shape a site owner's expired token has.
     revoked = portal.issueToken(portal.organizationId);

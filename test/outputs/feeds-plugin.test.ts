@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import ICAL from "ical.js";
-import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
-import { buildFixtureSite, categoriesOf, removeFixtureSite, TEST_SITE } from "./feeds-helpers.ts";
+import { icalJsCalendar, icalJsEvents, nodeIcalEvents } from "../helpers/ics-readers.ts";
+import { buildFixtureSite, categoriesOf, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { TEST_SITE } from "../helpers/test-site.ts";
 
 const PAGE = `---
 permalink: /page/index.html
@@ -23,7 +23,7 @@ permalink: /page/index.html
 {% for link in portal.categories[0] | feedLinks("category") %}<link id="category" href="{{ link.href }}">{% endfor %}
 `;
 
-/** Events a calendar file carries at FIXTURE_NOW (30 days of past; cancelled ones as long). */
+/** Events a calendar file carries at NOW (30 days of past; cancelled ones as long). */
 const inWindow = (event: { end: string }) =>
   Date.parse(event.end) >= Date.parse(TEST_SITE.now.toISO() ?? "") - 30 * 86_400_000;
 
@@ -44,12 +44,7 @@ let files: string[] = [];
 const read = (file: string) => readFile(join(outDir, file), "utf8");
 const strip = (path: string) => path.replace(/^\//, "");
 
-function icalJsUids(text: string): string[] {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  return calendar
-    .getAllSubcomponents("vevent")
-    .map((event) => String(event.getFirstPropertyValue("uid")));
-}
+const icalJsUids = (text: string): string[] => icalJsEvents(text).map((event) => event.uid);
 
 beforeAll(async () => {
   ({ outDir, files } = await buildFixtureSite(hostileSnapshot, TEST_SITE, { "page.njk": PAGE }));
@@ -93,7 +88,7 @@ describe("feeds-plugin", () => {
         .map((e) => paths.event(e.calendarId, e.id))
         .sort();
       const ics = await read(`${folder}calendar.ics`);
-      const urls = new ICAL.Component(ICAL.parse(ics))
+      const urls = icalJsCalendar(ics)
         .getAllSubcomponents("vevent")
         .map((event) => String(event.getFirstPropertyValue("url")).slice(TEST_SITE.url.length));
       expect(urls.sort(), folder).toEqual(want);
@@ -162,9 +157,7 @@ describe("feeds-plugin", () => {
     for (const file of icsFiles) {
       const text = await read(file);
       const uids = icalJsUids(text);
-      const nodeEvents = Object.values(ical.sync.parseICS(text)).filter(
-        (component): component is ical.VEvent => component?.type === "VEVENT",
-      );
+      const nodeEvents = nodeIcalEvents(text);
       expect(nodeEvents.map((event) => event.uid).sort(), file).toEqual([...uids].sort());
       expect(new Set(uids).size, file).toBe(uids.length);
       for (const event of nodeEvents) {

@@ -1,15 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
-import { hasPythonModule } from "../helpers/system.ts";
-import {
-  buildFixtureSite,
-  type PyCalendar,
-  type PyFeed,
-  removeFixtureSite,
-  runPythonParser,
-  TEST_SITE,
-} from "./feeds-helpers.ts";
+import { buildFixtureSite, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { type PyFeed, parseFeeds, parseIcs } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
+import { TEST_SITE } from "../helpers/test-site.ts";
 
 // Evaluated at collection: skips with a printed reason here, throws in CI.
 const hasFeedparser = hasPythonModule("feedparser");
@@ -37,7 +32,7 @@ describe("feeds-python", () => {
     () => {
       const xmlFiles = files.filter((file) => file.endsWith(".xml"));
       expect(xmlFiles.length).toBeGreaterThanOrEqual(2 * 6);
-      const feeds = runPythonParser<PyFeed[]>("feeds-parse.py", absolute(xmlFiles));
+      const feeds = parseFeeds(absolute(xmlFiles));
       for (const feed of feeds) {
         expect(feed.xmlError ?? "", feed.path).toBe("");
         expect(feed.wellFormed, feed.path).toBe(true);
@@ -61,10 +56,7 @@ describe("feeds-python", () => {
   );
 
   it.skipIf(!hasFeedparser)("should read back titles, dates and categories as written", () => {
-    const [rss, atom] = runPythonParser<PyFeed[]>(
-      "feeds-parse.py",
-      absolute(["feed.xml", "atom.xml"]),
-    );
+    const [rss, atom] = parseFeeds(absolute(["feed.xml", "atom.xml"]));
     const hostileTitle = 'Mon 20 Apr 2026 · <script>alert("x")</script> & "Quotes"';
     // RSS titles are plain text; Atom titles are type="html", read back as escaped HTML.
     expect(entryFor(rss, "/_57656972642f49443f3c783e/")?.title).toBe(hostileTitle);
@@ -96,7 +88,7 @@ describe("feeds-python", () => {
     "should parse every .ics with Python's icalendar at the right instants",
     () => {
       const icsFiles = files.filter((file) => file.endsWith(".ics"));
-      const calendars = runPythonParser<PyCalendar[]>("ics-parse.py", absolute(icsFiles));
+      const calendars = parseIcs(absolute(icsFiles));
       expect(calendars).toHaveLength(icsFiles.length);
       const uids = new Map<string, string>();
       for (const calendar of calendars) {

@@ -1,15 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasPythonModule } from "../helpers/system.ts";
-import {
-  buildFixtureSite,
-  type PyFeed,
-  removeFixtureSite,
-  runPythonParser,
-  siteWith,
-  TEST_SITE,
-} from "./feeds-helpers.ts";
+import { buildFixtureSite, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { parseFeeds } from "../helpers/python-readers.ts";
+import { hasPythonModule } from "../helpers/system-packages.ts";
+import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 // Evaluated at collection: skips with a printed reason here, throws in CI.
 const hasFeedparser = hasPythonModule("feedparser");
@@ -36,10 +31,7 @@ describe("feeds WebSub discovery", () => {
         (file) => file.endsWith(".xml") && !file.includes("sitemap"),
       );
       expect(xml.length).toBeGreaterThanOrEqual(2 * 6);
-      const feeds = runPythonParser<PyFeed[]>(
-        "feeds-parse.py",
-        xml.map((file) => join(withHub.outDir, file)),
-      );
+      const feeds = parseFeeds(xml.map((file) => join(withHub.outDir, file)));
       for (const feed of feeds) {
         expect(feed.bozo, `${feed.path}: ${feed.bozoException}`).toBe(false);
         const links = feed.feed.links;

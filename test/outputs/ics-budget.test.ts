@@ -10,14 +10,15 @@ import {
   MIN_SHORTENED_DESCRIPTION_BYTES,
 } from "../../src/outputs/ics-budget.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { buildFixtureSite, removeFixtureSite, siteWith } from "./feeds-helpers.ts";
+import { NOW_MS } from "../helpers/clock.ts";
+import { buildFixtureSite, removeFixtureSite } from "../helpers/plugin-site.ts";
+import { siteWith } from "../helpers/test-site.ts";
 
 const DAY = 86_400_000;
-const NOW = Date.parse("2026-03-20T12:00:00Z");
 
 /** An event starting `day` days from now, lasting an hour. */
 function item(day: number, overrides: Partial<BudgetItem> = {}): BudgetItem {
-  const startMs = NOW + day * DAY;
+  const startMs = NOW_MS + day * DAY;
   return {
     startMs,
     endMs: startMs + 3_600_000,
@@ -35,7 +36,7 @@ describe("fitToBudget", () => {
   it("should leave a file that fits as it is", () => {
     const items = [item(1), item(2)];
     expect(
-      fitToBudget({ items, fixedBytes: 500, maxBytes: 2500, nowMs: NOW, shortBytes: () => 0 }),
+      fitToBudget({ items, fixedBytes: 500, maxBytes: 2500, nowMs: NOW_MS, shortBytes: () => 0 }),
     ).toBeNull();
   });
 
@@ -53,13 +54,13 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 0,
       maxBytes: 4000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => {
         throw new Error("no description needs shortening");
       },
     });
     expect(cut?.dropped).toEqual([false, false, false, true, true, false, true]);
-    expect(cut?.horizonMs).toBe(NOW + 120 * DAY);
+    expect(cut?.horizonMs).toBe(NOW_MS + 120 * DAY);
     expect(cut).toMatchObject({
       fullBytes: 7000,
       bytes: 4000,
@@ -82,7 +83,7 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 100,
       maxBytes: 3000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: (index) => {
         asked.push(index);
         return 500;
@@ -105,14 +106,14 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 0,
       maxBytes: 2000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 0,
     });
     expect(cut?.dropped).toEqual([true, false, false, true, true]);
-    expect(cut).toMatchObject({ droppedFuture: 2, droppedPast: 1, horizonMs: NOW + 5 * DAY });
+    expect(cut).toMatchObject({ droppedFuture: 2, droppedPast: 1, horizonMs: NOW_MS + 5 * DAY });
     expect(kept(items, cut?.dropped ?? []).map((i) => i.startMs)).toEqual([
-      NOW - 10 * DAY,
-      NOW - DAY,
+      NOW_MS - 10 * DAY,
+      NOW_MS - DAY,
     ]);
   });
 
@@ -132,7 +133,7 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 500,
       maxBytes: 3600,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 0,
     });
     // Every other event goes first; then 150 days ahead, both of 40 days ahead
@@ -146,9 +147,9 @@ describe("fitToBudget", () => {
       droppedPast: 0,
       droppedCurrent: 1,
       droppedCancelledFuture: 3,
-      cancelledHorizonMs: NOW + 40 * DAY,
+      cancelledHorizonMs: NOW_MS + 40 * DAY,
       droppedCancelledPast: 1,
-      cancelledPastUntilMs: NOW - 25 * DAY + 3_600_000,
+      cancelledPastUntilMs: NOW_MS - 25 * DAY + 3_600_000,
       droppedCancelledCurrent: 0,
       overBudget: false,
     });
@@ -156,16 +157,16 @@ describe("fitToBudget", () => {
 
   it("should measure a cancellation's distance from now by its end when over, by its start when ahead", () => {
     /** Cancelled, ended `days` days ago. */
-    const over = (days: number) => item(-days - 1, { cancelled: true, endMs: NOW - days * DAY });
+    const over = (days: number) => item(-days - 1, { cancelled: true, endMs: NOW_MS - days * DAY });
     const cut = (items: BudgetItem[]) =>
-      fitToBudget({ items, fixedBytes: 0, maxBytes: 2000, nowMs: NOW, shortBytes: () => 0 });
+      fitToBudget({ items, fixedBytes: 0, maxBytes: 2000, nowMs: NOW_MS, shortBytes: () => 0 });
     // Over 10 days ago is farther than 9 days ahead.
     expect(
       cut([over(10), item(1, { cancelled: true }), item(9, { cancelled: true })]),
     ).toMatchObject({
       dropped: [true, false, false],
       droppedCancelledPast: 1,
-      cancelledPastUntilMs: NOW - 10 * DAY,
+      cancelledPastUntilMs: NOW_MS - 10 * DAY,
     });
     // 8 days ago is nearer; at the same distance the future goes first.
     expect(
@@ -173,7 +174,7 @@ describe("fitToBudget", () => {
     ).toMatchObject({
       dropped: [false, false, true],
       droppedCancelledFuture: 1,
-      cancelledHorizonMs: NOW + 9 * DAY,
+      cancelledHorizonMs: NOW_MS + 9 * DAY,
     });
     expect(
       cut([over(9), item(1, { cancelled: true }), item(9, { cancelled: true })]),
@@ -194,7 +195,7 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 0,
       maxBytes: 2000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 600,
     });
     expect(cut).toMatchObject({
@@ -213,14 +214,14 @@ describe("fitToBudget", () => {
       items,
       fixedBytes: 500,
       maxBytes: 1500,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 0,
     });
     expect(cut).toMatchObject({
       dropped: [false, true, true],
       bytes: 1500,
       droppedFuture: 2,
-      horizonMs: NOW + DAY,
+      horizonMs: NOW_MS + DAY,
       overBudget: false,
     });
   });
@@ -235,7 +236,7 @@ describe("fitToBudget", () => {
       items: [item(2), ...cancellations],
       fixedBytes: 1500,
       maxBytes: 2000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 0,
     });
     expect(cut).toMatchObject({
@@ -250,7 +251,7 @@ describe("fitToBudget", () => {
       items: [item(-3), item(-1), item(4)],
       fixedBytes: 1500,
       maxBytes: 1000,
-      nowMs: NOW,
+      nowMs: NOW_MS,
       shortBytes: () => 0,
     });
     // Without cancellations the last left is the most recent past event (the order of step 3).

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { removeFixtureSite } from "./feeds-helpers.ts";
+import { removeFixtureSite } from "../helpers/plugin-site.ts";
 
-const CLI = fileURLToPath(new URL("./ics-build-cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../helpers/hostile-build-cli.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 const run = promisify(execFile);

@@ -1,6 +1,4 @@
-import ICAL from "ical.js";
 import { DateTime } from "luxon";
-import ical from "node-ical";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { type CalendarOptions, renderCalendar, renderEventIcs } from "../../src/outputs/ics.ts";
@@ -8,13 +6,16 @@ import { foldIcsLine } from "../../src/outputs/ics-lines.ts";
 import { vtimezone } from "../../src/outputs/ics-timezones.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { siteWith, TEST_SITE } from "./feeds-helpers.ts";
+import {
+  icalJsCalendar,
+  icalJsEvents,
+  nodeIcalEvents,
+  unfoldedLines,
+} from "../helpers/ics-readers.ts";
+import { SITE_WIDE, siteWith, type TEST_SITE } from "../helpers/test-site.ts";
 
 const siteOptions = (overrides: Partial<CalendarOptions> = {}): CalendarOptions => ({
-  site: TEST_SITE,
-  scope: { kind: "site" },
-  fetchedAt: fixtureSnapshot.fetchedAt,
-  warn: () => {},
+  ...SITE_WIDE,
   ...overrides,
 });
 
@@ -23,30 +24,6 @@ const eventById = (id: string): CalendarEvent => {
   if (!event) throw new Error(`no fixture event ${id}`);
   return event;
 };
-
-function parseWithIcalJs(text: string): ICAL.Component {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  for (const zone of calendar.getAllSubcomponents("vtimezone")) {
-    ICAL.TimezoneService.register(zone);
-  }
-  return calendar;
-}
-
-function icalJsEvents(text: string): ICAL.Event[] {
-  return parseWithIcalJs(text)
-    .getAllSubcomponents("vevent")
-    .map((component) => new ICAL.Event(component));
-}
-
-function nodeIcalEvents(text: string): ical.VEvent[] {
-  return Object.values(ical.sync.parseICS(text)).filter(
-    (component): component is ical.VEvent => component?.type === "VEVENT",
-  );
-}
-
-function unfold(text: string): string[] {
-  return text.replace(/\r\n[ \t]/g, "").split("\r\n");
-}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -119,10 +96,10 @@ describe("ics", () => {
       sequence: walk.sequence + 1,
       updatedAt: "2026-03-18T12:00:00Z",
     };
-    const before = parseWithIcalJs(renderEventIcs(walk, siteOptions())).getFirstSubcomponent(
+    const before = icalJsCalendar(renderEventIcs(walk, siteOptions())).getFirstSubcomponent(
       "vevent",
     );
-    const after = parseWithIcalJs(renderEventIcs(changed, siteOptions())).getFirstSubcomponent(
+    const after = icalJsCalendar(renderEventIcs(changed, siteOptions())).getFirstSubcomponent(
       "vevent",
     );
     expect(Number(after?.getFirstPropertyValue("sequence"))).toBeGreaterThan(
@@ -143,7 +120,7 @@ describe("ics", () => {
     ].map((event) => {
       const text = renderEventIcs(event, siteOptions());
       expect(text).not.toContain("2031");
-      return unfold(text).find((line) => line.startsWith("DTSTAMP:"));
+      return unfoldedLines(text).find((line) => line.startsWith("DTSTAMP:"));
     });
     expect(stamps).toEqual([
       "DTSTAMP:20260310T090000Z",
@@ -227,7 +204,7 @@ describe("ics", () => {
   });
 
   it("should carry NAME, X-WR-CALNAME, descriptions and refresh hints on subscriptions only", () => {
-    const subscription = unfold(
+    const subscription = unfoldedLines(
       renderCalendar(
         fixtureSnapshot.events,
         siteOptions({ site: siteWith({ refreshMinutes: 90 }) }),
@@ -262,7 +239,7 @@ describe("ics", () => {
         color: "#862e9c",
       }),
     );
-    const lines = unfold(culture);
+    const lines = unfoldedLines(culture);
     expect(lines).toContain("X-WR-CALNAME:Culture · City Events");
     expect(lines).toContain("X-WR-CALDESC:Concerts\\, lectures & exhibitions.");
     expect(lines).toContain("X-APPLE-CALENDAR-COLOR:#862E9C");
@@ -271,7 +248,7 @@ describe("ics", () => {
 
   it("should have a VTIMEZONE for every TZID it uses", () => {
     const text = renderCalendar(hostileSnapshot.events, siteOptions());
-    const lines = unfold(text);
+    const lines = unfoldedLines(text);
     const used = new Set(
       lines.flatMap((line) => [...line.matchAll(/;TZID=([^:;]+)/g)].map((m) => m[1])),
     );
@@ -332,7 +309,7 @@ describe("ics", () => {
   });
 
   it("should write URL, GEO, IMAGE, ORGANIZER, LOCATION and CATEGORIES of an event", () => {
-    const lines = unfold(renderEventIcs(eventById("e-dst"), siteOptions()));
+    const lines = unfoldedLines(renderEventIcs(eventById("e-dst"), siteOptions()));
     expect(lines).toContain(
       "URL;VALUE=URI:https://events.example.org/calendars/community/events/e-dst/",
     );
@@ -348,14 +325,14 @@ describe("ics", () => {
     const description = lines.find((line) => line.startsWith("DESCRIPTION:"));
     expect(description).toContain("https://events.example.org/calendars/community/events/e-dst/");
 
-    const extensionless = unfold(renderEventIcs(eventById("cdata-breaker"), siteOptions()));
+    const extensionless = unfoldedLines(renderEventIcs(eventById("cdata-breaker"), siteOptions()));
     expect(extensionless).toContain(
       "IMAGE;VALUE=URI;DISPLAY=BADGE:https://cdn.example.org/images/12345?w=800&h=600",
     );
   });
 
   it("should put the online URL in LOCATION of an online event", () => {
-    const lines = unfold(renderEventIcs(eventById("e-online"), siteOptions()));
+    const lines = unfoldedLines(renderEventIcs(eventById("e-online"), siteOptions()));
     expect(lines).toContain("LOCATION:https://stream.example.org/archives");
     expect(lines.some((line) => line.startsWith("ORGANIZER"))).toBe(false);
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CalendarEvent, EventHistory } from "../../src/model/types.ts";
 import { eventJsonLd } from "../../src/outputs/jsonld.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const URL = "https://events.example.org/calendars/community/events/e-dst/";
 
@@ -14,7 +15,7 @@ function fixture(id: string): CalendarEvent {
 const history = (previousStarts: string[]): EventHistory => ({
   uid: null,
   previousStarts,
-  rescheduledAt: "2026-03-20T12:00:00Z",
+  rescheduledAt: NOW,
   newDate: true,
   removed: null,
 });

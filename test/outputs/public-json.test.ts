@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import {
@@ -9,11 +8,12 @@ import {
   writeCalendarsJson,
   writeManifestJson,
 } from "../../src/outputs/public-json.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW, NOW_DATETIME } from "../helpers/clock.ts";
 
 const site = {
   url: "https://events.example.org",
-  now: DateTime.fromISO(FIXTURE_NOW, { zone: "utc" }),
+  now: NOW_DATETIME,
   pastDays: 365,
 };
 
@@ -131,7 +131,7 @@ describe("public-json", () => {
     ]);
     expect(manifest.version).toBe(1);
     expect(manifest.generatedAt).toBe("2026-03-20T12:00:00.000Z");
-    expect(manifest.snapshotFetchedAt).toBe(FIXTURE_NOW);
+    expect(manifest.snapshotFetchedAt).toBe(NOW);
     expect(manifest.siteUrl).toBe("https://events.example.org");
     expect(manifest.calendars).toEqual([
       {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningPortal, startPortal, type WireCalendar } from "../../src/portal/index.ts";
 import { TokenStore } from "../../src/portal/token-store.ts";
-import { call, NOW } from "./http.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 const OTHER_ORG = "riverside-library";
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal, type WireEventDetails } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 describe("portal conditional requests", () => {
   let portal: RunningPortal;
@@ -21,7 +22,7 @@ describe("portal conditional requests", () => {
         kind === "list" ? list() : kind === "details" ? details() : `${portal.url}/event-calendars`;
       const reply = await call(url, { token: portal.token });
       expect(reply.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-      expect(Date.parse(reply.headers["last-modified"] ?? "")).toBeLessThanOrEqual(Date.parse(NOW));
+      expect(Date.parse(reply.headers["last-modified"] ?? "")).toBeLessThanOrEqual(NOW_MS);
       expect(reply.headers["cache-control"]).toBe("private, no-cache");
       expect(reply.headers.vary).toBe("Authorization");
     },

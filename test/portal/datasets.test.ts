@@ -12,7 +12,8 @@ import {
   startPortal,
   validateDataset,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 const DEMO_ORG = "amstel-community";
 const demoEvents = (dataset: PortalDataset) => {
@@ -109,7 +110,7 @@ describe("createDemoDataset", () => {
     expect(events.filter((e) => e.id.startsWith("run-club-")).length).toBeGreaterThan(30);
     for (const e of events) {
       expect(Date.parse(e.createdAt)).toBeLessThanOrEqual(Date.parse(e.updatedAt));
-      expect(Date.parse(e.updatedAt)).toBeLessThanOrEqual(Date.parse(NOW));
+      expect(Date.parse(e.updatedAt)).toBeLessThanOrEqual(NOW_MS);
     }
   });
 

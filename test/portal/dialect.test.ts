@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW } from "../helpers/clock.ts";
+import { portalEvent } from "../helpers/events.ts";
+import { call } from "../helpers/http-requests.ts";
 
 type Json = Record<string, unknown>;
 
@@ -112,26 +114,18 @@ describe("portal dialects", () => {
           ],
           events: [
             {
-              id: "42",
-              calendarId: "7",
-              title: "Concert",
-              start: "2026-03-28T19:30:00+01:00",
-              end: "2026-03-28T21:00:00+01:00",
-              allDay: false,
-              timeZone: "Europe/Prague",
-              status: "scheduled",
+              ...portalEvent({
+                id: "42",
+                calendarId: "7",
+                title: "Concert",
+                start: "2026-03-28T19:30:00+01:00",
+                end: "2026-03-28T21:00:00+01:00",
+                timeZone: "Europe/Prague",
+                location: { name: "Rudolfinum", address: null, geo: { lat: 50.09, lon: 14.415 } },
+              }),
               revision: 2,
               createdAt: "2026-02-01T10:00:00Z",
               updatedAt: "2026-03-01T10:00:00Z",
-              summary: "",
-              description: "",
-              location: { name: "Rudolfinum", address: null, geo: { lat: 50.09, lon: 14.415 } },
-              onlineUrl: null,
-              attendanceMode: "offline",
-              image: null,
-              categories: [],
-              organizer: null,
-              registrationUrl: null,
             },
           ],
         },

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type NewEvent,
   type RunningPortal,
   startPortal,
   type WireEvent,
   type WireEventDetails,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { portalEvent } from "../helpers/events.ts";
+import { call } from "../helpers/http-requests.ts";
 
 /**
  * The reference portal's programmatic edits beyond updateEvent: adding,
@@ -76,31 +77,19 @@ describe("portal edits", () => {
   });
 
   it("should add an event with revision 1 and the portal clock as its creation time", async () => {
-    const event: NewEvent = {
+    const event = portalEvent({
       id: "added-by-test",
       calendarId: "sport",
       title: "Added evening run",
       start: "2026-04-02T19:00:00+02:00",
       end: "2026-04-02T20:00:00+02:00",
-      allDay: false,
-      timeZone: "Europe/Amsterdam",
-      status: "scheduled",
-      summary: "",
-      description: "",
-      location: null,
-      onlineUrl: null,
-      attendanceMode: "offline",
-      image: null,
-      categories: [],
-      organizer: null,
-      registrationUrl: null,
-    };
+    });
 
     const added = portal.addEvent(event);
 
     expect(added).toMatchObject({ id: "added-by-test", revision: 1 });
     expect(added.createdAt).toBe(added.updatedAt);
-    expect(Date.parse(added.createdAt)).toBeGreaterThanOrEqual(Date.parse(NOW));
+    expect(Date.parse(added.createdAt)).toBeGreaterThanOrEqual(NOW_MS);
     expect(await ids("sport")).toContain("added-by-test");
     const fetched = await call(details("sport", "added-by-test"), { token: portal.token });
     expect(fetched.json<WireEventDetails>()).toMatchObject({ title: "Added evening run" });

@@ -6,7 +6,8 @@ import {
   type WireEvent,
   type WireEventDetails,
 } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 describe("portal endpoints", () => {
   let portal: RunningPortal;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { call, NOW, rawStatus } from "./http.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call, rawStatus } from "../helpers/http-requests.ts";
 
 describe("portal hostile input", () => {
   let portal: RunningPortal;

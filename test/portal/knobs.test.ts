@@ -2,7 +2,8 @@ import { Agent, request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConcurrencyGate } from "../../src/portal/concurrency-gate.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { call, NOW } from "./http.ts";
+import { NOW } from "../helpers/clock.ts";
+import { call } from "../helpers/http-requests.ts";
 
 /** One request's outcome: the status, "truncated" or "reset". */
 async function outcome(url: string, token: string, dispatcher: Agent): Promise<string> {

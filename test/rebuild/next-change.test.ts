@@ -15,7 +15,7 @@ import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { buildViews } from "../../src/site/views.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
-import { DEMO_NOW } from "../helpers/demo-build.ts";
+import { NOW, NOW_DATETIME, NOW_MS } from "../helpers/clock.ts";
 
 /**
  * The next date-relative change must be exactly when an output first differs:
@@ -33,7 +33,7 @@ let snapshot: PortalSnapshot;
 let cacheDir: string;
 
 beforeAll(async () => {
-  portal = await startPortal({ port: 0, now: DEMO_NOW });
+  portal = await startPortal({ port: 0, now: NOW });
   cacheDir = mkdtempSync(join(tmpdir(), "ecp-next-change-"));
   ({ snapshot } = await loadSnapshot({
     config: readApiConfig({
@@ -42,7 +42,7 @@ beforeAll(async () => {
       EVENT_API_CACHE_DIR: cacheDir,
     }),
     defaultTimeZone: ZONE,
-    now: new Date(DEMO_NOW),
+    now: new Date(NOW),
     sink: null,
   }));
 });
@@ -79,7 +79,7 @@ function outputsAt(ms: number): string {
 
 describe("nextDateChange", () => {
   it("should name the first moment at which an output changes, moment after moment", () => {
-    let nowMs = Date.parse(DEMO_NOW);
+    let nowMs = NOW_MS;
     const kinds = new Set<string>();
     for (let step = 0; step < 25; step++) {
       const next = nextDateChange(
@@ -104,7 +104,7 @@ describe("nextDateChange", () => {
   });
 
   it("should let event moments wait for the delay, but never the day change", () => {
-    const now = DateTime.fromISO(DEMO_NOW, { zone: "utc" });
+    const now = NOW_DATETIME;
     const exact = nextDateChange(snapshot, { now, ...WINDOWS }, 0);
     const delayed = nextDateChange(snapshot, { now, ...WINDOWS }, 3_600_000);
     const midnight = now.setZone(ZONE).startOf("day").plus({ days: 1 }).toMillis();

@@ -12,8 +12,11 @@ import {
 } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
-import { DEMO_NOW, runScript } from "../helpers/demo-build.ts";
-import { apiEnv, HOOK_ID, publishState, type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { publishState } from "../helpers/build-state.ts";
+import { NOW, NOW_MS } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
+import { buildApiEnv } from "../helpers/portal-env.ts";
+import { HOOK_ID, type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /**
  * End to end: the reference portal changes between checks through its
@@ -21,8 +24,7 @@ import { apiEnv, HOOK_ID, publishState, type Recorder, startRecorder } from "../
  * local stand-in receives the build hook calls.
  */
 
-const NOW_MS = Date.parse(DEMO_NOW);
-const demo = createDemoDataset(new Date(DEMO_NOW));
+const demo = createDemoDataset(new Date(NOW));
 const inCalendar = (calendarId: string) =>
   demo.events.filter((e) => e.calendarId === calendarId).map((e) => e.id);
 
@@ -44,9 +46,9 @@ async function check(nowMs = NOW_MS) {
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "ecp-rebuild-"));
   // Pages of 10 events: every calendar's list spans several pages.
-  portal = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10 });
+  portal = await startPortal({ port: 0, now: NOW, pageSizeMax: 10 });
   hook = await startRecorder(`/build_hooks/${HOOK_ID}`);
-  env = apiEnv(portal, dir);
+  env = buildApiEnv(portal, dir);
   site = await publishState(env, dir);
 });
 
@@ -79,48 +81,44 @@ describe("rebuildIfChanged", () => {
     expect(portal.counters.byRoute.details ?? 0).toBe(detailsBefore);
   });
 
-  it("should call the hook exactly once when one event changed", async () => {
-    const id = inCalendar("culture")[17] as string;
-    portal.updateEvent("culture", id, { title: "Moved to the big hall" });
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event updated in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event was added", async () => {
-    const template = demo.events.find((e) => e.calendarId === "sport") ?? demo.events[0];
-    portal.addEvent({
-      ...(template as (typeof demo.events)[number]),
-      id: "new-run-1",
-      title: "Extra run",
-    });
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event added in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event was removed", async () => {
-    portal.deleteEvent("city", inCalendar("city")[3] as string);
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe("changed: 1 event removed in 1 calendar; rebuild requested");
-  });
-
-  it("should call the hook exactly once when an event moved to another calendar", async () => {
-    portal.moveEvent("community", inCalendar("community")[5] as string, "culture");
-
-    const result = await check();
-
-    expect(hook.calls).toHaveLength(1);
-    expect(result.lines.at(-1)).toBe(
+  it.each<[string, () => unknown, string]>([
+    [
+      "one event changed",
+      () =>
+        portal.updateEvent("culture", inCalendar("culture")[17] as string, {
+          title: "Moved to the big hall",
+        }),
+      "changed: 1 event updated in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event was added",
+      () => {
+        const template = demo.events.find((e) => e.calendarId === "sport") ?? demo.events[0];
+        portal.addEvent({
+          ...(template as (typeof demo.events)[number]),
+          id: "new-run-1",
+          title: "Extra run",
+        });
+      },
+      "changed: 1 event added in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event was removed",
+      () => portal.deleteEvent("city", inCalendar("city")[3] as string),
+      "changed: 1 event removed in 1 calendar; rebuild requested",
+    ],
+    [
+      "an event moved to another calendar",
+      () => portal.moveEvent("community", inCalendar("community")[5] as string, "culture"),
       "changed: 1 event moved to another calendar in 2 calendars; rebuild requested",
-    );
+    ],
+  ])("should call the hook exactly once when %s", async (_what, edit, line) => {
+    edit();
+
+    const result = await check();
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.at(-1)).toBe(line);
   });
 
   it("should sum up several changes in one line and one call", async () => {
@@ -170,7 +168,7 @@ describe("rebuildIfChanged", () => {
   it("should report calendars added, removed and renamed, with their events", async () => {
     const port = Number(new URL(portal.url).port);
     await portal.close();
-    const dataset = createDemoDataset(new Date(DEMO_NOW));
+    const dataset = createDemoDataset(new Date(NOW));
     const culture = dataset.calendars.find((c) => c.id === "culture");
     const firstConcert = dataset.events.find((e) => e.calendarId === "culture");
     const changed = {
@@ -186,7 +184,7 @@ describe("rebuildIfChanged", () => {
         { ...(firstConcert as (typeof dataset.events)[number]), calendarId: "music", id: "m-1" },
       ],
     };
-    portal = await startPortal({ port, now: DEMO_NOW, pageSizeMax: 10, dataset: changed });
+    portal = await startPortal({ port, now: NOW, pageSizeMax: 10, dataset: changed });
     env = { ...env, EVENT_API_TOKEN: portal.token };
     const sportEvents = inCalendar("sport").length;
 
@@ -204,7 +202,7 @@ describe("rebuildIfChanged", () => {
     // 20 events in pages of 10: both pages full, then one more at the very end.
     portal = await startPortal({
       port,
-      now: DEMO_NOW,
+      now: NOW,
       pageSizeMax: 10,
       synthetic: { calendars: 1, eventsPerCalendar: 20 },
     });
@@ -214,7 +212,7 @@ describe("rebuildIfChanged", () => {
       calendars: 1,
       eventsPerCalendar: 20,
       seed: 1,
-      now: DEMO_NOW,
+      now: NOW,
     }).events.sort((a, b) => Date.parse(b.end) - Date.parse(a.end))[0];
     portal.addEvent({
       ...(last as (typeof demo.events)[number]),
@@ -344,10 +342,10 @@ describe("rebuild-if-changed secrets", () => {
     "should never print the token or the hook URL (%s)",
     async (auth) => {
       const d = mkdtempSync(join(tmpdir(), "ecp-rebuild-secrets-"));
-      const p = await startPortal({ port: 0, now: DEMO_NOW, pageSizeMax: 10, auth });
+      const p = await startPortal({ port: 0, now: NOW, pageSizeMax: 10, auth });
       const h = await startRecorder(`/build_hooks/${HOOK_ID}`, 404);
       local.push({ dir: d, portal: p, hook: h });
-      const e = apiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });
+      const e = buildApiEnv(p, d, { EVENT_API_AUTH: auth, BUILD_HOOK_URL: h.url });
       const published = await publishState(e, d);
       const stateText = readFileSync(join(published, "api/build-state.json"), "utf8");
 

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
-import { writeTree } from "../deploy/site-tree.ts";
-import { type Recorder, startRecorder } from "../helpers/rebuild.ts";
+import { NOW } from "../helpers/clock.ts";
+import { writeTree } from "../helpers/files.ts";
+import { type Recorder, startRecorder } from "../helpers/request-recorder.ts";
 
 /*
  * The ping after a deploy, against a published folder whose build state
@@ -22,7 +23,7 @@ beforeEach(async () => {
   await writeTree(dir, {
     "api/build-state.json": JSON.stringify({
       version: 1,
-      generatedAt: "2026-03-20T12:00:00Z",
+      generatedAt: NOW,
       siteUrl: SITE,
       api: "sha256-0",
       portal: null,

@@ -4,6 +4,7 @@ import { paths } from "../../src/model/url-scheme.ts";
 import { eventDays, type SearchRecord, searchRecords } from "../../src/search/search-records.ts";
 import { formatListTime, formatLocalDay } from "../../src/site/format.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const OPTIONS = {
   lang: "en-GB",
@@ -118,7 +119,7 @@ describe("searchRecords", () => {
             history: {
               uid: null,
               previousStarts: ["2026-03-28T01:30:00+01:00"],
-              rescheduledAt: "2026-03-20T12:00:00Z",
+              rescheduledAt: NOW,
               newDate: true,
               removed: null,
             },

@@ -8,18 +8,14 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
+import { icalJsEvents } from "../helpers/ics-readers.ts";
+import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium, hasPythonModule } from "../helpers/system.ts";
-import {
-  demoEvents,
-  eventUrl,
-  icalJsEvents,
-  inFeedWindow,
-  instants,
-} from "../integration/published-site.ts";
-import { type PyCalendar, type PyFeed, runPythonParser } from "../outputs/feeds-helpers.ts";
+import { hasChromium, hasPythonModule } from "../helpers/system-packages.ts";
 
 /*
  * The search page of a real demo build, served with the production headers
@@ -34,9 +30,9 @@ const axeSource = readFileSync(
 );
 
 const ZONE = "Europe/Amsterdam";
-const TODAY = "2026-03-20"; // DEMO_NOW (a Friday) in SITE_TIMEZONE
+const TODAY = "2026-03-20"; // NOW (a Friday) in SITE_TIMEZONE
 const events = demoEvents();
-const calendarNames = new Map(createDemoDataset(DEMO_NOW).calendars.map((c) => [c.id, c.name]));
+const calendarNames = new Map(createDemoDataset(NOW).calendars.map((c) => [c.id, c.name]));
 
 /** The local days (SITE_TIMEZONE) an event occupies; ends are exclusive. */
 function daysOf(event: DatasetEvent): string[] {
@@ -125,7 +121,7 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       timezoneId: "America/New_York",
     });
     contexts.push(context);
-    await context.clock.setFixedTime(new Date(DEMO_NOW));
+    await context.clock.setFixedTime(new Date(NOW));
     if (options.noWorker) {
       await context.addInitScript(() => {
         Reflect.deleteProperty(window, "Worker");
@@ -456,10 +452,10 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
             return file;
           }),
         );
-        const [calendar] = runPythonParser<PyCalendar[]>("ics-parse.py", [written[0] ?? ""]);
+        const [calendar] = parseIcs([written[0] ?? ""]);
         expect(calendar?.errors).toEqual([]);
         expect(calendar?.events.map((e) => local(e.url ?? "")).sort()).toEqual([...expected]);
-        const feeds = runPythonParser<PyFeed[]>("feeds-parse.py", written.slice(1));
+        const feeds = parseFeeds(written.slice(1));
         for (const feed of feeds) {
           expect(feed.bozo, feed.path).toBe(false);
           expect(feed.entries.map((e) => local(e.link)).sort(), feed.path).toEqual([...expected]);

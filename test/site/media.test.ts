@@ -1,6 +1,4 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +6,7 @@ import type { CalendarEvent } from "../../src/model/types.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { localizeImages } from "../../src/site/media.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { serveOnLoopback } from "../helpers/loopback-server.ts";
 
 const PASSIVE =
   '<svg xmlns="http://www.w3.org/2000/svg"><text>alt: onerror=alert(1) &lt;b&gt;</text></svg>';
@@ -25,7 +24,6 @@ const FILES: Record<string, [string, string]> = {
   "/page.html": ["text/html", "<h1>not an image</h1>"],
 };
 
-let server: Server;
 let origin: string;
 let cacheDir: string;
 
@@ -41,19 +39,15 @@ function snapshotWithImages(paths: string[]) {
 
 describe("localizeImages", () => {
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    ({ origin } = await serveOnLoopback((request, response) => {
       const file = FILES[request.url ?? ""];
       if (!file) return void response.writeHead(404).end();
       response.writeHead(200, { "Content-Type": file[0] }).end(file[1]);
-    });
-    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }));
     cacheDir = await mkdtemp(join(tmpdir(), "ecp-media-"));
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((done) => server.close(done));
     await rm(cacheDir, { recursive: true, force: true });
   });
 
@@ -67,7 +61,7 @@ describe("localizeImages", () => {
     expect(first).toMatch(/^https:\/\/events\.example\.org\/media\/[0-9a-f]{32}\.svg$/);
     // Same bytes from two URLs (or a portal on another port): one file, one name.
     expect(second).toBe(first);
-    expect(new Set(files.map((f) => f.path)).size).toBe(1);
+    expect(files.map((f) => f.path)).toHaveLength(1);
     expect(await readdir(join(cacheDir, "media"))).toContain(first?.split("/").pop());
   });
 

@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { NOW_MS } from "../helpers/clock.ts";
+import { DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
-import { demoEvents, eventUrl, inFeedWindow, instants } from "../integration/published-site.ts";
 
 /*
  * The pages of the demo build that lead to the search and to subscriptions,
@@ -17,7 +18,7 @@ let dir: string;
 const read = (path: string) => readFileSync(join(dir, path), "utf8");
 const events = demoEvents();
 const local = (url: string) => url.slice(DEMO_SITE_URL.length);
-const now = Date.parse(DEMO_NOW);
+const now = NOW_MS;
 const upcoming = events.filter((event) => instants(event).end.toMillis() >= now);
 
 beforeAll(async () => {

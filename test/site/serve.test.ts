@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_NOW } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -52,7 +52,7 @@ describe("npm start", () => {
           ...process.env,
           EVENT_API_URL: "",
           SITE_URL: folder ? `${origin}${folder}/` : "",
-          SITE_NOW: DEMO_NOW,
+          SITE_NOW: NOW,
           EVENT_API_CACHE_DIR: join(work, ".cache"),
         },
         stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../helpers/browser.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve("axe-core/axe.min.js"),

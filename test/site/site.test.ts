@@ -2,10 +2,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { HtmlValidate } from "html-validate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodeIdSegment } from "../../src/model/url-scheme.ts";
+import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { createDemoDataset } from "../../src/portal/index.ts";
 import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
-import { buildSite, DEMO_NOW, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
+import { NOW } from "../helpers/clock.ts";
+import { buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
+import { demoEvents, eventUrl } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 
 let dir: string;
@@ -16,6 +18,10 @@ const read = (path: string) => readFileSync(join(dir, path), "utf8");
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/** A file in an event's folder, relative to the site: its page unless named. */
+const eventFile = (event: DatasetEvent, name = "index.html") =>
+  `${paths.event(event.calendarId, event.id).slice(1)}${name}`;
+
 function htmlFiles(root: string): string[] {
   return readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".html"))
@@ -24,12 +30,8 @@ function htmlFiles(root: string): string[] {
 
 beforeAll(async () => {
   dir = (await builtDemoSite()).dir;
-  dataset = createDemoDataset(DEMO_NOW);
-  const demoOrg = dataset.organizations[0]?.id;
-  const visibleCalendars = new Set(
-    dataset.calendars.filter((c) => demoOrg && c.organizations.includes(demoOrg)).map((c) => c.id),
-  );
-  visibleEvents = dataset.events.filter((e) => visibleCalendars.has(e.calendarId));
+  dataset = createDemoDataset(NOW);
+  visibleEvents = demoEvents();
 });
 
 describe("the demo site", () => {
@@ -57,13 +59,7 @@ describe("the demo site", () => {
   it("should give every event of the portal its page with title, time and place", () => {
     expect(visibleEvents.length).toBeGreaterThan(100);
     for (const event of visibleEvents) {
-      const path = join(
-        "calendars",
-        encodeIdSegment(event.calendarId),
-        "events",
-        encodeIdSegment(event.id),
-        "index.html",
-      );
+      const path = eventFile(event);
       expect(existsSync(join(dir, path)), `${event.id}: ${path}`).toBe(true);
       const html = read(path);
       expect(html).toContain(`<h1>${escapeHtml(event.title)}</h1>`);
@@ -89,15 +85,7 @@ describe("the demo site", () => {
     expect(cancelled.length).toBeGreaterThan(0);
     expect(postponed.length).toBeGreaterThan(0);
     for (const event of [...cancelled, ...postponed]) {
-      const html = read(
-        join(
-          "calendars",
-          encodeIdSegment(event.calendarId),
-          "events",
-          encodeIdSegment(event.id),
-          "index.html",
-        ),
-      );
+      const html = read(eventFile(event));
       expect(html).toContain(`status-banner status-${event.status}`);
     }
     const lists = htmlFiles(join(dir, "calendars"))
@@ -107,18 +95,8 @@ describe("the demo site", () => {
   });
 
   it("should offer Add to calendar on every event page but those of cancelled events, and no such links in the widget", () => {
-    const pageOf = (event: DatasetEvent) =>
-      read(
-        join(
-          "calendars",
-          encodeIdSegment(event.calendarId),
-          "events",
-          encodeIdSegment(event.id),
-          "index.html",
-        ),
-      );
-    const icsLink = (event: DatasetEvent) =>
-      `href="/calendars/${encodeIdSegment(event.calendarId)}/events/${encodeIdSegment(event.id)}/event.ics"`;
+    const pageOf = (event: DatasetEvent) => read(eventFile(event));
+    const icsLink = (event: DatasetEvent) => `href="/${eventFile(event, "event.ics")}"`;
     const cancelled = visibleEvents.filter((e) => e.status === "cancelled");
     const others = visibleEvents.filter((e) => e.status !== "cancelled");
     expect(cancelled.length).toBeGreaterThan(0);
@@ -141,13 +119,7 @@ describe("the demo site", () => {
       expect(html, event.id).not.toContain("outlook.live.com");
       expect(html, event.id).not.toContain("outlook.office.com");
       // The file itself stays, for those who added the event before it was cancelled.
-      const ics = join(
-        "calendars",
-        encodeIdSegment(event.calendarId),
-        "events",
-        encodeIdSegment(event.id),
-        "event.ics",
-      );
+      const ics = eventFile(event, "event.ics");
       expect(read(ics), event.id).toContain("STATUS:CANCELLED");
     }
     // The widget marks cancelled events and, like the lists, links only to the event page.
@@ -207,15 +179,7 @@ describe("the demo site", () => {
 
   it("should carry Open Graph tags on event pages", () => {
     const event = visibleEvents.find((e) => e.image) as DatasetEvent;
-    const html = read(
-      join(
-        "calendars",
-        encodeIdSegment(event.calendarId),
-        "events",
-        encodeIdSegment(event.id),
-        "index.html",
-      ),
-    );
+    const html = read(eventFile(event));
     expect(html).toContain(`<meta property="og:title" content="${escapeHtml(event.title)}">`);
     expect(html).toMatch(
       /<meta property="og:image" content="https:\/\/events\.example\.org\/media\/[0-9a-f]+\.\w+">/,
@@ -276,7 +240,7 @@ describe("the demo site", () => {
       .map((f) => `${DEMO_SITE_URL}/${f.replace(/index\.html$/, "")}`);
     expect(new Set(locs)).toEqual(new Set(pages));
     const event = visibleEvents[0] as DatasetEvent;
-    const url = `${DEMO_SITE_URL}/calendars/${encodeIdSegment(event.calendarId)}/events/${encodeIdSegment(event.id)}/`;
+    const url = eventUrl(event);
     expect(sitemap).toContain(`<url><loc>${url}</loc><lastmod>${event.updatedAt}</lastmod></url>`);
     expect(read("robots.txt")).toContain(`Sitemap: ${DEMO_SITE_URL}/sitemap.xml`);
   });

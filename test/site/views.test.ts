@@ -2,9 +2,10 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { buildViews, EVENTS_PER_LIST_PAGE } from "../../src/site/views.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW_DATETIME } from "../helpers/clock.ts";
 
-const now = DateTime.fromISO(FIXTURE_NOW, { zone: "utc" });
+const now = NOW_DATETIME;
 const views = buildViews(fixtureSnapshot, { now, pastDays: 365, timeZone: "Europe/Amsterdam" });
 
 describe("buildViews", () => {

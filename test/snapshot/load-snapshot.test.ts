@@ -2,7 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { AuthError } from "../../src/errors.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { apiEnv, cacheFiles, NOW, recorder, snapshotOf, tempDir } from "./portal-env.ts";
+import { NOW } from "../helpers/clock.ts";
+import { progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
+import { filesWithContent } from "../helpers/files.ts";
+import { apiEnv } from "../helpers/portal-env.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 let portal: RunningPortal;
 
@@ -70,7 +74,7 @@ describe("loadSnapshot", () => {
   });
 
   it("should print phases, warnings and a summary line on a non-terminal", async () => {
-    const sink = recorder(false);
+    const sink = progressRecorder(false);
     await snapshotOf(apiEnv(portal), { sink });
     const lines = sink.text().trim().split("\n");
     expect(lines).toContain("Portal: calendars 1/1");
@@ -81,7 +85,7 @@ describe("loadSnapshot", () => {
   });
 
   it("should draw a live bar on a terminal and clear it before the summary", async () => {
-    const sink = recorder(true);
+    const sink = progressRecorder(true);
     await snapshotOf(apiEnv(portal), { sink });
     const clear = "\r\u001b[2K";
     expect(sink.text()).toMatch(/\[#+\.*\] event details \d+\/\d+/);
@@ -124,7 +128,7 @@ describe("loadSnapshot with the portal down", () => {
       /Cannot reach the portal at 127\.0\.0\.1:\d+: connection refused.*\(after 2 attempts\)/,
     );
 
-    const sink = recorder(false);
+    const sink = progressRecorder(false);
     const stale = await snapshotOf({ ...env, EVENT_API_ALLOW_STALE: "1h" }, { sink });
     expect(stale.events).toEqual(good.events);
     expect(stale.fetchedAt).toBe(good.fetchedAt);
@@ -162,7 +166,7 @@ describe("loadSnapshot with the portal down", () => {
     const own = await snapshotOf(ours);
     expect(own.events).toEqual(good.events);
     // The key holds a hash of the token, never the token or a part of it.
-    for (const file of cacheFiles(cacheDir)) {
+    for (const file of filesWithContent(cacheDir)) {
       expect(file.content).not.toContain(shared.token);
       expect(file.content).not.toContain(shared.token.slice(-20));
     }
@@ -187,11 +191,11 @@ describe("loadSnapshot and the token", () => {
       const own = await startPortal({ port: 0, now: NOW, auth, paging: "link" });
       try {
         const env = apiEnv(own, { EVENT_API_AUTH: auth, EVENT_API_RETRIES: "0" });
-        const sink = recorder(false);
+        const sink = progressRecorder(false);
         const snapshot = await snapshotOf(env, { sink });
         expect(snapshot.events.length).toBeGreaterThan(0);
         await snapshotOf(env, { sink });
-        const files = cacheFiles(env.EVENT_API_CACHE_DIR as string);
+        const files = filesWithContent(env.EVENT_API_CACHE_DIR as string);
         // The cache holds every list and every event's details: the files to check are the real ones.
         const cached = files.map((file) => file.content).join("\n");
         for (const event of snapshot.events) expect(cached).toContain(JSON.stringify(event.title));

@@ -1,5 +1,4 @@
 import { HtmlValidate } from "html-validate";
-import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
@@ -7,9 +6,10 @@ import { renderEmbedDocsPage } from "../../src/widget/docs-page.ts";
 import { renderEmbedPage } from "../../src/widget/embed-page.ts";
 import { eventWhen } from "../../src/widget/event-when.ts";
 import { WIDGET_OPTIONS } from "../../src/widget/options.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW_DATETIME } from "../helpers/clock.ts";
 
-const now = DateTime.fromISO(FIXTURE_NOW, { zone: "utc" });
+const now = NOW_DATETIME;
 const site = {
   url: "https://events.example.org",
   urls: new SiteUrls("https://events.example.org"),
@@ -23,6 +23,13 @@ const calendarOf = (id: string) => {
   return calendar;
 };
 const eventsOf = (id: string) => fixtureSnapshot.events.filter((e) => e.calendarId === id);
+/** A calendar's widget page, with its events, for `site` with some settings changed. */
+const widgetPage = (id: string, siteChanges: Partial<typeof site> = {}) =>
+  renderEmbedPage({
+    calendar: calendarOf(id),
+    events: eventsOf(id),
+    site: { ...site, ...siteChanges },
+  });
 const event = (id: string): CalendarEvent => {
   const found = fixtureSnapshot.events.find((e) => e.id === id);
   if (!found) throw new Error(id);
@@ -33,11 +40,7 @@ const ctx = { locale: "en-GB", calendarZone: "Europe/Amsterdam", currentYear: 20
 const validator = new HtmlValidate({ extends: ["html-validate:recommended"] });
 
 describe("embed-page", () => {
-  const culture = renderEmbedPage({
-    calendar: calendarOf("culture"),
-    events: eventsOf("culture"),
-    site,
-  });
+  const culture = widgetPage("culture");
 
   it("should list the next five upcoming events in order, linked to their pages in a new tab", () => {
     const titles = [...culture.matchAll(/<span class="ecp-name">([^<]*)<\/span>/g)].map(
@@ -57,11 +60,7 @@ describe("embed-page", () => {
   });
 
   it("should leave past events out of the list", () => {
-    const community = renderEmbedPage({
-      calendar: calendarOf("community"),
-      events: eventsOf("community"),
-      site,
-    });
+    const community = widgetPage("community");
     expect(community).not.toContain("Winter Market");
     expect(community).toContain("Night Walk Across the Clock Change");
   });
@@ -88,14 +87,7 @@ describe("embed-page", () => {
   });
 
   it("should prefix site-relative links with the path of the site URL", () => {
-    const html = renderEmbedPage({
-      calendar: calendarOf("culture"),
-      events: eventsOf("culture"),
-      site: {
-        ...site,
-        urls: new SiteUrls("https://example.org/agenda"),
-      },
-    });
+    const html = widgetPage("culture", { urls: new SiteUrls("https://example.org/agenda") });
     expect(html).toContain('href="/agenda/embed/widget.css"');
     expect(html).toContain('href="/agenda/calendars/culture/events/e-online/"');
     expect(html).toContain(
@@ -104,30 +96,18 @@ describe("embed-page", () => {
   });
 
   it("should speak the site's language", () => {
-    const html = renderEmbedPage({
-      calendar: calendarOf("culture"),
-      events: eventsOf("culture"),
-      site: { ...site, lang: "nl" },
-    });
+    const html = widgetPage("culture", { lang: "nl" });
     expect(html).toContain('<html lang="nl-NL">');
     expect(html).toContain(">Geannuleerd<");
     expect(html).toContain(">za 4 apr, 20:00<");
   });
 
   it("should keep the site's regional date style for its language", () => {
-    const html = renderEmbedPage({
-      calendar: calendarOf("culture"),
-      events: eventsOf("culture"),
-      site: { ...site, lang: "en-US" },
-    });
+    const html = widgetPage("culture", { lang: "en-US" });
     expect(html).toContain('<html lang="en-US">');
     expect(html).toContain('data-locale="en-US"');
     expect(html).toContain(">Sat, Apr 4, 20:00<");
-    const belgian = renderEmbedPage({
-      calendar: calendarOf("culture"),
-      events: eventsOf("culture"),
-      site: { ...site, lang: "nl-BE" },
-    });
+    const belgian = widgetPage("culture", { lang: "nl-BE" });
     expect(belgian).toContain('<html lang="nl-BE">');
     expect(belgian).toContain(">Geannuleerd<");
   });

@@ -1,11 +1,12 @@
 import type { Browser, Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
  * The "New date" badge in the widget: rendered by the build for the default
@@ -25,7 +26,7 @@ const snapshot: PortalSnapshot = {
           history: {
             uid: null,
             previousStarts: ["2026-04-01T12:00:00-04:00"],
-            rescheduledAt: FIXTURE_NOW,
+            rescheduledAt: NOW,
             newDate: true,
             removed: null,
           },
@@ -56,7 +57,7 @@ describe.skipIf(!hasChromium())("widget New date badge in a browser", () => {
   /** The widget page itself, opened at `query`, once its script is done. */
   async function widget(query: string): Promise<{ frame: Frame; problems: string[] }> {
     const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
-    await context.clock.setFixedTime(new Date(FIXTURE_NOW));
+    await context.clock.setFixedTime(new Date(NOW));
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));

@@ -1,11 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { embedSnippets, oembedLinkTag } from "../../src/widget/snippets.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { listFilesSync } from "../helpers/files.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 
 /* The plugin inside a real Eleventy build, with a nunjucks page using its filters. */
 
@@ -38,13 +39,6 @@ permalink: /filters/index.html
 {% endfor %}
 `;
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile())
-    .map((d) => relative(dir, join(d.parentPath, d.name)))
-    .sort();
-}
-
 describe("widget-plugin", () => {
   let built: BuiltWidgetSite;
   const read = (path: string) => readFileSync(join(built.outputDir, path), "utf8");
@@ -60,7 +54,7 @@ describe("widget-plugin", () => {
 
   it("should write the widget, its guide, the oEmbed answers and the public JSON", () => {
     const weird = "_54616c6b732026203c446562617465733e";
-    const widgetFiles = files(built.outputDir).filter((file) =>
+    const widgetFiles = listFilesSync(built.outputDir).filter((file) =>
       /^(api\/|embed|oembed\/|filters\/)/.test(file),
     );
     expect(widgetFiles).toEqual(

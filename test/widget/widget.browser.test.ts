@@ -5,15 +5,16 @@ import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embedSnippets } from "../../src/widget/snippets.ts";
-import { FIXTURE_NOW, fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { launchBrowser } from "../helpers/browser.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 import {
   type RunningServer,
   startHostServer,
   startStaticServer,
 } from "../helpers/static-server.ts";
-import { hasChromium } from "../helpers/system.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "./build-widget-site.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
  * The widget as another site uses it: the built output is served from one
@@ -80,7 +81,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       viewport: { width: 800, height: 900 },
     });
     contexts.push(context);
-    await context.clock.setFixedTime(new Date(FIXTURE_NOW));
+    await context.clock.setFixedTime(new Date(NOW));
     const page = await context.newPage();
     const problems: string[] = [];
     const requests: { url: string; frameUrl: string }[] = [];

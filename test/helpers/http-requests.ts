@@ -1,9 +1,6 @@
 import { connect } from "node:net";
 import { request } from "undici";
 
-/** Fixed clock for every portal test. */
-export const NOW = "2026-03-20T12:00:00Z";
-
 export interface Reply {
   status: number;
   headers: Record<string, string>;

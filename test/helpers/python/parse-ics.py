@@ -1,6 +1,6 @@
 """Parse .ics files with Python's icalendar; print JSON for the tests.
 
-Usage: /usr/bin/python3 ics-parse.py FILE...
+Usage: /usr/bin/python3 parse-ics.py FILE...
 """
 import json
 import sys

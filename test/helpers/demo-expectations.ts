@@ -1,11 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import ICAL from "ical.js";
 import { DateTime } from "luxon";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
-import { listFiles } from "../deploy/site-tree.ts";
-import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
+import { NOW } from "./clock.ts";
+import { DEMO_SITE_URL } from "./demo-build.ts";
 
 /**
  * What a demo build must publish, worked out from the reference portal's
@@ -17,7 +14,7 @@ import { DEMO_NOW, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 const FEED_PAST_DAYS = 30;
 
 /** The events the demo organization's token sees: those of the calendars shared with it. */
-export function demoEvents(now: string = DEMO_NOW): DatasetEvent[] {
+export function demoEvents(now: string = NOW): DatasetEvent[] {
   const dataset = createDemoDataset(now);
   const organization = dataset.organizations[0]?.id ?? "";
   const visible = new Set(
@@ -37,18 +34,18 @@ export function instants(event: DatasetEvent): { start: DateTime; end: DateTime 
 }
 
 /** Feeds and subscriptions: upcoming, ongoing, and ended within the last FEED_PAST_DAYS. */
-export function inFeedWindow(event: DatasetEvent, now: string = DEMO_NOW): boolean {
+export function inFeedWindow(event: DatasetEvent, now: string = NOW): boolean {
   const cutoff = DateTime.fromISO(now, { zone: "utc" }).minus({ days: FEED_PAST_DAYS });
   return instants(event).end >= cutoff;
 }
 
-export type Scope =
+type Scope =
   | { kind: "site" }
   | { kind: "calendar" | "category"; segment: string }
   | { kind: "calendarCategory"; calendar: string; category: string };
 
 /** The scope a feed or subscription file belongs to, from its site-relative path. */
-export function scopeOf(file: string): Scope {
+function scopeOf(file: string): Scope {
   const pair = /^calendars\/([^/]+)\/categories\/([^/]+)\/[^/]+$/.exec(file);
   if (pair) return { kind: "calendarCategory", calendar: pair[1] ?? "", category: pair[2] ?? "" };
   const match = /^(calendars|categories)\/([^/]+)\/[^/]+$/.exec(file);
@@ -56,7 +53,7 @@ export function scopeOf(file: string): Scope {
   return { kind: match[1] === "calendars" ? "calendar" : "category", segment: match[2] ?? "" };
 }
 
-export function inScope(event: DatasetEvent, scope: Scope): boolean {
+function inScope(event: DatasetEvent, scope: Scope): boolean {
   if (scope.kind === "site") return true;
   if (scope.kind === "calendarCategory") {
     return (
@@ -80,58 +77,3 @@ export function expectedUrls(events: readonly DatasetEvent[], file: string): str
 export const isFeedFile = (file: string) => /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file);
 export const isSubscription = (file: string) => /(^|\/)calendar\.ics$/.test(file);
 export const isSingleEvent = (file: string) => /(^|\/)event\.ics$/.test(file);
-
-export async function publishedFiles(dir: string, keep: (file: string) => boolean) {
-  return (await listFiles(dir)).filter(keep);
-}
-
-export const read = (dir: string, file: string): string => readFileSync(join(dir, file), "utf8");
-
-/** A calendar file as ical.js reads it, with its own VTIMEZONEs registered first. */
-export function icalJsCalendar(text: string): ICAL.Component {
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
-  return calendar;
-}
-
-export function icalJsEvents(text: string): ICAL.Event[] {
-  return icalJsCalendar(text)
-    .getAllSubcomponents("vevent")
-    .map((component) => new ICAL.Event(component));
-}
-
-/** Content lines with folding undone (RFC 5545 section 3.1). */
-export function unfoldedLines(text: string): string[] {
-  return text.replace(/\r\n[ \t]/g, "").split("\r\n");
-}
-
-/** One VEVENT's facts a subscriber's calendar keys on, by event page URL. */
-export interface VeventFacts {
-  readonly file: string;
-  readonly uid: string;
-  readonly url: string;
-  readonly sequence: number;
-  readonly lastModified: string;
-  readonly dtstamp: string;
-  readonly summary: string;
-}
-
-export function veventFacts(dir: string, files: readonly string[]): VeventFacts[] {
-  return files.flatMap((file) =>
-    icalJsCalendar(read(dir, file))
-      .getAllSubcomponents("vevent")
-      .map((component) => ({
-        file,
-        uid: String(component.getFirstPropertyValue("uid")),
-        url: String(component.getFirstPropertyValue("url")),
-        sequence: Number(component.getFirstPropertyValue("sequence")),
-        lastModified: utcOf(component.getFirstPropertyValue("last-modified")),
-        dtstamp: utcOf(component.getFirstPropertyValue("dtstamp")),
-        summary: String(component.getFirstPropertyValue("summary")),
-      })),
-  );
-}
-
-function utcOf(value: unknown): string {
-  return value instanceof ICAL.Time ? value.toJSDate().toISOString() : "";
-}

@@ -1,6 +1,6 @@
 """Parse feeds with feedparser and a strict XML parser; print JSON for the tests.
 
-Usage: /usr/bin/python3 feeds-parse.py FILE...
+Usage: /usr/bin/python3 parse-feeds.py FILE...
 """
 import json
 import sys

@@ -1,10 +1,7 @@
-import { mkdir, readdir, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
-
 /**
  * A small output tree shaped like what the build writes (one of each kind of
  * file), for tests of deploy rules that need no full build (the framing test
- * in a browser).
+ * in a browser). Write it with writeTree() (files.ts).
  */
 export const REPRESENTATIVE_FILES: Readonly<Record<string, string>> = {
   "index.html": page("Events"),
@@ -36,25 +33,6 @@ export const REPRESENTATIVE_FILES: Readonly<Record<string, string>> = {
 
 function page(title: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
-}
-
-export async function writeTree(
-  root: string,
-  files: Readonly<Record<string, string>>,
-): Promise<void> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
-  }
-}
-
-/** Every file below root, as a site-relative path with forward slashes. */
-export async function listFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join("/"))
-    .sort();
 }
 
 /** The URL people use for a file: folders for index.html, the file path otherwise. */

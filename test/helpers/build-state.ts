@@ -1,0 +1,45 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { readApiConfig } from "../../src/config/api.ts";
+import { readPublishConfig } from "../../src/config/publish.ts";
+import { readSiteConfig } from "../../src/config/site.ts";
+import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
+import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
+import { NOW } from "./clock.ts";
+import { DEMO_SITE_URL } from "./demo-build.ts";
+
+/**
+ * What a build publishes for the rebuild check, made the way `npm run build`
+ * makes it (the build's fetch records the lists; writeBuildState writes the
+ * state), without rendering the site: into `<dir>/_site`.
+ */
+export async function publishState(
+  env: Record<string, string>,
+  dir: string,
+  now: string = NOW,
+): Promise<string> {
+  const site = join(dir, "_site");
+  mkdirSync(site, { recursive: true });
+  const config = readApiConfig(env);
+  const { snapshot, lists } = await loadSnapshot({
+    config,
+    defaultTimeZone: "Europe/Amsterdam",
+    now: new Date(now),
+    sink: null,
+  });
+  const siteUrl = DEMO_SITE_URL;
+  await writeBuildState({
+    staging: site,
+    output: site,
+    config: {
+      site: readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl }),
+      publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl),
+    },
+    api: config,
+    lists,
+    published: snapshot,
+    changes: null,
+    log: () => undefined,
+  });
+  return site;
+}

@@ -1,0 +1,63 @@
+import type { CalendarEvent } from "../../src/model/types.ts";
+import type { NewEvent } from "../../src/portal/index.ts";
+
+/*
+ * Events written for one test, with nothing but what the test is about: an
+ * evening in Amsterdam, scheduled, with no description, place, image or
+ * organizer unless `fields` says otherwise.
+ */
+
+/** The fields every event must be given; the others are optional. */
+type Named<T extends NewEvent | CalendarEvent> = Pick<
+  T,
+  "id" | "calendarId" | "title" | "start" | "end"
+> &
+  Partial<T>;
+
+/** An event as the reference portal takes it (`addEvent`, or a dataset with a revision and stamps added). */
+export function portalEvent(fields: Named<NewEvent>): NewEvent {
+  const { id, calendarId, title, start, end, ...rest } = fields;
+  return {
+    id,
+    calendarId,
+    title,
+    start,
+    end,
+    allDay: false,
+    timeZone: "Europe/Amsterdam",
+    status: "scheduled",
+    summary: "",
+    description: "",
+    location: null,
+    onlineUrl: null,
+    attendanceMode: "offline",
+    image: null,
+    categories: [],
+    organizer: null,
+    registrationUrl: null,
+    ...rest,
+  };
+}
+
+/** An event as the build publishes it (the model's CalendarEvent), at its first revision. */
+export function calendarEvent(fields: Named<CalendarEvent>): CalendarEvent {
+  return {
+    summary: "",
+    descriptionHtml: "",
+    descriptionText: "",
+    allDay: false,
+    timeZone: "Europe/Amsterdam",
+    status: "scheduled",
+    attendanceMode: "offline",
+    location: null,
+    onlineUrl: null,
+    image: null,
+    categories: [],
+    organizer: null,
+    registrationUrl: null,
+    createdAt: null,
+    updatedAt: null,
+    sequence: 1,
+    ...fields,
+  };
+}

@@ -1,0 +1,41 @@
+import type { SiteConfig } from "../../src/config/site.ts";
+import { SiteUrls } from "../../src/model/url-scheme.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { NOW_DATETIME } from "./clock.ts";
+
+/** The site settings the feeds, calendar and page tests build with (pinned clock). */
+export const TEST_SITE: SiteConfig = {
+  url: "https://events.example.org",
+  urls: new SiteUrls("https://events.example.org"),
+  title: "City Events",
+  description: "Markets, walks, concerts; and more.",
+  lang: "en-GB",
+  uiLanguage: "en",
+  timeZone: "Europe/Amsterdam",
+  now: NOW_DATETIME,
+  pastDays: 365,
+  feedPastDays: 30,
+  feedMaxItems: 200,
+  cancelledGraceDays: 30,
+  refreshMinutes: 60,
+  websubHub: null,
+  changeNoticeDays: 14,
+  icsMaxBytes: 1_000_000,
+};
+
+/** TEST_SITE with some settings changed (a new url brings its urls). */
+export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
+  const url = overrides.url ?? TEST_SITE.url;
+  return { ...TEST_SITE, urls: new SiteUrls(url), ...overrides };
+}
+
+/**
+ * What the feed and calendar renderers are given besides the events: the
+ * whole of TEST_SITE, as of the fixture's fetch, warnings dropped.
+ */
+export const SITE_WIDE = {
+  site: TEST_SITE,
+  scope: { kind: "site" } as const,
+  fetchedAt: fixtureSnapshot.fetchedAt,
+  warn: () => {},
+};
