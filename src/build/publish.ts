@@ -30,7 +30,8 @@ export interface PublishOptions {
   readonly isProcessAlive?: (pid: number) => boolean;
 }
 
-const realFs: PublishFs = {
+/** The real file system, as PublishFs. */
+export const nodeFileSystem: PublishFs = {
   rename: nodeFs.rename,
   rm: nodeFs.rm,
   mkdir: (path) => nodeFs.mkdir(path),
@@ -48,7 +49,7 @@ export async function prepareStaging(
   outputDir: string,
   options: PublishOptions = {},
 ): Promise<string> {
-  const fs = options.fs ?? realFs;
+  const fs = options.fs ?? nodeFileSystem;
   const output = resolve(outputDir);
   await cleanStaleStaging(output, options);
   const staging = tempName(output, "staging");
@@ -73,7 +74,7 @@ export async function publishAtomically(
   outputDir: string,
   options: PublishOptions = {},
 ): Promise<void> {
-  const fs = options.fs ?? realFs;
+  const fs = options.fs ?? nodeFileSystem;
   const log = options.log ?? ((line: string) => console.warn(line));
   const staging = resolve(stagingDir);
   const output = resolve(outputDir);
@@ -122,7 +123,7 @@ export async function discardStaging(
   stagingDir: string,
   options: PublishOptions = {},
 ): Promise<void> {
-  const fs = options.fs ?? realFs;
+  const fs = options.fs ?? nodeFileSystem;
   const staging = resolve(stagingDir);
   if (TEMP_NAME.exec(basename(staging))?.groups?.kind !== "staging") {
     throw new PublishError(`Refusing to remove ${staging}: not a staging folder.`);
@@ -140,7 +141,7 @@ export async function cleanStaleStaging(
   outputDir: string,
   options: PublishOptions = {},
 ): Promise<string[]> {
-  const fs = options.fs ?? realFs;
+  const fs = options.fs ?? nodeFileSystem;
   const isAlive = options.isProcessAlive ?? isProcessAlive;
   const output = resolve(outputDir);
   const parent = dirname(output);

@@ -174,43 +174,6 @@ function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
   };
 }
 
-// The writers, one call each: `(snapshot, options) => document or text`.
-
-export function publicCalendarsDocument(
-  snapshot: PortalSnapshot,
-  site: PublicJsonSite,
-): PublicCalendarsDocument {
-  return new PublicJson(snapshot, site).calendarsDocument();
-}
-
-export function publicEventsDocument(
-  snapshot: PortalSnapshot,
-  calendarId: string,
-  site: PublicJsonSite,
-): PublicEventsDocument {
-  return new PublicJson(snapshot, site).eventsDocument(calendarId);
-}
-
-export function publicManifest(snapshot: PortalSnapshot, site: PublicJsonSite): PublicManifest {
-  return new PublicJson(snapshot, site).manifest();
-}
-
-export function writeCalendarsJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
-  return new PublicJson(snapshot, site).calendarsJson();
-}
-
-export function writeCalendarEventsJson(
-  snapshot: PortalSnapshot,
-  calendarId: string,
-  site: PublicJsonSite,
-): string {
-  return new PublicJson(snapshot, site).eventsJson(calendarId);
-}
-
-export function writeManifestJson(snapshot: PortalSnapshot, site: PublicJsonSite): string {
-  return new PublicJson(snapshot, site).manifestJson();
-}
-
 function publishedByCalendar(
   snapshot: PortalSnapshot,
   site: PublicJsonSite,

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
+import { PerEvent } from "./per-event.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and
@@ -122,22 +123,12 @@ function wallFormat(
 
 // List rows, month cells, category and home pages show the same event's time
 // again and again; computing it costs Luxon zone math plus Intl formatRange.
-const timeRanges = new WeakMap<CalendarEvent, Map<string, string>>();
+const timeRanges = new PerEvent<string>();
 
 /** Time of day for list rows: "10:00–13:00", "10:00", or "" for all-day events. */
 export function formatTimeRange(event: CalendarEvent, lang: string): string {
   if (event.allDay) return "";
-  let byLang = timeRanges.get(event);
-  if (!byLang) {
-    byLang = new Map();
-    timeRanges.set(event, byLang);
-  }
-  let range = byLang.get(lang);
-  if (range === undefined) {
-    range = timeRangeOf(event, lang);
-    byLang.set(lang, range);
-  }
-  return range;
+  return timeRanges.get(event, lang, () => timeRangeOf(event, lang));
 }
 
 /**

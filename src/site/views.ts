@@ -10,6 +10,7 @@ import {
 import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { PerEvent } from "./per-event.ts";
 
 /**
  * Everything the page templates iterate over, derived once per build from the
@@ -259,14 +260,13 @@ function dayListPages(
  * zone (usually the page's too) the event's times are local already.
  */
 class LocalDays {
-  readonly #starts = new Map<CalendarEvent, Map<string, string>>();
-  readonly #days = new Map<CalendarEvent, Map<string, readonly string[]>>();
+  readonly #starts = new PerEvent<string>();
+  readonly #days = new PerEvent<readonly string[]>();
 
   /** The local date (yyyy-mm-dd, in `zone`) an event starts on. */
   startDate(event: CalendarEvent, zone: string): string {
     if (zone === event.timeZone) return localStartDate(event);
-    return inZone(
-      this.#starts,
+    return this.#starts.get(
       event,
       zone,
       () => DateTime.fromISO(event.start, { zone: timeZone(zone) }).toISODate() ?? "",
@@ -276,27 +276,8 @@ class LocalDays {
   /** Local days (in `zone`) an event occupies; all-day ends are exclusive. */
   of(event: CalendarEvent, zone: string): readonly string[] {
     if (zone === event.timeZone) return localDays(event);
-    return inZone(this.#days, event, zone, () => computeEventDays(event, zone));
+    return this.#days.get(event, zone, () => computeEventDays(event, zone));
   }
-}
-
-function inZone<T>(
-  memo: Map<CalendarEvent, Map<string, T>>,
-  event: CalendarEvent,
-  zone: string,
-  compute: () => T,
-): T {
-  let byZone = memo.get(event);
-  if (!byZone) {
-    byZone = new Map();
-    memo.set(event, byZone);
-  }
-  let value = byZone.get(zone);
-  if (value === undefined) {
-    value = compute();
-    byZone.set(zone, value);
-  }
-  return value;
 }
 
 /** The days an event occupies in another zone than its own. */

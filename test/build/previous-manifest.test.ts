@@ -22,6 +22,10 @@ let work: string;
 let lines: string[];
 const log = (line: string) => lines.push(line);
 
+/** The previous manifest of a site published at `siteUrl`, with an output folder that may hold one. */
+const previousOf = (siteUrl: string, outputDir = work) =>
+  loadPreviousManifest({ siteUrl, outputDir, publishedSite: siteUrl, log });
+
 /** A published site answering every request with `status` and `body`; the paths asked for. */
 async function serve(status: number, body: string): Promise<{ url: string; paths: string[] }> {
   const paths: string[] = [];
@@ -80,12 +84,7 @@ describe("loadPreviousManifest", () => {
   it("should treat a site that is not published yet as a first build", async () => {
     const site = await serve(404, "not found");
 
-    const found = await loadPreviousManifest({
-      siteUrl: site.url,
-      outputDir: work,
-      publishedSite: site.url,
-      log,
-    });
+    const found = await previousOf(site.url);
 
     expect(found.manifest).toBeNull();
     expect(lines).toEqual([
@@ -131,12 +130,7 @@ describe("loadPreviousManifest", () => {
     });
     const site = await serve(200, '{"hello":"world"}');
 
-    const found = await loadPreviousManifest({
-      siteUrl: site.url,
-      outputDir: output,
-      publishedSite: site.url,
-      log,
-    });
+    const found = await previousOf(site.url, output);
 
     expect(found.manifest).toBeNull();
     expect(lines[0]).toMatch(/was built for http:\/\/localhost:8080, not http:\/\/127\.0\.0\.1/);

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   cleanStaleStaging,
   discardStaging,
+  nodeFileSystem,
   type PublishFs,
   prepareStaging,
   publishAtomically,
@@ -34,18 +35,10 @@ async function digest(root: string): Promise<string> {
   return hash.digest("hex");
 }
 
-const realFs: PublishFs = {
-  rename: nodeFs.rename,
-  rm: nodeFs.rm,
-  mkdir: (path) => nodeFs.mkdir(path),
-  readdir: (path) => nodeFs.readdir(path),
-  stat: nodeFs.stat,
-};
-
 /** The real file system, except that one rename fails like a full or read-only disk. */
 function failingRename(shouldFail: (from: string, to: string) => boolean): PublishFs {
   return {
-    ...realFs,
+    ...nodeFileSystem,
     rename: async (from, to) => {
       if (shouldFail(from, to))
         throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
-import {
-  publicCalendarsDocument,
-  publicEventsDocument,
-  publicManifest,
-  writeCalendarEventsJson,
-  writeCalendarsJson,
-  writeManifestJson,
-} from "../../src/outputs/public-json.ts";
+import { PublicJson } from "../../src/outputs/public-json.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW, NOW_DATETIME } from "../helpers/clock.ts";
 
@@ -19,15 +12,15 @@ const site = {
 
 function allOutputs(snapshot: PortalSnapshot, s = site): string {
   return [
-    writeCalendarsJson(snapshot, s),
-    writeManifestJson(snapshot, s),
-    ...snapshot.calendars.map((c) => writeCalendarEventsJson(snapshot, c.id, s)),
+    new PublicJson(snapshot, s).calendarsJson(),
+    new PublicJson(snapshot, s).manifestJson(),
+    ...snapshot.calendars.map((c) => new PublicJson(snapshot, s).eventsJson(c.id)),
   ].join("\n");
 }
 
 describe("public-json", () => {
   it("should list every calendar with absolute URLs, its path segment and event counts", () => {
-    const doc = JSON.parse(writeCalendarsJson(fixtureSnapshot, site));
+    const doc = JSON.parse(new PublicJson(fixtureSnapshot, site).calendarsJson());
     expect(doc.version).toBe(1);
     expect(doc.calendars.map((c: { id: string }) => c.id)).toEqual(["community", "culture"]);
     expect(doc.calendars[0]).toEqual({
@@ -47,7 +40,7 @@ describe("public-json", () => {
   });
 
   it("should publish each event with exactly the documented fields and an absolute page URL", () => {
-    const doc = publicEventsDocument(fixtureSnapshot, "culture", site);
+    const doc = new PublicJson(fixtureSnapshot, site).eventsDocument("culture");
     expect(doc.version).toBe(1);
     expect(doc.calendar.id).toBe("culture");
     const hostile = doc.events.find((e) => e.id === "Weird/ID?<x>");
@@ -82,7 +75,7 @@ describe("public-json", () => {
     );
     const cancelled = doc.events.find((e) => e.id === "e-cancelled");
     expect(cancelled?.status).toBe("cancelled");
-    const community = publicEventsDocument(fixtureSnapshot, "community", site);
+    const community = new PublicJson(fixtureSnapshot, site).eventsDocument("community");
     const walk = community.events.find((e) => e.id === "e-dst");
     expect(walk?.location?.address?.formatted).toBe("Vondelpark 1, 1071 AA Amsterdam, NL");
     expect(walk?.location?.geo).toEqual({ lat: 52.358, lon: 4.868 });
@@ -92,9 +85,11 @@ describe("public-json", () => {
   });
 
   it("should keep events sorted by start and limit them to the pastDays window", () => {
-    const wide = publicEventsDocument(fixtureSnapshot, "community", site).events;
+    const wide = new PublicJson(fixtureSnapshot, site).eventsDocument("community").events;
     expect(wide.map((e) => e.id)).toEqual(["e-past", "e-dst", "e-allday"]);
-    const narrow = publicEventsDocument(fixtureSnapshot, "community", { ...site, pastDays: 10 });
+    const narrow = new PublicJson(fixtureSnapshot, { ...site, pastDays: 10 }).eventsDocument(
+      "community",
+    );
     expect(narrow.events.map((e) => e.id)).toEqual(["e-dst", "e-allday"]);
     expect(narrow.calendar.counts).toEqual({ events: 2, upcoming: 2 });
   });
@@ -119,7 +114,7 @@ describe("public-json", () => {
   });
 
   it("should describe the build in the manifest with the shape the shrink guard reads", () => {
-    const manifest = JSON.parse(writeManifestJson(fixtureSnapshot, site));
+    const manifest = JSON.parse(new PublicJson(fixtureSnapshot, site).manifestJson());
     expect(Object.keys(manifest)).toEqual([
       "version",
       "generatedAt",
@@ -153,8 +148,8 @@ describe("public-json", () => {
 
   it("should keep the content hash when only the build time changes", () => {
     const later = { ...site, now: site.now.plus({ minutes: 30 }) };
-    const a = publicManifest(fixtureSnapshot, site);
-    const b = publicManifest(fixtureSnapshot, later);
+    const a = new PublicJson(fixtureSnapshot, site).manifest();
+    const b = new PublicJson(fixtureSnapshot, later).manifest();
     expect(b.generatedAt).not.toBe(a.generatedAt);
     expect(b.contentHash).toBe(a.contentHash);
   });
@@ -166,18 +161,18 @@ describe("public-json", () => {
         e.id === "e-postponed" ? { ...e, title: "Poetry Night (new date)" } : e,
       ),
     };
-    expect(publicManifest(renamed, site).contentHash).not.toBe(
-      publicManifest(fixtureSnapshot, site).contentHash,
+    expect(new PublicJson(renamed, site).manifest().contentHash).not.toBe(
+      new PublicJson(fixtureSnapshot, site).manifest().contentHash,
     );
   });
 
   it("should publish an empty portal as empty lists, not fail", () => {
     const empty: PortalSnapshot = { ...fixtureSnapshot, calendars: [], events: [] };
-    expect(publicCalendarsDocument(empty, site)).toEqual({ version: 1, calendars: [] });
-    expect(publicManifest(empty, site).totals).toEqual({ calendars: 0, events: 0 });
+    expect(new PublicJson(empty, site).calendarsDocument()).toEqual({ version: 1, calendars: [] });
+    expect(new PublicJson(empty, site).manifest().totals).toEqual({ calendars: 0, events: 0 });
   });
 
   it("should refuse an unknown calendar id", () => {
-    expect(() => publicEventsDocument(fixtureSnapshot, "nope", site)).toThrow(RangeError);
+    expect(() => new PublicJson(fixtureSnapshot, site).eventsDocument("nope")).toThrow(RangeError);
   });
 });

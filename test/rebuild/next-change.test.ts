@@ -10,7 +10,7 @@ import {
   selectSubscriptionEvents,
   timedEvents,
 } from "../../src/outputs/feeds-window.ts";
-import { writeCalendarsJson } from "../../src/outputs/public-json.ts";
+import { PublicJson } from "../../src/outputs/public-json.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { buildViews } from "../../src/site/views.ts";
@@ -73,7 +73,7 @@ function outputsAt(ms: number): string {
       selectFeedEvents(timed, { now, feedPastDays: WINDOWS.feedPastDays, feedMaxItems: 200 }),
     ),
     subscriptions: ids(selectSubscriptionEvents(timed, { now, ...WINDOWS })),
-    calendarsJson: writeCalendarsJson(snapshot, site),
+    calendarsJson: new PublicJson(snapshot, site).calendarsJson(),
   });
 }
 
