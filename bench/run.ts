@@ -281,7 +281,7 @@ function print(
     }),
   );
   console.log(
-    "  (other: Node and TypeScript start-up, images, widget pages, publishing, waiting for render threads)",
+    "  (other: Node and TypeScript start-up, images, widget pages, publishing)",
   );
   table(
     [
