@@ -280,9 +280,7 @@ function print(
       ];
     }),
   );
-  console.log(
-    "  (other: Node and TypeScript start-up, images, widget pages, publishing)",
-  );
+  console.log("  (other: Node and TypeScript start-up, images, widget pages, publishing)");
   table(
     [
       "build",
