@@ -1,6 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { ChangeReport, ReportItem } from "../changes/detect-changes.ts";
+import type { FileChanges } from "./output-files.ts";
 
 /**
  * The short report that ends every build log. docs/deploy.md explains each
@@ -21,13 +20,12 @@ export interface BuildReportInput {
    * state was found; omitted, no line at all.
    */
   readonly changes?: ChangeReport | null;
-}
-
-export interface OutputCount {
-  readonly files: number;
-  readonly bytes: number;
-  /** HTML files: the pages of the site. */
-  readonly pages: number;
+  /**
+   * Files new, changed and removed since the last publish
+   * (src/build/output-files.ts); null when there was nothing to compare
+   * with; omitted, no line at all.
+   */
+  readonly fileChanges?: FileChanges | null;
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
@@ -49,6 +47,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     ...changeLines(input.changes),
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
+    ...fileChangeLines(input.fileChanges),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
   ];
@@ -79,6 +78,14 @@ function changeLines(changes: ChangeReport | null | undefined): string[] {
   return lines;
 }
 
+function fileChangeLines(changes: FileChanges | null | undefined): string[] {
+  if (changes === undefined) return [];
+  if (changes === null) return ["    changed  not known (no earlier files to compare with)"];
+  return [
+    `    changed  ${changes.added} new, ${changes.changed} changed, ${changes.removed} removed since the last publish (${changes.unchanged} unchanged)`,
+  ];
+}
+
 function describeItem(item: ReportItem): string {
   const title = oneLine(item.title);
   return item.detail ? `${title} (${oneLine(item.detail)})` : title;
@@ -90,31 +97,6 @@ function formatUtc(iso: string): string {
   return Number.isNaN(time.getTime())
     ? iso
     : `${time.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-/**
- * Counts what a build wrote: files, their total size, and HTML pages.
- * Synchronous: tens of thousands of stat calls cost several times more
- * through libuv's thread pool than directly (docs/performance.md).
- */
-export function countOutput(dir: string): OutputCount {
-  let files = 0;
-  let bytes = 0;
-  let pages = 0;
-  const pending = [dir];
-  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        pending.push(path);
-      } else if (entry.isFile()) {
-        files += 1;
-        bytes += statSync(path).size;
-        if (entry.name.endsWith(".html")) pages += 1;
-      }
-    }
-  }
-  return { files, bytes, pages };
 }
 
 export function formatBytes(bytes: number): string {

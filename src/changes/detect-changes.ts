@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
 import { endMillis } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
@@ -173,10 +174,11 @@ export function detectChanges(
         how = "restored";
       }
     }
+    const seen = seenSince(event, before, nowIso);
     if (!before) {
       if (previous) report?.added.push({ title: event.title, detail: null });
-      events.push(event);
-      records.push(recordOf(event, { uid: ownUid, url, sequence: event.sequence }));
+      events.push(seen ? { ...event, updatedAt: seen.at } : event);
+      records.push(recordOf(event, { uid: ownUid, url, sequence: event.sequence, seen }));
       continue;
     }
 
@@ -203,6 +205,7 @@ export function detectChanges(
       sequence,
       previousStarts,
       rescheduledAt,
+      seen,
     });
     records.push(record);
 
@@ -249,8 +252,13 @@ export function detectChanges(
           }
         : null;
     events.push(
-      history || sequence !== event.sequence
-        ? { ...event, sequence, ...(history ? { history } : {}) }
+      history || sequence !== event.sequence || seen
+        ? {
+            ...event,
+            sequence,
+            ...(history ? { history } : {}),
+            ...(seen ? { updatedAt: seen.at } : {}),
+          }
         : event,
     );
   }
@@ -369,6 +377,25 @@ function removedEvent(record: RemovedEventRecord, siteUrl: string): CalendarEven
   };
 }
 
+/**
+ * For an event without portal timestamps: when its current content was first
+ * published (kept from the previous record while the digest matches), so its
+ * DTSTAMP, feed date and "Data updated" stay put between builds. Null for
+ * events the portal dates itself.
+ */
+function seenSince(
+  event: CalendarEvent,
+  before: PublishedEventRecord | null,
+  nowIso: string,
+): PublishedEventRecord["seen"] | null {
+  if (event.updatedAt || event.createdAt) return null;
+  const digest = createHash("sha256")
+    .update(JSON.stringify(event))
+    .digest("base64url")
+    .slice(0, 22);
+  return before?.seen?.digest === digest ? before.seen : { digest, at: nowIso };
+}
+
 function recordOf(
   event: CalendarEvent,
   facts: {
@@ -377,6 +404,7 @@ function recordOf(
     sequence: number;
     previousStarts?: readonly string[];
     rescheduledAt?: string | null;
+    seen?: PublishedEventRecord["seen"] | null;
   },
 ): PublishedEventRecord {
   return {
@@ -394,6 +422,7 @@ function recordOf(
     categories: event.categories.map((c) => ({ id: c.id, name: c.name })),
     previousStarts: facts.previousStarts ?? [],
     rescheduledAt: facts.rescheduledAt ?? null,
+    ...(facts.seen ? { seen: facts.seen } : {}),
   };
 }
 

@@ -36,6 +36,12 @@ export interface PublishedEventRecord {
   readonly previousStarts: readonly string[];
   /** When its latest new date was first published (ISO 8601, UTC). */
   readonly rescheduledAt: string | null;
+  /**
+   * Only for an event the portal gives no modification time: a digest of its
+   * content and when that content was first published, which stands in for
+   * the portal's `updatedAt` (detect-changes.ts).
+   */
+  readonly seen?: { readonly digest: string; readonly at: string };
 }
 
 /** An event that left the portal (or its calendar) and is published as cancelled until `until`. */
@@ -154,6 +160,9 @@ export function parseEventRecord(
     categories: parseCategories(raw.categories),
     previousStarts: Array.isArray(raw.previousStarts) ? raw.previousStarts.filter(isInstant) : [],
     rescheduledAt: isInstant(raw.rescheduledAt) ? raw.rescheduledAt : null,
+    ...(isObject(raw.seen) && isString(raw.seen.digest) && isInstant(raw.seen.at)
+      ? { seen: { digest: raw.seen.digest, at: raw.seen.at } }
+      : {}),
   };
 }
 

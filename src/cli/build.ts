@@ -1,9 +1,17 @@
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import {
+  compareFiles,
+  type FileHashes,
+  hashOutput,
+  readFileList,
+  writeFileList,
+} from "../build/output-files.ts";
 import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
-import { countOutput, formatBuildReport } from "../build/report.ts";
+import { formatBuildReport } from "../build/report.ts";
 import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
 import { savePublishedState } from "../changes/previous-state.ts";
 import { readBuildConfig } from "../config/build-config.ts";
@@ -77,6 +85,15 @@ runCli(async () => {
       changes: changes.next,
     });
 
+    // Every file, hashed: what the report counts, and what the next build compares with.
+    const outputFiles = timed("hash", () => hashOutput(staging));
+    const fileList = join(config.cacheDir, "published-files.json");
+    const fileChanges = timed("hash", () => {
+      const before =
+        readFileList(fileList) ?? (existsSync(output) ? hashOutput(output).hashes : null);
+      return before && compareFiles(before, outputFiles.hashes);
+    });
+
     const manifestPath = join(staging, paths.apiManifest());
     const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));
     if ("problem" in built) {
@@ -95,16 +112,19 @@ runCli(async () => {
 
     await timedAsync("publish", () => publishAtomically(staging, output));
     // Only a published site moves on the state the next build compares with.
-    const stateWarnings = await keepPublishedState(config.cacheDir, changes.next);
-    const counts = timed("report", () => countOutput(output));
+    const stateWarnings = [
+      ...(await keepPublishedState(config.cacheDir, changes.next)),
+      ...keepFileList(fileList, outputFiles.hashes),
+    ];
     const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
         calendars: data.calendars.length,
         events: built.manifest.totals.events,
-        pages: counts.pages,
-        files: counts.files,
-        bytes: counts.bytes,
+        pages: outputFiles.pages,
+        files: outputFiles.files,
+        bytes: outputFiles.bytes,
+        fileChanges,
         warnings: [
           ...data.warnings,
           ...(written?.warnings ?? []),
@@ -121,7 +141,13 @@ runCli(async () => {
       const metrics = {
         events: built.manifest.totals.events,
         calendars: data.calendars.length,
-        ...counts,
+        files: outputFiles.files,
+        bytes: outputFiles.bytes,
+        pages: outputFiles.pages,
+        // Compared with the last publish's files; null when there was nothing to compare with.
+        filesNew: fileChanges?.added ?? null,
+        filesChanged: fileChanges?.changed ?? null,
+        filesRemoved: fileChanges?.removed ?? null,
         seconds,
         peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
         ...readMetrics(),
@@ -145,6 +171,18 @@ async function keepPublishedState(
   } catch (error) {
     return [
       `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    ];
+  }
+}
+
+/** Keeps the published files' hashes for the next build's counts; a failure is a warning. */
+function keepFileList(path: string, hashes: FileHashes): string[] {
+  try {
+    writeFileList(path, hashes);
+    return [];
+  } catch (error) {
+    return [
+      `The list of published files could not be kept (${(error as Error).message}); the next build counts changed files against the output folder.`,
     ];
   }
 }

@@ -4,6 +4,7 @@ import type { CalendarEvent, Place } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
+import { viewUpdatedAt } from "../site/data-updated.ts";
 import {
   formatDateTime,
   formatDay,
@@ -67,6 +68,11 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
   eleventyConfig.addFilter("dayNumber", (isoDate: string) => Number(isoDate.slice(8, 10)));
   eleventyConfig.addFilter("readableDateTime", (iso: string) =>
     formatDateTime(iso, site.lang, site.timeZone),
+  );
+  // "Data updated": the newest modification the page shows, else the snapshot's; never the build's clock.
+  eleventyConfig.addFilter(
+    "dataUpdated",
+    (view: unknown) => viewUpdatedAt(view) ?? current().data.updatedAt,
   );
   eleventyConfig.addFilter("zoneName", (event: CalendarEvent) =>
     zoneDisplayName(event.timeZone, site.lang),

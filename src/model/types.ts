@@ -94,6 +94,12 @@ export interface CalendarEvent {
   readonly organizer: Organizer | null;
   readonly registrationUrl: string | null;
   readonly createdAt: string | null;
+  /**
+   * When the portal last changed the event. For a portal that gives no
+   * modification times, when this site first published the event's current
+   * content (src/changes/detect-changes.ts), so dates derived from it stay put
+   * from one build to the next.
+   */
   readonly updatedAt: string | null;
   /**
    * Revision counter that rises whenever the portal changes the event

@@ -80,7 +80,7 @@ export function feedFileGroups(
       render: (event) =>
         renderEventIcs(event, {
           site: { url: site.url, lang: site.lang },
-          fetchedAt: data.fetchedAt,
+          dataUpdatedAt: scopes.dataUpdatedAt,
           warn,
         }),
     }),
@@ -93,7 +93,7 @@ function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom"
   const options: FeedOptions = {
     site: scopes.site,
     scope,
-    fetchedAt: scopes.data.fetchedAt,
+    dataUpdatedAt: scopes.dataUpdatedAt,
     ...(calendar?.description ? { description: calendar.description } : {}),
     announcements: scopes.announcements(scope),
   };

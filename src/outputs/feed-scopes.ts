@@ -33,6 +33,8 @@ import {
 /** What the scopes are made from: the site's data (src/site/load.ts). */
 export interface FeedData {
   readonly fetchedAt: string;
+  /** When the portal's data last changed (src/site/data-updated.ts); null when unknown. */
+  readonly updatedAt: string | null;
   readonly calendars: readonly Calendar[];
   readonly events: readonly CalendarEvent[];
   readonly categories: readonly Pick<Category, "id" | "name">[];
@@ -51,6 +53,12 @@ export class FeedScopes {
   readonly site: FeedSite;
   /** The scopes offered to subscribers (subscribe page, search page). */
   readonly subscriptions: SubscriptionScopes;
+  /**
+   * The date of a feed without items and of an event without timestamps:
+   * when the data last changed, so that a rebuild of unchanged data writes
+   * the same bytes; the fetch time only when the portal gives no modification times.
+   */
+  readonly dataUpdatedAt: string;
   /** Every scope with files: those offered, plus categories and pairs kept for a deleted event. */
   readonly withFiles: readonly FeedScope[];
   readonly #warn: Warn;
@@ -61,6 +69,7 @@ export class FeedScopes {
     this.data = data;
     this.site = site;
     this.#warn = warn;
+    this.dataUpdatedAt = data.updatedAt ?? data.fetchedAt;
     this.subscriptions = subscriptionScopes(data.events, data.calendars, data.categories, site);
     const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
     for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
@@ -100,7 +109,7 @@ export class FeedScopes {
     return {
       site: this.site,
       scope,
-      fetchedAt: this.data.fetchedAt,
+      dataUpdatedAt: this.dataUpdatedAt,
       ...(calendar?.description ? { description: calendar.description } : {}),
       color: calendar?.color ?? null,
       warn: this.#warn,

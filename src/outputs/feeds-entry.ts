@@ -37,15 +37,15 @@ export interface FeedEntry {
 export interface FeedEntryContext {
   readonly siteUrl: string;
   readonly lang: string;
-  /** Snapshot fetchedAt: the last resort for an event without portal timestamps. */
-  readonly fetchedAt: string;
+  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: the last resort for an event without timestamps. */
+  readonly dataUpdatedAt: string;
 }
 
 const entryCache = new WeakMap<CalendarEvent, Map<string, FeedEntry>>();
 
 /** One entry per event and context, shared by every feed file it appears in. */
 export function feedEntry(timed: TimedEvent, context: FeedEntryContext): FeedEntry {
-  const key = `${context.siteUrl}\n${context.lang}\n${context.fetchedAt}`;
+  const key = `${context.siteUrl}\n${context.lang}\n${context.dataUpdatedAt}`;
   let byContext = entryCache.get(timed.event);
   const cached = byContext?.get(key);
   if (cached) return cached;
@@ -98,14 +98,14 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
     updated:
       parseInstant(event.updatedAt) ??
       parseInstant(event.createdAt) ??
-      parseInstant(context.fetchedAt) ??
+      parseInstant(context.dataUpdatedAt) ??
       new Date(0),
   };
 }
 
-/** Newest `updated` of the entries; the snapshot time when there are none. */
-export function feedUpdated(entries: readonly FeedEntry[], fetchedAt: string): Date {
-  if (entries.length === 0) return parseInstant(fetchedAt) ?? new Date(0);
+/** Newest `updated` of the entries; when the data last changed when there are none (never the build clock). */
+export function feedUpdated(entries: readonly FeedEntry[], dataUpdatedAt: string): Date {
+  if (entries.length === 0) return parseInstant(dataUpdatedAt) ?? new Date(0);
   return new Date(Math.max(...entries.map((entry) => entry.updated.getTime())));
 }
 

@@ -31,8 +31,8 @@ export interface FeedOptions {
   readonly site: FeedSiteOptions;
   /** Whole site, one calendar or one category: decides URLs and the title. */
   readonly scope: FeedScope;
-  /** Snapshot fetchedAt: the feed's date when it has no items. */
-  readonly fetchedAt: string;
+  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: the feed's date when it has no items. */
+  readonly dataUpdatedAt: string;
   /** Defaults to the site description. */
   readonly description?: string;
   readonly warn?: Warn;
@@ -57,7 +57,7 @@ interface PreparedFeed {
 function prepare(events: readonly CalendarEvent[], options: FeedOptions): PreparedFeed {
   const { site } = options;
   const selected = selectFeedEvents(timedEvents(events, options.warn), site);
-  const context = { siteUrl: site.url, lang: site.lang, fetchedAt: options.fetchedAt };
+  const context = { siteUrl: site.url, lang: site.lang, dataUpdatedAt: options.dataUpdatedAt };
   const entries = [
     ...(options.announcements ?? [])
       .slice(0, site.feedMaxItems)
@@ -69,7 +69,7 @@ function prepare(events: readonly CalendarEvent[], options: FeedOptions): Prepar
     description: singleLine(options.description ?? site.description),
     urls: feedUrls(options.scope, site.url),
     entries,
-    updated: feedUpdated(entries, options.fetchedAt),
+    updated: feedUpdated(entries, options.dataUpdatedAt),
   };
 }
 

@@ -57,8 +57,8 @@ export type IcsSiteOptions = ScopeSite &
 export interface CalendarOptions {
   readonly site: IcsSiteOptions;
   readonly scope: FeedScope;
-  /** Snapshot fetchedAt: DTSTAMP of events without portal timestamps. */
-  readonly fetchedAt: string;
+  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: DTSTAMP of events without timestamps. */
+  readonly dataUpdatedAt: string;
   /** Defaults to the site description. */
   readonly description?: string;
   /** "#rrggbb" for Apple's X-APPLE-CALENDAR-COLOR, when the portal gives one. */
@@ -68,7 +68,7 @@ export interface CalendarOptions {
 
 export interface EventIcsOptions {
   readonly site: Pick<IcsSiteOptions, "url" | "lang">;
-  readonly fetchedAt: string;
+  readonly dataUpdatedAt: string;
   readonly warn?: Warn;
 }
 
@@ -235,7 +235,7 @@ let eventIcsHeader: string | undefined;
 
 interface EventContext {
   readonly site: Pick<IcsSiteOptions, "url" | "lang">;
-  readonly fetchedAt: string;
+  readonly dataUpdatedAt: string;
 }
 
 /**
@@ -281,7 +281,7 @@ interface VeventLines {
 const veventCache = new WeakMap<CalendarEvent, Map<string, VeventLines>>();
 
 function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
-  const key = `${context.site.url}\n${context.site.lang}\n${context.fetchedAt}\n${short}`;
+  const key = `${context.site.url}\n${context.site.lang}\n${context.dataUpdatedAt}\n${short}`;
   let byContext = veventCache.get(timed.event);
   const cached = byContext?.get(key);
   if (cached) return cached;
@@ -321,7 +321,7 @@ function veventData(
   const pageUrl = eventPageUrl(siteUrl, event);
   const status = summaryLabel(event, lang);
   const modified =
-    utcInstant(event.updatedAt) ?? utcInstant(event.createdAt) ?? utcInstant(context.fetchedAt);
+    utcInstant(event.updatedAt) ?? utcInstant(event.createdAt) ?? utcInstant(context.dataUpdatedAt);
   const created = utcInstant(event.createdAt);
   // An unknown zone gets UTC times rather than a TZID without VTIMEZONE.
   const zone = !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;

@@ -122,6 +122,11 @@ export interface PublicManifest {
   readonly totals: { readonly calendars: number; readonly events: number };
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
   readonly contentHash: string;
+  /**
+   * Feeds whose bytes this build changed, for the WebSub ping; added once the
+   * feeds are written (src/rebuild/write-build-state.ts).
+   */
+  readonly feedsChanged?: readonly string[];
 }
 
 /** One change announcement, as the feeds carry it for a while. */

@@ -8,10 +8,13 @@ import { isoSeconds, type NextChange } from "./next-change.ts";
 
 /**
  * The build state (docs/public-json.md, "build-state.json"): what the
- * site was built from, for `npm run rebuild-if-changed`, and which feeds this
- * build changed, for the WebSub ping. Small: per calendar a fingerprint and
- * the list pages' validators; the per-event versions sit in one file per
- * calendar, read only for a calendar whose lists changed.
+ * site was built from, for `npm run rebuild-if-changed`, and the hashes of
+ * its feeds, from which the next build tells the WebSub ping which feeds it
+ * changed (`feedsChanged` in manifest.json). Small: per calendar a
+ * fingerprint and the list pages' validators; the per-event versions sit in
+ * one file per calendar, read only for a calendar whose lists changed. It
+ * holds no build time: a rebuild from an unchanged portal writes it again
+ * byte for byte (manifest.json is the one file that says when a build ran).
  */
 
 const BUILD_STATE_VERSION = 1;
@@ -28,7 +31,6 @@ export interface PublishedCalendar {
 
 export interface BuildState {
   readonly version: typeof BUILD_STATE_VERSION;
-  readonly generatedAt: string;
   /** SITE_URL of the build: feed addresses (WebSub topics) are relative to it. */
   readonly siteUrl: string;
   /**
@@ -53,8 +55,8 @@ export interface BuildState {
   } | null;
   /** Site-relative feed path -> sha256 of its bytes. */
   readonly feeds: Readonly<Record<string, string>>;
-  /** Feeds whose bytes differ from the previously published build's (all on a first build). */
-  readonly feedsChanged: readonly string[];
+  /** Only in states written by earlier versions: now in manifest.json. */
+  readonly feedsChanged?: readonly string[];
 }
 
 export interface CalendarVersions {
@@ -107,13 +109,11 @@ function hash(value: unknown): string {
 }
 
 export interface ComposeInput {
-  readonly now: string;
   readonly siteUrl: string;
   readonly config: ApiConfig;
   readonly lists: PortalLists | null;
   readonly nextChange: NextChange | null;
   readonly feeds: Readonly<Record<string, string>>;
-  readonly feedsChanged: readonly string[];
 }
 
 /** The state and the versions files, as site-relative path -> JSON text. */
@@ -142,7 +142,6 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
   const next = input.nextChange;
   const state: BuildState = {
     version: BUILD_STATE_VERSION,
-    generatedAt: input.now,
     siteUrl: input.siteUrl,
     api: apiSettingsHashes(input.config),
     portal,
@@ -153,7 +152,6 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
       rebuildReason: next.rebuildReason,
     },
     feeds: input.feeds,
-    feedsChanged: input.feedsChanged,
   };
   files.set(paths.buildState(), `${JSON.stringify(state, null, 1)}\n`);
   return files;
@@ -201,8 +199,10 @@ export function parseBuildState(value: unknown): BuildState | string {
   const next = value.nextChange;
   if (next !== null && (!isPlainObject(next) || Number.isNaN(Date.parse(String(next.rebuildAt)))))
     return "nextChange is malformed";
-  if (!isPlainObject(value.feeds) || !Array.isArray(value.feedsChanged))
-    return "feeds are malformed";
+  if (!isPlainObject(value.feeds)) return "feeds are malformed";
+  if (value.feedsChanged !== undefined && !Array.isArray(value.feedsChanged)) {
+    return "feedsChanged is malformed";
+  }
   return value as unknown as BuildState;
 }
 

@@ -1,12 +1,14 @@
 import { PublishedSite } from "../api/published-site.ts";
 import { Semaphore } from "../api/semaphore.ts";
+import { paths } from "../model/url-scheme.ts";
+import type { BuildState } from "./build-state.ts";
 import { readBuildState } from "./read-build-state.ts";
 
 /**
  * After a deploy, tells the WebSub hub which feeds changed, so that readers
  * subscribed through it get new events in seconds instead of at their next
  * poll. One publish ping per feed whose bytes this build changed
- * (`feedsChanged` in the build state, docs/public-json.md), none for the
+ * (`feedsChanged` in manifest.json, docs/public-json.md), none for the
  * others. The ping is the de facto publisher notification hubs accept
  * (`hub.mode=publish`, `hub.url=<feed>`, form-encoded POST); WebSub itself
  * leaves it to the hub (W3C WebSub, section 7).
@@ -43,9 +45,10 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
     return { ok: true, pinged: [], lines };
   }
   const hub = options.hub;
-  const state = await readBuildState(new PublishedSite(options.published));
+  const published = new PublishedSite(options.published);
+  const state = await readBuildState(published);
   const site = state.siteUrl.replace(/\/+$/, "");
-  const topics = state.feedsChanged.map((path) => `${site}${path}`);
+  const topics = (await changedFeeds(published, state)).map((path) => `${site}${path}`);
   if (topics.length === 0) {
     say(`no feed changed in this deploy; ${hub} not pinged`);
     return { ok: true, pinged: [], lines };
@@ -91,4 +94,15 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
       (failed ? `; ${failed} failed` : ""),
   );
   return { ok: failed === 0, pinged: pinged.sort(), lines };
+}
+
+/** The feeds the deploy changed: from its manifest, or from the build state of earlier versions. */
+async function changedFeeds(published: PublishedSite, state: BuildState): Promise<string[]> {
+  const manifest = (await published.readJson(paths.apiManifest()).catch(() => null)) as {
+    feedsChanged?: unknown;
+  } | null;
+  const listed = manifest?.feedsChanged ?? state.feedsChanged ?? [];
+  return Array.isArray(listed)
+    ? listed.filter((path): path is string => typeof path === "string")
+    : [];
 }

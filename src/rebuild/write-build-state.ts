@@ -18,7 +18,7 @@ import { readBuildState } from "./read-build-state.ts";
  * into the staging folder, write the build state (src/rebuild/build-state.ts)
  * beside it: the lists the snapshot was fetched with, the next date-relative
  * change, and the hashes of the feeds, compared with the previously published
- * ones to tell the WebSub ping which feeds changed.
+ * ones to tell the WebSub ping which feeds changed (`feedsChanged` in manifest.json).
  */
 
 const FEED_FILES = new Set<string>([
@@ -52,13 +52,11 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
   const nextChange = nextDateChange(options.published, site, publish.dateDelayMs, options.changes);
   const files = composeBuildState({
-    now: site.now.toUTC().toISO() ?? "",
     siteUrl: site.url,
     config: options.api,
     lists,
     nextChange,
     feeds,
-    feedsChanged,
   });
   // Validators and ids come from the portal: nothing of the token may pass.
   const redact = createRedactor(options.api.token);
@@ -67,12 +65,27 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, redact(text));
   }
+  await recordInManifest(options.staging, { feedsChanged });
   const when = nextChange
     ? `next date-relative change ${isoSeconds(nextChange.at)}, rebuild due ${isoSeconds(nextChange.rebuildAt)} (${nextChange.rebuildReason})`
     : "no date-relative change ahead";
   log(
     `build state: ${paths.buildState().slice(1)}${lists ? "" : " (built from cached data)"}; ${when}; ${feedsChanged.length} of ${Object.keys(feeds).length} feeds changed`,
   );
+}
+
+/**
+ * manifest.json is the site's one build-info file, the only one that differs
+ * between two builds of an unchanged portal: what concerns this build alone
+ * (which feeds it changed, for the WebSub ping) goes there.
+ */
+async function recordInManifest(
+  staging: string,
+  build: { readonly feedsChanged: readonly string[] },
+): Promise<void> {
+  const path = join(staging, ...paths.apiManifest().split("/").filter(Boolean));
+  const manifest = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+  await writeFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
 async function hashFeeds(root: string): Promise<Record<string, string>> {

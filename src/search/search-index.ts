@@ -11,6 +11,7 @@ import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
+import { type IndexFile, stableIndexFiles } from "./stable-index.ts";
 
 /**
  * Writes the site's search index with Pagefind (its Node API and native
@@ -109,11 +110,6 @@ export async function buildSearchIndex(
   };
 }
 
-interface IndexFile {
-  readonly path: string;
-  readonly content: Uint8Array;
-}
-
 async function indexRecords(records: readonly SearchRecord[], language: string) {
   try {
     const created = await pagefind.createIndex({ forceLanguage: language });
@@ -131,14 +127,18 @@ async function indexRecords(records: readonly SearchRecord[], language: string) 
     // its process then would leave that file cut short.
     const built = await index.getFiles();
     if (built.errors.length) throw failure(built.errors);
-    return built.files as readonly IndexFile[];
+    return stableIndexFiles(built.files as readonly IndexFile[]);
   } finally {
     await pagefind.close();
   }
 }
 
-/** Pagefind's version is part of the key: another version may write another index. */
+/**
+ * Pagefind's version is part of the key: another version may write another
+ * index; and so is how the files are laid out here (2: stable-index.ts).
+ */
 const PAGEFIND_VERSION = pagefindVersion();
+const LAYOUT = 2;
 const CACHE_PREFIX = "search-index-";
 
 /**
@@ -152,7 +152,9 @@ class IndexCache {
 
   constructor(cacheDir: string, records: readonly SearchRecord[], site: SearchIndexSite) {
     // Record by record: one string of every record would be ~100 MB at 100,000 events.
-    const hash = createHash("sha256").update(JSON.stringify([PAGEFIND_VERSION, site.uiLanguage]));
+    const hash = createHash("sha256").update(
+      JSON.stringify([PAGEFIND_VERSION, LAYOUT, site.uiLanguage]),
+    );
     for (const record of records) hash.update(`\n${JSON.stringify(record)}`);
     const key = hash.digest("hex").slice(0, 32);
     this.#dir = cacheDir;

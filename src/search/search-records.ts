@@ -1,4 +1,5 @@
 import { validEventTimes } from "../model/event-times.ts";
+import { compareCodeUnits } from "../model/order.ts";
 import type { AttendanceMode, Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
@@ -15,6 +16,11 @@ import { formatListTime, formatLocalDay } from "../site/format.ts";
  *   lists format it, so the browser only places text.
  * - `filters`: the facets of the search page (docs/site.md, "Search and filters").
  * - `sort`: start instant, then calendar and event id: the lists' order.
+ *
+ * The records come in the order their events were created, then by calendar
+ * and event id: Pagefind numbers pages in the order it is given them and
+ * every index and filter file holds page numbers, so a new event (usually the
+ * newest created) is numbered last and renumbers no other page.
  */
 
 export interface SearchRecord {
@@ -75,7 +81,7 @@ export function searchRecords(
     }
     return label;
   };
-  return events.flatMap((event): SearchRecord[] => {
+  return [...events].sort(byCreation).flatMap((event): SearchRecord[] => {
     const calendar = calendarsById.get(event.calendarId);
     if (!calendar) return [];
     const days = eventDays(event, options.timeZone);
@@ -131,17 +137,24 @@ export function placeName(event: Pick<CalendarEvent, "location">): string {
   return (location?.name || location?.address?.formatted || "").trim();
 }
 
+/**
+ * What a query matches. Pagefind stores each word's position in the record,
+ * so an edit moves every word after it, and rewrites every index file that
+ * holds one of them: the parts edited least come first and the title, edited
+ * most, last, so that a new title rewrites only the index files of its own
+ * words (docs/search.md, "Stable files"). Ranking does not depend on the order.
+ */
 function searchText(event: CalendarEvent, calendar: Calendar): string {
   const location = event.location;
   return [
-    event.title,
-    event.summary,
-    event.descriptionText,
+    calendar.name,
+    ...event.categories.map((c) => c.name),
+    event.organizer?.name,
     location?.name,
     location?.address?.formatted,
-    event.organizer?.name,
-    ...event.categories.map((c) => c.name),
-    calendar.name,
+    event.descriptionText,
+    event.summary,
+    event.title,
   ]
     .filter((part): part is string => Boolean(part?.trim()))
     .join("\n");
@@ -196,4 +209,13 @@ function dateRange(first: string, last: string): string[] {
     days.push(day);
   }
   return days;
+}
+
+/** Oldest created first (events without a creation time before all others), then by ids. */
+function byCreation(a: CalendarEvent, b: CalendarEvent): number {
+  return (
+    compareCodeUnits(a.createdAt ?? "", b.createdAt ?? "") ||
+    compareCodeUnits(a.calendarId, b.calendarId) ||
+    compareCodeUnits(a.id, b.id)
+  );
 }

@@ -5,6 +5,7 @@ import { loadSiteChanges } from "../changes/site-changes.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
+import { snapshotUpdatedAt } from "./data-updated.ts";
 import { localizeImages, type MediaFile } from "./media.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
@@ -25,6 +26,12 @@ export interface SiteData extends PortalSnapshot {
   readonly announcements: readonly Announcement[];
   /** The removed events' records, for /api/changes.json. */
   readonly removedRecords: readonly RemovedEventRecord[];
+  /**
+   * When the portal's data last changed (src/site/data-updated.ts): what
+   * site-wide pages and item-less feeds show, instead of the build's clock.
+   * Null when the portal gives no modification times.
+   */
+  readonly updatedAt: string | null;
 }
 
 /** The site's data, and the changes it publishes (the build keeps `changes.next` once published). */
@@ -65,6 +72,7 @@ export async function loadSiteData(
     removed: changes.removed,
     announcements: changes.announcements,
     removedRecords: changes.next.removed,
+    updatedAt: snapshotUpdatedAt({ ...published, ...changes }),
   };
   return { data, changes };
 }

@@ -1,4 +1,5 @@
 import { paths } from "../model/url-scheme.ts";
+import { modifiedAt, newest } from "./data-updated.ts";
 import type { SiteData } from "./load.ts";
 
 export interface SitemapEntry {
@@ -10,23 +11,18 @@ export interface SitemapEntry {
 /** Every HTML page of the site, with `lastmod` from the portal, never the build clock. */
 export function sitemapEntries(portal: SiteData): SitemapEntry[] {
   const { views } = portal;
-  const latest = (values: readonly (string | null)[]): string | null =>
-    values.reduce<string | null>(
-      (max, value) => (value && (!max || value > max) ? value : max),
-      null,
-    );
-  const latestOfAll = latest(portal.events.map((e) => e.updatedAt));
+  const latestOfAll = newest(portal.events.map(modifiedAt));
   const latestByCalendar = new Map(
     views.calendars.map((s) => [
       s.calendar.id,
-      latest([
+      newest([
         s.calendar.updatedAt,
-        ...portal.events.filter((e) => e.calendarId === s.calendar.id).map((e) => e.updatedAt),
+        ...portal.events.filter((e) => e.calendarId === s.calendar.id).map(modifiedAt),
       ]),
     ]),
   );
   const latestByCategory = new Map(
-    views.categories.map((c) => [c, latest([...c.upcoming, ...c.past].map((e) => e.updatedAt))]),
+    views.categories.map((c) => [c, newest([...c.upcoming, ...c.past].map(modifiedAt))]),
   );
   return [
     { path: paths.home(), lastmod: latestOfAll },
@@ -50,6 +46,6 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")
-      .map((p) => ({ path: p.path, lastmod: p.event.updatedAt })),
+      .map((p) => ({ path: p.path, lastmod: modifiedAt(p.event) })),
   ];
 }

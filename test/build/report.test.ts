@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { countOutput, formatBuildReport, formatBytes } from "../../src/build/report.ts";
-import { writeTree } from "../helpers/files.ts";
+import { formatBuildReport, formatBytes } from "../../src/build/report.ts";
 
 describe("formatBuildReport", () => {
   it("should say what was written, the warnings and the time, one fact a line", () => {
@@ -65,6 +61,20 @@ describe("formatBuildReport changes", () => {
   };
   const none = { title: "", detail: null };
 
+  it("should count the files new, changed and removed since the last publish under the files line", () => {
+    const text = formatBuildReport({
+      ...base,
+      fileChanges: { added: 2, changed: 5, removed: 1, unchanged: 2 },
+    });
+    expect(text).toContain(
+      "\n  files      9 in _site\n    changed  2 new, 5 changed, 1 removed since the last publish (2 unchanged)\n  warnings",
+    );
+    expect(formatBuildReport({ ...base, fileChanges: null })).toContain(
+      "    changed  not known (no earlier files to compare with)",
+    );
+    expect(formatBuildReport(base)).not.toContain("    changed");
+  });
+
   it("should say when no previous state was found", () => {
     expect(formatBuildReport({ ...base, changes: null })).toContain(
       "\n  events     10\n  changes    none known (no previous state to compare with)\n  pages",
@@ -99,23 +109,6 @@ describe("formatBuildReport changes", () => {
       ].join("\n"),
     );
     expect(text).not.toContain("postponed");
-  });
-});
-
-describe("countOutput", () => {
-  it("should count files, bytes and HTML pages in nested folders", async () => {
-    const root = await mkdtemp(join(tmpdir(), "ecp-count-"));
-    try {
-      await writeTree(root, {
-        "index.html": "12345",
-        "a/b/index.html": "123",
-        "a/feed.xml": "1",
-        "c.ics": "",
-      });
-      expect(countOutput(root)).toEqual({ files: 4, bytes: 9, pages: 2 });
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
   });
 });
 

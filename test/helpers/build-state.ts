@@ -1,8 +1,9 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readApiConfig } from "../../src/config/api.ts";
 import { readPublishConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
+import { PublicJson } from "../../src/outputs/public-json.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "./clock.ts";
@@ -11,7 +12,8 @@ import { DEMO_SITE_URL } from "./demo-build.ts";
 /**
  * What a build publishes for the rebuild check, made the way `npm run build`
  * makes it (the build's fetch records the lists; writeBuildState writes the
- * state), without rendering the site: into `<dir>/_site`.
+ * state and records the changed feeds in the manifest), without rendering the
+ * rest of the site: into `<dir>/_site`.
  */
 export async function publishState(
   env: Record<string, string>,
@@ -28,11 +30,17 @@ export async function publishState(
     sink: null,
   });
   const siteUrl = DEMO_SITE_URL;
+  const siteConfig = readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl });
+  mkdirSync(join(site, "api"), { recursive: true });
+  writeFileSync(
+    join(site, "api", "manifest.json"),
+    new PublicJson(snapshot, siteConfig).manifestJson(),
+  );
   await writeBuildState({
     staging: site,
     output: site,
     config: {
-      site: readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl }),
+      site: siteConfig,
       publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl),
     },
     api: config,

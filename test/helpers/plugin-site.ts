@@ -6,6 +6,7 @@ import Eleventy from "@11ty/eleventy";
 import { readSiteConfig, type SiteConfig } from "../../src/config/site.ts";
 import publisherPlugin, { type WrittenFiles } from "../../src/eleventy/publisher-plugin.ts";
 import type { Category, PortalSnapshot } from "../../src/model/types.ts";
+import { snapshotUpdatedAt } from "../../src/site/data-updated.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
@@ -41,6 +42,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     removed: [],
     announcements: [],
     removedRecords: [],
+    updatedAt: snapshotUpdatedAt(snapshot),
   };
 }
 

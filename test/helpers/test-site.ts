@@ -31,11 +31,11 @@ export function siteWith(overrides: Partial<SiteConfig>): SiteConfig {
 
 /**
  * What the feed and calendar renderers are given besides the events: the
- * whole of TEST_SITE, as of the fixture's fetch, warnings dropped.
+ * whole of TEST_SITE, data last changed at the fixture's fetch time, warnings dropped.
  */
 export const SITE_WIDE = {
   site: TEST_SITE,
   scope: { kind: "site" } as const,
-  fetchedAt: fixtureSnapshot.fetchedAt,
+  dataUpdatedAt: fixtureSnapshot.fetchedAt,
   warn: () => {},
 };

@@ -22,15 +22,43 @@ function recordOf(id: string): SearchRecord {
 }
 
 describe("searchRecords", () => {
-  it("should make one record per event, linking to its page, in the lists' order", () => {
-    expect(records.map((r) => r.url)).toEqual(
-      fixtureSnapshot.events.map((e) => paths.event(e.calendarId, e.id)),
-    );
-    const sorted = [...records].sort((a, b) =>
+  it("should make one record per event, linking to its page, with a sort key in the lists' order", () => {
+    const bySortKey = [...records].sort((a, b) =>
       (a.sort.start ?? "") < (b.sort.start ?? "") ? -1 : 1,
     );
-    expect(sorted.map((r) => r.url)).toEqual(records.map((r) => r.url));
+    expect(bySortKey.map((r) => r.url)).toEqual(
+      fixtureSnapshot.events.map((e) => paths.event(e.calendarId, e.id)),
+    );
     expect(new Set(records.map((r) => r.language))).toEqual(new Set(["en"]));
+  });
+
+  it("should list the records oldest created first, so that a new event renumbers no other page of the index", () => {
+    const created = records.map((record) => {
+      const event = fixtureSnapshot.events.find(
+        (e) => paths.event(e.calendarId, e.id) === record.url,
+      );
+      return event?.createdAt ?? "";
+    });
+    expect(created).toEqual([...created].sort());
+    const newest = {
+      ...fixtureSnapshot.events[0],
+      id: "e-new",
+      createdAt: "2026-03-20T11:00:00Z",
+    } as CalendarEvent;
+    const withNew = searchRecords(
+      [newest, ...fixtureSnapshot.events],
+      fixtureSnapshot.calendars,
+      OPTIONS,
+    );
+    expect(withNew.map((r) => r.url)).toEqual([
+      ...records.map((r) => r.url),
+      paths.event(newest.calendarId, "e-new"),
+    ]);
+  });
+
+  it("should put the title last in what a query matches, so a new title moves no other word", () => {
+    const event = fixtureSnapshot.events.find((e) => e.id === "e-dst") as CalendarEvent;
+    expect(recordOf("e-dst").content.endsWith(`\n${event.title}`)).toBe(true);
   });
 
   it("should index title, summary, description, place, address, organizer, categories and calendar", () => {

@@ -1,0 +1,213 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/model/url-scheme.ts";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
+import { hoursAfterNow, NOW } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
+import { listFilesSync } from "../helpers/files.ts";
+
+/*
+ * A rebuild writes only what changed (docs/deploy.md, "Only what changed"):
+ * from an unchanged portal at a later clock, every file but the manifest
+ * (the one build-info file) is byte-identical, the search index included;
+ * one edited event changes a few dozen files of a 10,000-event site; and the
+ * report's counts of new, changed and removed files are what a comparison
+ * of the two trees finds.
+ */
+
+interface Metrics {
+  readonly files: number;
+  readonly filesNew: number | null;
+  readonly filesChanged: number | null;
+  readonly filesRemoved: number | null;
+}
+
+interface TreeDiff {
+  readonly added: string[];
+  readonly changed: string[];
+  readonly removed: string[];
+}
+
+/** Path -> MD5 of every file, read independently of the build's own hashing. */
+function snapshotTree(root: string): Map<string, string> {
+  return new Map(
+    listFilesSync(root).map((file) => [
+      file,
+      createHash("md5")
+        .update(readFileSync(join(root, file)))
+        .digest("hex"),
+    ]),
+  );
+}
+
+function diffTrees(before: Map<string, string>, after: Map<string, string>): TreeDiff {
+  return {
+    added: [...after.keys()].filter((file) => !before.has(file)),
+    changed: [...after]
+      .filter(([file, hash]) => before.has(file) && before.get(file) !== hash)
+      .map(([file]) => file),
+    removed: [...before.keys()].filter((file) => !after.has(file)),
+  };
+}
+
+/** The next moment a date-relative output changes, from the published build state. */
+function nextChangeAt(site: string): number {
+  const state = JSON.parse(readFileSync(join(site, "api", "build-state.json"), "utf8")) as {
+    nextChange: { at: string } | null;
+  };
+  return state.nextChange ? Date.parse(state.nextChange.at) : Number.POSITIVE_INFINITY;
+}
+
+class Builds {
+  readonly work = mkdtempSync(join(tmpdir(), "ecp-reproducible-"));
+  readonly site = join(this.work, "site");
+  #count = 0;
+
+  constructor(readonly portal: RunningPortal) {}
+
+  /** One build of the site at `now`, sharing the fetch cache (and published state) with the others. */
+  async build(now: string): Promise<Metrics> {
+    const metricsFile = join(this.work, `metrics-${++this.#count}.json`);
+    const run = await runScript(
+      "src/cli/build.ts",
+      ["--output", this.site, "--metrics", metricsFile],
+      {
+        SITE_NOW: now,
+        EVENT_API_URL: this.portal.url,
+        EVENT_API_TOKEN: this.portal.token,
+        EVENT_API_CACHE_DIR: join(this.work, "cache"),
+        EVENT_API_PAGE_SIZE_PARAM: "limit",
+        EVENT_API_PAGE_SIZE: "100",
+      },
+    );
+    expect(run.status, run.log).toBe(0);
+    return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
+  }
+
+  /** Forgets the kept search index: the next build has Pagefind index again. */
+  forgetSearchIndex(): void {
+    const cache = join(this.work, "cache");
+    for (const name of readdirSync(cache)) {
+      if (name.startsWith("search-index-")) rmSync(join(cache, name));
+    }
+  }
+
+  remove(): void {
+    rmSync(this.work, { recursive: true, force: true });
+  }
+}
+
+function expectCountsOf(diff: TreeDiff, metrics: Metrics): void {
+  expect({
+    filesNew: metrics.filesNew,
+    filesChanged: metrics.filesChanged,
+    filesRemoved: metrics.filesRemoved,
+  }).toEqual({
+    filesNew: diff.added.length,
+    filesChanged: diff.changed.length,
+    filesRemoved: diff.removed.length,
+  });
+}
+
+describe("a rebuild from an unchanged portal", () => {
+  let portal: RunningPortal;
+  let builds: Builds;
+
+  beforeAll(async () => {
+    portal = await startPortal({
+      port: 0,
+      now: NOW,
+      seed: 1,
+      synthetic: { calendars: 3, eventsPerCalendar: 100 },
+    });
+    builds = new Builds(portal);
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    builds.remove();
+  });
+
+  it("should write the same bytes an hour later, but for the manifest, even when the search index is built again", async () => {
+    const first = await builds.build(NOW);
+    expect(first.filesNew).toBeNull();
+    const before = snapshotTree(builds.site);
+    const later = hoursAfterNow(1);
+    // The hour crosses no date-relative moment (an event ending, a day changing).
+    expect(nextChangeAt(builds.site)).toBeGreaterThan(Date.parse(later));
+
+    const second = await builds.build(later);
+    const afterRebuild = snapshotTree(builds.site);
+    const diff = diffTrees(before, afterRebuild);
+    expect(diff).toEqual({ added: [], changed: ["api/manifest.json"], removed: [] });
+    expectCountsOf(diff, second);
+
+    builds.forgetSearchIndex();
+    const third = await builds.build(hoursAfterNow(1.5));
+    const reindexed = diffTrees(afterRebuild, snapshotTree(builds.site));
+    expect(reindexed).toEqual({ added: [], changed: ["api/manifest.json"], removed: [] });
+    expectCountsOf(reindexed, third);
+    expect(
+      [...before.keys()].filter((file) => file.startsWith("pagefind/filter/")).length,
+    ).toBeGreaterThan(3);
+  }, 300_000);
+});
+
+describe("one event edited in a 10,000-event site", () => {
+  const SYNTHETIC = { calendars: 10, eventsPerCalendar: 1000 };
+  let portal: RunningPortal;
+  let builds: Builds;
+
+  beforeAll(async () => {
+    portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
+    builds = new Builds(portal);
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    builds.remove();
+  });
+
+  it("should change its page, its .ics, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
+    const first = await builds.build(NOW);
+    expect(first.files).toBeGreaterThan(30_000);
+    const before = snapshotTree(builds.site);
+    // A later clock that crosses no date-relative moment: only the edit makes a difference.
+    const later = Math.min(Date.parse(hoursAfterNow(1)), nextChangeAt(builds.site) - 60_000);
+    expect(later).toBeGreaterThan(Date.parse(NOW));
+
+    const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(NOW) });
+    // The first event two days ahead: in its scopes' feeds as well as in their calendars.
+    const event = dataset.events
+      .filter((e) => Date.parse(e.start) > Date.parse(NOW) + 2 * 86_400_000)
+      .sort((a, b) => Date.parse(a.start) - Date.parse(b.start))[0];
+    if (!event) throw new Error("the synthetic dataset has no event ahead");
+    portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
+    const second = await builds.build(new Date(later).toISOString());
+    const diff = diffTrees(before, snapshotTree(builds.site));
+    expectCountsOf(diff, second);
+    // Only the search index names files by their content: its renamed files are the new and removed ones.
+    expect(
+      [...diff.added, ...diff.removed].filter((file) => !file.startsWith("pagefind/")),
+    ).toEqual([]);
+    const eventPage = `${paths.event(event.calendarId, event.id).slice(1)}index.html`;
+    expect(diff.changed).toEqual(
+      expect.arrayContaining([
+        eventPage,
+        paths.eventIcs(event).slice(1),
+        `${paths.calendar(event.calendarId).slice(1)}calendar.ics`,
+        `${paths.calendar(event.calendarId).slice(1)}feed.xml`,
+        `api/calendars/${event.calendarId}/events.json`,
+        "api/manifest.json",
+        "sitemap.xml",
+      ]),
+    );
+    expect(diff.added.some((file) => file.startsWith("pagefind/fragment/"))).toBe(true);
+    const uploaded = [...diff.added, ...diff.changed];
+    expect(uploaded.length, uploaded.join("\n")).toBeLessThanOrEqual(60);
+  }, 600_000);
+});
