@@ -47,7 +47,7 @@ runCli(async () => {
         sink: process.stderr,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
-      return { fetched, ...(await loadSiteData(fetched.snapshot, config)) };
+      return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output })) };
     } finally {
       await portal.close();
     }
@@ -95,7 +95,10 @@ runCli(async () => {
 
     await timedAsync("publish", () => publishAtomically(staging, output));
     // Only a published site moves on the state the next build compares with.
-    const stateWarnings = await keepPublishedState(config.cacheDir, changes.next);
+    const stateWarnings = await keepPublishedState(
+      { cacheDir: config.cacheDir, output },
+      changes.next,
+    );
     const counts = timed("report", () => countOutput(output));
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -136,11 +139,11 @@ runCli(async () => {
 
 /** Writes the published state; a failure is a warning (the site is already published). */
 async function keepPublishedState(
-  cacheDir: string,
+  place: Parameters<typeof savePublishedState>[0],
   state: Parameters<typeof savePublishedState>[1],
 ): Promise<string[]> {
   try {
-    await savePublishedState(cacheDir, state);
+    await savePublishedState(place, state);
     return [];
   } catch (error) {
     return [

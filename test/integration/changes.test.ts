@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STATE_FILE } from "../../src/changes/previous-state.ts";
+import { publishedStatePath } from "../../src/changes/state-location.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { hoursAfterNow, NOW } from "../helpers/clock.ts";
@@ -117,6 +117,8 @@ describe("changes between two builds", () => {
   const api = () => ({ EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token });
   const build = (now: string, env: Record<string, string> = {}, dir = output) =>
     buildSite({ ...api(), EVENT_API_CACHE_DIR: cacheDir, SITE_NOW: now, ...env }, dir);
+  /** Where the builds into `output` keep what they published. */
+  const statePath = () => publishedStatePath(cacheDir, output, DEMO_SITE_URL);
   const ok = (site: BuiltSite) => {
     if (site.status !== 0) throw new Error(`build failed:\n${site.log}`);
     return site;
@@ -165,7 +167,7 @@ describe("changes between two builds", () => {
   it("should list what changed since the last publish in the build report", () => {
     expect(first.log).toMatch(/previous state: none \(.*\); no changes known/);
     expect(first.stdout).toContain("changes    none known (no previous state to compare with)");
-    expect(second.log).toContain(`previous state: ${join(cacheDir, STATE_FILE)} (`);
+    expect(second.log).toContain(`previous state: ${statePath()} (`);
     const report = second.stdout.slice(second.stdout.indexOf("Build report"));
     expect(report).toContain("changes    since the last publish (2026-03-20 12:00 UTC)");
     expect(report).toMatch(/^ {4}added {6}1 {3}Extra Saturday Run$/m);
@@ -463,7 +465,7 @@ describe("changes between two builds", () => {
   });
 
   it("should keep the published state when a build fails", async () => {
-    const state = join(cacheDir, STATE_FILE);
+    const state = statePath();
     const kept = sha(state);
     const failed = await build(hoursAfterNow(3), { EVENT_API_TOKEN: "wrong" });
     expect(failed.status).toBe(1);
@@ -514,7 +516,7 @@ describe("changes between two builds", () => {
   });
 
   it("should know of no changes, and cancel nothing, with a missing or a corrupt previous state", async () => {
-    const state = join(cacheDir, STATE_FILE);
+    const state = statePath();
     const deletedUid = uidOf(DELETED.calendarId, DELETED.id);
     portal.updateEvent(MOVED.calendarId, MOVED.id, {
       start: "2026-03-28T19:30:00+01:00",
@@ -562,5 +564,34 @@ describe("changes between two builds", () => {
     expect(unfoldedLines(readSiteFile(output, "calendar.ics"))).not.toContain(
       "SUMMARY:Cancelled: Web Accessibility for Volunteer Websites",
     );
+  });
+
+  it("should keep a trial build's and a demo build's state apart from the site's", async () => {
+    const state = statePath();
+    const kept = sha(state);
+    portal.updateEvent(POSTPONED.calendarId, POSTPONED.id, { status: "scheduled" });
+    const trialDir = join(work, "trial", "_site");
+    const demoDir = join(work, "demo", "_site");
+    const demoUrl = "http://localhost:8080";
+    mkdirSync(join(work, "trial"));
+    mkdirSync(join(work, "demo"));
+
+    // Same cache folder, same SITE_URL, another output folder: a trial.
+    const trial = ok(await build(hoursAfterNow(6), {}, trialDir));
+    expect(trial.log).toMatch(/previous state: none \(.*\); no changes known/);
+    expect(trial.stdout).toContain("changes    none known");
+    // Same cache folder, another SITE_URL (the demo's), another output folder.
+    const demo = ok(await build(hoursAfterNow(6), { SITE_URL: demoUrl }, demoDir));
+    expect(demo.log).toMatch(/previous state: none \(.*\); no changes known/);
+    expect(sha(state)).toBe(kept);
+    expect(existsSync(publishedStatePath(cacheDir, trialDir, DEMO_SITE_URL))).toBe(true);
+    const demoState = publishedStatePath(cacheDir, demoDir, demoUrl);
+    expect(existsSync(demoState)).toBe(true);
+
+    // The site's own next build still compares with what the site published.
+    const site = ok(await build(hoursAfterNow(7)));
+    expect(site.log).toContain(`previous state: ${state} (`);
+    const report = site.stdout.slice(site.stdout.indexOf("Build report"));
+    expect(report).toMatch(/^ {4}reinstated 1 {3}Cycling Tour along the Amstel$/m);
   });
 });
