@@ -26,8 +26,9 @@ import { DEFAULT_OUTPUT, legacyStatePath, publishedStatePath } from "./state-loc
  *    (netlify-plugin-cache, actions/cache, a server's disk); when there is
  *    none yet, the one state earlier versions kept for the whole cache
  *    folder, for the default output folder and the same SITE_URL;
- * 2. else the published site's public JSON (`calendars.json`, each
- *    calendar's `events.json` and `changes.json`, at SITE_URL/api/ or next to
+ * 2. else the output folder's public JSON (`api/calendars.json`, each
+ *    calendar's `events.json` and `changes.json`): what was published there;
+ * 3. else the published site's public JSON (at SITE_URL/api/ or next to
  *    PREVIOUS_MANIFEST_URL), for a fresh build machine with an empty cache.
  *
  * Nothing usable means "no changes known": the build publishes what the
@@ -40,8 +41,10 @@ export interface PreviousStateOptions {
   readonly cacheDir: string;
   /**
    * The folder this build publishes to: the state is kept per output folder
-   * and SITE_URL. Absent for a run that publishes nothing (`npm start`): it
-   * reads the state of the default output folder.
+   * and SITE_URL, and the folder's public JSON is what was published there.
+   * Absent for a run that publishes nothing (`npm start`): it reads the state
+   * of the default output folder, and no folder's public JSON (its own
+   * renders are not a published site).
    */
   readonly output?: string;
   readonly siteUrl: string;
@@ -64,10 +67,14 @@ export async function loadPreviousState(options: PreviousStateOptions): Promise<
     options.output ?? DEFAULT_OUTPUT,
     options.siteUrl,
   );
-  const found = await fromCache(file, options, log);
+  const found =
+    (await fromCache(file, options, log)) ??
+    (options.output === undefined ? null : await fromOutputFolder(options.output, options, log));
   if (found) return found;
+  const local =
+    options.output === undefined ? "" : ` or ${new PublishedSite(options.output).where("/api/")}`;
   if (options.publishedSite === null) {
-    return none(`no usable ${file}, and nothing published to read`, log);
+    return none(`no usable ${file}${local}, and nothing published to read`, log);
   }
   return fromLiveSite(options.publishedSite, options, log);
 }
@@ -100,6 +107,30 @@ async function fromCache(
   return null;
 }
 
+/** The output folder's public JSON: what the last publish into it published. */
+async function fromOutputFolder(
+  output: string,
+  options: PreviousStateOptions,
+  log: (line: string) => void,
+): Promise<PreviousState | null> {
+  const folder = new PublishedSite(output);
+  const where = folder.where("/api/");
+  try {
+    const found = await fromPublicJson(folder, options.siteUrl);
+    if ("builtFor" in found) {
+      log(
+        `previous state: ${where} was built for ${found.builtFor}, not ${options.siteUrl}; ignored`,
+      );
+    }
+    if (!("state" in found)) return null;
+    log(`previous state: ${where} (${describe(found.state)}, read from the output folder)`);
+    return { state: found.state, source: where };
+  } catch (error) {
+    log(`previous state: ${where}: ${(error as Error).message.replace(/\.$/, "")}; ignored`);
+    return null;
+  }
+}
+
 /** The published site's public JSON, for a fresh build machine. */
 async function fromLiveSite(
   publishedSite: string,
@@ -109,10 +140,13 @@ async function fromLiveSite(
   const site = new PublishedSite(publishedSite, { timeoutMs: options.timeoutMs });
   const where = site.where("/api/");
   try {
-    const state = await fromPublicJson(site, options.siteUrl);
-    if (state === null) return none(`${where} has no published site yet`, log);
-    log(`previous state: ${where} (${describe(state)}, read from the live site)`);
-    return { state, source: where };
+    const found = await fromPublicJson(site, options.siteUrl);
+    if ("builtFor" in found) {
+      return none(`${where} was built for ${found.builtFor}, not ${options.siteUrl}`, log);
+    }
+    if (!("state" in found)) return none(`${where} has no published site yet`, log);
+    log(`previous state: ${where} (${describe(found.state)}, read from the live site)`);
+    return { state: found.state, source: where };
   } catch (error) {
     return none(`${where}: ${(error as Error).message.replace(/\.$/, "")}`, log);
   }
@@ -169,19 +203,28 @@ async function readStateFile(file: string, siteUrl: string): Promise<StateFile> 
  * The state as the public JSON shows it: every calendar's events.json (any
  * failure makes the whole read fail: a missing calendar must not look
  * deleted) and changes.json (absent on sites published before it existed).
- * Null when calendars.json answers 404: nothing was published yet.
+ * Absent when calendars.json is not there (404): nothing was published yet;
+ * `builtFor` when the manifest names another SITE_URL (a demo build in the
+ * output folder, say), whose events are not this site's.
  */
 async function fromPublicJson(
   site: PublishedSite,
   siteUrl: string,
-): Promise<PublishedState | null> {
+): Promise<{ state: PublishedState } | { absent: true } | { builtFor: string }> {
   const get = (path: string) =>
     site.readJson(path).catch((error: unknown) => {
       if (error instanceof PublishedFileMissing) return NOT_FOUND;
       throw error;
     });
   const calendars = await get(paths.apiCalendars());
-  if (calendars === NOT_FOUND) return null;
+  if (calendars === NOT_FOUND) return { absent: true };
+  const manifest = (await get(paths.apiManifest())) as {
+    generatedAt?: unknown;
+    siteUrl?: unknown;
+  } | null;
+  if (typeof manifest?.siteUrl === "string" && trimSlash(manifest.siteUrl) !== trimSlash(siteUrl)) {
+    return { builtFor: manifest.siteUrl };
+  }
   const list = (calendars as { calendars?: unknown } | null)?.calendars;
   if (!Array.isArray(list)) throw new Error("calendars.json has no calendars list");
   const ids = list.map((calendar) => {
@@ -219,18 +262,19 @@ async function fromPublicJson(
       if (announcement) announcements.push(announcement);
     }
   }
-  const manifest = (await get(paths.apiManifest())) as { generatedAt?: unknown } | null;
   const publishedAt =
     typeof manifest?.generatedAt === "string" && !Number.isNaN(Date.parse(manifest.generatedAt))
       ? manifest.generatedAt
       : new Date(0).toISOString();
   return {
-    version: PUBLISHED_STATE_VERSION,
-    siteUrl,
-    publishedAt,
-    events,
-    removed,
-    announcements,
+    state: {
+      version: PUBLISHED_STATE_VERSION,
+      siteUrl,
+      publishedAt,
+      events,
+      removed,
+      announcements,
+    },
   };
 }
 

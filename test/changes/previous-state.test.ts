@@ -86,6 +86,14 @@ async function liveSite(files: Record<string, [number, unknown]>): Promise<strin
   return origin;
 }
 
+/** An output folder holding `files` as a build leaves them. */
+function writeOutput(dir: string, files: Record<string, [number, unknown]>): void {
+  for (const [path, [, body]] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), JSON.stringify(body));
+  }
+}
+
 /** The state the build into `output` would compare with, for SITE published at `publishedSite` (or nowhere). */
 const loadPrevious = (publishedSite: string | null, siteUrl = SITE) =>
   loadPreviousState({ cacheDir, output, siteUrl, publishedSite, log });
@@ -204,7 +212,46 @@ describe("loadPreviousState", () => {
     expect(JSON.parse(readFileSync(legacy, "utf8"))).toEqual(STATE);
   });
 
-  it("should ignore a corrupt state, or one of another site, and know no changes", async () => {
+  it("should fall back on the output folder's public JSON when the state is corrupt, with a local SITE_URL", async () => {
+    const file = publishedStatePath(cacheDir, output, SITE);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, "{ not json");
+    writeOutput(output, publicJson(SITE));
+
+    const found = await loadPrevious(null);
+
+    expect(found).toEqual({ state: FROM_PUBLIC_JSON, source: join(output, "api/") });
+    expect(lines).toEqual([
+      `previous state: ${file} is not JSON; ignored`,
+      `previous state: ${join(output, "api/")} (1 events, 1 removed, 0 announced, read from the output folder)`,
+    ]);
+  });
+
+  it("should take the output folder of another SITE_URL for nothing, and read the live site", async () => {
+    writeOutput(output, publicJson("http://localhost:8080"));
+    const origin = await liveSite(publicJson(SITE));
+
+    const found = await loadPrevious(origin);
+
+    expect(found).toEqual({ state: FROM_PUBLIC_JSON, source: `${origin}/api/` });
+    expect(lines).toEqual([
+      `previous state: ${join(output, "api/")} was built for http://localhost:8080, not ${SITE}; ignored`,
+      `previous state: ${origin}/api/ (1 events, 1 removed, 0 announced, read from the live site)`,
+    ]);
+  });
+
+  it("should say so and read on when the output folder's public JSON is broken", async () => {
+    writeOutput(output, publicJson(SITE));
+    writeFileSync(join(output, "api/calendars/culture/events.json"), "{ half");
+    const found = await loadPrevious(null);
+    expect(found.state).toBeNull();
+    expect(lines).toEqual([
+      `previous state: ${join(output, "api/")}: ${join(output, "api/calendars/culture/events.json")} is not JSON; ignored`,
+      `previous state: none (no usable ${publishedStatePath(cacheDir, output, SITE)} or ${join(output, "api/")}, and nothing published to read); no changes known`,
+    ]);
+  });
+
+  it("should ignore a corrupt state, or one of another site, and know no changes when nothing else was published", async () => {
     const file = publishedStatePath(cacheDir, output, SITE);
     mkdirSync(dirname(file), { recursive: true });
     for (const [content, reason] of [
@@ -221,9 +268,18 @@ describe("loadPreviousState", () => {
       expect(found.state).toBeNull();
       expect(lines).toEqual([
         `previous state: ${file} ${reason}; ignored`,
-        `previous state: none (no usable ${file}, and nothing published to read); no changes known`,
+        `previous state: none (no usable ${file} or ${join(output, "api/")}, and nothing published to read); no changes known`,
       ]);
     }
+  });
+
+  it("should read no output folder for a run that publishes nothing", async () => {
+    writeOutput(output, publicJson(SITE));
+    const found = await loadPreviousState({ cacheDir, siteUrl: SITE, publishedSite: null, log });
+    expect(found.state).toBeNull();
+    expect(lines).toEqual([
+      `previous state: none (no usable ${publishedStatePath(cacheDir, "_site", SITE)}, and nothing published to read); no changes known`,
+    ]);
   });
 
   it("should drop records it cannot read, and keep the rest", async () => {
@@ -241,6 +297,15 @@ describe("loadPreviousState", () => {
     expect(found.state).toEqual(FROM_PUBLIC_JSON);
     expect(lines.at(-1)).toBe(
       `previous state: ${origin}/api/ (1 events, 1 removed, 0 announced, read from the live site)`,
+    );
+  });
+
+  it("should know no changes when the live site was built for another SITE_URL", async () => {
+    const origin = await liveSite(publicJson("https://other.example.org"));
+    const found = await loadPrevious(origin);
+    expect(found.state).toBeNull();
+    expect(lines.at(-1)).toBe(
+      `previous state: none (${origin}/api/ was built for https://other.example.org, not ${SITE}); no changes known`,
     );
   });
 

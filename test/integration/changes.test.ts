@@ -515,9 +515,15 @@ describe("changes between two builds", () => {
     }
   });
 
-  it("should know of no changes, and cancel nothing, with a missing or a corrupt previous state", async () => {
+  it("should read the output folder's public JSON when the state is corrupt, and know no changes with neither", async () => {
     const state = statePath();
     const deletedUid = uidOf(DELETED.calendarId, DELETED.id);
+    const announcements = (dir: string) =>
+      jsonFeedItems(dir, "feed.json")
+        .filter((item) => item.id.includes("#"))
+        .map((item) => item.id);
+    const announcedBefore = announcements(output);
+    expect(announcedBefore.length).toBeGreaterThan(0);
     portal.updateEvent(MOVED.calendarId, MOVED.id, {
       start: "2026-03-28T19:30:00+01:00",
       end: "2026-03-28T22:00:00+01:00",
@@ -526,16 +532,24 @@ describe("changes between two builds", () => {
     writeFileSync(state, "{ this is not json");
     const corrupt = ok(await build(hoursAfterNow(4)));
     expect(corrupt.log).toContain(`previous state: ${state} is not JSON; ignored`);
-    expect(corrupt.log).toMatch(
-      /previous state: none \(no usable .*, and nothing published to read\); no changes known/,
+    const fromOutput = corrupt.log
+      .split("\n")
+      .find((line) => line.startsWith(`previous state: ${join(output, "api/")} (`));
+    expect(fromOutput).toMatch(
+      /\(\d+ events, \d+ removed, \d+ announced, read from the output folder\)$/,
     );
-    expect(corrupt.stdout).toContain("changes    none known");
-    expect(veventOf(output, "calendar.ics", deletedUid)).toEqual([]);
-    expect(jsonFeedItems(output, "feed.json").filter((item) => item.id.includes("#"))).toEqual([]);
-    // Every event is still published, as the portal has it.
-    expect(veventOf(output, "calendar.ics", uidOf(MOVED.calendarId, MOVED.id))).toMatchObject([
-      { status: "CONFIRMED", start: "2026-03-28T18:30:00.000Z" },
-    ]);
+    const report = corrupt.stdout.slice(corrupt.stdout.indexOf("Build report"));
+    expect(report).toMatch(
+      /^ {4}moved {6}1 {3}Open Studio Night \(new date Sat 28 Mar 2026 19:30, was Fri 27 Mar 2026 19:30\)$/m,
+    );
+    for (const kind of ["added", "changed", "cancelled", "deleted"]) {
+      expect(report).toMatch(new RegExp(`^ {4}${kind} +0$`, "m"));
+    }
+    // The deletion is still published, the running announcements still run, and the new date is announced.
+    expect(veventOf(output, "calendar.ics", deletedUid)).toMatchObject([{ status: "CANCELLED" }]);
+    const announcedNow = announcements(output);
+    expect(announcedNow).toEqual(expect.arrayContaining(announcedBefore));
+    expect(announcedNow.length).toBe(announcedBefore.length + 1);
     // A good state was written again.
     expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({
       version: 1,
@@ -543,11 +557,16 @@ describe("changes between two builds", () => {
     });
 
     rmSync(state);
+    rmSync(output, { recursive: true });
     portal.deleteEvent(ADDED.calendarId, ADDED.id);
     const missing = ok(await build(hoursAfterNow(5)));
-    expect(missing.log).toMatch(/previous state: none \(no usable .*; no changes known/);
+    expect(missing.log).toContain(
+      `previous state: none (no usable ${state} or ${join(output, "api/")}, and nothing published to read); no changes known`,
+    );
     expect(missing.stdout).toContain("changes    none known");
+    expect(veventOf(output, "calendar.ics", deletedUid)).toEqual([]);
     expect(veventOf(output, "calendar.ics", uidOf(ADDED.calendarId, ADDED.id))).toEqual([]);
+    expect(announcements(output)).toEqual([]);
     // The only cancellations are those the portal has.
     const cancelledInPortal = new Set(
       ["community", "culture", "sport", "city"].flatMap((calendarId) =>
@@ -580,13 +599,19 @@ describe("changes between two builds", () => {
     const trial = ok(await build(hoursAfterNow(6), {}, trialDir));
     expect(trial.log).toMatch(/previous state: none \(.*\); no changes known/);
     expect(trial.stdout).toContain("changes    none known");
-    // Same cache folder, another SITE_URL (the demo's), another output folder.
+    // Same cache folder, a local SITE_URL (the demo), another output folder.
     const demo = ok(await build(hoursAfterNow(6), { SITE_URL: demoUrl }, demoDir));
     expect(demo.log).toMatch(/previous state: none \(.*\); no changes known/);
     expect(sha(state)).toBe(kept);
     expect(existsSync(publishedStatePath(cacheDir, trialDir, DEMO_SITE_URL))).toBe(true);
     const demoState = publishedStatePath(cacheDir, demoDir, demoUrl);
     expect(existsSync(demoState)).toBe(true);
+
+    // With its state corrupt, the demo (nothing published to fetch at a local SITE_URL) reads its output folder.
+    writeFileSync(demoState, "[");
+    const demoAgain = ok(await build(hoursAfterNow(6), { SITE_URL: demoUrl }, demoDir));
+    expect(demoAgain.log).toContain(`previous state: ${join(demoDir, "api/")} (`);
+    expect(demoAgain.log).toContain(", read from the output folder)");
 
     // The site's own next build still compares with what the site published.
     const site = ok(await build(hoursAfterNow(7)));
