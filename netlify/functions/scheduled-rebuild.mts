@@ -1,4 +1,5 @@
 import { readApiConfig } from "../../src/config/api.ts";
+import { readShrinkGuardConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
@@ -13,7 +14,9 @@ import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
  *
  * Netlify stops the function after 30 seconds: the check gets 20 (state and
  * portal), the hook 5. The variables it reads must be set for the Functions
- * scope: EVENT_API_* (as for the build), SITE_URL and BUILD_HOOK_URL.
+ * scope: EVENT_API_* (as for the build), SITE_URL and BUILD_HOOK_URL, and the
+ * shrink guard's (SHRINK_GUARD_*, ALLOW_SHRINK) when they differ from the
+ * defaults: a change the guard would stop requests no build.
  */
 export const CHECK_DEADLINE_MS = 20_000;
 export const HOOK_DEADLINE_MS = 5_000;
@@ -50,6 +53,7 @@ export default async function scheduledRebuild(_request: Request): Promise<Respo
         // The clock, unless SITE_NOW pins it (as for the build).
         nowMs: readSiteConfig(env).now.toMillis(),
         hookUrl: env.BUILD_HOOK_URL,
+        shrinkGuard: readShrinkGuardConfig(env),
         deadlineMs: CHECK_DEADLINE_MS,
         hookTimeoutMs: HOOK_DEADLINE_MS,
         log,

@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { PublishedFileMissing, PublishedSite } from "../api/published-site.ts";
 import { eventUid } from "../model/event-uid.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
@@ -14,28 +14,39 @@ import {
   parseRemovedRecord,
   type RemovedEventRecord,
 } from "./published-state.ts";
+import { DEFAULT_OUTPUT, legacyStatePath, publishedStatePath } from "./state-location.ts";
 
 /**
  * Where the previous published state comes from (docs/deploy.md, "The
- * previous published state"):
+ * previous published state"), first usable wins:
  *
- * 1. `published-state.json` in the fetch cache folder (EVENT_API_CACHE_DIR),
- *    written after each successful publish and kept between builds with the
- *    cache (netlify-plugin-cache, actions/cache, a server's disk);
- * 2. else the published site's public JSON (`calendars.json`, each
- *    calendar's `events.json` and `changes.json`, at SITE_URL/api/ or next to
+ * 1. the state the last successful publish of this output folder for this
+ *    SITE_URL kept in the fetch cache folder (EVENT_API_CACHE_DIR, at
+ *    state-location.ts's path), kept between builds with the cache
+ *    (netlify-plugin-cache, actions/cache, a server's disk); when there is
+ *    none yet, the one state earlier versions kept for the whole cache
+ *    folder, for the default output folder and the same SITE_URL;
+ * 2. else the output folder's public JSON (`api/calendars.json`, each
+ *    calendar's `events.json` and `changes.json`): what was published there;
+ * 3. else the published site's public JSON (at SITE_URL/api/ or next to
  *    PREVIOUS_MANIFEST_URL), for a fresh build machine with an empty cache.
  *
  * Nothing usable means "no changes known": the build publishes what the
  * portal has and announces nothing, and never takes an event for deleted
- * because a record of it is missing. Every outcome is one log line.
+ * because a record of it is missing. Every source tried is one log line.
  */
-
-export const STATE_FILE = "published-state.json";
 
 export interface PreviousStateOptions {
   /** EVENT_API_CACHE_DIR. */
   readonly cacheDir: string;
+  /**
+   * The folder this build publishes to: the state is kept per output folder
+   * and SITE_URL, and the folder's public JSON is what was published there.
+   * Absent for a run that publishes nothing (`npm start`): it reads the state
+   * of the default output folder, and no folder's public JSON (its own
+   * renders are not a published site).
+   */
+  readonly output?: string;
   readonly siteUrl: string;
   /** The published site whose public JSON is read when the cache has no state; null: none. */
   readonly publishedSite: string | null;
@@ -51,46 +62,129 @@ export interface PreviousState {
 
 export async function loadPreviousState(options: PreviousStateOptions): Promise<PreviousState> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const file = join(options.cacheDir, STATE_FILE);
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) =>
-    error.code === "ENOENT" ? null : `\0${error.message}`,
+  const file = publishedStatePath(
+    options.cacheDir,
+    options.output ?? DEFAULT_OUTPUT,
+    options.siteUrl,
   );
-  if (text !== null) {
-    const found = fromText(text, options.siteUrl);
-    if ("state" in found) {
-      log(`previous state: ${file} (${describe(found.state)})`);
-      return { state: found.state, source: file };
-    }
-    log(`previous state: ${file} ${found.problem}; ignored`);
-  }
-
+  const found =
+    (await fromCache(file, options, log)) ??
+    (options.output === undefined ? null : await fromOutputFolder(options.output, options, log));
+  if (found) return found;
+  const local =
+    options.output === undefined ? "" : ` or ${new PublishedSite(options.output).where("/api/")}`;
   if (options.publishedSite === null) {
-    return none(`no usable ${file}, and nothing published to read`, log);
+    return none(`no usable ${file}${local}, and nothing published to read`, log);
   }
-  const site = new PublishedSite(options.publishedSite, { timeoutMs: options.timeoutMs });
+  return fromLiveSite(options.publishedSite, options, log);
+}
+
+/** The state kept in the cache folder for this output folder and SITE_URL, else at the old place. */
+async function fromCache(
+  file: string,
+  options: PreviousStateOptions,
+  log: (line: string) => void,
+): Promise<PreviousState | null> {
+  const kept = await readStateFile(file, options.siteUrl);
+  if ("state" in kept) {
+    log(`previous state: ${file} (${describe(kept.state)})`);
+    return { state: kept.state, source: file };
+  }
+  if ("problem" in kept) {
+    log(`previous state: ${file} ${kept.problem}; ignored`);
+    return null;
+  }
+  const legacy = legacyStatePath(options.cacheDir, options.output ?? DEFAULT_OUTPUT);
+  if (legacy === null) return null;
+  const old = await readStateFile(legacy, options.siteUrl);
+  if ("state" in old) {
+    log(
+      `previous state: ${legacy} (${describe(old.state)}; kept there by earlier versions, from now on at ${file})`,
+    );
+    return { state: old.state, source: legacy };
+  }
+  if ("problem" in old) log(`previous state: ${legacy} ${old.problem}; ignored`);
+  return null;
+}
+
+/** The output folder's public JSON: what the last publish into it published. */
+async function fromOutputFolder(
+  output: string,
+  options: PreviousStateOptions,
+  log: (line: string) => void,
+): Promise<PreviousState | null> {
+  const folder = new PublishedSite(output);
+  const where = folder.where("/api/");
+  try {
+    const found = await fromPublicJson(folder, options.siteUrl);
+    if ("builtFor" in found) {
+      log(
+        `previous state: ${where} was built for ${found.builtFor}, not ${options.siteUrl}; ignored`,
+      );
+    }
+    if (!("state" in found)) return null;
+    log(`previous state: ${where} (${describe(found.state)}, read from the output folder)`);
+    return { state: found.state, source: where };
+  } catch (error) {
+    log(`previous state: ${where}: ${(error as Error).message.replace(/\.$/, "")}; ignored`);
+    return null;
+  }
+}
+
+/** The published site's public JSON, for a fresh build machine. */
+async function fromLiveSite(
+  publishedSite: string,
+  options: PreviousStateOptions,
+  log: (line: string) => void,
+): Promise<PreviousState> {
+  const site = new PublishedSite(publishedSite, { timeoutMs: options.timeoutMs });
   const where = site.where("/api/");
   try {
-    const state = await fromPublicJson(site, options.siteUrl);
-    if (state === null) return none(`${where} has no published site yet`, log);
-    log(`previous state: ${where} (${describe(state)}, read from the live site)`);
-    return { state, source: where };
+    const found = await fromPublicJson(site, options.siteUrl);
+    if ("builtFor" in found) {
+      return none(`${where} was built for ${found.builtFor}, not ${options.siteUrl}`, log);
+    }
+    if (!("state" in found)) return none(`${where} has no published site yet`, log);
+    log(`previous state: ${where} (${describe(found.state)}, read from the live site)`);
+    return { state: found.state, source: where };
   } catch (error) {
     return none(`${where}: ${(error as Error).message.replace(/\.$/, "")}`, log);
   }
 }
 
-/** Writes the state after a successful publish: a whole new file, swapped in by a rename. */
-export async function savePublishedState(cacheDir: string, state: PublishedState): Promise<string> {
-  await mkdir(cacheDir, { recursive: true });
-  const file = join(cacheDir, STATE_FILE);
+/**
+ * Writes the state after a successful publish of `output`: a whole new file,
+ * swapped in by a rename. A state earlier versions kept for this site at the
+ * old place is then removed: it is carried over, and must never be read
+ * again in place of a newer one (by this version or an older one).
+ */
+export async function savePublishedState(
+  place: { readonly cacheDir: string; readonly output: string },
+  state: PublishedState,
+): Promise<string> {
+  const file = publishedStatePath(place.cacheDir, place.output, state.siteUrl);
+  await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify(state)}\n`);
   await rename(temporary, file);
+  const legacy = legacyStatePath(place.cacheDir, place.output);
+  if (legacy !== null && "state" in (await readStateFile(legacy, state.siteUrl))) {
+    await rm(legacy, { force: true });
+  }
   return file;
 }
 
-function fromText(text: string, siteUrl: string): { state: PublishedState } | { problem: string } {
-  if (text.startsWith("\0")) return { problem: `could not be read (${text.slice(1)})` };
+type StateFile = { state: PublishedState } | { problem: string } | { absent: true };
+
+async function readStateFile(file: string, siteUrl: string): Promise<StateFile> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { absent: true };
+    return { problem: `could not be read (${(error as Error).message})` };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -109,19 +203,28 @@ function fromText(text: string, siteUrl: string): { state: PublishedState } | { 
  * The state as the public JSON shows it: every calendar's events.json (any
  * failure makes the whole read fail: a missing calendar must not look
  * deleted) and changes.json (absent on sites published before it existed).
- * Null when calendars.json answers 404: nothing was published yet.
+ * Absent when calendars.json is not there (404): nothing was published yet;
+ * `builtFor` when the manifest names another SITE_URL (a demo build in the
+ * output folder, say), whose events are not this site's.
  */
 async function fromPublicJson(
   site: PublishedSite,
   siteUrl: string,
-): Promise<PublishedState | null> {
+): Promise<{ state: PublishedState } | { absent: true } | { builtFor: string }> {
   const get = (path: string) =>
     site.readJson(path).catch((error: unknown) => {
       if (error instanceof PublishedFileMissing) return NOT_FOUND;
       throw error;
     });
   const calendars = await get(paths.apiCalendars());
-  if (calendars === NOT_FOUND) return null;
+  if (calendars === NOT_FOUND) return { absent: true };
+  const manifest = (await get(paths.apiManifest())) as {
+    generatedAt?: unknown;
+    siteUrl?: unknown;
+  } | null;
+  if (typeof manifest?.siteUrl === "string" && trimSlash(manifest.siteUrl) !== trimSlash(siteUrl)) {
+    return { builtFor: manifest.siteUrl };
+  }
   const list = (calendars as { calendars?: unknown } | null)?.calendars;
   if (!Array.isArray(list)) throw new Error("calendars.json has no calendars list");
   const ids = list.map((calendar) => {
@@ -159,18 +262,19 @@ async function fromPublicJson(
       if (announcement) announcements.push(announcement);
     }
   }
-  const manifest = (await get(paths.apiManifest())) as { generatedAt?: unknown } | null;
   const publishedAt =
     typeof manifest?.generatedAt === "string" && !Number.isNaN(Date.parse(manifest.generatedAt))
       ? manifest.generatedAt
       : new Date(0).toISOString();
   return {
-    version: PUBLISHED_STATE_VERSION,
-    siteUrl,
-    publishedAt,
-    events,
-    removed,
-    announcements,
+    state: {
+      version: PUBLISHED_STATE_VERSION,
+      siteUrl,
+      publishedAt,
+      events,
+      removed,
+      announcements,
+    },
   };
 }
 

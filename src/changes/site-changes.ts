@@ -14,6 +14,8 @@ import { loadPreviousState } from "./previous-state.ts";
 export interface SiteChangeOptions {
   /** EVENT_API_CACHE_DIR: where the state is kept between builds. */
   readonly cacheDir: string;
+  /** The folder the build publishes to (previous-state.ts); absent for `npm start`. */
+  readonly output?: string;
   /** The published site, read when the cache has no state (src/config/publish.ts); null: none. */
   readonly publishedSite: string | null;
   readonly log?: (line: string) => void;
@@ -31,6 +33,7 @@ export async function loadSiteChanges(
 ): Promise<ChangeResult> {
   const previous = await loadPreviousState({
     cacheDir: options.cacheDir,
+    output: options.output,
     siteUrl: site.url,
     publishedSite: options.publishedSite,
     log: options.log,

@@ -14,6 +14,7 @@ import { discardStaging, prepareStaging, publishAtomically } from "../build/publ
 import { formatBuildReport } from "../build/report.ts";
 import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
 import { savePublishedState } from "../changes/previous-state.ts";
+import { publishedStateFolder } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
@@ -55,7 +56,7 @@ runCli(async () => {
         sink: process.stderr,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
-      return { fetched, ...(await loadSiteData(fetched.snapshot, config)) };
+      return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output })) };
     } finally {
       await portal.close();
     }
@@ -87,7 +88,8 @@ runCli(async () => {
 
     // Every file, hashed: what the report counts, and what the next build compares with.
     const outputFiles = timed("hash", () => hashOutput(staging));
-    const fileList = join(config.cacheDir, "published-files.json");
+    // Kept beside the published state of this output folder and SITE_URL (src/changes/state-location.ts).
+    const fileList = join(publishedStateFolder(config.cacheDir, output, site.url), "files.json");
     const fileChanges = timed("hash", () => {
       const before =
         readFileList(fileList) ?? (existsSync(output) ? hashOutput(output).hashes : null);
@@ -113,7 +115,7 @@ runCli(async () => {
     await timedAsync("publish", () => publishAtomically(staging, output));
     // Only a published site moves on the state the next build compares with.
     const stateWarnings = [
-      ...(await keepPublishedState(config.cacheDir, changes.next)),
+      ...(await keepPublishedState({ cacheDir: config.cacheDir, output }, changes.next)),
       ...keepFileList(fileList, outputFiles.hashes),
     ];
     const seconds = (performance.now() - started) / 1000;
@@ -162,11 +164,11 @@ runCli(async () => {
 
 /** Writes the published state; a failure is a warning (the site is already published). */
 async function keepPublishedState(
-  cacheDir: string,
+  place: Parameters<typeof savePublishedState>[0],
   state: Parameters<typeof savePublishedState>[1],
 ): Promise<string[]> {
   try {
-    await savePublishedState(cacheDir, state);
+    await savePublishedState(place, state);
     return [];
   } catch (error) {
     return [

@@ -20,6 +20,7 @@ const USAGE = `Usage:
                     [--rate-limit n] [--fault-rate 0..1] [--paging ${PAGING_STYLES.join("|")}]
                     [--auth bearer|scheme:<Scheme>|header:<Name>|query:<name>]
                     [--dialect contract|variant|file.json] [--page-size-max n] [--tokens file]
+                    [--empty-lists]
   npm run portal -- token issue --org <organization-id> [--tokens file]
   npm run portal -- token revoke <token-id> [--tokens file]
   npm run portal -- token list [--json] [--tokens file]
@@ -55,6 +56,7 @@ async function serve(args: string[]): Promise<void> {
       dialect: { type: "string" },
       "page-size-max": { type: "string" },
       tokens: { type: "string" },
+      "empty-lists": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -77,6 +79,7 @@ async function serve(args: string[]): Promise<void> {
     dialect: values.dialect,
     pageSizeMax: number("page-size-max", values["page-size-max"]),
     tokensFile: resolve(values.tokens ?? DEFAULT_TOKENS_FILE),
+    emptyLists: values["empty-lists"],
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(`Reference portal: ${portal.eventCount} events, ready in ${seconds} s`);

@@ -72,6 +72,7 @@ export async function startPortal(options: PortalOptions = {}): Promise<RunningP
     paging: resolved.paging,
     dialect: resolved.dialect,
     pageSizeMax: resolved.pageSizeMax,
+    emptyLists: resolved.emptyLists,
     counters,
     media: mediaLibrary(dataset),
     latencyMs: resolved.latencyMs,

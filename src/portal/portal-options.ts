@@ -32,6 +32,11 @@ export interface PortalOptions {
   tokensFile?: string;
   /** Largest accepted page size (default 100). */
   pageSizeMax?: number;
+  /**
+   * Every list answers `200 []`, as some portals answer an expired token,
+   * instead of 401: what the shrink guard and the rebuild check must withstand.
+   */
+  emptyLists?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -47,6 +52,7 @@ export interface ResolvedOptions {
   auth: AuthMode;
   dialect: Dialect;
   pageSizeMax: number;
+  emptyLists: boolean;
 }
 
 const check = (ok: boolean, message: string): void => {
@@ -96,5 +102,6 @@ export function resolveOptions(options: PortalOptions): ResolvedOptions {
     auth: parseAuthMode(options.auth),
     dialect: resolveDialect(options.dialect),
     pageSizeMax,
+    emptyLists: options.emptyLists ?? false,
   };
 }

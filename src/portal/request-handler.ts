@@ -22,6 +22,8 @@ export interface PortalContext {
   paging: PagingStyle;
   dialect: Dialect;
   pageSizeMax: number;
+  /** Every list answers 200 [] (docs/api.md, "Test knobs"). */
+  emptyLists: boolean;
   counters: RequestCounters;
   media: Map<string, string>;
   latencyMs: number;
@@ -107,7 +109,7 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   if (!withinRateLimit(ex, orgId.tokenId)) return;
   const { store } = ctx;
   if (route.name === "calendars") {
-    const calendars = store.calendarsFor(orgId.orgId);
+    const calendars = ctx.emptyLists ? [] : store.calendarsFor(orgId.orgId);
     const lastModified = Math.max(0, ...calendars.map((c) => c.updatedMs));
     return sendList(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, (c) =>
       ctx.dialect.calendar(calendarRecord(c)),
@@ -116,7 +118,10 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   if (route.name !== "events" && route.name !== "details") return;
   if (!isValidId(route.calendarId)) return invalidId(ex, "eventCalendarId");
   if (route.name === "details" && !isValidId(route.eventId)) return invalidId(ex, "eventId");
-  const calendar = store.calendarFor(orgId.orgId, route.calendarId);
+  if (ctx.emptyLists && route.name === "events") {
+    return sendList(ex, [], `e:${route.calendarId}`, path, params, 0, () => undefined);
+  }
+  const calendar = ctx.emptyLists ? undefined : store.calendarFor(orgId.orgId, route.calendarId);
   // Same answer for "does not exist" and "not yours", so ids of other
   // organizations' calendars cannot be probed.
   if (!calendar) return problem(ex, "not-found", "No such calendar is available to this token.");

@@ -6,6 +6,7 @@ import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
 import { type BuildState, differingApiSettings, type PublishedCalendar } from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
+import type { ListCounts } from "./list-shrink.ts";
 import { walkList } from "./list-walk.ts";
 import { readBuildState, readCalendarVersions } from "./read-build-state.ts";
 
@@ -32,6 +33,12 @@ export interface CheckResult {
   /** Portal requests made, and how many of them answered 304. */
   readonly requests: number;
   readonly notModified: number;
+  /**
+   * Events per calendar as the build state recorded them and as the lists hold
+   * them now, for the shrink guard (list-shrink.ts); null when the lists were
+   * not read, or the state has no counts.
+   */
+  readonly counts: { readonly published: ListCounts; readonly portal: ListCounts } | null;
 }
 
 export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
@@ -54,22 +61,34 @@ export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
   }
   if (state.portal === null) {
     changes.push("the published site was built from cached data while the portal was unavailable");
-    return { changed: true, changes, requests: 0, notModified: 0 };
+    return { changed: true, changes, requests: 0, notModified: 0, counts: null };
   }
 
   const client = new PortalClient(config, { signal: options.signal });
+  let compared: Awaited<ReturnType<typeof comparePortal>>;
   try {
-    const portalChanges = await comparePortal(client, config, state, options.published);
-    changes.unshift(...portalChanges);
+    compared = await comparePortal(client, config, state, options.published);
+    changes.unshift(...compared.changes);
   } finally {
     await client.close().catch(() => undefined);
   }
+  const published = recordedCounts(state);
   return {
     changed: changes.length > 0,
     changes,
     requests: client.stats.requests,
     notModified: client.stats.notModified,
+    counts: published && { published, portal: compared.counts },
   };
+}
+
+/** The events per calendar the build state recorded; null for a state without them. */
+function recordedCounts(state: BuildState): ListCounts | null {
+  const calendars = state.portal?.calendars ?? [];
+  const counted = calendars.every(
+    (calendar) => Number.isInteger(calendar.events) && calendar.events >= 0,
+  );
+  return counted ? new Map(calendars.map((calendar) => [calendar.id, calendar.events])) : null;
 }
 
 async function comparePortal(
@@ -77,7 +96,7 @@ async function comparePortal(
   config: ApiConfig,
   state: BuildState,
   published: PublishedSite,
-): Promise<string[]> {
+): Promise<{ changes: string[]; counts: ListCounts }> {
   const portal = state.portal as NonNullable<BuildState["portal"]>;
   const recordedVersions = portal.calendarList.calendars;
   const listPages = await walkList(
@@ -107,12 +126,15 @@ async function comparePortal(
   const recordedById = new Map(portal.calendars.map((calendar) => [calendar.id, calendar]));
   const before = new Map<string, Map<string, string>>();
   const after = new Map<string, Map<string, string>>();
+  // Events per calendar in the lists now: as recorded, unless the calendar's list changed.
+  const counts = new Map<string, number>();
   const recordedEvents = async (calendar: PublishedCalendar) =>
     (await readCalendarVersions(published, calendar.versions)).pages;
 
   await Promise.all(
     Object.keys(versions).map(async (id) => {
       const recorded = recordedById.get(id);
+      counts.set(id, recorded?.events ?? 0);
       const pages = await walkList(
         client,
         config,
@@ -124,6 +146,7 @@ async function comparePortal(
       const current: Pair[] = pages.flatMap((page) =>
         page.notModified ? [...(old[page.index] ?? [])] : eventPairs(page.items, config),
       );
+      counts.set(id, new Set(current.map(([eventId]) => eventId)).size);
       if (recorded && listFingerprint(current) === recorded.fingerprint) return;
       if (recorded) before.set(id, toVersionMap(old.flat()));
       after.set(id, toVersionMap(current));
@@ -135,7 +158,7 @@ async function comparePortal(
       if (recorded) before.set(id, toVersionMap((await recordedEvents(recorded)).flat()));
     }),
   );
-  return describeChanges(calendarChanges, diffEvents(before, after));
+  return { changes: describeChanges(calendarChanges, diffEvents(before, after)), counts };
 }
 
 function items(page: WalkedPage): readonly unknown[] {

@@ -1,14 +1,18 @@
 import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
+import { readShrinkGuardConfig, type ShrinkGuardConfig } from "../config/publish.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
+import { judgeListShrink, type ListShrink } from "./list-shrink.ts";
 import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**
  * `npm run rebuild-if-changed` and the scheduled function: check the portal
  * against the published build state and POST the build hook only when they differ.
  * The last line starts with "unchanged" or "changed"; a check that cannot
- * tell throws a PublisherError (one line, exit 1) and calls no hook. Neither
+ * tell throws a PublisherError (one line, exit 1) and calls no hook, and so
+ * does a change the shrink guard would not publish (list-shrink.ts): the
+ * lists of an expired token, or a removal that needs ALLOW_SHRINK=1. Neither
  * the token (redacted by the API client) nor the hook URL (redacted by
  * triggerRebuild) reaches a line.
  */
@@ -20,6 +24,8 @@ export interface RebuildIfChangedOptions {
   readonly nowMs: number;
   /** BUILD_HOOK_URL; unset: report the change and request nothing (GitHub Actions, cron). */
   readonly hookUrl: string | undefined;
+  /** The shrink guard's settings, as the build reads them (default: its limits, not allowed). */
+  readonly shrinkGuard?: ShrinkGuardConfig;
   /** Time limit for reading the build state and the portal (ms). */
   readonly deadlineMs?: number;
   readonly hookTimeoutMs?: number;
@@ -82,6 +88,19 @@ export async function rebuildIfChanged(
     return { ...base, changed: false, ok: true, requested: false, lines };
   }
   const what = check.changes.join("; ");
+  const shrink: ListShrink = check.counts
+    ? judgeListShrink(
+        check.counts.published,
+        check.counts.portal,
+        options.shrinkGuard ?? readShrinkGuardConfig({}),
+      )
+    : { verdict: "passes" };
+  if (shrink.verdict === "stops") {
+    throw new PublisherError(
+      `No build requested, because the shrink guard would stop it: ${shrink.reason}; the portal's lists hold ${shrink.portalEvents} events where the published site has ${shrink.publishedEvents}. Check EVENT_API_TOKEN and the portal, or, if the events really were removed, allow it once with ALLOW_SHRINK=1 (docs/deploy.md, "Shrink guard").`,
+    );
+  }
+  const allowed = shrink.verdict === "allowed";
   if (!options.hookUrl?.trim()) {
     say(`changed: ${what}; BUILD_HOOK_URL is not set, so no rebuild was requested`);
     return { ...base, changed: true, ok: true, requested: false, lines };
@@ -91,10 +110,12 @@ export async function rebuildIfChanged(
     fetch: options.fetch,
     timeoutMs: options.hookTimeoutMs,
     title: `Portal changed: ${what}`.slice(0, 200),
+    // The build must publish what the check let through, or it stops at the guard.
+    allowShrink: allowed,
     log: () => undefined,
   });
   if (hook.ok) {
-    say(`changed: ${what}; rebuild requested`);
+    say(`changed: ${what}; rebuild requested${allowed ? " with ALLOW_SHRINK=1" : ""}`);
     return { ...base, changed: true, ok: true, requested: true, lines };
   }
   say(`changed: ${what}; rebuild NOT requested: ${hook.message}`);

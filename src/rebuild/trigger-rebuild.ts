@@ -14,6 +14,12 @@ export interface TriggerRebuildOptions {
   readonly log?: (line: string) => void;
   /** The deploy's title on Netlify (default "Scheduled rebuild"). */
   readonly title?: string;
+  /**
+   * The build may shrink the site: the body is `ALLOW_SHRINK=1`, which Netlify
+   * hands to the build as INCOMING_HOOK_BODY and the build reads as the
+   * one-build allowance (src/config/publish.ts).
+   */
+  readonly allowShrink?: boolean;
 }
 
 export interface TriggerRebuildResult {
@@ -51,8 +57,13 @@ export async function triggerRebuild(
   try {
     response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
+      ...(options.allowShrink
+        ? {
+            // As `curl -d 'ALLOW_SHRINK=1'` sends it (docs/deploy.md, "Shrink guard").
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "ALLOW_SHRINK=1",
+          }
+        : { headers: { "content-type": "application/json" }, body: "{}" }),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {

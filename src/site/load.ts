@@ -42,11 +42,13 @@ export interface LoadedSite {
 
 /**
  * From the snapshot to the site's data: images copied into the site, the
- * changes since the last publish (src/changes), the page views.
+ * changes since the last publish (src/changes), the page views. `output`
+ * is the folder `npm run build` publishes to: the previous published state
+ * is kept per output folder and SITE_URL (`npm start` publishes nothing).
  */
 export async function loadSiteData(
   snapshot: PortalSnapshot,
-  config: Pick<BuildConfig, "site" | "cacheDir" | "publish">,
+  config: Pick<BuildConfig, "site" | "cacheDir" | "publish"> & { readonly output?: string },
 ): Promise<LoadedSite> {
   const { site, cacheDir } = config;
   const images = await timedAsync("images", () =>
@@ -56,6 +58,7 @@ export async function loadSiteData(
   const changes = await timedAsync("changes", () =>
     loadSiteChanges(images.snapshot, site, {
       cacheDir,
+      output: config.output,
       publishedSite: config.publish.publishedSite,
     }),
   );

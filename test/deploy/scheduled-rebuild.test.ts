@@ -233,6 +233,37 @@ describe("netlify/functions/scheduled-rebuild", () => {
     expect(hook.calls).toEqual([]);
   });
 
+  it("should answer 500 and start nothing when the shrink guard would stop the build, and start it with ALLOW_SHRINK=1", async () => {
+    const hook = await startHook((_request, response) => response.writeHead(200).end());
+    const running = await publishedSite(hook.url);
+    const port = Number(new URL(running.url).port);
+    await running.close();
+    // The same portal now answers the token with empty lists, as some do an expired one.
+    portal = await startPortal({ port, now: NOW, emptyLists: true });
+    vi.stubEnv("EVENT_API_TOKEN", portal.token);
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+
+    const stopped = await invoke();
+
+    expect(stopped.status).toBe(500);
+    expect((await stopped.text()).trim().split("\n")).toEqual([
+      expect.stringMatching(/^portal: \d+ list requests/),
+      expect.stringMatching(
+        /^error: No build requested, because the shrink guard would stop it: the site would have no events \(it had \d+\); .* allow it once with ALLOW_SHRINK=1/,
+      ),
+    ]);
+    expect(hook.calls).toEqual([]);
+
+    vi.stubEnv("ALLOW_SHRINK", "1");
+    const allowed = await invoke();
+
+    expect(allowed.status).toBe(200);
+    expect((await allowed.text()).trim().split("\n").at(-1)).toMatch(
+      /^changed: 4 calendars removed; \d+ events removed in 4 calendars; rebuild requested with ALLOW_SHRINK=1$/,
+    );
+    expect(hook.calls).toHaveLength(1);
+  });
+
   it("should start a build on every run with REBUILD_ALWAYS=1 (plain periodic rebuilds)", async () => {
     const hook = await startHook((_request, response) => response.writeHead(200).end());
     vi.stubEnv("REBUILD_ALWAYS", "1");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STATE_FILE } from "../../src/changes/previous-state.ts";
+import { publishedStatePath } from "../../src/changes/state-location.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { hoursAfterNow, NOW } from "../helpers/clock.ts";
@@ -117,6 +117,8 @@ describe("changes between two builds", () => {
   const api = () => ({ EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token });
   const build = (now: string, env: Record<string, string> = {}, dir = output) =>
     buildSite({ ...api(), EVENT_API_CACHE_DIR: cacheDir, SITE_NOW: now, ...env }, dir);
+  /** Where the builds into `output` keep what they published. */
+  const statePath = () => publishedStatePath(cacheDir, output, DEMO_SITE_URL);
   const ok = (site: BuiltSite) => {
     if (site.status !== 0) throw new Error(`build failed:\n${site.log}`);
     return site;
@@ -165,7 +167,7 @@ describe("changes between two builds", () => {
   it("should list what changed since the last publish in the build report", () => {
     expect(first.log).toMatch(/previous state: none \(.*\); no changes known/);
     expect(first.stdout).toContain("changes    none known (no previous state to compare with)");
-    expect(second.log).toContain(`previous state: ${join(cacheDir, STATE_FILE)} (`);
+    expect(second.log).toContain(`previous state: ${statePath()} (`);
     const report = second.stdout.slice(second.stdout.indexOf("Build report"));
     expect(report).toContain("changes    since the last publish (2026-03-20 12:00 UTC)");
     expect(report).toMatch(/^ {4}added {6}1 {3}Extra Saturday Run$/m);
@@ -463,7 +465,7 @@ describe("changes between two builds", () => {
   });
 
   it("should keep the published state when a build fails", async () => {
-    const state = join(cacheDir, STATE_FILE);
+    const state = statePath();
     const kept = sha(state);
     const failed = await build(hoursAfterNow(3), { EVENT_API_TOKEN: "wrong" });
     expect(failed.status).toBe(1);
@@ -513,9 +515,15 @@ describe("changes between two builds", () => {
     }
   });
 
-  it("should know of no changes, and cancel nothing, with a missing or a corrupt previous state", async () => {
-    const state = join(cacheDir, STATE_FILE);
+  it("should read the output folder's public JSON when the state is corrupt, and know no changes with neither", async () => {
+    const state = statePath();
     const deletedUid = uidOf(DELETED.calendarId, DELETED.id);
+    const announcements = (dir: string) =>
+      jsonFeedItems(dir, "feed.json")
+        .filter((item) => item.id.includes("#"))
+        .map((item) => item.id);
+    const announcedBefore = announcements(output);
+    expect(announcedBefore.length).toBeGreaterThan(0);
     portal.updateEvent(MOVED.calendarId, MOVED.id, {
       start: "2026-03-28T19:30:00+01:00",
       end: "2026-03-28T22:00:00+01:00",
@@ -524,16 +532,24 @@ describe("changes between two builds", () => {
     writeFileSync(state, "{ this is not json");
     const corrupt = ok(await build(hoursAfterNow(4)));
     expect(corrupt.log).toContain(`previous state: ${state} is not JSON; ignored`);
-    expect(corrupt.log).toMatch(
-      /previous state: none \(no usable .*, and nothing published to read\); no changes known/,
+    const fromOutput = corrupt.log
+      .split("\n")
+      .find((line) => line.startsWith(`previous state: ${join(output, "api/")} (`));
+    expect(fromOutput).toMatch(
+      /\(\d+ events, \d+ removed, \d+ announced, read from the output folder\)$/,
     );
-    expect(corrupt.stdout).toContain("changes    none known");
-    expect(veventOf(output, "calendar.ics", deletedUid)).toEqual([]);
-    expect(jsonFeedItems(output, "feed.json").filter((item) => item.id.includes("#"))).toEqual([]);
-    // Every event is still published, as the portal has it.
-    expect(veventOf(output, "calendar.ics", uidOf(MOVED.calendarId, MOVED.id))).toMatchObject([
-      { status: "CONFIRMED", start: "2026-03-28T18:30:00.000Z" },
-    ]);
+    const report = corrupt.stdout.slice(corrupt.stdout.indexOf("Build report"));
+    expect(report).toMatch(
+      /^ {4}moved {6}1 {3}Open Studio Night \(new date Sat 28 Mar 2026 19:30, was Fri 27 Mar 2026 19:30\)$/m,
+    );
+    for (const kind of ["added", "changed", "cancelled", "deleted"]) {
+      expect(report).toMatch(new RegExp(`^ {4}${kind} +0$`, "m"));
+    }
+    // The deletion is still published, the running announcements still run, and the new date is announced.
+    expect(veventOf(output, "calendar.ics", deletedUid)).toMatchObject([{ status: "CANCELLED" }]);
+    const announcedNow = announcements(output);
+    expect(announcedNow).toEqual(expect.arrayContaining(announcedBefore));
+    expect(announcedNow.length).toBe(announcedBefore.length + 1);
     // A good state was written again.
     expect(JSON.parse(readFileSync(state, "utf8"))).toMatchObject({
       version: 1,
@@ -541,11 +557,16 @@ describe("changes between two builds", () => {
     });
 
     rmSync(state);
+    rmSync(output, { recursive: true });
     portal.deleteEvent(ADDED.calendarId, ADDED.id);
     const missing = ok(await build(hoursAfterNow(5)));
-    expect(missing.log).toMatch(/previous state: none \(no usable .*; no changes known/);
+    expect(missing.log).toContain(
+      `previous state: none (no usable ${state} or ${join(output, "api/")}, and nothing published to read); no changes known`,
+    );
     expect(missing.stdout).toContain("changes    none known");
+    expect(veventOf(output, "calendar.ics", deletedUid)).toEqual([]);
     expect(veventOf(output, "calendar.ics", uidOf(ADDED.calendarId, ADDED.id))).toEqual([]);
+    expect(announcements(output)).toEqual([]);
     // The only cancellations are those the portal has.
     const cancelledInPortal = new Set(
       ["community", "culture", "sport", "city"].flatMap((calendarId) =>
@@ -562,5 +583,40 @@ describe("changes between two builds", () => {
     expect(unfoldedLines(readSiteFile(output, "calendar.ics"))).not.toContain(
       "SUMMARY:Cancelled: Web Accessibility for Volunteer Websites",
     );
+  });
+
+  it("should keep a trial build's and a demo build's state apart from the site's", async () => {
+    const state = statePath();
+    const kept = sha(state);
+    portal.updateEvent(POSTPONED.calendarId, POSTPONED.id, { status: "scheduled" });
+    const trialDir = join(work, "trial", "_site");
+    const demoDir = join(work, "demo", "_site");
+    const demoUrl = "http://localhost:8080";
+    mkdirSync(join(work, "trial"));
+    mkdirSync(join(work, "demo"));
+
+    // Same cache folder, same SITE_URL, another output folder: a trial.
+    const trial = ok(await build(hoursAfterNow(6), {}, trialDir));
+    expect(trial.log).toMatch(/previous state: none \(.*\); no changes known/);
+    expect(trial.stdout).toContain("changes    none known");
+    // Same cache folder, a local SITE_URL (the demo), another output folder.
+    const demo = ok(await build(hoursAfterNow(6), { SITE_URL: demoUrl }, demoDir));
+    expect(demo.log).toMatch(/previous state: none \(.*\); no changes known/);
+    expect(sha(state)).toBe(kept);
+    expect(existsSync(publishedStatePath(cacheDir, trialDir, DEMO_SITE_URL))).toBe(true);
+    const demoState = publishedStatePath(cacheDir, demoDir, demoUrl);
+    expect(existsSync(demoState)).toBe(true);
+
+    // With its state corrupt, the demo (nothing published to fetch at a local SITE_URL) reads its output folder.
+    writeFileSync(demoState, "[");
+    const demoAgain = ok(await build(hoursAfterNow(6), { SITE_URL: demoUrl }, demoDir));
+    expect(demoAgain.log).toContain(`previous state: ${join(demoDir, "api/")} (`);
+    expect(demoAgain.log).toContain(", read from the output folder)");
+
+    // The site's own next build still compares with what the site published.
+    const site = ok(await build(hoursAfterNow(7)));
+    expect(site.log).toContain(`previous state: ${state} (`);
+    const report = site.stdout.slice(site.stdout.indexOf("Build report"));
+    expect(report).toMatch(/^ {4}reinstated 1 {3}Cycling Tour along the Amstel$/m);
   });
 });

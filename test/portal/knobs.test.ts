@@ -99,6 +99,36 @@ describe("portal knobs", () => {
     expect(portal.counters.total).toBe(5);
   });
 
+  it("should answer every list with 200 [] and every details request with 404 when the lists are emptied, a token still required", async () => {
+    const portal = await start({ emptyLists: true });
+    const calendars = await call(`${portal.url}/event-calendars`, { token: portal.token });
+    const events = await call(`${portal.url}/event-calendar/culture/events`, {
+      token: portal.token,
+    });
+    const details = await call(
+      `${portal.url}/event-calendar/culture/event/open-studio-20260326/details`,
+      { token: portal.token },
+    );
+    const anonymous = await call(`${portal.url}/event-calendars`);
+
+    expect([calendars.status, calendars.text]).toEqual([200, "[]"]);
+    expect([events.status, events.text]).toEqual([200, "[]"]);
+    expect(details.status).toBe(404);
+    expect(anonymous.status).toBe(401);
+    // The same portal without the knob lists its calendars and their events.
+    const full = await start({});
+    expect(
+      (await call(`${full.url}/event-calendars`, { token: full.token })).json<unknown[]>().length,
+    ).toBeGreaterThan(0);
+    expect(
+      (
+        await call(`${full.url}/event-calendar/culture/event/open-studio-20260326/details`, {
+          token: full.token,
+        })
+      ).status,
+    ).toBe(200);
+  });
+
   it("should reject out-of-range knobs with a message naming the option", async () => {
     await expect(startPortal({ port: 0, faultRate: 2 })).rejects.toThrow(/faultRate/);
     await expect(startPortal({ port: 0, paging: "pages" as never })).rejects.toThrow(/paging/);

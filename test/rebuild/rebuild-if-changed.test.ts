@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readApiConfig } from "../../src/config/api.ts";
+import { readShrinkGuardConfig } from "../../src/config/publish.ts";
 import { PublisherError } from "../../src/errors.ts";
 import {
   createDemoDataset,
@@ -34,13 +35,28 @@ let hook: Recorder;
 let env: Record<string, string>;
 let site: string;
 
-async function check(nowMs = NOW_MS) {
+async function check(nowMs = NOW_MS, shrinkEnv: Record<string, string> = {}) {
   return rebuildIfChanged({
     config: readApiConfig(env),
     published: site,
     nowMs,
     hookUrl: hook.url,
+    shrinkGuard: readShrinkGuardConfig(shrinkEnv),
   });
+}
+
+/** The same portal, now answering every list with 200 [] (as some portals answer an expired token). */
+async function emptyTheLists() {
+  const port = Number(new URL(portal.url).port);
+  await portal.close();
+  portal = await startPortal({ port, now: NOW, pageSizeMax: 10, emptyLists: true });
+  env = { ...env, EVENT_API_TOKEN: portal.token };
+}
+
+/** The events the published build state recorded. */
+function publishedEvents(): number {
+  const state = JSON.parse(readFileSync(join(site, "api/build-state.json"), "utf8")) as BuildState;
+  return state.portal?.calendars.reduce((sum, calendar) => sum + calendar.events, 0) ?? 0;
 }
 
 beforeEach(async () => {
@@ -188,11 +204,13 @@ describe("rebuildIfChanged", () => {
     env = { ...env, EVENT_API_TOKEN: portal.token };
     const sportEvents = inCalendar("sport").length;
 
-    const result = await check();
+    // A calendar of that size gone is what the shrink guard stops, unless allowed.
+    await expect(check()).rejects.toThrow(/the shrink guard would stop it/);
+    const result = await check(NOW_MS, { ALLOW_SHRINK: "1" });
 
     expect(hook.calls).toHaveLength(1);
     expect(result.lines.at(-1)).toBe(
-      `changed: 1 calendar added, 1 removed, 1 changed; 1 event added, ${sportEvents} removed in 2 calendars; rebuild requested`,
+      `changed: 1 calendar added, 1 removed, 1 changed; 1 event added, ${sportEvents} removed in 2 calendars; rebuild requested with ALLOW_SHRINK=1`,
     );
   });
 
@@ -252,6 +270,52 @@ describe("rebuildIfChanged", () => {
     expect(hook.calls).toEqual([]);
   });
 
+  it("should request no build, and say why, when the portal answers the token with empty lists", async () => {
+    const published = publishedEvents();
+    expect(published).toBeGreaterThan(100);
+    await emptyTheLists();
+
+    for (let run = 0; run < 2; run++) {
+      await expect(check()).rejects.toThrow(
+        `No build requested, because the shrink guard would stop it: the site would have no events (it had ${published}); the portal's lists hold 0 events where the published site has ${published}. Check EVENT_API_TOKEN and the portal, or, if the events really were removed, allow it once with ALLOW_SHRINK=1 (docs/deploy.md, "Shrink guard").`,
+      );
+    }
+    expect(hook.calls).toEqual([]);
+  });
+
+  it("should request the build with ALLOW_SHRINK=1, and allow that build too", async () => {
+    const published = publishedEvents();
+    await emptyTheLists();
+
+    const result = await check(NOW_MS, { ALLOW_SHRINK: "1" });
+
+    expect(result.lines.at(-1)).toBe(
+      `changed: 4 calendars removed; ${published} events removed in 4 calendars; rebuild requested with ALLOW_SHRINK=1`,
+    );
+    expect(hook.calls).toHaveLength(1);
+    // The body is the build's one-build allowance (Netlify's INCOMING_HOOK_BODY).
+    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: hook.calls[0]?.body }).allow).toBe(true);
+  });
+
+  it("should stop at a calendar emptied as the build would, with the guard's own limits", async () => {
+    const sport = inCalendar("sport");
+    expect(sport.length).toBeGreaterThanOrEqual(10);
+    for (const id of sport) portal.deleteEvent("sport", id);
+
+    await expect(check()).rejects.toThrow(
+      `the shrink guard would stop it: calendar "sport" would drop from ${sport.length} to 0 events;`,
+    );
+    expect(hook.calls).toEqual([]);
+
+    // A calendar smaller than SHRINK_GUARD_MIN_EVENTS may empty, in the check as in the build.
+    const result = await check(NOW_MS, { SHRINK_GUARD_MIN_EVENTS: String(sport.length + 1) });
+    expect(result.lines.at(-1)).toBe(
+      `changed: ${sport.length} events removed in 1 calendar; rebuild requested`,
+    );
+    expect(hook.calls).toHaveLength(1);
+    expect(readShrinkGuardConfig({ INCOMING_HOOK_BODY: hook.calls[0]?.body }).allow).toBe(false);
+  });
+
   it("should refuse to tell, and call nothing, when the portal is down", async () => {
     await portal.close();
 
@@ -286,6 +350,30 @@ describe("npm run rebuild-if-changed", () => {
       "changed: 1 event updated in 1 calendar; rebuild requested",
     );
     expect(hook.calls).toHaveLength(1);
+  });
+
+  it("should exit 1 with the guard's reason and call nothing when the shrink guard would stop the build; ALLOW_SHRINK=1 lets it through", async () => {
+    const published = publishedEvents();
+    await emptyTheLists();
+
+    const stopped = await cli(["--published", site]);
+
+    expect(stopped.status).toBe(1);
+    expect(stopped.stdout.trim().split("\n")).toEqual([
+      expect.stringMatching(/^portal: \d+ list requests, 0 answered 304 Not Modified, /),
+    ]);
+    expect(stopped.stderr.trim().split("\n")).toEqual([
+      `error: No build requested, because the shrink guard would stop it: the site would have no events (it had ${published}); the portal's lists hold 0 events where the published site has ${published}. Check EVENT_API_TOKEN and the portal, or, if the events really were removed, allow it once with ALLOW_SHRINK=1 (docs/deploy.md, "Shrink guard").`,
+    ]);
+    expect(hook.calls).toEqual([]);
+
+    const allowed = await cli(["--published", site], { ALLOW_SHRINK: "1" });
+
+    expect(allowed.status).toBe(0);
+    expect(allowed.stdout.trim().split("\n").at(-1)).toBe(
+      `changed: 4 calendars removed; ${published} events removed in 4 calendars; rebuild requested with ALLOW_SHRINK=1`,
+    );
+    expect(hook.calls.map((call) => call.body)).toEqual(["ALLOW_SHRINK=1"]);
   });
 
   it.each<[string, () => Promise<unknown>, RegExp, string[]?]>([
