@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { ChangeReport, ReportItem } from "../changes/detect-changes.ts";
 
 /**
@@ -16,6 +16,8 @@ export interface BuildReportInput {
   readonly seconds: number;
   /** Where the site was published, e.g. "_site". */
   readonly output: string;
+  /** DEPLOY_TARGET's limits against this build (src/build/host-limits.ts); omitted: no line. */
+  readonly host?: string | null;
   /**
    * What changed since the last publish (src/changes); null when no previous
    * state was found; omitted, no line at all.
@@ -28,6 +30,8 @@ export interface OutputCount {
   readonly bytes: number;
   /** HTML files: the pages of the site. */
   readonly pages: number;
+  /** The largest file (site-relative path), which hosts limit; null in an empty folder. */
+  readonly largestFile: { readonly path: string; readonly bytes: number } | null;
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
@@ -49,6 +53,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     ...changeLines(input.changes),
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
+    ...(input.host ? [`  host       ${input.host}`] : []),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
   ];
@@ -101,6 +106,7 @@ export function countOutput(dir: string): OutputCount {
   let files = 0;
   let bytes = 0;
   let pages = 0;
+  let largestFile: OutputCount["largestFile"] = null;
   const pending = [dir];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -109,12 +115,16 @@ export function countOutput(dir: string): OutputCount {
         pending.push(path);
       } else if (entry.isFile()) {
         files += 1;
-        bytes += statSync(path).size;
+        const size = statSync(path).size;
+        bytes += size;
+        if (!largestFile || size > largestFile.bytes) {
+          largestFile = { path: relative(dir, path).split(sep).join("/"), bytes: size };
+        }
         if (entry.name.endsWith(".html")) pages += 1;
       }
     }
   }
-  return { files, bytes, pages };
+  return { files, bytes, pages, largestFile };
 }
 
 export function formatBytes(bytes: number): string {

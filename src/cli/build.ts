@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { checkHostLimits } from "../build/host-limits.ts";
 import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
 import { countOutput, formatBuildReport } from "../build/report.ts";
@@ -61,6 +62,7 @@ runCli(async () => {
       output: staging,
       site,
       cacheDir: config.cacheDir,
+      deployTarget: config.deploy.target,
       loadData: async () => data,
       onWritten: (files) => {
         written = files;
@@ -97,6 +99,11 @@ runCli(async () => {
     // Only a published site moves on the state the next build compares with.
     const stateWarnings = await keepPublishedState(config.cacheDir, changes.next);
     const counts = timed("report", () => countOutput(output));
+    const host = checkHostLimits({
+      target: config.deploy.target,
+      count: counts,
+      eventIcsFiles: readMetrics().counters["rendered.event.ics"] ?? 0,
+    });
     const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
@@ -110,9 +117,11 @@ runCli(async () => {
           ...(written?.warnings ?? []),
           ...shrink.warnings,
           ...stateWarnings,
+          ...host.warnings,
         ],
         seconds,
         output,
+        host: host.line,
         changes: changes.report,
       }),
     );

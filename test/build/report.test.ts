@@ -112,7 +112,13 @@ describe("countOutput", () => {
         "a/feed.xml": "1",
         "c.ics": "",
       });
-      expect(countOutput(root)).toEqual({ files: 4, bytes: 9, pages: 2 });
+      // The largest file is what hosts limit (src/build/host-limits.ts); --metrics carries it.
+      expect(countOutput(root)).toEqual({
+        files: 4,
+        bytes: 9,
+        pages: 2,
+        largestFile: { path: "index.html", bytes: 5 },
+      });
     } finally {
       await rm(root, { recursive: true, force: true });
     }
