@@ -67,7 +67,7 @@ export function loadHeaderRules(netlifyTomlPath: string = NETLIFY_TOML_PATH): He
 let defaultRules: HeaderRule[] | undefined;
 
 /** The repository's rules, read once per process. */
-function defaultHeaderRules(): HeaderRule[] {
+export function defaultHeaderRules(): HeaderRule[] {
   defaultRules ??= loadHeaderRules();
   return defaultRules;
 }

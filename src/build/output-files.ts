@@ -13,12 +13,18 @@ import { dirname, join } from "node:path";
 /** Site-relative path ("calendars/x/index.html") -> content hash. */
 export type FileHashes = ReadonlyMap<string, string>;
 
-export interface OutputFiles {
-  readonly hashes: FileHashes;
+/** What a build wrote, as the report and the host limits (host-limits.ts) count it. */
+export interface OutputCount {
   readonly files: number;
   readonly bytes: number;
   /** HTML files: the pages of the site. */
   readonly pages: number;
+  /** The largest file (site-relative path), which hosts limit; null in an empty folder. */
+  readonly largestFile: { readonly path: string; readonly bytes: number } | null;
+}
+
+export interface OutputFiles extends OutputCount {
+  readonly hashes: FileHashes;
 }
 
 export interface FileChanges {
@@ -30,11 +36,16 @@ export interface FileChanges {
 
 const LIST_VERSION = 1;
 
-/** Reads and hashes every file under `root` (one pass: the count and size come with it). */
+/**
+ * Reads and hashes every file under `root` (one pass: the count, sizes and
+ * largest file come with it). Synchronous: tens of thousands of small reads
+ * cost several times more through libuv's thread pool than directly.
+ */
 export function hashOutput(root: string): OutputFiles {
   const hashes = new Map<string, string>();
   let bytes = 0;
   let pages = 0;
+  let largestFile: OutputCount["largestFile"] = null;
   const pending = [""];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
@@ -43,12 +54,15 @@ export function hashOutput(root: string): OutputFiles {
       else if (entry.isFile()) {
         const content = readFileSync(join(root, path));
         bytes += content.byteLength;
+        if (!largestFile || content.byteLength > largestFile.bytes) {
+          largestFile = { path, bytes: content.byteLength };
+        }
         if (entry.name.endsWith(".html")) pages++;
         hashes.set(path, contentHash(content));
       }
     }
   }
-  return { hashes, files: hashes.size, bytes, pages };
+  return { hashes, files: hashes.size, bytes, pages, largestFile };
 }
 
 /** How `next` differs from `previous`, file by file. */

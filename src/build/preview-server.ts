@@ -43,11 +43,17 @@ export interface PreviewOptions {
   readonly port?: number;
   /** The folder the site is published in ("/events", no trailing slash); "" for a host's root. */
   readonly basePath?: string;
+  /**
+   * The custom headers of a site path: netlify.toml's rules unless given; a
+   * host that sends none (GitHub Pages) is `() => ({})`.
+   */
+  readonly headers?: (sitePath: string) => Record<string, string>;
 }
 
 export async function startPreviewServer(options: PreviewOptions = {}): Promise<PreviewServer> {
   let root = options.root ? normalize(options.root) : "";
   const base = options.basePath ?? "";
+  const headersOf = options.headers ?? ((sitePath: string) => headersFor(sitePath));
   const server = createServer(async (request, response) => {
     let requested: string;
     try {
@@ -69,7 +75,7 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     const file = path === null ? null : await resolveFile(root, path);
     if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;
-      response.writeHead(404, { "Content-Type": TYPES[".html"], ...headersFor("/404.html") });
+      response.writeHead(404, { "Content-Type": TYPES[".html"], ...headersOf("/404.html") });
       if (notFound) createReadStream(notFound).pipe(response);
       else response.end("Not found");
       return;
@@ -77,7 +83,7 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
     response.writeHead(200, {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-      ...headersFor(path),
+      ...headersOf(path),
     });
     if (request.method === "HEAD") response.end();
     else createReadStream(file).pipe(response);

@@ -15,6 +15,8 @@ export interface BuildReportInput {
   readonly seconds: number;
   /** Where the site was published, e.g. "_site". */
   readonly output: string;
+  /** DEPLOY_TARGET's limits against this build (src/build/host-limits.ts); omitted: no line. */
+  readonly host?: string | null;
   /**
    * What changed since the last publish (src/changes); null when no previous
    * state was found; omitted, no line at all.
@@ -48,6 +50,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
     ...fileChangeLines(input.fileChanges),
+    ...(input.host ? [`  host       ${input.host}`] : []),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
   ];

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { checkHostLimits } from "../build/host-limits.ts";
 import {
   compareFiles,
   type FileHashes,
@@ -70,6 +71,7 @@ runCli(async () => {
       output: staging,
       site,
       cacheDir: config.cacheDir,
+      deployTarget: config.deploy.target,
       loadData: async () => data,
       onWritten: (files) => {
         written = files;
@@ -118,6 +120,11 @@ runCli(async () => {
       ...(await keepPublishedState({ cacheDir: config.cacheDir, output }, changes.next)),
       ...keepFileList(fileList, outputFiles.hashes),
     ];
+    const host = checkHostLimits({
+      target: config.deploy.target,
+      count: outputFiles,
+      eventIcsFiles: readMetrics().counters["rendered.event.ics"] ?? 0,
+    });
     const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
@@ -132,9 +139,11 @@ runCli(async () => {
           ...(written?.warnings ?? []),
           ...shrink.warnings,
           ...stateWarnings,
+          ...host.warnings,
         ],
         seconds,
         output,
+        host: host.line,
         changes: changes.report,
       }),
     );
@@ -146,6 +155,7 @@ runCli(async () => {
         files: outputFiles.files,
         bytes: outputFiles.bytes,
         pages: outputFiles.pages,
+        largestFile: outputFiles.largestFile,
         // Compared with the last publish's files; null when there was nothing to compare with.
         filesNew: fileChanges?.added ?? null,
         filesChanged: fileChanges?.changed ?? null,

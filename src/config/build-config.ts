@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.ts";
 import { type ApiConfig, type ApiOptions, readApiConfig, readApiOptions } from "./api.ts";
+import { type DeployConfig, readDeployConfig } from "./deploy.ts";
 import { type PublishConfig, readPublishConfig } from "./publish.ts";
 import { resolveRebuildInterval } from "./schedule.ts";
 import { readSiteConfig, type SiteConfig } from "./site.ts";
@@ -15,6 +16,8 @@ export interface BuildConfig {
   readonly site: SiteConfig;
   readonly portal: PortalSource;
   readonly publish: PublishConfig;
+  /** DEPLOY_TARGET: the host's limits and the files it reads beside the site. */
+  readonly deploy: DeployConfig;
   /** EVENT_API_CACHE_DIR: the fetch cache, and what a build keeps for the next one. */
   readonly cacheDir: string;
 }
@@ -54,6 +57,7 @@ export function readBuildConfig(
     site,
     portal,
     publish: readPublishConfig(env, site.url),
+    deploy: readDeployConfig(env),
     cacheDir: api.cacheDir,
   };
 }

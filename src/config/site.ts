@@ -41,7 +41,16 @@ export interface SiteConfig {
   readonly changeNoticeDays: number;
   /** Largest size of one .ics subscription in bytes (null: no limit); trimmed to fit. */
   readonly icsMaxBytes: number | null;
+  /**
+   * EVENT_ICS: how an event page offers its "Add to calendar" download. "file":
+   * an event.ics beside each page; "inline": the same bytes in the page's link
+   * (a data: URL), one file fewer per event for hosts that limit file counts.
+   */
+  readonly eventIcs: EventIcsMode;
 }
+
+export const EVENT_ICS_MODES = ["file", "inline"] as const;
+export type EventIcsMode = (typeof EVENT_ICS_MODES)[number];
 
 /**
  * REFRESH-INTERVAL, RSS <ttl> and oEmbed cache_age follow how often the site
@@ -95,7 +104,18 @@ export function readSiteConfig(
     websubHub: readHubUrl(env.WEBSUB_HUB),
     changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
     icsMaxBytes: readByteSize(env, "ICS_MAX_BYTES", DEFAULT_ICS_MAX_BYTES),
+    eventIcs: readEventIcs(env.EVENT_ICS),
   };
+}
+
+function readEventIcs(raw: string | undefined): EventIcsMode {
+  const value = raw?.trim().toLowerCase() || "file";
+  if (!(EVENT_ICS_MODES as readonly string[]).includes(value)) {
+    throw new ConfigError(
+      `EVENT_ICS: expected ${EVENT_ICS_MODES.join(" or ")}, got "${raw?.trim()}".`,
+    );
+  }
+  return value as EventIcsMode;
 }
 
 function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {

@@ -2,7 +2,8 @@ import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import type { FeedScope } from "../model/url-scheme.ts";
 import { eventPageUrl, feedLinks, feedUrls } from "../outputs/feeds-urls.ts";
-import { addToCalendarLinks } from "../outputs/ics-add-to-calendar.ts";
+import { renderEventIcs } from "../outputs/ics.ts";
+import { addToCalendarLinks, withInlineIcs } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
 import type { Publication } from "./publication.ts";
@@ -38,9 +39,13 @@ export default function feedsPlugin(
   eleventyConfig.addFilter("subscribeLinks", (httpsIcsUrl: string, name: string) =>
     subscribeLinks(httpsIcsUrl, name),
   );
-  eleventyConfig.addFilter("addToCalendarLinks", (event: CalendarEvent, eventUrl?: string) =>
-    addToCalendarLinks(event, eventUrl ?? eventPageUrl(site.url, event), site.lang),
-  );
+  eleventyConfig.addFilter("addToCalendarLinks", (event: CalendarEvent, eventUrl?: string) => {
+    const links = addToCalendarLinks(event, eventUrl ?? eventPageUrl(site.url, event), site.lang);
+    if (!links || site.eventIcs === "file") return links;
+    // No event.ics is written (src/outputs/feed-files.ts): the link carries its bytes.
+    const ics = renderEventIcs(event, { site, dataUpdatedAt: current().scopes.dataUpdatedAt });
+    return withInlineIcs(links, ics);
+  });
   eleventyConfig.addFilter("qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
   // How a scope's calendar.ics was trimmed to its size budget (null: it was not).
   eleventyConfig.addFilter(

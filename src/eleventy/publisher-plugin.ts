@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { hostOutputs } from "../build/host-files.ts";
+import { pagePathOf } from "../build/page-policy.ts";
+import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -45,6 +48,8 @@ export interface PublisherOptions {
   readonly onWritten?: (written: WrittenFiles) => void;
   /** Templates with one page per item of their pagination (default: the event page). */
   readonly streamedTemplates?: readonly string[];
+  /** DEPLOY_TARGET: the files its host reads, and what its pages need (default netlify: none). */
+  readonly deployTarget?: DeployTarget;
 }
 
 export interface WrittenFiles {
@@ -63,6 +68,7 @@ export default function publisherPlugin(
   options: PublisherOptions,
 ): void {
   const { site } = options;
+  const host = hostOutputs(options.deployTarget ?? "netlify");
   // This run's data and what is derived from it once; Eleventy awaits
   // "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
@@ -85,6 +91,18 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(widgetPlugin, { site });
   eleventyConfig.addPlugin(searchPlugin, { current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
+  const hostPage = host.page;
+  if (hostPage) {
+    // Eleventy's pages and the streamed ones (which run Eleventy's transforms).
+    eleventyConfig.addTransform(
+      "host-page",
+      function (this: { page?: { url?: unknown } }, content: string, outputPath: string) {
+        const url = this.page?.url;
+        if (typeof outputPath !== "string" || !outputPath.endsWith(".html")) return content;
+        return hostPage(content, typeof url === "string" ? url : pagePathOf(outputPath));
+      },
+    );
+  }
   const streamed = new StreamedPages(
     eleventyConfig,
     options.streamedTemplates ?? STREAMED_TEMPLATES,
@@ -104,8 +122,12 @@ export default function publisherPlugin(
       count("rendered.eleventy", taken.length);
       const writer = new FileWriter(output, { taken });
       await streamed.render(writer);
+      const groups = [...siteFileGroups(publication, warnings), ...host.files];
       writeFileGroups(
-        [...siteFileGroups(publication, warnings), mediaFiles(publication.data.media)],
+        [
+          ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
+          mediaFiles(publication.data.media),
+        ],
         writer,
       );
       const index = await timedAsync("search index", () => searchIndex);
@@ -163,6 +185,21 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     ...publicJsonFileGroups(data, json),
     ...widgetFileGroups(data, site, json),
   ];
+}
+
+/** A group whose HTML pages (the widget's) get what the host needs, as Eleventy's pages do. */
+function pagesWith(group: FileGroup, page: (html: string, sitePath: string) => string): FileGroup {
+  return {
+    ...group,
+    path: (item) => group.path(item),
+    render: (item) => {
+      const content = group.render(item);
+      const path = group.path(item);
+      return typeof content === "string" && path.endsWith(".html")
+        ? page(content, pagePathOf(path))
+        : content;
+    },
+  };
 }
 
 /** Images downloaded while the data was loaded, copied from the cache into the site. */

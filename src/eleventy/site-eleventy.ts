@@ -1,4 +1,5 @@
 import Eleventy from "@11ty/eleventy";
+import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { SiteData } from "../site/load.ts";
 import publisherPlugin, { type WrittenFiles } from "./publisher-plugin.ts";
@@ -16,6 +17,8 @@ export interface SiteEleventyOptions {
   readonly loadData: () => Promise<SiteData>;
   readonly onWritten?: (written: WrittenFiles) => void;
   readonly runMode?: "build" | "serve";
+  /** DEPLOY_TARGET (the publisher writes what its host reads). */
+  readonly deployTarget?: DeployTarget;
   /** Eleventy's configuration callback for anything else (the dev server's options). */
   // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
   readonly configure?: (eleventyConfig: any) => void;
@@ -34,6 +37,7 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
         cacheDir: options.cacheDir,
         loadData: options.loadData,
         onWritten: options.onWritten,
+        deployTarget: options.deployTarget,
       });
       options.configure?.(eleventyConfig);
     },

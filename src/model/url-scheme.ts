@@ -82,6 +82,9 @@ export const paths = {
   sitemap: () => "/sitemap.xml",
   robots: () => "/robots.txt",
   notFound: () => "/404.html",
+  /** Files a host reads from the deploy and does not serve (src/build/host-files.ts). */
+  headersFile: () => "/_headers",
+  noJekyll: () => "/.nojekyll",
 } as const;
 
 /**

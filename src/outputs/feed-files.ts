@@ -75,7 +75,13 @@ export function feedFileGroups(
     fileGroup<CalendarEvent>({
       phase: "ics",
       name: "event.ics",
-      items: deleted.length ? [...data.events, ...deleted] : data.events,
+      // EVENT_ICS=inline: the event page's link carries these bytes instead (feeds-plugin.ts).
+      items:
+        site.eventIcs === "inline"
+          ? []
+          : deleted.length
+            ? [...data.events, ...deleted]
+            : data.events,
       path: (event) => paths.eventIcs(event),
       render: (event) =>
         renderEventIcs(event, {

@@ -44,7 +44,9 @@ export interface FeedData {
   readonly announcements: readonly Announcement[];
 }
 
-export type FeedSite = FeedSiteOptions & IcsSiteOptions & Pick<SiteConfig, "urls" | "websubHub">;
+export type FeedSite = FeedSiteOptions &
+  IcsSiteOptions &
+  Pick<SiteConfig, "urls" | "websubHub" | "eventIcs">;
 
 export type Purpose = "ics" | "feed";
 

@@ -14,8 +14,10 @@ export interface AddToCalendarLinks {
   readonly google: string;
   readonly outlook: string;
   readonly office365: string;
-  /** Absolute URL of the event's event.ics, next to its page. */
+  /** Absolute URL of the event's event.ics, next to its page; or its bytes as a data: URL. */
   readonly ics: string;
+  /** The file name a download link gives an inline `ics` (a data: URL has none of its own). */
+  readonly download?: string;
 }
 
 /** Keeps the links well under the ~2,000 characters some browsers and services accept. */
@@ -70,6 +72,22 @@ export function addToCalendarLinks(
     outlook: query("https://outlook.live.com/calendar/0/deeplink/compose", outlookParams),
     office365: query("https://outlook.office.com/calendar/0/deeplink/compose", outlookParams),
     ics: new URL("event.ics", eventUrl).href,
+  };
+}
+
+/**
+ * The links with the event's calendar file inline (EVENT_ICS=inline): the same
+ * bytes as its event.ics, as a `data:text/calendar` URL, so the site needs no
+ * file per event. Base64 keeps the CRLF line ends exact and the URL a third
+ * longer than the file. Browsers download it under `download`'s name; a CSP
+ * governs what a page loads, not where a link goes, so no policy changes.
+ */
+export function withInlineIcs(links: AddToCalendarLinks, ics: string): AddToCalendarLinks {
+  const base64 = Buffer.from(ics, "utf8").toString("base64");
+  return {
+    ...links,
+    ics: `data:text/calendar;charset=utf-8;base64,${base64}`,
+    download: "event.ics",
   };
 }
 

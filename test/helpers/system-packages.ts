@@ -29,3 +29,16 @@ export const hasPythonModule = (module: string): boolean =>
     if (!existsSync(SYSTEM_PYTHON)) return false;
     return spawnSync(SYSTEM_PYTHON, ["-c", `import ${module}`]).status === 0;
   });
+
+/** Debian's nginx and Apache, for the web server configurations (test/build/web-servers.test.ts). */
+export const NGINX_PATH = "/usr/sbin/nginx";
+export const APACHE_PATH = "/usr/sbin/apache2";
+
+export const hasNginx = (): boolean =>
+  systemDependency(`nginx (${NGINX_PATH})`, () => existsSync(NGINX_PATH));
+
+export const hasApache = (): boolean =>
+  systemDependency(
+    `Apache (${APACHE_PATH})`,
+    () => existsSync(APACHE_PATH) && existsSync("/usr/lib/apache2/modules/mod_headers.so"),
+  );

@@ -21,6 +21,7 @@ export const TEST_SITE: SiteConfig = {
   websubHub: null,
   changeNoticeDays: 14,
   icsMaxBytes: 1_000_000,
+  eventIcs: "file",
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */

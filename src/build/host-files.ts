@@ -1,0 +1,46 @@
+import type { DeployTarget } from "../config/deploy.ts";
+import { paths } from "../model/url-scheme.ts";
+import { type FileGroup, singleFile } from "../render/file-group.ts";
+import type { HeaderRule } from "./headers.ts";
+import { renderCloudflareHeaders } from "./headers-file.ts";
+import { withPolicyMeta } from "./page-policy.ts";
+
+/**
+ * What a host needs written into the site besides the site itself, per
+ * DEPLOY_TARGET, from the one source of headers (netlify.toml's rules):
+ *
+ * - netlify: nothing; Netlify reads netlify.toml itself.
+ * - cloudflare-pages: `_headers`, the same rules in the file Cloudflare Pages
+ *   reads. No `_redirects`: netlify.toml has no redirects, and Pages serves a
+ *   folder's index.html and the top-level 404.html by itself.
+ * - github-pages: no headers can be set, so each page carries its policy in a
+ *   meta (page-policy.ts); `.nojekyll` keeps a branch-published site from
+ *   going through Jekyll, which would drop files and folders starting with "_".
+ * - s3, static: nothing in the site; the server or bucket is configured with
+ *   the same rules (`npm run headers`, docs/deploy.md).
+ *
+ * They are written through the publisher's one writer (src/eleventy/publisher-plugin.ts)
+ * rather than after the build, so they are counted, checked for clashes with
+ * the site's own files, and swapped in with the rest of the staging folder.
+ */
+export interface HostOutputs {
+  readonly files: readonly FileGroup[];
+  /** Applied to every HTML page with its site path; null when pages stay as rendered. */
+  readonly page: ((html: string, sitePath: string) => string) | null;
+}
+
+export function hostOutputs(target: DeployTarget, rules?: readonly HeaderRule[]): HostOutputs {
+  if (target === "cloudflare-pages") {
+    return {
+      files: [singleFile("host", paths.headersFile(), () => renderCloudflareHeaders(rules))],
+      page: null,
+    };
+  }
+  if (target === "github-pages") {
+    return {
+      files: [singleFile("host", paths.noJekyll(), () => "")],
+      page: (html, sitePath) => withPolicyMeta(html, sitePath, rules),
+    };
+  }
+  return { files: [], page: null };
+}

@@ -1,0 +1,47 @@
+import { parseArgs } from "node:util";
+import { renderApacheConfig } from "../build/apache-config.ts";
+import { renderCloudflareHeaders } from "../build/headers-file.ts";
+import { renderNginxConfig } from "../build/nginx-config.ts";
+import { renderS3Sync } from "../build/s3-upload.ts";
+import { readSiteConfig } from "../config/site.ts";
+import { ConfigError } from "../errors.ts";
+import { runCli } from "./run.ts";
+
+/**
+ * `npm run headers -- --format cloudflare|nginx|apache|s3`: netlify.toml's
+ * headers for another host, printed, so every host sends what Netlify sends
+ * from the one source (docs/deploy.md). A site in a folder (SITE_URL with a
+ * path) gets its rules in that folder.
+ */
+const FORMATS = ["cloudflare", "nginx", "apache", "s3"] as const;
+
+runCli(async () => {
+  const { values } = parseArgs({
+    options: {
+      format: { type: "string" },
+      root: { type: "string", default: "/var/www/events" },
+      listen: { type: "string", default: "80" },
+      "server-name": { type: "string" },
+    },
+  });
+  const format = values.format as (typeof FORMATS)[number] | undefined;
+  if (!format || !FORMATS.includes(format)) {
+    throw new ConfigError(`--format: expected ${FORMATS.join(", ")}.`);
+  }
+  const site = readSiteConfig(process.env);
+  const basePath = site.urls.basePath;
+  const text =
+    format === "cloudflare"
+      ? renderCloudflareHeaders()
+      : format === "nginx"
+        ? renderNginxConfig({
+            basePath,
+            root: values.root,
+            listen: values.listen,
+            serverName: values["server-name"] ?? new URL(site.url).hostname,
+          })
+        : format === "apache"
+          ? renderApacheConfig({ basePath })
+          : renderS3Sync();
+  process.stdout.write(text);
+});

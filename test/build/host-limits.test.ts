@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { checkHostLimits } from "../../src/build/host-limits.ts";
+import type { OutputCount } from "../../src/build/output-files.ts";
+import { formatBuildReport } from "../../src/build/report.ts";
+
+const MiB = 1024 * 1024;
+
+function count(overrides: Partial<OutputCount> = {}): OutputCount {
+  return {
+    files: 540,
+    bytes: 3 * MiB,
+    pages: 212,
+    largestFile: { path: "atom.xml", bytes: 250_000 },
+    ...overrides,
+  };
+}
+
+describe("checkHostLimits", () => {
+  it("should say nothing for hosts without limits a site reaches", () => {
+    for (const target of ["netlify", "s3", "static"] as const) {
+      expect(checkHostLimits({ target, count: count(), eventIcsFiles: 10 })).toEqual({
+        line: null,
+        warnings: [],
+      });
+    }
+  });
+
+  it("should show Cloudflare Pages' file and file size limits with the headroom", () => {
+    const check = checkHostLimits({ target: "cloudflare-pages", count: count(), eventIcsFiles: 0 });
+    expect(check.line).toBe(
+      "Cloudflare Pages: 540 of 20,000 files (paid plans 100,000), largest file 244.1 KB of 25 MiB",
+    );
+    expect(check.warnings).toEqual([]);
+  });
+
+  it("should warn above the free plan's 20,000 files, naming the paid figure and what EVENT_ICS=inline saves", () => {
+    const check = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ files: 32_210 }),
+      eventIcsFiles: 10_000,
+    });
+    expect(check.warnings).toEqual([
+      "32,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event).",
+    ]);
+  });
+
+  it("should warn when no plan takes the site, and when it nears the free plan's limit", () => {
+    const over = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ files: 100_001 }),
+      eventIcsFiles: 0,
+    });
+    expect(over.warnings).toEqual([
+      "100,001 files: more than Cloudflare Pages takes on any plan (100,000; free plan 20,000).",
+    ]);
+    const near = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ files: 19_000 }),
+      eventIcsFiles: 0,
+    });
+    expect(near.warnings).toEqual([
+      "19,000 files: close to the 20,000 Cloudflare Pages takes on the free plan.",
+    ]);
+    expect(
+      checkHostLimits({
+        target: "cloudflare-pages",
+        count: count({ files: 18_000 }),
+        eventIcsFiles: 0,
+      }).warnings,
+    ).toEqual([]);
+  });
+
+  it("should name a file over Cloudflare Pages' 25 MiB", () => {
+    const check = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ largestFile: { path: "pagefind/big.pf_index", bytes: 25 * MiB + 1 } }),
+      eventIcsFiles: 0,
+    });
+    expect(check.warnings).toEqual([
+      "pagefind/big.pf_index is 25.0 MB: Cloudflare Pages refuses files over 25 MiB.",
+    ]);
+  });
+
+  it("should hold GitHub Pages' 1 GB for the whole site", () => {
+    expect(checkHostLimits({ target: "github-pages", count: count(), eventIcsFiles: 0 })).toEqual({
+      line: "GitHub Pages: 3.0 MB of 1 GB",
+      warnings: [],
+    });
+    expect(
+      checkHostLimits({
+        target: "github-pages",
+        count: count({ bytes: 1_000_000_001 }),
+        eventIcsFiles: 0,
+      }).warnings,
+    ).toEqual(["The site is 953.7 MB: GitHub Pages publishes at most 1 GB."]);
+    expect(
+      checkHostLimits({
+        target: "github-pages",
+        count: count({ bytes: 950_000_000 }),
+        eventIcsFiles: 0,
+      }).warnings,
+    ).toEqual(["The site is 906.0 MB: close to the 1 GB GitHub Pages publishes."]);
+  });
+
+  it("should put the host's line under the files in the build report", () => {
+    const text = formatBuildReport({
+      calendars: 1,
+      events: 2,
+      pages: 3,
+      files: 4,
+      warnings: [],
+      seconds: 1,
+      output: "_site",
+      host: "GitHub Pages: 3.0 MB of 1 GB",
+    });
+    expect(text.split("\n").slice(4, 6)).toEqual([
+      "  files      4 in _site",
+      "  host       GitHub Pages: 3.0 MB of 1 GB",
+    ]);
+  });
+});

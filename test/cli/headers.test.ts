@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { renderApacheConfig } from "../../src/build/apache-config.ts";
+import { renderCloudflareHeaders } from "../../src/build/headers-file.ts";
+import { renderNginxConfig } from "../../src/build/nginx-config.ts";
+import { renderS3Sync } from "../../src/build/s3-upload.ts";
+import { runScript } from "../helpers/demo-build.ts";
+
+/* `npm run headers`: the generated configurations, in SITE_URL's folder. */
+describe("npm run headers", () => {
+  it("should print each host's configuration for the site's folder", async () => {
+    const env = { SITE_URL: "https://example.org/events/" };
+    const [nginx, apache, cloudflare, s3, wrong] = await Promise.all([
+      runScript("src/cli/headers.ts", ["--format", "nginx", "--root", "/srv/www"], env),
+      runScript("src/cli/headers.ts", ["--format", "apache"], env),
+      runScript("src/cli/headers.ts", ["--format", "cloudflare"], env),
+      runScript("src/cli/headers.ts", ["--format", "s3"], env),
+      runScript("src/cli/headers.ts", ["--format", "iis"], env),
+    ]);
+    expect(nginx.stdout).toBe(
+      renderNginxConfig({
+        basePath: "/events",
+        root: "/srv/www",
+        listen: "80",
+        serverName: "example.org",
+      }),
+    );
+    expect(nginx.stdout).toContain("error_page 404 /events/404.html;");
+    expect(apache.stdout).toBe(renderApacheConfig({ basePath: "/events" }));
+    expect(cloudflare.stdout).toBe(renderCloudflareHeaders());
+    expect(s3.stdout).toBe(renderS3Sync());
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain("--format: expected cloudflare, nginx, apache, s3");
+  });
+});
