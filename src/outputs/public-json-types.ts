@@ -123,8 +123,8 @@ export interface PublicManifest {
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
   readonly contentHash: string;
   /**
-   * Feeds whose bytes this build changed, for the WebSub ping; added once the
-   * feeds are written (src/rebuild/write-build-state.ts).
+   * The addresses of the feeds whose bytes this build changed, for the WebSub
+   * ping; added once the feeds are written (src/rebuild/write-build-state.ts).
    */
   readonly feedsChanged?: readonly string[];
 }

@@ -48,7 +48,10 @@ export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
   const published = new PublishedSite(options.published);
   const state = await readBuildState(published);
   const site = state.siteUrl.replace(/\/+$/, "");
-  const topics = (await changedFeeds(published, state)).map((path) => `${site}${path}`);
+  // The manifest lists feed addresses; build states of earlier versions listed site paths.
+  const topics = (await changedFeeds(published, state)).map((feed) =>
+    /^https?:\/\//.test(feed) ? feed : `${site}${feed}`,
+  );
   if (topics.length === 0) {
     say(`no feed changed in this deploy; ${hub} not pinged`);
     return { ok: true, pinged: [], lines };

@@ -65,7 +65,10 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, redact(text));
   }
-  await recordInManifest(options.staging, { feedsChanged });
+  // As feed addresses: what the WebSub ping sends the hub, and what a reader subscribes to.
+  await recordInManifest(options.staging, {
+    feedsChanged: feedsChanged.map((path) => site.urls.absolute(path)),
+  });
   const when = nextChange
     ? `next date-relative change ${isoSeconds(nextChange.at)}, rebuild due ${isoSeconds(nextChange.rebuildAt)} (${nextChange.rebuildReason})`
     : "no date-relative change ahead";

@@ -62,7 +62,8 @@ function builds(
 
 describe("detectChanges", () => {
   it("should know no changes without a previous state, and publish the portal's events as they are", () => {
-    const events = [event("a"), event("b")];
+    const dated = { updatedAt: "2026-03-01T09:00:00Z" };
+    const events = [event("a", dated), event("b", dated)];
     const result = detectChanges(null, { calendars: CALENDARS, events }, options(T0));
     expect(result.report).toBeNull();
     expect(result.removed).toEqual([]);
@@ -72,6 +73,23 @@ describe("detectChanges", () => {
       [`culture.a@events.example.org`, 2, `${SITE}/calendars/culture/events/a/`],
       [`culture.b@events.example.org`, 2, `${SITE}/calendars/culture/events/b/`],
     ]);
+  });
+
+  it("should date an event the portal gives no times by when its content was first published, until it changes", () => {
+    const later = "2026-03-21T08:00:00Z";
+    const [first, same, edited] = builds(
+      { now: T0, events: [event("a")] },
+      { now: later, events: [event("a")] },
+      { now: "2026-03-22T08:00:00Z", events: [event("a", { summary: "Now with a summary" })] },
+    );
+    // DTSTAMP, feed dates and "Data updated" read updatedAt: they stay put while nothing changes.
+    expect(first?.events[0]?.updatedAt).toBe(T0);
+    expect(same?.events[0]?.updatedAt).toBe(T0);
+    expect(edited?.events[0]?.updatedAt).toBe("2026-03-22T08:00:00Z");
+    // An event the portal dates keeps the portal's time, and its record no digest.
+    const dated = builds({ now: T0, events: [event("b", { createdAt: "2026-03-01T09:00:00Z" })] });
+    expect(dated[0]?.events[0]?.updatedAt).toBeNull();
+    expect(dated[0]?.next.events[0]?.seen).toBeUndefined();
   });
 
   it("should keep a deleted event as a cancellation with a higher SEQUENCE until it would have ended or the grace period, whichever is later", () => {

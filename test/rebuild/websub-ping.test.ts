@@ -23,13 +23,18 @@ beforeEach(async () => {
   await writeTree(dir, {
     "api/build-state.json": JSON.stringify({
       version: 1,
-      generatedAt: NOW,
       siteUrl: SITE,
       api: "sha256-0",
       portal: null,
       nextChange: null,
       feeds: Object.fromEntries(CHANGED.map((path) => [path, "sha256-1"])),
-      feedsChanged: CHANGED,
+    }),
+    // The one build-info file says which feeds this build changed, as addresses.
+    "api/manifest.json": JSON.stringify({
+      version: 1,
+      generatedAt: NOW,
+      siteUrl: SITE,
+      feedsChanged: CHANGED.map((path) => `${SITE}${path}`),
     }),
   });
 });
@@ -47,6 +52,25 @@ describe("websub-ping", () => {
     expect(result.ok).toBe(true);
     expect(result.pinged).toEqual(CHANGED.map((path) => `${SITE}${path}`).sort());
     expect(result.lines).toEqual([`pinged ${hub.url} for 3 of 3 changed feeds`]);
+  });
+
+  it("should read the changed feeds of a deploy made by an earlier version from its build state", async () => {
+    await writeTree(dir, {
+      "api/manifest.json": JSON.stringify({ version: 1, generatedAt: NOW, siteUrl: SITE }),
+      "api/build-state.json": JSON.stringify({
+        version: 1,
+        generatedAt: NOW,
+        siteUrl: SITE,
+        api: "sha256-0",
+        portal: null,
+        nextChange: null,
+        feeds: { "/feed.xml": "sha256-1" },
+        feedsChanged: ["/feed.xml"],
+      }),
+    });
+    hub = await startRecorder("/hub");
+    const result = await pingHub({ hub: hub.url, published: dir });
+    expect(result.pinged).toEqual([`${SITE}/feed.xml`]);
   });
 
   it("should say in one line that the hub could not be reached, not once per feed", async () => {
