@@ -265,7 +265,7 @@ function print(
   fetch: { requests: number; seconds: number },
 ) {
   section(`Builds, ${label}, ${medium.name}`);
-  const phases = ["fetch", "normalize", "views", "render", "feeds", "ics", "json", "write"];
+  const phases = ["fetch", "normalize", "views", "render", "feeds", "ics", "json", "write", "hash"];
   table(
     ["build", "total s", ...phases, "other", "peak MB", "files/s"],
     (["cold", "warm", "changed"] as const).map((name) => {

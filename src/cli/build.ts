@@ -82,7 +82,7 @@ runCli(async () => {
       staging,
       output,
       config,
-      api: portal.api,
+      api: portal.recorded,
       lists: fetched.lists,
       published: data,
       changes: changes.next,

@@ -4,6 +4,12 @@ import { startPortal } from "../portal/index.ts";
 
 export interface PortalConnection {
   readonly api: ApiConfig;
+  /**
+   * The settings the build state records (hashed): the bundled portal's are
+   * named "demo" rather than by the port of the moment, so that a rebuild of
+   * the demo writes the same build state.
+   */
+  readonly recorded: ApiConfig;
   /** Stops the demo portal; nothing for a real one. */
   close(): Promise<void>;
 }
@@ -17,20 +23,20 @@ export interface PortalConnection {
  */
 export async function connectPortal(config: BuildConfig): Promise<PortalConnection> {
   const source = config.portal;
-  if (source.kind === "portal") return { api: source.api, close: async () => {} };
+  if (source.kind === "portal") {
+    return { api: source.api, recorded: source.api, close: async () => {} };
+  }
   const portal = await startPortal({
     host: "127.0.0.1",
     port: 0,
     now: config.site.now.toJSDate(),
   });
   console.log(`Using the bundled reference portal with its demo data (${portal.url}).`);
-  return {
-    api: {
-      ...source.options,
-      baseUrl: portal.url,
-      token: portal.token,
-      auth: { kind: "bearer" },
-    },
-    close: () => portal.close(),
+  const api: ApiConfig = {
+    ...source.options,
+    baseUrl: portal.url,
+    token: portal.token,
+    auth: { kind: "bearer" },
   };
+  return { api, recorded: { ...api, baseUrl: "demo" }, close: () => portal.close() };
 }

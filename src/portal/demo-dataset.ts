@@ -63,7 +63,8 @@ export function createDemoDataset(now: Date | string = new Date()): PortalDatase
   ];
   const events = specs
     .filter((spec) => spec.end > from && spec.start < to)
-    .map((spec) => toDatasetEvent(spec, nowUtc));
+    // Edited at the latest when the day began: two builds of one day see the same data.
+    .map((spec) => toDatasetEvent(spec, today.toUTC()));
   const calendars: DatasetCalendar[] = CALENDARS.map((calendar) => ({
     ...calendar,
     organizations: [...calendar.organizations],
@@ -78,14 +79,14 @@ export function createDemoDataset(now: Date | string = new Date()): PortalDatase
   };
 }
 
-function toDatasetEvent(spec: EventSpec, nowUtc: DateTime): DatasetEvent {
+function toDatasetEvent(spec: EventSpec, editedBy: DateTime): DatasetEvent {
   const prng = createPrng(seedFrom(spec.id));
-  const reference = DateTime.min(spec.start.toUTC(), nowUtc);
+  const reference = DateTime.min(spec.start.toUTC(), editedBy);
   const createdAt = reference
     .minus({ days: prng.int(7, 45) })
     .set({ hour: prng.int(7, 16), minute: prng.int(0, 59), second: 0, millisecond: 0 });
   const revision = spec.status && spec.status !== "scheduled" ? prng.int(2, 5) : prng.int(1, 3);
-  const span = Math.max(0, nowUtc.diff(createdAt, "minutes").minutes);
+  const span = Math.max(0, editedBy.diff(createdAt, "minutes").minutes);
   const updatedAt =
     revision === 1 ? createdAt : createdAt.plus({ minutes: Math.floor(prng.next() * span) });
   const allDay = spec.allDay ?? false;

@@ -42,7 +42,8 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
   }
   const prng = createPrng(options.seed ?? 1);
   const nowUtc = parseInstant(options.now ?? new Date());
-  const nowMs = nowUtc.toMillis();
+  // Edited at the latest when the day began: two builds of one day see the same data.
+  const editedByMs = nowUtc.setZone(DEMO_ZONE).startOf("day").toMillis();
   const firstDay = nowUtc.setZone(DEMO_ZONE).startOf("day").minus({ days: 60 });
   const days = Array.from({ length: 240 }, (_, i) => firstDay.plus({ days: i }).toISODate() ?? "");
   const local = createLocalFormatter(DEMO_ZONE);
@@ -69,10 +70,11 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
       const roll = prng.next();
       const status = roll < 0.03 ? "cancelled" : roll < 0.05 ? "postponed" : "scheduled";
       const noun = prng.int(0, NOUNS.length - 1);
-      const createdMs = Math.min(nowMs, +firstDay + dayIndex * DAY_MS) - prng.int(1, 60) * DAY_MS;
+      const createdMs =
+        Math.min(editedByMs, +firstDay + dayIndex * DAY_MS) - prng.int(1, 60) * DAY_MS;
       const revision = prng.int(1, 4);
       const updatedMs =
-        revision === 1 ? createdMs : createdMs + Math.floor(prng.next() * (nowMs - createdMs));
+        revision === 1 ? createdMs : createdMs + Math.floor(prng.next() * (editedByMs - createdMs));
       const mode = prng.chance(0.1) ? "online" : prng.chance(0.1) ? "mixed" : "offline";
       const id = `${calendarId}-e${String(e).padStart(6, "0")}`;
       events.push({

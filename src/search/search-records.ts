@@ -142,7 +142,7 @@ export function placeName(event: Pick<CalendarEvent, "location">): string {
  * so an edit moves every word after it, and rewrites every index file that
  * holds one of them: the parts edited least come first and the title, edited
  * most, last, so that a new title rewrites only the index files of its own
- * words (docs/search.md, "Stable files"). Ranking does not depend on the order.
+ * words (docs/site.md, "Stable files"). Ranking does not depend on the order.
  */
 function searchText(event: CalendarEvent, calendar: Calendar): string {
   const location = event.location;

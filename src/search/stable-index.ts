@@ -10,7 +10,7 @@ import { compareCodeUnits } from "../model/order.ts";
  * (Pagefind issue #638). A rebuild would then upload them again and throw
  * away CDN caches for nothing. This puts their contents in one order and
  * names them by that content, so the same records give the same file names
- * and bytes (docs/search.md, "Stable files").
+ * and bytes (docs/site.md, "Stable files").
  *
  * The files are gzip'd CBOR behind a 12-byte signature; only the order of
  * lists whose order Pagefind does not read is changed (filter values, the
