@@ -32,30 +32,6 @@ describe("searchRecords", () => {
     expect(new Set(records.map((r) => r.language))).toEqual(new Set(["en"]));
   });
 
-  it("should list the records oldest created first, so that a new event renumbers no other page of the index", () => {
-    const created = records.map((record) => {
-      const event = fixtureSnapshot.events.find(
-        (e) => paths.event(e.calendarId, e.id) === record.url,
-      );
-      return event?.createdAt ?? "";
-    });
-    expect(created).toEqual([...created].sort());
-    const newest = {
-      ...fixtureSnapshot.events[0],
-      id: "e-new",
-      createdAt: "2026-03-20T11:00:00Z",
-    } as CalendarEvent;
-    const withNew = searchRecords(
-      [newest, ...fixtureSnapshot.events],
-      fixtureSnapshot.calendars,
-      OPTIONS,
-    );
-    expect(withNew.map((r) => r.url)).toEqual([
-      ...records.map((r) => r.url),
-      paths.event(newest.calendarId, "e-new"),
-    ]);
-  });
-
   it("should put the title last in what a query matches, so a new title moves no other word", () => {
     const event = fixtureSnapshot.events.find((e) => e.id === "e-dst") as CalendarEvent;
     expect(recordOf("e-dst").content.endsWith(`\n${event.title}`)).toBe(true);
