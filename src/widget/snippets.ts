@@ -60,7 +60,12 @@ export const OEMBED_WIDTH = 600;
  * iframe with only the attributes WordPress keeps, numbers for its size.
  * WordPress adds `sandbox="allow-scripts"` and `#?secret=` to the iframe;
  * the widget then speaks WordPress's messages (src/widget/browser/frame.js).
- * Other consumers (Ghost) show both: the link reads as the embed's caption.
+ *
+ * The blockquote is `hidden` for every other consumer (Ghost, Drupal), which
+ * shows the html as it is: the iframe alone, so the answer's width and height
+ * are the html's own, as the spec asks (section 2.3.4) and as Drupal's frame
+ * of exactly that size needs. WordPress keeps no attribute of a blockquote,
+ * so there it is the fallback it expects.
  */
 export function oembedHtml(
   calendar: Calendar,
@@ -70,7 +75,7 @@ export function oembedHtml(
   const title = escapeHtml(embedTitle(calendar, site.lang));
   const page = escapeHtml(site.urls.absolute(paths.calendar(calendar.id)));
   const src = escapeHtml(site.urls.absolute(paths.embed(calendar.id)));
-  return `<blockquote><a href="${page}">${title}</a></blockquote><iframe src="${src}" width="${size.width}" height="${size.height}" frameborder="0" scrolling="no" title="${title}"></iframe>`;
+  return `<blockquote hidden><a href="${page}">${title}</a></blockquote><iframe src="${src}" width="${size.width}" height="${size.height}" frameborder="0" scrolling="no" title="${title}"></iframe>`;
 }
 
 /**

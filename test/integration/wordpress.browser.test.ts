@@ -158,6 +158,10 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     );
     expect(Number(size?.[1])).toBeLessThan(OEMBED_WIDTH);
     expect(Number(size?.[2])).toBe(WIDGET_INITIAL_HEIGHT);
+    // WordPress keeps no attribute of the blockquote (our `hidden` is for other consumers).
+    expect(served).toMatch(
+      /<blockquote class="wp-embedded-content" data-secret="[A-Za-z0-9]{10}">/,
+    );
     // An opaque origin: no cookies, no storage, no same-origin requests for the widget.
     expect(await frame.evaluate(() => window.origin)).toBe("null");
 
@@ -175,6 +179,8 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     const height = await content();
     expect(height).not.toBe(WIDGET_INITIAL_HEIGHT);
     expect(await iframe.getAttribute("height")).toBe(String(height));
+    if (process.env.ECP_MEASURE)
+      console.info(`measure: content ${height} px, iframe ${await framed()} px`);
     expect(await iframe.getAttribute("style")).toBeNull();
     expect(await blockquote.isHidden()).toBe(true);
     expect(problems).toEqual([]);

@@ -98,8 +98,8 @@ describe("widget-plugin", () => {
       provider_name: "Agenda Zuid",
       provider_url: "https://example.org/agenda/",
       cache_age: 1800,
-      // WordPress's shape: a link to the page, then an iframe with numbers for its size.
-      html: '<blockquote><a href="https://example.org/agenda/calendars/culture/">Events: Culture</a></blockquote><iframe src="https://example.org/agenda/embed/culture/" width="600" height="600" frameborder="0" scrolling="no" title="Events: Culture"></iframe>',
+      // WordPress's shape: a link to the page (hidden elsewhere), then an iframe with numbers for its size.
+      html: '<blockquote hidden><a href="https://example.org/agenda/calendars/culture/">Events: Culture</a></blockquote><iframe src="https://example.org/agenda/embed/culture/" width="600" height="600" frameborder="0" scrolling="no" title="Events: Culture"></iframe>',
       width: 600,
       height: 600,
     });
