@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -9,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MARIADB_INSTALL_DB, MARIADB_SERVER, PHP_PATH, WORDPRESS_ROOT } from "./system-packages.ts";
 import { freePort } from "./web-servers.ts";
@@ -41,6 +42,10 @@ export interface WordPressOptions {
    * widget's server); WordPress refuses ports other than 80, 443 and 8080 otherwise.
    */
   readonly allowedPort: number;
+  /** Plugin folders to copy into wp-content/plugins and activate (each has `<folder name>.php`). */
+  readonly plugins?: readonly string[];
+  /** Options to set after the install (update_option). */
+  readonly options?: Readonly<Record<string, string>>;
 }
 
 const AS_ROOT = process.getuid?.() === 0;
@@ -63,7 +68,13 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
     children.push({ child: database, group: false });
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const docroot = writeDocroot(work, { origin, socket, allowedPort: options.allowedPort });
+    const docroot = writeDocroot(work, {
+      origin,
+      socket,
+      allowedPort: options.allowedPort,
+      plugins: options.plugins ?? [],
+      options: options.options ?? {},
+    });
     const installed = await run(PHP_PATH, [join(docroot, "install-site.php")], note);
     // WordPress prints its error pages and still exits 0: the script's own answer says it worked.
     if (!installed.startsWith('{"theme":"twentytwentythree"}')) {
@@ -151,6 +162,8 @@ interface DocrootSettings {
   readonly origin: string;
   readonly socket: string;
   readonly allowedPort: number;
+  readonly plugins: readonly string[];
+  readonly options: Readonly<Record<string, string>>;
 }
 
 function writeDocroot(work: string, settings: DocrootSettings): string {
@@ -166,6 +179,11 @@ function writeDocroot(work: string, settings: DocrootSettings): string {
     symlinkSync(join(WORDPRESS_ROOT, name), join(docroot, name));
   }
   symlinkSync(join(WORDPRESS_ROOT, "wp-content", "themes"), join(docroot, "wp-content", "themes"));
+  const plugins = settings.plugins.map((folder) => {
+    const name = basename(folder);
+    cpSync(folder, join(docroot, "wp-content", "plugins", name), { recursive: true });
+    return `${name}/${name}.php`;
+  });
   const php = (value: string) => `'${value.replace(/[\\']/g, "\\$&")}'`;
   writeFileSync(
     join(docroot, "wp-config.php"),
@@ -228,6 +246,12 @@ require __DIR__ . '/wp-load.php';
 require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 $result = wp_install('Neighbourhood news', 'editor', 'editor@example.org', false, '', wp_generate_password(24), 'en_US');
 if (empty($result['user_id'])) { fwrite(STDERR, "wp_install failed\\n"); exit(1); }
+require_once ABSPATH . 'wp-admin/includes/plugin.php';
+foreach (json_decode(${php(JSON.stringify(plugins))}, true) as $plugin) {
+  $activated = activate_plugin($plugin);
+  if (is_wp_error($activated)) { fwrite(STDERR, $activated->get_error_message() . "\\n"); exit(1); }
+}
+foreach (json_decode(${php(JSON.stringify(settings.options))}, true) as $name => $value) update_option($name, $value);
 echo json_encode(['theme' => get_option('stylesheet')]), "\\n";
 `,
   );

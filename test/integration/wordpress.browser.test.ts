@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Browser, BrowserContext, Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
@@ -18,12 +18,16 @@ import { startWordPress, type WordPressSite } from "../helpers/wordpress.ts";
  * only a calendar page's address, WordPress discovers our oEmbed endpoint on
  * that page and embeds the answer its way (a blockquote, then the iframe in
  * `sandbox="allow-scripts"` with `#?secret=`), and Chromium shows the post.
+ * The project's plugin (wordpress-plugin/) is active too, for its shortcode.
  * The demo site is built for, and served (with the production headers and
  * the endpoint) by, a loopback server of this test; the browser reaches
  * nothing else.
  */
 
 const CALENDAR = "culture";
+
+/** The project's WordPress plugin (wordpress-plugin/), installed and activated in the test's WordPress. */
+const PLUGIN = resolve(import.meta.dirname, "../../wordpress-plugin/event-calendar-publisher");
 
 interface Visit {
   readonly page: Page;
@@ -49,7 +53,11 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     // The build and WordPress's setup side by side: neither needs the other.
     const [built, started] = await Promise.allSettled([
       buildSite({ SITE_URL: widget.origin }),
-      startWordPress({ allowedPort: port }),
+      startWordPress({
+        allowedPort: port,
+        plugins: [PLUGIN],
+        options: { event_calendar_site: widget.origin },
+      }),
     ]);
     if (built.status === "fulfilled") site = built.value;
     if (started.status === "fulfilled") wordpress = started.value;
@@ -78,7 +86,7 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
   };
 
   /** The post, in a new browser context whose clock reads `now`. */
-  async function visitPost(now: string): Promise<Visit> {
+  async function visitPost(now: string, url = postUrl): Promise<Visit> {
     if (!browser) throw new Error("no browser");
     const context = await browser.newContext({
       timezoneId: "Europe/Amsterdam",
@@ -108,7 +116,7 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
       requests.push({ url: request.url(), status: () => requestStatus.get(request) });
     });
     page.on("response", (response) => requestStatus.set(response.request(), response.status()));
-    await page.goto(postUrl);
+    await page.goto(url);
     return { page, context, problems, requests };
   }
 
@@ -121,14 +129,17 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     return { iframe, frame };
   }
 
-  /** The first `count` titles of the calendar's published events that have not ended at `now`. */
-  function upcomingTitles(now: string, count = 5): string[] {
+  /** The first `count` titles of the calendar's published events (of a category) that have not ended at `now`. */
+  function upcomingTitles(now: string, count = 5, category = ""): string[] {
     const json = JSON.parse(
       readFileSync(join(site?.dir ?? "", paths.apiEvents(CALENDAR)), "utf8"),
-    ) as { events: { title: string; start: string; end: string }[] };
+    ) as {
+      events: { title: string; start: string; end: string; categories: { id: string }[] }[];
+    };
     const at = Date.parse(now);
     return json.events
       .filter((e) => Math.max(Date.parse(e.start), Date.parse(e.end)) >= at)
+      .filter((e) => !category || e.categories.some((c) => c.id === category))
       .slice(0, count)
       .map((e) => e.title);
   }
@@ -209,5 +220,59 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     await page.waitForURL(href, { timeout: 10_000 });
     expect(await page.locator("h1").first().textContent()).toContain(title ?? "");
     expect(problems).toEqual([]);
+  });
+  it("should show a calendar's events with options through the plugin's shortcode, as tall as their content", async () => {
+    if (!wordpress) throw new Error("no WordPress");
+    const url = await wordpress.publishPost(
+      "Music this month",
+      `[event_calendar calendar="${CALENDAR}" category="music" count="3"]`,
+    );
+    const { page, problems } = await visitPost(NOW, url);
+    // The one-line embed: embed.js put the widget's iframe where its fallback link was.
+    const iframe = page.locator(".wp-block-post-content iframe");
+    const frame = await (await iframe.elementHandle({ timeout: 10_000 }))?.contentFrame();
+    if (!frame) throw new Error(`No widget in the post:\n${wordpress.log()}`);
+    await frame.waitForSelector("#ecp[data-state=ready]", { timeout: 10_000 });
+    expect(await page.locator("a[data-ecp-fallback]").count()).toBe(0);
+    expect(await iframe.getAttribute("sandbox")).toBeNull();
+    const titles = upcomingTitles(NOW, 3, "music");
+    expect(titles.length).toBe(3);
+    expect(await titlesIn(frame)).toEqual(titles);
+    const content = () =>
+      frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    await expect
+      .poll(async () => Math.abs(((await iframe.boundingBox())?.height ?? 0) - (await content())), {
+        timeout: 5_000,
+      })
+      .toBeLessThanOrEqual(1);
+    expect(problems).toEqual([]);
+  });
+  it("should write only escaped attributes from a shortcode, and nothing for an address it cannot use", async () => {
+    if (!wordpress) throw new Error("no WordPress");
+    const hostile = '"><img src=x onerror=alert(1)>';
+    const escaped = await (
+      await fetch(
+        await wordpress.publishPost(
+          "Escaped",
+          `[event_calendar calendar="${CALENDAR}" category='${hostile}' title='<b>Agenda</b>']`,
+        ),
+      )
+    ).text();
+    // WordPress itself rewrites the tag inside the attribute when it saves the
+    // post; what reaches the page is text in the attribute, never an element.
+    const category = new RegExp(
+      `<script src="[^"]+/embed\\.js" data-calendar="${CALENDAR}" data-category="([^"<>]*)" async></script>`,
+    ).exec(escaped)?.[1];
+    expect(category).toContain("&lt;img");
+    expect(escaped).toContain("data-ecp-fallback>&lt;b&gt;Agenda&lt;/b&gt;</a>");
+    expect(escaped).not.toMatch(/<img[^>]*src="?x/);
+    for (const shortcode of [
+      `[event_calendar calendar="../api"]`,
+      `[event_calendar calendar="${CALENDAR}" site="javascript:alert(1)"]`,
+    ]) {
+      const html = await (await fetch(await wordpress.publishPost("Nothing", shortcode))).text();
+      expect(html, shortcode).not.toContain("embed.js");
+      expect(html, shortcode).not.toContain("event_calendar");
+    }
   });
 });
