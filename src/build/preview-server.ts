@@ -3,6 +3,8 @@ import { stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
+import { paths } from "../model/url-scheme.ts";
+import { serveOembed } from "../oembed/serve-folder.ts";
 import { headersFor } from "./headers.ts";
 
 /**
@@ -12,6 +14,9 @@ import { headersFor } from "./headers.ts";
  * `npm run preview` and by the tests, so what is checked locally is what the
  * CDN sends. A site published in a folder (SITE_URL with a path, such as a
  * GitHub Pages project site) is served in that folder, as its host will.
+ * It also answers the oEmbed endpoint (`{site}/oembed`, src/oembed/endpoint.ts)
+ * as the Netlify and Cloudflare Pages functions do, unless told the host runs
+ * no functions.
  */
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -48,6 +53,8 @@ export interface PreviewOptions {
    * host that sends none (GitHub Pages) is `() => ({})`.
    */
   readonly headers?: (sitePath: string) => Record<string, string>;
+  /** Whether `{site}/oembed` answers (default true); a host without functions serves only files. */
+  readonly oembedEndpoint?: boolean;
 }
 
 export async function startPreviewServer(options: PreviewOptions = {}): Promise<PreviewServer> {
@@ -72,6 +79,10 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
       : requested.startsWith(`${base}/`)
         ? requested.slice(base.length)
         : null;
+    if (path === paths.oembedEndpoint() && root && options.oembedEndpoint !== false) {
+      await serveOembed(request, response, root);
+      return;
+    }
     const file = path === null ? null : await resolveFile(root, path);
     if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;

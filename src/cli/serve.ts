@@ -3,6 +3,8 @@ import { parseArgs } from "node:util";
 import { headersFor } from "../build/headers.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
+import { paths } from "../model/url-scheme.ts";
+import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/load-snapshot.ts";
 import { connectPortal } from "./connect-portal.ts";
@@ -12,7 +14,8 @@ import { runCli } from "./run.ts";
  * `npm start`: builds into _site and serves it with live reload, against the
  * demo portal unless EVENT_API_URL is set, in SITE_URL's folder when it has
  * one. Responses carry the same headers as production (netlify.toml), so
- * framing, CORS and the Content-Security-Policy can be checked locally.
+ * framing, CORS and the Content-Security-Policy can be checked locally; the
+ * oEmbed endpoint answers at `{site}/oembed` as the host's function does.
  * Edits to templates rebuild; the portal is read again on each rebuild.
  */
 runCli(async () => {
@@ -50,6 +53,13 @@ runCli(async () => {
             const path = new URL(request.url ?? "/", "http://localhost").pathname;
             const sitePath =
               basePath && path.startsWith(basePath) ? path.slice(basePath.length) || "/" : path;
+            if (sitePath === paths.oembedEndpoint()) {
+              serveOembed(request, response, values.output).catch(() => {
+                if (!response.headersSent) response.writeHead(500);
+                response.end();
+              });
+              return;
+            }
             for (const [name, value] of Object.entries(headersFor(sitePath)))
               response.setHeader(name, value);
             next();

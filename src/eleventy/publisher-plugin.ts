@@ -88,7 +88,7 @@ export default function publisherPlugin(
 
   eleventyConfig.addPlugin(sitePlugin, { site, current });
   eleventyConfig.addPlugin(feedsPlugin, { site, current });
-  eleventyConfig.addPlugin(widgetPlugin, { site });
+  eleventyConfig.addPlugin(widgetPlugin, { site, deployTarget: options.deployTarget });
   eleventyConfig.addPlugin(searchPlugin, { current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   const hostPage = host.page;

@@ -1,6 +1,7 @@
+import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
-import { paths } from "../model/url-scheme.ts";
+import { oembedDiscovery, oembedDiscoveryUrl } from "../oembed/discovery.ts";
 import { type EmbedSnippets, embedSnippets, oembedLinkTag } from "../widget/snippets.ts";
 
 /**
@@ -16,6 +17,8 @@ export interface EleventyConfigLike {
 
 export interface WidgetPluginOptions {
   readonly site: SiteConfig;
+  /** DEPLOY_TARGET (default netlify): whether discovery names the oEmbed endpoint or the static answer. */
+  readonly deployTarget?: DeployTarget;
 }
 
 export default function widgetPlugin(
@@ -23,12 +26,15 @@ export default function widgetPlugin(
   options: WidgetPluginOptions,
 ): void {
   const { site } = options;
+  const discovery = oembedDiscovery(options.deployTarget ?? "netlify", site.urls);
   eleventyConfig.addFilter(
     "embedSnippets",
     (calendar: Calendar): EmbedSnippets => embedSnippets(calendar, site),
   );
-  eleventyConfig.addFilter("oembedLink", (calendar: Calendar) => oembedLinkTag(calendar, site));
+  eleventyConfig.addFilter("oembedLink", (calendar: Calendar) =>
+    oembedLinkTag(calendar, site, discovery),
+  );
   eleventyConfig.addFilter("oembedUrl", (calendar: Calendar) =>
-    site.urls.absolute(paths.oembed(calendar.id)),
+    oembedDiscoveryUrl(calendar.id, site.urls, discovery),
   );
 }

@@ -67,7 +67,11 @@ export const paths = {
   embedGuide: () => "/embed/",
   embed: (calendarId: string) => `/embed/${segment(calendarId)}/`,
   embedScript: () => "/embed.js",
-  oembed: (calendarId: string) => `/oembed/${segment(calendarId)}.json`,
+  oembed: (calendarId: string) => paths.oembedOfSegment(segment(calendarId)),
+  /** The static oEmbed answer of a calendar's path segment (already encoded). */
+  oembedOfSegment: (calendarSegment: string) => `/oembed/${calendarSegment}.json`,
+  /** The oEmbed endpoint where the host runs functions (src/oembed/endpoint.ts). */
+  oembedEndpoint: () => "/oembed",
   /** A file of the site's own assets (templates/assets, the widget's files). */
   asset: (name: string) => `/assets/${name}`,
   widgetAsset: (name: string) => `/embed/${name}`,

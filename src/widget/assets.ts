@@ -13,10 +13,18 @@ function read(name: string): string {
   return readFileSync(new URL(`./browser/${name}`, import.meta.url), "utf8");
 }
 
-let cache: { widgetJs: string; widgetCss: string; embedJs: string; docsCss: string } | null = null;
+let cache: {
+  widgetJs: string;
+  frameJs: string;
+  widgetCss: string;
+  embedJs: string;
+  docsCss: string;
+} | null = null;
 
 export function widgetAssets(): {
   readonly widgetJs: string;
+  /** The embed pages' messages to the framing page (embed.js's and WordPress's protocols). */
+  readonly frameJs: string;
   readonly widgetCss: string;
   readonly embedJs: string;
   readonly docsCss: string;
@@ -34,6 +42,7 @@ export function widgetAssets(): {
   });
   cache = {
     widgetJs: source.replace(CONFIG_MARKER, () => config),
+    frameJs: read("frame.js"),
     widgetCss: read("widget.css"),
     embedJs: read("embed.js"),
     docsCss: read("docs.css"),

@@ -60,7 +60,7 @@ ${pre(`<a href="${site.url}/calendars/${seg}/" data-ecp-fallback>Events</a>\n<sc
 ${pre(`<iframe src="${site.url}/embed/${seg}/?count=10&lang=nl" title="Events" width="100%" height="600" loading="lazy" style="border:0"></iframe>`)}
 
 <h2 id="oembed">oEmbed</h2>
-<p>Editors that support oEmbed discovery embed a calendar from the pasted address of its page, <code>${escapeHtml(site.url)}/calendars/{calendar}/</code>. The oEmbed answer itself is <code>${escapeHtml(site.url)}/oembed/{calendar}.json</code>.</p>
+<p>Editors that support oEmbed discovery (WordPress, Ghost) embed a calendar from the pasted address of its page, <code>${escapeHtml(site.url)}/calendars/{calendar}/</code>. The oEmbed answer itself is <code>${escapeHtml(site.url)}/oembed/{calendar}.json</code>; where the site's host runs functions (Netlify, Cloudflare Pages), the endpoint <code>${escapeHtml(site.url)}/oembed?url={page address}</code> gives it sized to the editor's <code>maxwidth</code> and <code>maxheight</code>.</p>
 
 <h2 id="options">Options</h2>
 <p>Unknown or invalid values are ignored and the default applies. <code>category</code> and <code>q</code> narrow a calendar as the site's search filters do: for example only the family events of a sport calendar (<code>data-category="family"</code>, or <code>?category=family</code> on the iframe), or only events with a word (<code>data-q="jazz"</code>). Category ids are those of the site's category pages.</p>

@@ -69,6 +69,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
 <link rel="canonical" href="${escapeHtml(urls.absolute(paths.calendar(calendar.id)))}">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${urls.href(paths.widgetAsset("widget.css"))}">
+<script src="${urls.href(paths.widgetAsset("frame.js"))}" defer></script>
 <script src="${urls.href(paths.widgetAsset("widget.js"))}" defer></script>
 </head>
 <body>

@@ -1,6 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
+import { type OembedDiscovery, oembedDiscoveryUrl } from "../oembed/discovery.ts";
 import { escapeHtml } from "./html.ts";
 import { WIDGET_LABELS, widgetLanguage } from "./labels.ts";
 import { WIDGET_INITIAL_HEIGHT } from "./options.ts";
@@ -36,15 +37,58 @@ export function embedSnippets(calendar: Calendar, site: SnippetSite): EmbedSnipp
   return { iframe, script, previewUrl: urls.href(paths.embed(calendar.id)) };
 }
 
-/** oEmbed discovery (oEmbed section 4) for the calendar page's <head>. */
-export function oembedLinkTag(calendar: Calendar, site: SnippetSite): string {
-  return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(site.urls.absolute(paths.oembed(calendar.id)))}" title="${escapeHtml(embedTitle(calendar, site.lang))}">`;
+/**
+ * oEmbed discovery (oEmbed section 4) for the calendar page's <head>: the
+ * endpoint or the static answer, as the host allows (src/oembed/discovery.ts).
+ */
+export function oembedLinkTag(
+  calendar: Calendar,
+  site: SnippetSite,
+  discovery: OembedDiscovery,
+): string {
+  return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembedDiscoveryUrl(calendar.id, site.urls, discovery))}" title="${escapeHtml(embedTitle(calendar, site.lang))}">`;
 }
 
+/** The width the oEmbed answer asks for; the widget itself fits any width. */
+export const OEMBED_WIDTH = 600;
+
+/**
+ * The oEmbed answer's `html`, in the shape WordPress keeps for a provider it
+ * does not know (wp-includes/embed.php, `wp_filter_oembed_result`): first a
+ * `<blockquote>` with a link to the calendar's page, which WordPress shows
+ * until the widget reports its height (and keeps if it never does), then the
+ * iframe with only the attributes WordPress keeps, numbers for its size.
+ * WordPress adds `sandbox="allow-scripts"` and `#?secret=` to the iframe;
+ * the widget then speaks WordPress's messages (src/widget/browser/frame.js).
+ *
+ * The blockquote is `hidden` for every other consumer (Ghost, Drupal), which
+ * shows the html as it is: the iframe alone, so the answer's width and height
+ * are the html's own, as the spec asks (section 2.3.4) and as Drupal's frame
+ * of exactly that size needs. WordPress keeps no attribute of a blockquote,
+ * so there it is the fallback it expects.
+ */
+export function oembedHtml(
+  calendar: Calendar,
+  site: SnippetSite,
+  size: { readonly width: number; readonly height: number },
+): string {
+  const title = escapeHtml(embedTitle(calendar, site.lang));
+  const page = escapeHtml(site.urls.absolute(paths.calendar(calendar.id)));
+  const src = escapeHtml(site.urls.absolute(paths.embed(calendar.id)));
+  return `<blockquote hidden><a href="${page}">${title}</a></blockquote><iframe src="${src}" width="${size.width}" height="${size.height}" frameborder="0" scrolling="no" title="${title}"></iframe>`;
+}
+
+/**
+ * The static oEmbed answer (type `rich`, section 2.3.4): what hosts without
+ * functions serve, and what the endpoint (src/oembed/endpoint.ts) sizes to a
+ * consumer's maxwidth and maxheight. `width` and `height` are numbers, as
+ * the spec and Ghost require.
+ */
 export function writeOembedJson(
   calendar: Calendar,
   site: Pick<SiteConfig, "urls" | "lang" | "title" | "refreshMinutes">,
 ): string {
+  const size = { width: OEMBED_WIDTH, height: WIDGET_INITIAL_HEIGHT };
   const body = {
     type: "rich",
     version: "1.0",
@@ -53,9 +97,9 @@ export function writeOembedJson(
     provider_url: site.urls.absolute(paths.home()),
     // Consumers may cache the answer as long as the site stays unchanged.
     cache_age: site.refreshMinutes * 60,
-    html: embedSnippets(calendar, site).iframe,
-    width: WIDGET_INITIAL_HEIGHT,
-    height: WIDGET_INITIAL_HEIGHT,
+    html: oembedHtml(calendar, site, size),
+    width: size.width,
+    height: size.height,
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

@@ -22,6 +22,7 @@ export function widgetFileGroups(
   return [
     singleFile("widget", paths.embedScript(), () => assets.embedJs),
     singleFile("widget", paths.widgetAsset("widget.js"), () => assets.widgetJs),
+    singleFile("widget", paths.widgetAsset("frame.js"), () => assets.frameJs),
     singleFile("widget", paths.widgetAsset("widget.css"), () => assets.widgetCss),
     singleFile("widget", paths.widgetAsset("docs.css"), () => assets.docsCss),
     singleFile("widget", `${paths.embedGuide()}index.html`, () =>

@@ -42,3 +42,29 @@ export const hasApache = (): boolean =>
     `Apache (${APACHE_PATH})`,
     () => existsSync(APACHE_PATH) && existsSync("/usr/lib/apache2/modules/mod_headers.so"),
   );
+
+/**
+ * Debian's WordPress with what it runs on: PHP's command line (its built-in
+ * server) with the MySQL driver, MariaDB, and the default theme
+ * (test/integration/wordpress.browser.test.ts).
+ */
+export const WORDPRESS_ROOT = "/usr/share/wordpress";
+export const PHP_PATH = "/usr/bin/php";
+export const MARIADB_SERVER = "/usr/sbin/mariadbd";
+export const MARIADB_INSTALL_DB = "/usr/bin/mariadb-install-db";
+
+export const hasWordPress = (): boolean =>
+  systemDependency(
+    "WordPress with PHP, php-mysql and MariaDB (wordpress, php-cli, php-mysql, mariadb-server)",
+    () => {
+      const files = [
+        `${WORDPRESS_ROOT}/wp-settings.php`,
+        `${WORDPRESS_ROOT}/wp-content/themes/twentytwentythree/theme.json`,
+        PHP_PATH,
+        MARIADB_SERVER,
+        MARIADB_INSTALL_DB,
+      ];
+      if (!files.every((file) => existsSync(file))) return false;
+      return spawnSync(PHP_PATH, ["-r", "exit(extension_loaded('mysqli') ? 0 : 1);"]).status === 0;
+    },
+  );

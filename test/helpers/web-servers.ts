@@ -142,7 +142,7 @@ async function running(child: ChildProcess, port: number): Promise<WebServer> {
   throw new Error(`The server did not answer within 10 s: ${output}`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

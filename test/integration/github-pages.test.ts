@@ -30,7 +30,11 @@ describe("a GitHub Pages project site", () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "ecp-pages-"));
     const root = join(work, "root");
-    server = await startPreviewServer({ basePath: `/${REPO}`, headers: () => ({}) });
+    server = await startPreviewServer({
+      basePath: `/${REPO}`,
+      headers: () => ({}),
+      oembedEndpoint: false,
+    });
     server.setRoot(join(root, REPO));
     start = `${server.origin}/${REPO}/`;
     site = await buildSite(

@@ -88,6 +88,24 @@ describe("npm start", () => {
       const feed = await request(`${origin}${folder}/feed.xml`);
       expect(feed.statusCode).toBe(200);
       expect(await feed.body.text()).toContain(`<link>${origin}${folder}/</link>`);
+      // The oEmbed endpoint answers as the host's function does; discovery names
+      // it at the host's root, the static answer in a folder (src/oembed/discovery.ts).
+      const calendarPage = `${origin}${folder}/calendars/culture/`;
+      const query = new URLSearchParams({ url: calendarPage, maxwidth: "300" });
+      const oembed = await request(`${origin}${folder}/oembed?${query}`);
+      expect(oembed.statusCode).toBe(200);
+      const answer = (await oembed.body.json()) as { width: number; html: string };
+      expect([answer.width, answer.html.includes(' width="300" ')]).toEqual([300, true]);
+      const calendarHtml = await (await request(calendarPage)).body.text();
+      const discovery =
+        /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(
+          calendarHtml,
+        )?.[1];
+      expect(discovery).toBe(
+        folder
+          ? `${origin}${folder}/oembed/culture.json`
+          : `${origin}/oembed?${new URLSearchParams({ url: calendarPage, format: "json" }).toString().replace(/&/g, "&amp;")}`,
+      );
 
       const exited = new Promise<number | null>((done) =>
         child?.once("exit", (code) => done(code)),

@@ -68,6 +68,7 @@ describe("widget-plugin", () => {
         "embed.js",
         "embed/community/index.html",
         "embed/culture/index.html",
+        "embed/frame.js",
         "embed/docs.css",
         "embed/index.html",
         `embed/${weird}/index.html`,
@@ -97,7 +98,8 @@ describe("widget-plugin", () => {
       provider_name: "Agenda Zuid",
       provider_url: "https://example.org/agenda/",
       cache_age: 1800,
-      html: '<iframe src="https://example.org/agenda/embed/culture/" title="Events: Culture" width="100%" height="600" loading="lazy" style="border:0"></iframe>',
+      // WordPress's shape: a link to the page (hidden elsewhere), then an iframe with numbers for its size.
+      html: '<blockquote hidden><a href="https://example.org/agenda/calendars/culture/">Events: Culture</a></blockquote><iframe src="https://example.org/agenda/embed/culture/" width="600" height="600" frameborder="0" scrolling="no" title="Events: Culture"></iframe>',
       width: 600,
       height: 600,
     });
@@ -126,7 +128,7 @@ describe("widget-plugin", () => {
     expect(iframe).toContain(`title="${title}"`);
     expect(script).toContain(`data-ecp-fallback>${title}</a>`);
     expect(script).toContain('data-calendar="_54616c6b732026203c446562617465733e"');
-    expect(oembedLinkTag(calendar, site)).toContain(`title="${title}"`);
+    expect(oembedLinkTag(calendar, site, "static")).toContain(`title="${title}"`);
     expect(read("embed/_54616c6b732026203c446562617465733e/index.html")).toContain(
       "<title>Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt; · Agenda Zuid</title>",
     );

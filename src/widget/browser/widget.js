@@ -6,7 +6,8 @@
  * shown, re-renders from the calendar's public events.json. Portal text is
  * only ever written with textContent, and option values are only ever
  * compared against allowlists, so nothing from a URL or the portal can
- * become markup.
+ * become markup. The page's messages to the page that frames it (its
+ * height, WordPress's protocol) are frame.js's, beside this script.
  */
 (() => {
   /**
@@ -50,7 +51,6 @@
   const rawAccent = params.get("accent") || "";
   const rawCategory = params.get("category") || "";
   const rawQuery = (params.get("q") || "").trim();
-  const rawId = params.get("id") || "";
 
   const opts = {
     count: count >= 1 && count <= CONFIG.maxCount ? count : defaults.count,
@@ -63,7 +63,6 @@
     compact: flag("compact", defaults.compact),
     showTitle: flag("showTitle", defaults.showTitle),
     tz: choice("tz", ["event", "local"], defaults.tz),
-    id: /^[A-Za-z0-9_-]{1,64}$/.test(rawId) ? rawId : "",
   };
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
@@ -80,26 +79,6 @@
       root.style.setProperty("--ecp-accent", accent);
     const head = root.querySelector(".ecp-head");
     if (head instanceof HTMLElement) head.hidden = !opts.showTitle;
-  }
-
-  /*
-   * The embedding page sizes the iframe to its content (see embed.js). The
-   * target origin is "*" because any site may embed the widget and its origin
-   * is unknown here; the message carries only a height, the frame id the
-   * embedding page chose itself, nothing secret.
-   * The receiver checks that the message comes from this frame and origin.
-   */
-  function watchSize() {
-    if (!root || window.parent === window) return;
-    let last = -1;
-    const send = () => {
-      const height = Math.ceil(root.getBoundingClientRect().height);
-      if (height === last) return;
-      last = height;
-      window.parent.postMessage({ type: "ecp:resize", height, id: opts.id }, "*");
-    };
-    if (typeof ResizeObserver === "function") new ResizeObserver(send).observe(root);
-    send();
   }
 
   function load() {
@@ -485,7 +464,6 @@
   }
 
   applyLook();
-  watchSize();
   // Re-render only when the options change what is shown, or when the first
   // listed event has ended since the build (the site rebuilds on a schedule).
   const stale = Boolean(data.freshUntil) && now > Date.parse(data.freshUntil || "");

@@ -1,0 +1,29 @@
+import { paths } from "../../src/model/url-scheme.ts";
+import { answerOembed } from "../../src/oembed/endpoint.ts";
+
+/**
+ * Netlify Function: the oEmbed endpoint at `{site}/oembed` (docs/widget.md,
+ * "oEmbed"; the answers are src/oembed/endpoint.ts's). It reads the static
+ * answers of the deploy it belongs to from the deploy's own address, so it
+ * needs no settings and never answers for another build. Netlify bundles it
+ * with esbuild (netlify.toml [functions]); it uses nothing outside the
+ * project's own code and the platform's fetch.
+ */
+export default async function oembed(request: Request): Promise<Response> {
+  const origin = new URL(request.url).origin;
+  const reply = await answerOembed(request.method, request.url, async (segment) => {
+    const response = await fetch(`${origin}${paths.oembedOfSegment(segment)}`, {
+      signal: AbortSignal.timeout(5000),
+    });
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`The static answer answered ${response.status}`);
+    return response.text();
+  });
+  return new Response(request.method === "HEAD" ? null : reply.body, {
+    status: reply.status,
+    headers: reply.headers,
+  });
+}
+
+/** Netlify reads this literal: the function answers at this path instead of /.netlify/functions/oembed. */
+export const config = { path: "/oembed" };
