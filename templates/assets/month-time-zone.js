@@ -127,9 +127,15 @@ if (panel instanceof HTMLElement && table instanceof HTMLTableElement && table.t
           const cell = cells.get(day);
           if (!cell) continue;
           const copy = /** @type {HTMLLIElement} */ (item.cloneNode(true));
-          const name = copy.querySelector(".day-name");
+          // The link names its day (those of the days around the month get one here).
           const label = cell.querySelector(".day-number .visually-hidden")?.textContent;
-          if (name && label) name.textContent = label;
+          let name = copy.querySelector(".day-name");
+          if (!name) {
+            name = document.createElement("span");
+            name.className = "visually-hidden day-name";
+            copy.querySelector("a")?.append(name);
+          }
+          if (label) name.textContent = label;
           listOf(cell).append(copy);
         }
       }
