@@ -136,7 +136,10 @@ describe("microformats and the rich results report of the demo build", () => {
   });
 
   it("should report the rich results shares the event pages' JSON-LD carries", () => {
-    const emitted = eventPages.flatMap((file) => jsonLdOf(file) ?? []);
+    const emitted = eventPages.flatMap((file): Record<string, unknown>[] => {
+      const ld = jsonLdOf(file);
+      return ld ? [ld] : [];
+    });
     const counted: RichResults = richResultsOf(emitted);
     expect(counted.events).toBe(emitted.length);
     for (const line of richResultsLines(counted)) expect(log).toContain(line);

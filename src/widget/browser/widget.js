@@ -285,7 +285,7 @@
         text += ` – ${sameDay ? "" : `${date(end)}, `}${format(end, visitor, TIME)}`;
       }
       const fill = (/** @type {string} */ label, /** @type {Record<string, string>} */ values) =>
-        label.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+        label.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
       whenP.append(" ", el("span", "ecp-zone", fill(L.inZone, { zone: cityOf(zone) })));
       whenP.after(el("p", "ecp-local", fill(L.yourTime, { time: text, zone: cityOf(visitor) })));
     } catch {
