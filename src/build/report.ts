@@ -1,4 +1,5 @@
 import type { ChangeReport, ReportItem } from "../changes/detect-changes.ts";
+import { type RichResults, richResultsLines } from "../outputs/rich-results.ts";
 import type { FileChanges } from "./output-files.ts";
 
 /**
@@ -28,6 +29,11 @@ export interface BuildReportInput {
    * with; omitted, no line at all.
    */
   readonly fileChanges?: FileChanges | null;
+  /**
+   * What of Google's Event rich results the event pages' JSON-LD carries
+   * (src/outputs/rich-results.ts); omitted, no lines.
+   */
+  readonly richResults?: RichResults;
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
@@ -51,6 +57,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     `  files      ${input.files}${size} in ${input.output}`,
     ...fileChangeLines(input.fileChanges),
     ...(input.host ? [`  host       ${input.host}`] : []),
+    ...(input.richResults ? richResultsLines(input.richResults) : []),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
   ];

@@ -22,6 +22,7 @@ import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
+import { richResultsMetrics } from "../outputs/rich-results.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/load-snapshot.ts";
@@ -145,6 +146,7 @@ runCli(async () => {
         output,
         host: host.line,
         changes: changes.report,
+        richResults: written?.richResults,
       }),
     );
     if (values.metrics) {
@@ -162,6 +164,8 @@ runCli(async () => {
         filesRemoved: fileChanges?.removed ?? null,
         seconds,
         peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+        // Shares of Google's Event rich results fields in the event pages' JSON-LD.
+        richResults: written ? richResultsMetrics(written.richResults) : null,
         ...readMetrics(),
       };
       await writeFile(values.metrics, `${JSON.stringify(metrics, null, 2)}\n`);

@@ -1,5 +1,6 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { FeedScopes } from "../outputs/feed-scopes.ts";
+import type { RichResultsTally } from "../outputs/rich-results.ts";
 import type { SearchFacts } from "../search/search-facts.ts";
 import type { SiteData } from "../site/load.ts";
 
@@ -14,4 +15,6 @@ export interface Publication {
   readonly scopes: FeedScopes;
   /** What the search page's filter form offers. */
   readonly searchFacts: SearchFacts;
+  /** The event pages' JSON-LD, counted as they are rendered, for the build report. */
+  readonly richResults: RichResultsTally;
 }

@@ -10,6 +10,7 @@ import { feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
+import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { searchFacts } from "../search/search-facts.ts";
@@ -58,6 +59,8 @@ export interface WrittenFiles {
   /** What the outputs had to change to be usable (a subscription trimmed to its size budget). */
   readonly warnings: readonly string[];
   readonly searchIndex: SearchIndexStats;
+  /** What of Google's Event rich results the event pages' JSON-LD carries. */
+  readonly richResults: RichResults;
 }
 
 /** The templates rendered one page at a time outside Eleventy's pagination. */
@@ -137,6 +140,7 @@ export default function publisherPlugin(
         bytes: writer.bytes,
         warnings: [...new Set(warnings)],
         searchIndex: indexStats,
+        richResults: publication.richResults.summary(),
       });
     },
   );
@@ -164,7 +168,13 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     for (const scope of scopes.withFiles) scopes.plan(scope);
   });
   return {
-    publication: { data, site: options.site, scopes, searchFacts: searchFacts(data, options.site) },
+    publication: {
+      data,
+      site: options.site,
+      scopes,
+      searchFacts: searchFacts(data, options.site),
+      richResults: new RichResultsTally(),
+    },
     searchIndex,
     warnings,
   };

@@ -15,6 +15,7 @@ import {
   weekdayNames,
   zoneDisplayName,
 } from "../site/format.ts";
+import { addressParts, hEventEnd, hEventStart } from "../site/microformats/h-event.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
@@ -82,9 +83,16 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     const { lat, lon } = place.geo;
     return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
   });
-  eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) =>
-    jsonForScript(eventJsonLd(event, urls.absolute(paths.event(event.calendarId, event.id)))),
-  );
+  eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) => {
+    const jsonLd = eventJsonLd(event, urls.absolute(paths.event(event.calendarId, event.id)));
+    // Counted as emitted, for the build report's rich results block.
+    current().richResults.add(jsonLd);
+    return jsonForScript(jsonLd);
+  });
+  // Microformats2 values (h-event, h-adr): src/site/microformats/.
+  eleventyConfig.addFilter("hEventStart", hEventStart);
+  eleventyConfig.addFilter("hEventEnd", hEventEnd);
+  eleventyConfig.addFilter("addressParts", addressParts);
   // The start before the latest new date (src/changes), in the event's zone.
   eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
     const previous = event.history?.previousStarts.at(-1);

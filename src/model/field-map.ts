@@ -78,6 +78,12 @@ const EVENT_FIELDS = {
     "ticketsUrl",
     "bookingUrl",
   ],
+  // Read for schema.org's performer and offers (Google's event rich results recommend them).
+  performer: ["performer", "performers", "artist", "artists", "speaker", "speakers", "lineup"],
+  "offers.price": ["price", "ticketPrice", "ticket_price"],
+  "offers.currency": ["currency", "priceCurrency", "price_currency", "currencyCode"],
+  "offers.availability": ["availability", "ticketAvailability", "ticket_availability"],
+  "offers.validFrom": ["salesStart", "sales_start", "onSaleFrom", "on_sale_from", "validFrom"],
   createdAt: ["createdAt", "created_at", "created", "createdOn"],
   updatedAt: [
     "updatedAt",

@@ -3,6 +3,7 @@ import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dat
 import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
 import { readGeo, readPlaceGeo } from "./geo.ts";
 import { type Normalized, type NormalizeOptions, readId, readText } from "./normalize-calendar.ts";
+import { readOffer, readPerformers } from "./normalize-offer.ts";
 import { htmlToText, safeLink, sanitizeDescription } from "./sanitize.ts";
 import type {
   AttendanceMode,
@@ -61,6 +62,13 @@ export function normalizeEvent(
   const location = readPlace(pick("location"));
   const onlineUrl = safeLink(readUrlField(pick("onlineUrl")));
   const updatedAt = parseInstant(pick("updatedAt"));
+  const performers = readPerformers(pick("performer"));
+  const offer = readOffer({
+    price: pick("offers.price"),
+    currency: pick("offers.currency"),
+    availability: pick("offers.availability"),
+    validFrom: pick("offers.validFrom"),
+  });
 
   return {
     ok: true,
@@ -87,6 +95,9 @@ export function normalizeEvent(
       createdAt: parseInstant(pick("createdAt")),
       updatedAt,
       sequence: readSequence(pick("revision"), updatedAt),
+      // Only when there are any: other events keep exactly the fields they had.
+      ...(performers.length > 0 ? { performers } : {}),
+      ...(offer ? { offer } : {}),
     },
   };
 }

@@ -65,6 +65,25 @@ export interface Organizer {
   readonly url: string | null;
 }
 
+/** Who performs (schema.org performer): a person, or a band, choir or company. */
+export interface Performer {
+  readonly name: string;
+  readonly kind: "person" | "group";
+  readonly url: string | null;
+}
+
+/** Tickets, as far as the portal says (schema.org Offer). */
+export interface Offer {
+  /** A decimal number as text ("12.50"; "0" is free), or null. */
+  readonly price: string | null;
+  /** ISO 4217 code ("EUR"), or null. */
+  readonly currency: string | null;
+  /** schema.org ItemAvailability name ("InStock", "SoldOut", "PreOrder"...), or null. */
+  readonly availability: string | null;
+  /** When tickets go on sale (ISO 8601, UTC), or null. */
+  readonly validFrom: string | null;
+}
+
 export interface CalendarEvent {
   readonly id: string;
   readonly calendarId: string;
@@ -93,6 +112,13 @@ export interface CalendarEvent {
   readonly categories: readonly Category[];
   readonly organizer: Organizer | null;
   readonly registrationUrl: string | null;
+  /**
+   * Present only when the portal names any (field map `performer`), so that
+   * events of portals without them stay exactly as they were.
+   */
+  readonly performers?: readonly Performer[];
+  /** Present only when the portal gives a price or ticket details (field map `offers.*`). */
+  readonly offer?: Offer;
   readonly createdAt: string | null;
   /**
    * When the portal last changed the event. For a portal that gives no

@@ -1,4 +1,4 @@
-import type { CalendarEvent } from "../model/types.ts";
+import type { CalendarEvent, Offer, Performer } from "../model/types.ts";
 
 /**
  * schema.org `Event` for an event page (https://schema.org/Event and Google's
@@ -79,7 +79,32 @@ export function eventJsonLd(event: CalendarEvent, url: string): Record<string, u
           email: event.organizer.email ?? undefined,
         }
       : undefined,
-    offers: event.registrationUrl ? { "@type": "Offer", url: event.registrationUrl } : undefined,
+    offers: offerOf(event.registrationUrl, event.offer),
+    performer: event.performers?.length ? event.performers.map(performerOf) : undefined,
+  };
+}
+
+/** Tickets: the registration link and what the portal says of price, currency, sale and stock. */
+function offerOf(
+  url: string | null,
+  offer: Offer | undefined,
+): Record<string, unknown> | undefined {
+  if (!url && !offer) return undefined;
+  return {
+    "@type": "Offer",
+    url: url ?? undefined,
+    price: offer?.price ?? undefined,
+    priceCurrency: offer?.currency ?? undefined,
+    availability: offer?.availability ? `https://schema.org/${offer.availability}` : undefined,
+    validFrom: offer?.validFrom ?? undefined,
+  };
+}
+
+function performerOf(performer: Performer): Record<string, unknown> {
+  return {
+    "@type": performer.kind === "group" ? "PerformingGroup" : "Person",
+    name: performer.name,
+    url: performer.url ?? undefined,
   };
 }
 

@@ -97,6 +97,8 @@ export function searchRecords(
           title: event.title,
           start: event.start,
           end: event.end,
+          // The event's zone: the search page adds the visitor's own time where it differs.
+          zone: event.timeZone,
           allDay: String(event.allDay),
           day: firstDay,
           dayLabel: dayLabel(firstDay),

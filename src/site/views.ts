@@ -51,6 +51,12 @@ export interface MonthPage extends MonthRef {
   readonly calendar: Calendar;
   readonly weeks: readonly (readonly MonthDay[])[];
   readonly eventCount: number;
+  /**
+   * Timed events of the two days before and after the month (in the calendar's
+   * zone) that are not in it: in a visitor's zone they may fall on one of its
+   * days, and the page's "Show in my time zone" places them there.
+   */
+  readonly nearby: readonly CalendarEvent[];
   readonly previous: MonthRef | null;
   readonly next: MonthRef | null;
 }
@@ -359,11 +365,24 @@ function monthPages(
         events: dayEvents,
       });
     }
+    const nearby = new Map<string, CalendarEvent>();
+    for (const day of [
+      first.minus({ days: 2 }),
+      first.minus({ days: 1 }),
+      last.plus({ days: 1 }),
+      last.plus({ days: 2 }),
+    ]) {
+      for (const e of byDay.get(day.toISODate() ?? "") ?? []) {
+        const key = `${e.calendarId}\u0000${e.id}`;
+        if (!e.allDay && !seen.has(key)) nearby.set(key, e);
+      }
+    }
     return {
       ...ref,
       calendar,
       weeks,
       eventCount: seen.size,
+      nearby: [...nearby.values()],
       previous: months[index - 1] ?? null,
       next: months[index + 1] ?? null,
     };

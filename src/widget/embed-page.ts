@@ -114,7 +114,8 @@ function renderItem(
   return [
     `<li class="ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}">`,
     `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newDate}${newTab}</a>`,
-    `<p class="ecp-when">${whenHtml}</p>`,
+    // The event's zone, for the visitor's own time beside it (widget.js, tz=both).
+    `<p class="ecp-when"${event.allDay ? "" : ` data-zone="${escapeHtml(event.timeZone)}"`}>${whenHtml}</p>`,
     where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
     "</li>",
   ]

@@ -21,6 +21,10 @@ export interface WidgetLabels {
   readonly previousMonth: string;
   readonly nextMonth: string;
   readonly localTime: string;
+  /** The visitor's own time beside an event's (tz=both): "{time} your time ({zone})". */
+  readonly yourTime: string;
+  /** The event's zone beside its time when the visitor's differs: "in {zone}". */
+  readonly inZone: string;
   /** Prefix of the iframe title and the fallback link: "Events: Culture". */
   readonly eventsOf: string;
 }
@@ -44,6 +48,8 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     previousMonth: text("widgetPreviousMonth"),
     nextMonth: text("widgetNextMonth"),
     localTime: text("widgetLocalTime"),
+    yourTime: text("localTimeYours"),
+    inZone: text("localTimeEventZone"),
     eventsOf: text("widgetEventsOf"),
   };
 }

@@ -11,7 +11,7 @@ export const WIDGET_DEFAULTS = {
   theme: "light",
   compact: false,
   showTitle: true,
-  tz: "event",
+  tz: "both",
 } as const;
 
 export const WIDGET_MAX_COUNT = 50;
@@ -110,10 +110,10 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
   {
     name: "tz",
     attribute: "data-tz",
-    values: "event, local",
+    values: "both, event, local",
     defaultValue: WIDGET_DEFAULTS.tz,
     description:
-      "Show times in each event's own time zone, or in the visitor's time zone (as set on their device).",
+      "Times in each event's own time zone, with the visitor's own time beside them where their device's time zone reads them differently (both); in the event's zone only (event); or in the visitor's time zone only (local).",
     example: "tz=local",
   },
 ];

@@ -10,6 +10,7 @@
  * which one is nearest (/search/subscriptions.json). Portal text is only ever
  * written with textContent.
  */
+import { addLocalTimes } from "./local-time.js";
 
 const root = document.getElementById("search");
 const form = /** @type {HTMLFormElement | null} */ (document.getElementById("search-form"));
@@ -300,6 +301,7 @@ if (root && form) {
       list?.append(row(result));
     });
     results.replaceChildren(fragment);
+    addLocalTimes(results);
   }
 
   /** @param {{ url: string, meta: Record<string, string> }} result */
@@ -315,12 +317,21 @@ if (root && form) {
     } else if (meta.time) {
       const time = el("time", "", meta.time);
       time.setAttribute("datetime", meta.start || "");
+      // The visitor's own time is added beside it where it differs (local-time.js).
+      if (meta.end && meta.zone) {
+        time.dataset.end = meta.end;
+        time.dataset.zone = meta.zone;
+        time.dataset.local = "range";
+      }
       when.append(time);
     }
     const body = el("div", "event-body");
     const title = el("h4", "event-title");
-    const link = /** @type {HTMLAnchorElement} */ (el("a", "", meta.title || result.url));
+    const link = /** @type {HTMLAnchorElement} */ (el("a", ""));
     link.href = sitePath(result.url);
+    // The day in the link, so a link read alone still says when (as in the lists).
+    link.append(el("span", "p-name", meta.title || result.url));
+    if (meta.dayLabel) link.append(el("span", "visually-hidden", `, ${meta.dayLabel}`));
     title.append(link);
     body.append(title);
     if (meta.status === "cancelled")

@@ -1,4 +1,11 @@
 // Progressive enhancement only: every page works without this file.
+// Folded panels that open where there is room (the search page's filters) are
+// set before anything is shown, so nothing moves; on a phone they stay folded
+// and the results come first. The width is site.css's narrow-screen one.
+const wide = window.matchMedia("(min-width: 40.01rem)").matches;
+for (const details of document.querySelectorAll("details[data-open-wide]")) {
+  if (details instanceof HTMLDetailsElement) details.open = wide;
+}
 // Parts that run in the browser (filters, search) stay hidden without it.
 for (const element of document.querySelectorAll("[data-needs-script]")) element.hidden = false;
 

@@ -21,6 +21,11 @@ interface Metrics {
   readonly events: number;
   readonly files: number;
   readonly counters: Readonly<Record<string, number>>;
+  readonly richResults: {
+    readonly events: number;
+    readonly required: Readonly<Record<string, number>>;
+    readonly recommended: Readonly<Record<string, number>>;
+  };
 }
 
 let portal: RunningPortal;
@@ -92,6 +97,9 @@ describe("build work", () => {
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
     expect(count(cold, "searchIndexBuilt")).toBe(1);
+    // The rich results shares count each event page's JSON-LD once, as it is rendered.
+    expect(cold.richResults.events).toBe(count(cold, "rendered.calendars/event.njk"));
+    expect(cold.richResults.required).toMatchObject({ name: 1, startDate: 1 });
     const coldIndex = searchIndexFiles(await tree(join(work, "site")));
 
     const warm = await build(join(work, "site"));

@@ -154,7 +154,7 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     return page.$$eval("#search-results .event-row", (items) =>
       items.map((item) => ({
         path: item.querySelector(".event-title a")?.getAttribute("href") ?? "",
-        title: item.querySelector(".event-title")?.textContent ?? "",
+        title: item.querySelector(".event-title .p-name")?.textContent ?? "",
         start: item.querySelector("time")?.getAttribute("datetime") ?? "",
         section: item.closest("section")?.querySelector("h2")?.id ?? "",
         calendar: item.querySelector(".calendar-chip")?.textContent ?? "",

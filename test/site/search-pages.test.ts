@@ -38,9 +38,9 @@ describe("the site-wide list of upcoming events", () => {
     const pageCount = Math.ceil(upcoming.length / 20);
     for (let page = 1; page <= pageCount; page++) {
       const html = read(path);
-      const rows = [...html.matchAll(/<h3 class="event-title"><a href="([^"]+)"/g)].map(
-        (m) => m[1] ?? "",
-      );
+      const rows = [
+        ...html.matchAll(/<h3 class="event-title"><a class="u-url" href="([^"]+)"/g),
+      ].map((m) => m[1] ?? "");
       expect(rows.length, path).toBe(page < pageCount ? 20 : upcoming.length - 20 * (page - 1));
       listed.push(...rows);
       const next = /<a rel="next" href="([^"]+)"/.exec(html)?.[1];

@@ -62,9 +62,11 @@ describe("the demo site", () => {
       const path = eventFile(event);
       expect(existsSync(join(dir, path)), `${event.id}: ${path}`).toBe(true);
       const html = read(path);
-      expect(html).toContain(`<h1>${escapeHtml(event.title)}</h1>`);
+      expect(html).toContain(`<h1 class="p-name">${escapeHtml(event.title)}</h1>`);
       expect(html).toMatch(
-        new RegExp(`<time datetime="${event.allDay ? event.start : event.start.slice(0, 16)}`),
+        new RegExp(
+          `<time class="dt-start" datetime="${event.allDay ? event.start : event.start.slice(0, 16)}`,
+        ),
       );
       if (event.location?.name) expect(html).toContain(escapeHtml(event.location.name));
     }

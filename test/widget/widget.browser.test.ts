@@ -388,10 +388,53 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       "Fri 15 May – Sun 17 May",
     );
 
-    const own = await openHost(iframeHtml(), { timezoneId: "Asia/Tokyo" });
+    const own = await openHost(iframeHtml("?tz=event"), { timezoneId: "Asia/Tokyo" });
     const ownFrame = await widgetFrame(own.page);
     expect(await ownFrame.textContent(".ecp-event:nth-child(2) time")).toBe("Sat 4 Apr, 20:00");
+    expect(await ownFrame.locator(".ecp-local").count()).toBe(0);
     expect([...local.problems, ...own.problems]).toEqual([]);
+  });
+
+  it("should add the visitor's own time by default, only where their clock reads it differently", async () => {
+    const tokyo = await openHost(iframeHtml(), { timezoneId: "Asia/Tokyo" });
+    const frame = await widgetFrame(tokyo.page);
+    // The build-time list stays in the event's zone, with Tokyo's time below it.
+    expect(await frame.textContent(".ecp-event:nth-child(2) time")).toBe("Sat 4 Apr, 20:00");
+    expect(await frame.textContent(".ecp-event:nth-child(2) .ecp-when")).toBe(
+      "Sat 4 Apr, 20:00 – 22:00 in Amsterdam",
+    );
+    expect(await frame.textContent(".ecp-event:nth-child(2) .ecp-local")).toBe(
+      "Sun 5 Apr, 03:00 – 05:00 your time (Tokyo)",
+    );
+    // The all-day weekend keeps its dates, with nothing added.
+    expect(await frame.locator(".ecp-event:nth-child(5) .ecp-local").count()).toBe(0);
+    // Re-rendered from the events JSON (another language), the same.
+    const dutch = await openHost(iframeHtml("?lang=nl"), { timezoneId: "Asia/Tokyo" });
+    const dutchFrame = await widgetFrame(dutch.page);
+    await dutchFrame.waitForFunction(() => document.documentElement.lang === "nl-NL");
+    expect(await dutchFrame.textContent(".ecp-event:nth-child(2) .ecp-local")).toBe(
+      "zo 5 apr, 03:00 – 05:00 jouw tijd (Tokyo)",
+    );
+
+    for (const zone of ["Europe/Amsterdam", "Europe/Berlin"]) {
+      const home = await openHost(iframeHtml(), { timezoneId: zone });
+      const homeFrame = await widgetFrame(home.page);
+      // Amsterdam's events get nothing; one elsewhere (the online lecture) still does.
+      const added = await homeFrame.$$eval(".ecp-when[data-zone]", (whens) =>
+        whens.map((when) => [
+          when.getAttribute("data-zone"),
+          when.nextElementSibling?.classList.contains("ecp-local") ?? false,
+        ]),
+      );
+      expect(added.length, zone).toBeGreaterThan(2);
+      for (const [eventZone, local] of added)
+        expect(local, `${zone}: ${eventZone}`).toBe(eventZone !== "Europe/Amsterdam");
+      expect(await homeFrame.textContent(".ecp-event:nth-child(2) .ecp-when"), zone).toBe(
+        "Sat 4 Apr, 20:00 – 22:00",
+      );
+      expect(home.problems, zone).toEqual([]);
+    }
+    expect([...tokyo.problems, ...dutch.problems]).toEqual([]);
   });
 
   it("should ignore invalid and hostile option values and fall back to the defaults", async () => {

@@ -18,7 +18,7 @@
    *   summary: string, categories: Category[] }} PublicEvent
    * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
    *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
-   *   nextMonth: string, localTime: string, eventsOf: string }} Labels
+   *   nextMonth: string, localTime: string, yourTime: string, inZone: string, eventsOf: string }} Labels
    * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
    *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number, maxQuery: number }} WidgetConfig
    */
@@ -62,7 +62,7 @@
     lang: choice("lang", Object.keys(CONFIG.labels), pageLang),
     compact: flag("compact", defaults.compact),
     showTitle: flag("showTitle", defaults.showTitle),
-    tz: choice("tz", ["event", "local"], defaults.tz),
+    tz: choice("tz", ["both", "event", "local"], defaults.tz),
   };
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
@@ -155,7 +155,9 @@
     whenP.append(timeEl(when.start));
     if (when.end) whenP.append(" – ", timeEl(when.end));
     if (when.zone) whenP.append(" ", el("span", "ecp-zone", when.zone));
+    if (!event.allDay) whenP.dataset.zone = event.timeZone;
     item.append(whenP);
+    addLocalTime(whenP);
     const where = placeText(event);
     if (where) item.append(el("p", "ecp-where", where));
     return item;
@@ -229,7 +231,51 @@
 
   /** All-day events are dates, the same everywhere; timed ones follow the tz option. @param {PublicEvent} event */
   function zoneOf(event) {
-    return event.allDay || opts.tz === "event" ? event.timeZone : undefined;
+    return event.allDay || opts.tz !== "local" ? event.timeZone : undefined;
+  }
+
+  /*
+   * tz=both: the visitor's own time on a line of its own, where their clock
+   * reads the event's time differently ("Sun 5 Apr, 03:00 – 05:00 your time
+   * (Tokyo)"), and the event's zone named beside its time. Nothing is added
+   * for a visitor whose clock reads the same. Reads the <time datetime>
+   * values and the zone the list already carries (build-time or re-rendered).
+   */
+  const visitor = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+  /** @param {Element} whenP */
+  function addLocalTime(whenP) {
+    const zone = whenP instanceof HTMLElement ? whenP.dataset.zone : "";
+    const times = whenP.querySelectorAll("time");
+    if (opts.tz !== "both" || !zone || zone === visitor || !times[0]) return;
+    const start = new Date(times[0].getAttribute("datetime") || "");
+    const end = new Date(times[1]?.getAttribute("datetime") || start.toISOString());
+    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return;
+    try {
+      const wall = (/** @type {Date} */ d, /** @type {string} */ z) =>
+        `${ymd(d, z)} ${format(d, z, TIME)}`;
+      if (wall(start, zone) === wall(start, visitor) && wall(end, zone) === wall(end, visitor))
+        return;
+      const date = (/** @type {Date} */ d) =>
+        format(d, visitor, { weekday: "short", day: "numeric", month: "short" });
+      let text = `${date(start)}, ${format(start, visitor, TIME)}`;
+      if (end > start) {
+        const sameDay = ymd(start, visitor) === ymd(end, visitor);
+        text += ` – ${sameDay ? "" : `${date(end)}, `}${format(end, visitor, TIME)}`;
+      }
+      const fill = (/** @type {string} */ label, /** @type {Record<string, string>} */ values) =>
+        label.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
+      whenP.append(" ", el("span", "ecp-zone", fill(L.inZone, { zone: cityOf(zone) })));
+      whenP.after(el("p", "ecp-local", fill(L.yourTime, { time: text, zone: cityOf(visitor) })));
+    } catch {
+      // A zone this browser does not know: the event's own time stands alone.
+    }
+  }
+
+  /** "America/New_York" is "New York"; a zone without a city keeps its name. @param {string} zone */
+  function cityOf(zone) {
+    const city = /^(?!Etc\/)[A-Za-z]+\/(?:[A-Za-z_-]+\/)?([A-Za-z_-]+)$/.exec(zone)?.[1];
+    return city ? city.replace(/_/g, " ") : zone;
   }
 
   /** @param {PublicEvent} event */
@@ -473,11 +519,13 @@
     opts.view !== "list" ||
     opts.category !== "" ||
     opts.words.length > 0 ||
-    opts.tz !== "event" ||
+    opts.tz === "local" ||
     opts.lang !== pageLang
   ) {
     load().then(ready);
   } else {
+    // The build-time list, with the visitor's own time where it differs (tz=both).
+    for (const whenP of root.querySelectorAll(".ecp-when")) addLocalTime(whenP);
     ready();
   }
 

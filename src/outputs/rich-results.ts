@@ -1,0 +1,181 @@
+/**
+ * How much of what Google's Event rich results need the event pages' JSON-LD
+ * carries (docs/deploy.md, "The build report"), counted from the JSON-LD
+ * objects the pages emit (src/outputs/jsonld.ts), and which field-map keys
+ * (EVENT_API_FIELD_MAP, docs/configuration.md) would fill what is missing.
+ *
+ * Required and recommended properties as Google's Search Central page "Event
+ * (Event) structured data" lists them: required name, startDate and location
+ * (a Place with an address, or a VirtualLocation with a url for online
+ * events); recommended description, endDate, eventAttendanceMode,
+ * eventStatus, image, offers (availability, price, priceCurrency, url,
+ * validFrom), organizer (url) and performer.
+ */
+
+type JsonLd = Readonly<Record<string, unknown>>;
+
+interface FieldRule {
+  readonly field: string;
+  /** Field-map keys that fill it. */
+  readonly keys: readonly string[];
+  readonly has: (event: JsonLd) => boolean;
+}
+
+const present = (value: unknown): boolean =>
+  value !== undefined &&
+  value !== null &&
+  value !== "" &&
+  !(Array.isArray(value) && value.length === 0);
+
+const asList = (value: unknown): JsonLd[] =>
+  (Array.isArray(value) ? value : [value]).filter(
+    (item): item is JsonLd => typeof item === "object" && item !== null,
+  );
+
+const offer = (event: JsonLd): JsonLd | undefined => asList(event.offers)[0];
+
+/** Every location usable: a Place with an address, a VirtualLocation with a url. */
+function hasLocation(event: JsonLd): boolean {
+  const locations = asList(event.location);
+  return (
+    locations.length > 0 &&
+    locations.every((location) =>
+      location["@type"] === "VirtualLocation"
+        ? present(location.url)
+        : asList(location.address).some((address) =>
+            Object.entries(address).some(([key, value]) => key !== "@type" && present(value)),
+          ),
+    )
+  );
+}
+
+export const REQUIRED: readonly FieldRule[] = [
+  { field: "name", keys: ["title"], has: (e) => present(e.name) },
+  { field: "startDate", keys: ["start"], has: (e) => present(e.startDate) },
+  { field: "location", keys: ["location", "onlineUrl"], has: hasLocation },
+];
+
+export const RECOMMENDED: readonly FieldRule[] = [
+  { field: "endDate", keys: ["end"], has: (e) => present(e.endDate) },
+  { field: "description", keys: ["summary", "description"], has: (e) => present(e.description) },
+  { field: "image", keys: ["image"], has: (e) => present(e.image) },
+  { field: "offers.price", keys: ["offers.price"], has: (e) => present(offer(e)?.price) },
+  {
+    field: "offers.priceCurrency",
+    keys: ["offers.currency"],
+    has: (e) => present(offer(e)?.priceCurrency),
+  },
+  {
+    field: "offers.availability",
+    keys: ["offers.availability"],
+    has: (e) => present(offer(e)?.availability),
+  },
+  {
+    field: "offers.validFrom",
+    keys: ["offers.validFrom"],
+    has: (e) => present(offer(e)?.validFrom),
+  },
+  { field: "offers.url", keys: ["registrationUrl"], has: (e) => present(offer(e)?.url) },
+  {
+    field: "organizer.url",
+    keys: ["organizer"],
+    has: (e) => asList(e.organizer).some((o) => present(o.url)),
+  },
+  {
+    field: "performer",
+    keys: ["performer"],
+    has: (e) => asList(e.performer).some((p) => present(p.name)),
+  },
+  { field: "eventStatus", keys: ["status"], has: (e) => present(e.eventStatus) },
+  {
+    field: "eventAttendanceMode",
+    keys: ["attendanceMode"],
+    has: (e) => present(e.eventAttendanceMode),
+  },
+];
+
+export interface FieldShare {
+  readonly field: string;
+  /** Events whose JSON-LD has it. */
+  readonly count: number;
+  /** count / events, 0 to 1 (1 when there are no events). */
+  readonly share: number;
+  readonly keys: readonly string[];
+}
+
+export interface RichResults {
+  /** Event pages with JSON-LD. */
+  readonly events: number;
+  readonly required: readonly FieldShare[];
+  readonly recommended: readonly FieldShare[];
+}
+
+/**
+ * Counts the JSON-LD of the event pages as they are rendered: each event once
+ * (by its `@id`), however often a template asks for it. One per build run.
+ */
+export class RichResultsTally {
+  readonly #seen = new Set<string>();
+  readonly #counts = new Map<FieldRule, number>();
+
+  add(jsonLd: JsonLd): void {
+    const id = typeof jsonLd["@id"] === "string" ? jsonLd["@id"] : `#${this.#seen.size}`;
+    if (this.#seen.has(id)) return;
+    this.#seen.add(id);
+    for (const rule of [...REQUIRED, ...RECOMMENDED]) {
+      if (rule.has(jsonLd)) this.#counts.set(rule, (this.#counts.get(rule) ?? 0) + 1);
+    }
+  }
+
+  summary(): RichResults {
+    const events = this.#seen.size;
+    const share = (rule: FieldRule): FieldShare => {
+      const count = this.#counts.get(rule) ?? 0;
+      return { field: rule.field, count, share: events ? count / events : 1, keys: rule.keys };
+    };
+    return { events, required: REQUIRED.map(share), recommended: RECOMMENDED.map(share) };
+  }
+}
+
+/** Counts a list of JSON-LD objects at once. */
+export function richResultsOf(jsonLd: Iterable<JsonLd>): RichResults {
+  const tally = new RichResultsTally();
+  for (const item of jsonLd) tally.add(item);
+  return tally.summary();
+}
+
+/**
+ * The report's block: the required share (or each required field when one
+ * falls short), each recommended field's share, and the field-map keys that
+ * would fill those short of 100%.
+ */
+export function richResultsLines(results: RichResults): string[] {
+  if (results.events === 0) return ["  rich results  no event pages with JSON-LD"];
+  const pct = (share: number) => `${Math.floor(share * 100)}%`;
+  const complete = results.required.every((f) => f.count === results.events);
+  const required = complete
+    ? `required 100% (${results.required.map((f) => f.field).join(", ")})`
+    : `required ${results.required.map((f) => `${f.field} ${pct(f.share)}`).join(", ")}`;
+  const short = [...results.required, ...results.recommended].filter(
+    (f) => f.count < results.events,
+  );
+  const keys = [...new Set(short.flatMap((f) => f.keys))];
+  return [
+    `  rich results  ${results.events} event pages: ${required}`,
+    `    recommended ${results.recommended.map((f) => `${f.field} ${pct(f.share)}`).join(", ")}`,
+    ...(keys.length
+      ? [`    to fill     map ${keys.map((k) => `\`${k}\``).join(", ")} (EVENT_API_FIELD_MAP)`]
+      : []),
+  ];
+}
+
+/** The shares for `--metrics`: field -> 0..1, rounded to 4 places. */
+export function richResultsMetrics(results: RichResults): Record<string, unknown> {
+  const shares = (fields: readonly FieldShare[]) =>
+    Object.fromEntries(fields.map((f) => [f.field, Math.round(f.share * 10_000) / 10_000]));
+  return {
+    events: results.events,
+    required: shares(results.required),
+    recommended: shares(results.recommended),
+  };
+}
