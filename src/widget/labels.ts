@@ -1,5 +1,7 @@
 import { SUPPORTED_LANGUAGES } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
+import { WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
+import type { WhenKey } from "../site/when/ranges.ts";
 
 /**
  * Interface text of the widget, per language. The embed page renders these
@@ -23,6 +25,10 @@ export interface WidgetLabels {
   readonly localTime: string;
   /** Prefix of the iframe title and the fallback link: "Events: Culture". */
   readonly eventsOf: string;
+  /** The `when` option's list heading and empty state, per value (src/site/when). */
+  readonly when: Readonly<Record<WhenKey, { readonly name: string; readonly empty: string }>>;
+  /** "Next:" before the next event when a `when` range is empty. */
+  readonly whenNext: string;
 }
 
 const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
@@ -45,6 +51,13 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     nextMonth: text("widgetNextMonth"),
     localTime: text("widgetLocalTime"),
     eventsOf: text("widgetEventsOf"),
+    when: Object.fromEntries(
+      Object.entries(WHEN_MESSAGE_KEYS).map(([key, names]) => [
+        key,
+        { name: text(names.name), empty: text(names.empty) },
+      ]),
+    ) as WidgetLabels["when"],
+    whenNext: text("whenNext"),
   };
 }
 
