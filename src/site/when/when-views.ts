@@ -209,13 +209,14 @@ function scopePages(
   const bounds = [...days, addDays(days.at(-1) ?? "", 1)].map(
     (date) => startOfDay(date, zone).toISO({ suppressMilliseconds: true }) ?? "",
   );
+  // Each candidate's days in this scope's zone, once for the six pages.
+  const candidateDays = candidates.map((event) => ({ event, on: eventDays(event, zone) }));
   return WHEN_KEYS.map((key) => {
     const ranges = days.map((today) => whenRange(key, today, rules));
     const variantEvents = ranges.map((): CalendarEvent[] => []);
     // date -> event -> the views listing it under that date
     const sections = new Map<string, Map<CalendarEvent, number[]>>();
-    for (const event of candidates) {
-      const on = eventDays(event, zone);
+    for (const { event, on } of candidateDays) {
       ranges.forEach((range, view) => {
         if (!isOn(on, range)) return;
         variantEvents[view]?.push(event);
