@@ -11,6 +11,7 @@ import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
+import { whenJsonFileGroup } from "../outputs/when-json.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { searchFacts } from "../search/search-facts.ts";
@@ -24,6 +25,7 @@ import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
 import sitePlugin from "./site-plugin.ts";
 import { StreamedPages } from "./streamed-pages.ts";
+import whenPlugin from "./when-plugin.ts";
 import widgetPlugin from "./widget-plugin.ts";
 
 /**
@@ -93,6 +95,7 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(feedsPlugin, { site, current });
   eleventyConfig.addPlugin(widgetPlugin, { site, deployTarget: options.deployTarget });
   eleventyConfig.addPlugin(searchPlugin, { current });
+  eleventyConfig.addPlugin(whenPlugin, { site, current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   const hostPage = host.page;
   if (hostPage) {
@@ -193,6 +196,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),
+    whenJsonFileGroup(data.when, site.url),
     ...widgetFileGroups(data, site, json),
   ];
 }

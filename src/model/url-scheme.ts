@@ -55,6 +55,9 @@ export const paths = {
   /** Page `n` of a paged list whose first page is `first`. */
   listPage: (first: string, n: number) => (n === 1 ? first : `${first}page/${n}/`),
   subscribe: () => "/subscribe/",
+  /** What is on today, tomorrow, this weekend... (src/site/when): `/today/`, `/next-week/`. */
+  when: (key: string) => `/${key}/`,
+  calendarWhen: (calendarId: string, key: string) => `/calendars/${segment(calendarId)}/${key}/`,
   /** The search page; filters ride in the query string (docs/site.md, "Search and filters"). */
   search: (filters: Readonly<Record<string, string>> = {}) => {
     const query = new URLSearchParams(filters).toString();
@@ -79,6 +82,10 @@ export const paths = {
   media: (name: string) => `/media/${name}`,
   apiCalendars: () => "/api/calendars.json",
   apiEvents: (calendarId: string) => `/api/calendars/${segment(calendarId)}/events.json`,
+  /** A "when" page's events for the widget and other sites (docs/public-json.md). */
+  apiWhen: (key: string) => `/api/when/${key}.json`,
+  apiCalendarWhen: (calendarId: string, key: string) =>
+    `/api/calendars/${segment(calendarId)}/when/${key}.json`,
   apiManifest: () => "/api/manifest.json",
   apiChanges: () => "/api/changes.json",
   buildState: () => "/api/build-state.json",

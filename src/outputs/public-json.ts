@@ -131,7 +131,8 @@ export class PublicJson {
   }
 }
 
-function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
+/** An event as every public JSON file writes it (docs/public-json.md, "events.json"). */
+export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEvent {
   const { location, image } = event;
   return {
     id: event.id,

@@ -12,7 +12,13 @@ import { siteWindowUntil } from "../site/views.ts";
  * cancelled one after its grace) or the site's past window, or the day changes
  * in the site's zone or a calendar's (month grids mark "today", the month
  * view opens on the current month, the widget shows years other than the
- * current one). Every moment comes from the rule the output itself uses
+ * current one, and the "when" pages turn over: src/site/when builds every
+ * range of Today, Tomorrow, This weekend, This week, Next week and This
+ * month from whole days, so each of their boundaries, the week's, the
+ * weekend's and the month's included, is a midnight in the site's zone for
+ * the site-wide pages or in the calendar's zone for a calendar's, and both
+ * are among these day changes; test/site/when/when-views.test.ts holds it).
+ * Every moment comes from the rule the output itself uses
  * (endedFrom, feedWindowUntil, subscriptionWindowUntil, siteWindowUntil), so
  * they cannot drift apart.
  *

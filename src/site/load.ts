@@ -9,6 +9,7 @@ import { snapshotUpdatedAt } from "./data-updated.ts";
 import { localizeImages, type MediaFile } from "./media.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
+import { buildWhenViews, type WhenViews } from "./when/when-views.ts";
 
 /**
  * What the global data `portal` holds: the snapshot as this build publishes
@@ -19,6 +20,8 @@ import { buildViews, type SiteViews } from "./views.ts";
 export interface SiteData extends PortalSnapshot {
   readonly categories: readonly Category[];
   readonly views: SiteViews;
+  /** Today, Tomorrow, This weekend... site-wide and per calendar (src/site/when). */
+  readonly when: WhenViews;
   readonly media: readonly MediaFile[];
   /** Events gone from the portal, still published as cancelled (src/changes). */
   readonly removed: readonly CalendarEvent[];
@@ -71,6 +74,7 @@ export async function loadSiteData(
     warnings: [...snapshot.warnings, ...images.warnings],
     categories: views.categories.map((summary) => summary.category),
     views: withRemovedPages(views, changes.removed, snapshot.calendars, site.now.toMillis()),
+    when: timed("views", () => buildWhenViews(views, site)),
     media: images.files,
     removed: changes.removed,
     announcements: changes.announcements,

@@ -1,6 +1,7 @@
 import { paths } from "../model/url-scheme.ts";
 import { modifiedAt, newest } from "./data-updated.ts";
 import type { SiteData } from "./load.ts";
+import { whenSitemapEntries } from "./when/when-sitemap.ts";
 
 export interface SitemapEntry {
   readonly path: string;
@@ -39,6 +40,7 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: p.path,
       lastmod: latestByCalendar.get(p.calendar.id) ?? null,
     })),
+    ...whenSitemapEntries(portal.when),
     ...views.categoryPages.map((p) => ({
       path: p.path,
       lastmod: latestByCategory.get(p.summary) ?? null,

@@ -1,5 +1,7 @@
 import { SUPPORTED_LANGUAGES } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
+import { WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
+import type { WhenKey } from "../site/when/ranges.ts";
 
 /**
  * Interface text of the widget, per language. The embed page renders these
@@ -27,6 +29,10 @@ export interface WidgetLabels {
   readonly inZone: string;
   /** Prefix of the iframe title and the fallback link: "Events: Culture". */
   readonly eventsOf: string;
+  /** The `when` option's list heading and empty state, per value (src/site/when). */
+  readonly when: Readonly<Record<WhenKey, { readonly name: string; readonly empty: string }>>;
+  /** "Next:" before the next event when a `when` range is empty. */
+  readonly whenNext: string;
 }
 
 const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
@@ -51,6 +57,13 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     yourTime: text("localTimeYours"),
     inZone: text("localTimeEventZone"),
     eventsOf: text("widgetEventsOf"),
+    when: Object.fromEntries(
+      Object.entries(WHEN_MESSAGE_KEYS).map(([key, names]) => [
+        key,
+        { name: text(names.name), empty: text(names.empty) },
+      ]),
+    ) as WidgetLabels["when"],
+    whenNext: text("whenNext"),
   };
 }
 

@@ -1,3 +1,5 @@
+import { WHEN_KEYS } from "../site/when/ranges.ts";
+
 /**
  * The widget's options: URL parameters of /embed/{calendar}/ and `data-`
  * attributes of the embed.js script tag (`showTitle` is `data-show-title`).
@@ -66,6 +68,15 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
     description:
       "Only events whose title, summary, place or category names contain every one of these words (capitals and accents ignored). Combines with category.",
     example: "q=family",
+  },
+  {
+    name: "when",
+    attribute: "data-when",
+    values: WHEN_KEYS.join(", "),
+    defaultValue: "none (upcoming events)",
+    description:
+      "Only the events on these days, as the site's Today, Tomorrow, This weekend, This week, Next week and This month pages list them (also those already over today), in the calendar's time zone; when none, the next event after them. Combines with category and q.",
+    example: "when=weekend",
   },
   {
     name: "theme",

@@ -9,6 +9,7 @@ import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import { snapshotUpdatedAt } from "../../src/site/data-updated.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
+import { buildWhenViews } from "../../src/site/when/when-views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW } from "./clock.ts";
 import { listFiles } from "./files.ts";
@@ -38,6 +39,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     ...snapshot,
     categories: categoriesOf(snapshot),
     views,
+    when: buildWhenViews(views, site),
     media: [],
     removed: [],
     announcements: [],

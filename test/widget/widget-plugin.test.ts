@@ -78,6 +78,13 @@ describe("widget-plugin", () => {
         "oembed/community.json",
         "oembed/culture.json",
         `oembed/${weird}.json`,
+        // The "when" pages' JSON, site-wide and per calendar (docs/public-json.md).
+        ...["", "calendars/community/", "calendars/culture/", `calendars/${weird}/`].flatMap(
+          (folder) =>
+            ["today", "tomorrow", "weekend", "week", "next-week", "month"].map(
+              (when) => `api/${folder}when/${when}.json`,
+            ),
+        ),
       ].sort(),
     );
   });

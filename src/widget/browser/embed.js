@@ -20,6 +20,7 @@
     "compact",
     "showTitle",
     "tz",
+    "when",
   ];
   const current = document.currentScript;
   // currentScript is set while a classic (also async) script runs; the query

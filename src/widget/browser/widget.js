@@ -18,7 +18,8 @@
    *   summary: string, categories: Category[] }} PublicEvent
    * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
    *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
-   *   nextMonth: string, localTime: string, yourTime: string, inZone: string, eventsOf: string }} Labels
+   *   nextMonth: string, localTime: string, yourTime: string, inZone: string, eventsOf: string,
+   *   when: Record<string, { name: string, empty: string }>, whenNext: string }} Labels
    * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
    *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number, maxQuery: number }} WidgetConfig
    */
@@ -63,6 +64,8 @@
     compact: flag("compact", defaults.compact),
     showTitle: flag("showTitle", defaults.showTitle),
     tz: choice("tz", ["both", "event", "local"], defaults.tz),
+    // today, tomorrow, weekend, week, next-week, month: the site's "when" pages (src/site/when).
+    when: choice("when", Object.keys(CONFIG.labels.en.when), ""),
   };
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
@@ -81,13 +84,37 @@
     if (head instanceof HTMLElement) head.hidden = !opts.showTitle;
   }
 
+  /** With `when`: the first scheduled event after the range, for the empty state. @type {PublicEvent | null} */
+  let whenNext = null;
+
+  /** @returns {Promise<void>} */
   function load() {
     const url = data.eventsUrl;
     if (!url) return Promise.resolve();
-    return fetch(url, { credentials: "omit" })
+    // The calendar's "when" JSON sits beside its events.json (docs/public-json.md).
+    const source = opts.when
+      ? new URL(`when/${opts.when}.json`, new URL(url, location.href)).href
+      : url;
+    return fetch(source, { credentials: "omit" })
       .then((response) => (response.ok ? response.json() : null))
       .then((doc) => {
-        if (doc && doc.version === 1 && Array.isArray(doc.events)) render(doc.events);
+        if (!(doc && doc.version === 1 && Array.isArray(doc.events))) return;
+        if (!opts.when) return render(doc.events);
+        // The build's day or the next, whichever the visitor's clock is in.
+        /** @type {{ validFrom: string, validUntil: string, events: unknown, next: unknown }[]} */
+        const ranges = Array.isArray(doc.ranges) ? doc.ranges : [];
+        const range =
+          ranges.find((r) => now >= Date.parse(r.validFrom) && now < Date.parse(r.validUntil)) ||
+          (ranges[0] && now < Date.parse(ranges[0].validFrom) ? ranges[0] : null);
+        if (!range) {
+          // Not rebuilt for days: the upcoming events are still right.
+          opts.when = "";
+          return load();
+        }
+        /** @param {unknown} i */
+        const at = (i) => (typeof i === "number" ? doc.events[i] || null : null);
+        whenNext = at(range.next);
+        render((Array.isArray(range.events) ? range.events : []).map(at).filter(Boolean));
       })
       .catch(() => {
         // Offline or blocked: the build-time list stays, which is a fine fallback.
@@ -132,15 +159,35 @@
 
   /** @param {PublicEvent[]} events */
   function listView(events) {
-    const upcoming = events.filter((e) => endMs(e) >= now).slice(0, opts.count);
-    if (!upcoming.length) return el("p", "ecp-empty", L.empty);
-    const heading = el("h2", "ecp-sr", L.upcoming);
+    // A "when" range lists its days' events, also those over by now, as the site's page does.
+    const upcoming = (opts.when ? events : events.filter((e) => endMs(e) >= now)).slice(
+      0,
+      opts.count,
+    );
+    if (!upcoming.length) return opts.when ? whenEmpty() : el("p", "ecp-empty", L.empty);
+    const heading = el("h2", "ecp-sr", whenLabels().name);
     heading.id = "ecp-upcoming";
     const list = el("ol", "ecp-list");
     for (const event of upcoming) list.append(listItem(event));
     const fragment = document.createDocumentFragment();
     fragment.append(heading, list);
     return fragment;
+  }
+
+  /** The list's heading and empty text: the `when` range's, or the upcoming list's. */
+  function whenLabels() {
+    return (opts.when && L.when[opts.when]) || { name: L.upcoming, empty: L.empty };
+  }
+
+  /** "Nothing today. Next: …", the next event named only when no filter could exclude it. */
+  function whenEmpty() {
+    const empty = el("p", "ecp-empty", whenLabels().empty);
+    if (whenNext && opts.category === "" && opts.words.length === 0) {
+      const when = eventWhen(whenNext);
+      empty.append(" ", L.whenNext, " ", eventLink(whenNext, "ecp-next", false), ", ");
+      empty.append(timeEl(when.start));
+    }
+    return empty;
   }
 
   /** @param {PublicEvent} event */
@@ -520,7 +567,8 @@
     opts.category !== "" ||
     opts.words.length > 0 ||
     opts.tz === "local" ||
-    opts.lang !== pageLang
+    opts.lang !== pageLang ||
+    opts.when !== ""
   ) {
     load().then(ready);
   } else {

@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/model/url-scheme.ts";
+import { launchBrowser } from "../helpers/browser.ts";
+import { NOW_MS } from "../helpers/clock.ts";
+import { builtDemoSite } from "../helpers/demo-site.ts";
+import {
+  type RunningServer,
+  startHostServer,
+  startStaticServer,
+} from "../helpers/static-server.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
+
+/*
+ * The widget's `when` option (docs/widget.md) on the demo build, in
+ * Chromium: the events of a calendar's "when" range at the visitor's clock,
+ * the empty state with the next event, and embed.js's data-when.
+ */
+
+const HOUR = 3_600_000;
+const KEYS = ["today", "tomorrow", "weekend", "week", "next-week", "month"] as const;
+
+interface WhenJson {
+  readonly ranges: readonly { readonly events: readonly number[]; readonly next: number | null }[];
+  readonly events: readonly { readonly title: string; readonly url: string }[];
+}
+
+describe.runIf(hasChromium())("the widget's when option", () => {
+  let server: RunningServer;
+  let host: { origin: string; close(): Promise<void> };
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  let siteDir: string;
+  const contexts: BrowserContext[] = [];
+  const hostPages: Record<string, string> = {};
+
+  const whenJson = (calendarId: string, key: string) =>
+    JSON.parse(
+      readFileSync(join(siteDir, paths.apiCalendarWhen(calendarId, key).slice(1)), "utf8"),
+    ) as WhenJson;
+  /** The titles the widget must list for a range: the JSON's, at most `count` (5 by default). */
+  const titlesOf = (json: WhenJson, view: number, count = 5) =>
+    (json.ranges[view]?.events ?? []).slice(0, count).map((i) => json.events[i]?.title ?? "");
+
+  beforeAll(async () => {
+    siteDir = (await builtDemoSite()).dir;
+    server = await startStaticServer();
+    server.setRoot(siteDir);
+    host = await startHostServer(() => hostPages);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await closeBrowser?.();
+    await host?.close();
+    await server?.close();
+  });
+
+  async function openWidget(
+    query: string,
+    at = NOW_MS,
+  ): Promise<{ page: Page; problems: string[] }> {
+    const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
+    contexts.push(context);
+    await context.clock.setFixedTime(new Date(at));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(`${server.origin}/embed/${query}`);
+    await page.waitForSelector("#ecp[data-state=ready]");
+    return { page, problems };
+  }
+
+  const titles = (frame: Page | Frame) =>
+    frame.$$eval(".ecp-list .ecp-name", (nodes) => nodes.map((n) => n.textContent ?? ""));
+
+  it("should list the calendar's events on the range's days", async () => {
+    const json = whenJson("community", "tomorrow");
+    const expected = titlesOf(json, 0);
+    expect(expected.length).toBeGreaterThan(0);
+    const { page, problems } = await openWidget("community/?when=tomorrow");
+    expect(await titles(page)).toEqual(expected);
+    expect(await page.locator("#ecp-upcoming").textContent()).toBe("Tomorrow");
+    expect(problems).toEqual([]);
+  });
+
+  it("should follow the visitor's clock into the next day", async () => {
+    // Nothing of the community calendar on Friday 20 March; the Repair Café on Saturday.
+    const json = whenJson("community", "today");
+    expect(titlesOf(json, 0)).toEqual([]);
+    expect(titlesOf(json, 1).length).toBeGreaterThan(0);
+    const friday = await openWidget("community/?when=today");
+    expect(await titles(friday.page)).toEqual([]);
+    const saturday = await openWidget("community/?when=today", NOW_MS + 24 * HOUR);
+    expect(await titles(saturday.page)).toEqual(titlesOf(json, 1));
+    expect(await saturday.page.locator(".ecp-list time").first().getAttribute("datetime")).toMatch(
+      /^2026-03-21T/,
+    );
+  });
+
+  it("should say what is next when the range has nothing", async () => {
+    // A calendar and range of the demo that are empty at the build's clock, with a next event.
+    const empty = ["city", "community", "culture", "sport"]
+      .flatMap((calendarId) =>
+        KEYS.map((key) => ({ calendarId, key, json: whenJson(calendarId, key) })),
+      )
+      .find(({ json }) => json.ranges[0]?.events.length === 0 && json.ranges[0].next !== null);
+    expect(empty).toBeDefined();
+    if (!empty) return;
+    const next = empty.json.events[empty.json.ranges[0]?.next ?? -1];
+    const { page } = await openWidget(`${empty.calendarId}/?when=${empty.key}`);
+    const text = (await page.locator(".ecp-empty").textContent()) ?? "";
+    expect(text).toMatch(/^Nothing on .*\. Next: /);
+    expect(text).toContain(next?.title ?? "?");
+    expect(await page.locator(".ecp-empty a").getAttribute("href")).toBe(next?.url);
+    expect(await page.locator(".ecp-empty time").getAttribute("datetime")).toBeTruthy();
+  });
+
+  it("should show the upcoming events when the range's days are past, and ignore unknown values", async () => {
+    const upcoming = async (page: Page) => page.locator("#ecp-upcoming").textContent();
+    const stale = await openWidget("community/?when=today", NOW_MS + 4 * 24 * HOUR);
+    expect(await upcoming(stale.page)).toBe("Upcoming events");
+    const unknown = await openWidget("community/?when=yesterday");
+    expect(await upcoming(unknown.page)).toBe("Upcoming events");
+  });
+
+  it("should pass data-when from the one-line embed", async () => {
+    const json = whenJson("community", "weekend");
+    hostPages["/host.html"] =
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Host</title></head><body><main><h1>Host</h1>` +
+      `<a href="${server.origin}/calendars/community/" data-ecp-fallback>Events</a>` +
+      `<script src="${server.origin}/embed.js" data-calendar="community" data-when="weekend" async></script></main></body></html>`;
+    const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
+    contexts.push(context);
+    await context.clock.setFixedTime(new Date(NOW_MS));
+    const page = await context.newPage();
+    await page.goto(`${host.origin}/host.html`);
+    const handle = await page.locator("iframe").elementHandle();
+    const frame = await handle?.contentFrame();
+    if (!frame) throw new Error("no widget frame");
+    expect(new URL(frame.url()).searchParams.get("when")).toBe("weekend");
+    await frame.waitForSelector("#ecp[data-state=ready]");
+    expect(await titles(frame)).toEqual(titlesOf(json, 0));
+  });
+});
