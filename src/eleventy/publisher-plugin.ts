@@ -19,6 +19,7 @@ import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
 import feedsPlugin from "./feeds-plugin.ts";
+import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
 import sitePlugin from "./site-plugin.ts";
@@ -60,8 +61,11 @@ export interface WrittenFiles {
   readonly searchIndex: SearchIndexStats;
 }
 
-/** The templates rendered one page at a time outside Eleventy's pagination. */
-const STREAMED_TEMPLATES = ["calendars/event.njk"];
+/**
+ * The templates rendered one page at a time outside Eleventy's pagination:
+ * a page per event, and the pages of places and series, which grow with the events.
+ */
+const STREAMED_TEMPLATES = ["calendars/event.njk", "places/place.njk", "series/series.njk"];
 
 export default function publisherPlugin(
   eleventyConfig: EleventyConfig,
@@ -90,6 +94,7 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(feedsPlugin, { site, current });
   eleventyConfig.addPlugin(widgetPlugin, { site });
   eleventyConfig.addPlugin(searchPlugin, { current });
+  eleventyConfig.addPlugin(placesPlugin, { site, current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   const hostPage = host.page;
   if (hostPage) {
