@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { defaultHeaderRules } from "../build/headers.ts";
 import { hostOutputs } from "../build/host-files.ts";
+import { withMapTiles } from "../build/map-policy.ts";
 import { pagePathOf } from "../build/page-policy.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -72,7 +74,11 @@ export default function publisherPlugin(
   options: PublisherOptions,
 ): void {
   const { site } = options;
-  const host = hostOutputs(options.deployTarget ?? "netlify");
+  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/build/map-policy.ts).
+  const host = hostOutputs(
+    options.deployTarget ?? "netlify",
+    withMapTiles(defaultHeaderRules(), site.map),
+  );
   // This run's data and what is derived from it once; Eleventy awaits
   // "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;

@@ -519,6 +519,7 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       description: "Thank you, volunteers! Drinks are on us.",
       start: at(drinks, "17:30"),
       end: at(drinks, "19:00"),
+      location: PLACES.hoekje,
       categories: [],
     },
     {
