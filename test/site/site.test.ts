@@ -15,8 +15,14 @@ let dataset: PortalDataset;
 let visibleEvents: DatasetEvent[];
 
 const read = (path: string) => readFileSync(join(dir, path), "utf8");
+/** As Nunjucks escapes text: `&`, `<`, `>`, `"` and `'`. */
 const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 /** A file in an event's folder, relative to the site: its page unless named. */
 const eventFile = (event: DatasetEvent, name = "index.html") =>
