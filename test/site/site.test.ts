@@ -276,6 +276,13 @@ describe("the demo site in Dutch", () => {
       expect(
         readFileSync(join(site.dir, "calendars", "culture", "2026", month, "index.html"), "utf8"),
       ).toContain("Maandoverzicht");
+      // Places and series in Dutch: the navigation, a series' rule, an event's other dates.
+      expect(home).toContain('<li><a href="/places/">Locaties</a></li>');
+      const series = join(site.dir, "calendars", "community", "series");
+      const repair = readdirSync(series).find((name) => name.startsWith("repair-cafe-")) ?? "";
+      expect(readFileSync(join(series, repair, "index.html"), "utf8")).toContain(
+        '<p class="lede series-rule">Elke zaterdag om 10:00</p>',
+      );
     } finally {
       removeBuild(site);
     }
