@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { renderApacheConfig } from "../build/apache-config.ts";
+import { defaultHeaderRules } from "../build/headers.ts";
 import { renderCloudflareHeaders } from "../build/headers-file.ts";
+import { withMapTiles } from "../build/map-policy.ts";
 import { renderNginxConfig } from "../build/nginx-config.ts";
 import { renderS3Sync } from "../build/s3-upload.ts";
 import { readSiteConfig } from "../config/site.ts";
@@ -30,18 +32,23 @@ runCli(async () => {
   }
   const site = readSiteConfig(process.env);
   const basePath = site.urls.basePath;
+  // The place pages admit MAP_TILES_URL's tile server (src/build/map-policy.ts).
+  const rules = withMapTiles(defaultHeaderRules(), site.map);
   const text =
     format === "cloudflare"
-      ? renderCloudflareHeaders()
+      ? renderCloudflareHeaders(rules)
       : format === "nginx"
-        ? renderNginxConfig({
-            basePath,
-            root: values.root,
-            listen: values.listen,
-            serverName: values["server-name"] ?? new URL(site.url).hostname,
-          })
+        ? renderNginxConfig(
+            {
+              basePath,
+              root: values.root,
+              listen: values.listen,
+              serverName: values["server-name"] ?? new URL(site.url).hostname,
+            },
+            rules,
+          )
         : format === "apache"
-          ? renderApacheConfig({ basePath })
+          ? renderApacheConfig({ basePath }, rules)
           : renderS3Sync();
   process.stdout.write(text);
 });

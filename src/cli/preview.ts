@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { PublishedSite } from "../api/published-site.ts";
+import { defaultHeaderRules, headersFor } from "../build/headers.ts";
+import { withMapTiles } from "../build/map-policy.ts";
 import { startPreviewServer } from "../build/preview-server.ts";
+import { readMapSettings } from "../config/map.ts";
 import { ConfigError } from "../errors.ts";
 import { paths, SiteUrls } from "../model/url-scheme.ts";
 import { runCli } from "./run.ts";
@@ -27,11 +30,14 @@ runCli(async () => {
     .catch(() => null)) as { siteUrl?: unknown } | null;
   const basePath =
     typeof manifest?.siteUrl === "string" ? new SiteUrls(manifest.siteUrl).basePath : "";
+  // The place pages admit MAP_TILES_URL's tile server, as the build's host files do.
+  const rules = withMapTiles(defaultHeaderRules(), readMapSettings(process.env));
   const server = await startPreviewServer({
     root: values.dir,
     host: values.host,
     port: Number(values.port),
     basePath,
+    headers: (sitePath) => headersFor(sitePath, rules),
   });
   console.log(
     `Previewing ${values.dir}/ with production headers at ${server.origin}${basePath}/ (Ctrl-C stops)`,

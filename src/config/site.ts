@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
+import { type MapSettings, readMapSettings } from "./map.ts";
 
 /**
  * Site settings, read once from the environment. Every variable is documented
@@ -47,6 +48,13 @@ export interface SiteConfig {
    * (a data: URL), one file fewer per event for hosts that limit file counts.
    */
   readonly eventIcs: EventIcsMode;
+  /**
+   * COLLAPSE_SERIES: lists of upcoming events show each series once, at its
+   * next date, with "and N more dates" (src/series).
+   */
+  readonly collapseSeries: boolean;
+  /** MAP_TILES_URL, MAP_ATTRIBUTION: the tile server place pages may show a map from; null: none. */
+  readonly map: MapSettings | null;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -105,7 +113,20 @@ export function readSiteConfig(
     changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
     icsMaxBytes: readByteSize(env, "ICS_MAX_BYTES", DEFAULT_ICS_MAX_BYTES),
     eventIcs: readEventIcs(env.EVENT_ICS),
+    collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
+    map: readMapSettings(env),
   };
+}
+
+const TRUE_WORDS = new Set(["true", "1", "yes"]);
+const FALSE_WORDS = new Set(["false", "0", "no"]);
+
+function readBooleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (TRUE_WORDS.has(raw)) return true;
+  if (FALSE_WORDS.has(raw)) return false;
+  throw new ConfigError(`${name}: expected true or false, got "${env[name]?.trim()}".`);
 }
 
 function readEventIcs(raw: string | undefined): EventIcsMode {

@@ -63,7 +63,9 @@ function toScope(value: unknown, kind?: string): FeedScope {
   if (value === "/" || value === "site" || value === undefined || value === null) {
     return { kind: "site" };
   }
-  if (typeof value === "object" && (value as { kind?: unknown }).kind === "calendarCategory") {
+  // Scopes given whole: a calendar x category pair, a place, a series.
+  const given = typeof value === "object" ? (value as { kind?: unknown }).kind : undefined;
+  if (given === "calendarCategory" || given === "place" || given === "series") {
     return value as FeedScope;
   }
   if (typeof value === "object" && "id" in value && "name" in value) {

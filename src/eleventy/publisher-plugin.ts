@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { defaultHeaderRules } from "../build/headers.ts";
 import { hostOutputs } from "../build/host-files.ts";
+import { withMapTiles } from "../build/map-policy.ts";
 import { pagePathOf } from "../build/page-policy.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -21,6 +23,7 @@ import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
 import feedsPlugin from "./feeds-plugin.ts";
+import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
 import sitePlugin from "./site-plugin.ts";
@@ -65,15 +68,22 @@ export interface WrittenFiles {
   readonly richResults: RichResults;
 }
 
-/** The templates rendered one page at a time outside Eleventy's pagination. */
-const STREAMED_TEMPLATES = ["calendars/event.njk"];
+/**
+ * The templates rendered one page at a time outside Eleventy's pagination:
+ * a page per event, and the pages of places and series, which grow with the events.
+ */
+const STREAMED_TEMPLATES = ["calendars/event.njk", "places/place.njk", "series/series.njk"];
 
 export default function publisherPlugin(
   eleventyConfig: EleventyConfig,
   options: PublisherOptions,
 ): void {
   const { site } = options;
-  const host = hostOutputs(options.deployTarget ?? "netlify");
+  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/build/map-policy.ts).
+  const host = hostOutputs(
+    options.deployTarget ?? "netlify",
+    withMapTiles(defaultHeaderRules(), site.map),
+  );
   // This run's data and what is derived from it once; Eleventy awaits
   // "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
@@ -96,6 +106,7 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(widgetPlugin, { site, deployTarget: options.deployTarget });
   eleventyConfig.addPlugin(searchPlugin, { current });
   eleventyConfig.addPlugin(whenPlugin, { site, current });
+  eleventyConfig.addPlugin(placesPlugin, { site, current });
   eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   const hostPage = host.page;
   if (hostPage) {

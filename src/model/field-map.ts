@@ -58,6 +58,8 @@ const EVENT_FIELDS = {
   cancelled: ["cancelled", "canceled", "isCancelled", "isCanceled", "is_cancelled"],
   attendanceMode: ["attendanceMode", "attendance_mode", "eventAttendanceMode", "mode"],
   location: ["location", "venue", "place", "address"],
+  // The place's own id when it is not inside the location record (`location.id` is read too).
+  placeId: ["placeId", "place_id", "venueId", "venue_id", "locationId", "location_id"],
   onlineUrl: [
     "onlineUrl",
     "online_url",
@@ -95,6 +97,16 @@ const EVENT_FIELDS = {
     "modified",
   ],
   revision: ["revision", "sequence", "version", "rev"],
+  // The series (recurring event) an event is a date of; an object's `id` is read.
+  seriesId: [
+    "seriesId",
+    "series_id",
+    "series",
+    "recurringEventId",
+    "recurring_event_id",
+    "recurrenceGroupId",
+    "parentEventId",
+  ],
 } as const;
 
 export type CalendarField = keyof typeof CALENDAR_FIELDS;

@@ -59,7 +59,10 @@ export function normalizeEvent(
     typeof descriptionRaw === "string" ? sanitizeDescription(descriptionRaw) : "";
   const summaryText = readText(pick("summary"));
 
-  const location = readPlace(pick("location"));
+  // A mapped placeId is the one place id read: a portal whose location records carry
+  // an id per event (not per place) maps it elsewhere, or to a field it does not send.
+  const ownPlaceId = options.fieldMap.event.placeId === undefined;
+  const location = withPlaceId(readPlace(pick("location"), ownPlaceId), readId(pick("placeId")));
   const onlineUrl = safeLink(readUrlField(pick("onlineUrl")));
   const updatedAt = parseInstant(pick("updatedAt"));
   const performers = readPerformers(pick("performer"));
@@ -92,6 +95,7 @@ export function normalizeEvent(
       categories: readCategories(pick("categories")),
       organizer: readOrganizer(pick("organizer")),
       registrationUrl: safeLink(readUrlField(pick("registrationUrl"))),
+      ...optionalSeriesId(readSeriesId(pick("seriesId"))),
       createdAt: parseInstant(pick("createdAt")),
       updatedAt,
       sequence: readSequence(pick("revision"), updatedAt),
@@ -153,7 +157,22 @@ function readUrlField(raw: unknown): unknown {
   return isPlainObject(raw) ? (raw.url ?? raw.href) : raw;
 }
 
-function readPlace(raw: unknown): Place | null {
+/** A place id given beside the location record (the field map's `placeId`) wins over one inside it. */
+function withPlaceId(place: Place | null, id: string | null): Place | null {
+  return place && id ? { ...place, id } : place;
+}
+
+/** A series id, given as such or as a series record's `id`. */
+function readSeriesId(raw: unknown): string | null {
+  return readId(isPlainObject(raw) ? raw.id : raw);
+}
+
+/** Only events of a series carry the field, so other events stay as they were. */
+function optionalSeriesId(seriesId: string | null): { seriesId?: string } {
+  return seriesId ? { seriesId } : {};
+}
+
+function readPlace(raw: unknown, ownId = true): Place | null {
   if (typeof raw === "string") {
     const geo = readGeo(raw);
     if (geo) return { name: null, address: null, geo };
@@ -165,7 +184,9 @@ function readPlace(raw: unknown): Place | null {
   const address = readAddress(raw.address ?? (raw.street || raw.locality || raw.city ? raw : null));
   const geo = readPlaceGeo(raw);
   if (!name && !address && !geo) return null;
-  return { name, address, geo };
+  // Only places the portal names carry an id, so other places stay as they were.
+  const id = ownId ? readId(raw.id ?? raw.placeId ?? raw.venueId) : null;
+  return id ? { id, name, address, geo } : { name, address, geo };
 }
 
 function readAddress(raw: unknown): PostalAddress | null {

@@ -46,6 +46,12 @@ export interface PostalAddress {
 }
 
 export interface Place {
+  /**
+   * The portal's id of the place, when it gives one (`location.id`, or the
+   * field map's `placeId`): events with the same id are at the same place,
+   * whatever their names and addresses say (src/places/place-key.ts).
+   */
+  readonly id?: string | null;
   readonly name: string | null;
   readonly address: PostalAddress | null;
   readonly geo: { readonly lat: number; readonly lon: number } | null;
@@ -119,6 +125,11 @@ export interface CalendarEvent {
   readonly performers?: readonly Performer[];
   /** Present only when the portal gives a price or ticket details (field map `offers.*`). */
   readonly offer?: Offer;
+  /**
+   * The portal's id of the series the event is a date of, when it gives one
+   * (the field map's `seriesId`): src/series/series-key.ts groups the dates.
+   */
+  readonly seriesId?: string | null;
   readonly createdAt: string | null;
   /**
    * When the portal last changed the event. For a portal that gives no

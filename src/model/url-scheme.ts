@@ -50,6 +50,13 @@ export const paths = {
   /** Folder of the feeds and calendar of one calendar's events in one category (no HTML page). */
   calendarCategory: (calendarId: string, categoryId: string) =>
     `/calendars/${segment(calendarId)}/categories/${segment(categoryId)}/`,
+  /** Every place with a page, and its events (src/places). */
+  places: () => "/places/",
+  /** A place's page: `key` is its URL segment already (src/places/place-key.ts). */
+  place: (key: string) => `/places/${key}/`,
+  placePast: (key: string) => `/places/${key}/past/`,
+  /** A series' page in its calendar: `key` is its URL segment already (src/series/series-key.ts). */
+  series: (calendarId: string, key: string) => `/calendars/${segment(calendarId)}/series/${key}/`,
   /** Every upcoming event, 20 a page (`page/2/`...). */
   events: () => "/events/",
   /** Page `n` of a paged list whose first page is `first`. */
@@ -108,7 +115,16 @@ export type FeedScope =
   | { readonly kind: "site" }
   | { readonly kind: "calendar"; readonly id: string; readonly name: string }
   | { readonly kind: "category"; readonly id: string; readonly name: string }
-  | CalendarCategoryScope;
+  | CalendarCategoryScope
+  /** A place with a page (src/places): `id` is its key. */
+  | { readonly kind: "place"; readonly id: string; readonly name: string }
+  /** A series (src/series): `id` is its key in its calendar. */
+  | {
+      readonly kind: "series";
+      readonly calendarId: string;
+      readonly id: string;
+      readonly name: string;
+    };
 
 export interface CalendarCategoryScope {
   readonly kind: "calendarCategory";
@@ -125,6 +141,16 @@ export const FEED_FILE_NAMES = {
   ics: "calendar.ics",
   qr: "calendar-qr.svg",
 } as const;
+
+export type FeedFormat = "rss" | "atom" | "json" | "ics";
+
+/**
+ * The files a scope has: every format, but a series (often two or three
+ * dates) gets its calendar and one feed, RSS, the one every reader reads.
+ */
+export function scopeFormats(scope: FeedScope): readonly FeedFormat[] {
+  return scope.kind === "series" ? ["rss", "ics"] : ["rss", "atom", "json", "ics"];
+}
 
 /** Site paths of a scope's page and files. */
 export interface ScopeFiles {
@@ -144,6 +170,8 @@ function scopePagePath(scope: FeedScope): string {
   if (scope.kind === "category") return paths.category(scope.id);
   if (scope.kind === "calendarCategory")
     return paths.search({ calendar: scope.calendarId, category: scope.categoryId });
+  if (scope.kind === "place") return paths.place(scope.id);
+  if (scope.kind === "series") return paths.series(scope.calendarId, scope.id);
   return paths.home();
 }
 

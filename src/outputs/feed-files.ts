@@ -1,5 +1,5 @@
 import type { CalendarEvent } from "../model/types.ts";
-import { type FeedScope, paths, scopeFiles } from "../model/url-scheme.ts";
+import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
@@ -16,7 +16,6 @@ import { writeSubscriptionsJson } from "./subscriptions-json.ts";
  */
 
 type Format = "rss" | "atom" | "json" | "ics";
-const FORMATS: readonly Format[] = ["rss", "atom", "json", "ics"];
 
 interface ScopeFile {
   readonly scope: FeedScope;
@@ -29,7 +28,7 @@ export function feedFileGroups(
 ): readonly FileGroup[] {
   const { data, site } = scopes;
   const files = scopes.withFiles.flatMap((scope) =>
-    FORMATS.map((format): ScopeFile => ({ scope, format })),
+    scopeFormats(scope).map((format): ScopeFile => ({ scope, format })),
   );
   const pathOf = ({ scope, format }: ScopeFile) => scopeFiles(scope)[format];
   const offered = scopes.subscriptions;
@@ -94,13 +93,12 @@ export function feedFileGroups(
 }
 
 function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom" | "json"): string {
-  const calendar =
-    scope.kind === "calendar" ? scopes.data.calendars.find((c) => c.id === scope.id) : undefined;
+  const description = scopes.description(scope);
   const options: FeedOptions = {
     site: scopes.site,
     scope,
     dataUpdatedAt: scopes.dataUpdatedAt,
-    ...(calendar?.description ? { description: calendar.description } : {}),
+    ...(description ? { description } : {}),
     announcements: scopes.announcements(scope),
   };
   const events = scopes.events(scope, "feed");

@@ -2,6 +2,9 @@ import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
+import type { PlaceIndex } from "../places/place-index.ts";
+import type { SeriesIndex } from "../series/series-index.ts";
+import { describeSeriesRule } from "../series/series-text.ts";
 import type { FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
 import type { Warn } from "./feeds-window.ts";
@@ -42,6 +45,8 @@ export interface FeedData {
   readonly removed: readonly CalendarEvent[];
   /** Change announcements, newest first (src/changes). */
   readonly announcements: readonly Announcement[];
+  /** The places and series with pages (src/places, src/series): each is a scope too. */
+  readonly views?: { readonly places?: PlaceIndex; readonly series?: SeriesIndex };
 }
 
 export type FeedSite = FeedSiteOptions &
@@ -66,6 +71,8 @@ export class FeedScopes {
   readonly #warn: Warn;
   readonly #events = new Map<string, CalendarEvent[]>();
   readonly #plans = new Map<string, CalendarPlan>();
+  /** What a place's or a series' scope says about it (description), by scope key. */
+  readonly #about = new Map<string, string>();
 
   constructor(data: FeedData, site: FeedSite, warn: Warn) {
     this.data = data;
@@ -74,6 +81,17 @@ export class FeedScopes {
     this.dataUpdatedAt = data.updatedAt ?? data.fetchedAt;
     this.subscriptions = subscriptionScopes(data.events, data.calendars, data.categories, site);
     const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
+    const places = data.views?.places;
+    const series = data.views?.series;
+    // A place's and a series' files: their events, and deleted ones while published as cancelled.
+    const keysOf = (event: CalendarEvent): string[] => {
+      const keys = scopeKeysOf(event);
+      const place = places?.of(event);
+      if (place) keys.push(scopeKey(place.scope));
+      const dates = series?.of(event);
+      if (dates) keys.push(scopeKey(dates.scope));
+      return keys;
+    };
     for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
     for (const event of data.removed) {
       if (event.history?.removed?.kind === "moved") {
@@ -90,7 +108,17 @@ export class FeedScopes {
         (category): FeedScope => ({ kind: "category", id: category.id, name: category.name }),
       ),
       ...this.#pairsWithFiles(deleted, categories),
+      ...(places?.all ?? []).map((place) => place.scope),
+      ...(series?.all ?? []).map((dates) => dates.scope),
     ];
+    for (const place of places?.all ?? []) {
+      const address = place.place.address?.formatted;
+      if (address) this.#about.set(scopeKey(place.scope), address);
+    }
+    for (const dates of series?.all ?? []) {
+      if (dates.rule)
+        this.#about.set(scopeKey(dates.scope), describeSeriesRule(dates.rule, site.lang));
+    }
   }
 
   /** The events of a scope's feeds or of its calendar file, in the site's order. */
@@ -101,18 +129,36 @@ export class FeedScopes {
 
   /** The announcements of a scope's feeds, newest first. */
   announcements(scope: FeedScope): readonly Announcement[] {
-    return announcementsInScope(this.data.announcements, scope);
+    if (scope.kind !== "place" && scope.kind !== "series") {
+      return announcementsInScope(this.data.announcements, scope);
+    }
+    if (this.data.announcements.length === 0) return [];
+    const ids = new Set(this.events(scope, "feed").map((e) => `${e.calendarId}\u0000${e.id}`));
+    return this.data.announcements.filter((a) => ids.has(`${a.calendarId}\u0000${a.eventId}`));
+  }
+
+  /**
+   * What a scope's feeds and calendar say about it: a calendar's description,
+   * a place's address, a series' rule ("Every Thursday, 19:30"); else the
+   * site's description.
+   */
+  description(scope: FeedScope): string | undefined {
+    if (scope.kind === "calendar") {
+      return this.data.calendars.find((c) => c.id === scope.id)?.description || undefined;
+    }
+    return this.#about.get(scopeKey(scope));
   }
 
   /** The options of a scope's calendar.ics. */
   calendarOptions(scope: FeedScope): CalendarOptions {
     const calendar =
       scope.kind === "calendar" ? this.data.calendars.find((c) => c.id === scope.id) : undefined;
+    const description = this.description(scope);
     return {
       site: this.site,
       scope,
       dataUpdatedAt: this.dataUpdatedAt,
-      ...(calendar?.description ? { description: calendar.description } : {}),
+      ...(description ? { description } : {}),
       color: calendar?.color ?? null,
       warn: this.#warn,
     };
@@ -157,7 +203,8 @@ export class FeedScopes {
   }
 }
 
-function keysOf(event: CalendarEvent): string[] {
+/** The keys of the scopes every event is in: the site, its calendar, its categories and pairs. */
+function scopeKeysOf(event: CalendarEvent): string[] {
   const categories = [...new Set(event.categories.map((c) => c.id))];
   return [
     scopeKey({ kind: "site" }),
@@ -175,6 +222,7 @@ function scopeKey(scope: FeedScope): string {
   if (scope.kind === "calendarCategory") {
     return JSON.stringify([scope.kind, scope.calendarId, scope.categoryId]);
   }
+  if (scope.kind === "series") return JSON.stringify([scope.kind, scope.calendarId, scope.id]);
   return JSON.stringify([scope.kind, scope.id]);
 }
 

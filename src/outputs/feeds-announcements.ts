@@ -18,7 +18,8 @@ import type { FeedEntry } from "./feeds-entry.ts";
 
 /**
  * The announcements a feed of `scope` carries: those of its events, in the
- * feeds of the site, the event's calendar, its categories and its pairs.
+ * feeds of the site, the event's calendar, its categories and its pairs
+ * (and its place and series: src/outputs/feed-scopes.ts).
  */
 export function announcementsInScope(
   announcements: readonly Announcement[],
@@ -28,6 +29,8 @@ export function announcementsInScope(
   const inCategory = (a: Announcement, id: string) => a.categories.some((c) => c.id === id);
   if (scope.kind === "calendar") return announcements.filter((a) => a.calendarId === scope.id);
   if (scope.kind === "category") return announcements.filter((a) => inCategory(a, scope.id));
+  // A place's and a series' events are known to their scopes only (feed-scopes.ts picks theirs).
+  if (scope.kind === "place" || scope.kind === "series") return [];
   return announcements.filter(
     (a) => a.calendarId === scope.calendarId && inCategory(a, scope.categoryId),
   );

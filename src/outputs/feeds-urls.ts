@@ -2,10 +2,12 @@ import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import {
   absoluteUrl,
+  type FeedFormat,
   type FeedScope,
   paths,
   type ScopeFiles,
   scopeFiles,
+  scopeFormats,
 } from "../model/url-scheme.ts";
 
 /**
@@ -59,12 +61,14 @@ export interface FeedLink {
 
 /**
  * Autodiscovery entries for `<link rel="alternate">` in a page's head: RSS,
- * Atom, JSON Feed and the iCalendar subscription of the same scope.
+ * Atom, JSON Feed and the iCalendar subscription of the same scope (those it
+ * has: scopeFormats).
  */
 export function feedLinks(scope: FeedScope, site: { url: string; title: string }): FeedLink[] {
   const urls = feedUrls(scope, site.url);
   const title = scopeTitle(scope, site.title);
-  return [
+  const formats = scopeFormats(scope);
+  const links: FeedLink[] = [
     { rel: "alternate", type: FEED_MEDIA_TYPES.rss, href: urls.rss, title: `${title} (RSS)` },
     { rel: "alternate", type: FEED_MEDIA_TYPES.atom, href: urls.atom, title: `${title} (Atom)` },
     {
@@ -80,4 +84,10 @@ export function feedLinks(scope: FeedScope, site: { url: string; title: string }
       title: `${title} (iCalendar)`,
     },
   ];
+  return formats.length === 4 ? links : links.filter((link) => formats.includes(formatOf(link)));
+}
+
+function formatOf(link: FeedLink): FeedFormat {
+  const found = Object.entries(FEED_MEDIA_TYPES).find(([, type]) => type === link.type);
+  return (found?.[0] ?? "rss") as FeedFormat;
 }

@@ -22,6 +22,12 @@ export interface SubscribeLinks {
 }
 
 export function subscribeLinks(httpsIcsUrl: string, name: string): SubscribeLinks {
+  const links = subscribeUrls(httpsIcsUrl, name);
+  return { ...links, qrSvg: renderQrSvg(links.webcal, name) };
+}
+
+/** The same links without the QR code (pages that show none: places, series). */
+export function subscribeUrls(httpsIcsUrl: string, name: string): Omit<SubscribeLinks, "qrSvg"> {
   const https = new URL(httpsIcsUrl).href;
   const webcal = https.replace(/^https?:/i, "webcal:");
   const addFromWeb = `url=${encodeURIComponent(https)}&name=${encodeURIComponent(name)}`;
@@ -31,6 +37,5 @@ export function subscribeLinks(httpsIcsUrl: string, name: string): SubscribeLink
     google: `https://calendar.google.com/calendar/render?cid=${encodeURIComponent(webcal)}`,
     outlook: `https://outlook.live.com/calendar/0/addfromweb?${addFromWeb}`,
     office365: `https://outlook.office.com/calendar/0/addfromweb?${addFromWeb}`,
-    qrSvg: renderQrSvg(webcal, name),
   };
 }

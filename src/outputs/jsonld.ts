@@ -1,4 +1,4 @@
-import type { CalendarEvent, Offer, Performer } from "../model/types.ts";
+import type { CalendarEvent, Offer, Performer, Place } from "../model/types.ts";
 
 /**
  * schema.org `Event` for an event page (https://schema.org/Event and Google's
@@ -22,23 +22,7 @@ const ATTENDANCE = {
 } as const;
 
 export function eventJsonLd(event: CalendarEvent, url: string): Record<string, unknown> {
-  const place = event.location && {
-    "@type": "Place",
-    name: event.location.name ?? event.location.address?.formatted ?? undefined,
-    address: event.location.address && {
-      "@type": "PostalAddress",
-      streetAddress: event.location.address.street ?? undefined,
-      addressLocality: event.location.address.locality ?? undefined,
-      addressRegion: event.location.address.region ?? undefined,
-      postalCode: event.location.address.postalCode ?? undefined,
-      addressCountry: event.location.address.country ?? undefined,
-    },
-    geo: event.location.geo && {
-      "@type": "GeoCoordinates",
-      latitude: event.location.geo.lat,
-      longitude: event.location.geo.lon,
-    },
-  };
+  const place = event.location && placeNode(event.location);
   const virtual = event.onlineUrl && { "@type": "VirtualLocation", url: event.onlineUrl };
   const locations = [place, virtual].filter(Boolean);
   const allDay = (iso: string) => iso.slice(0, 10);
@@ -105,6 +89,55 @@ function performerOf(performer: Performer): Record<string, unknown> {
     "@type": performer.kind === "group" ? "PerformingGroup" : "Person",
     name: performer.name,
     url: performer.url ?? undefined,
+  };
+}
+
+/** schema.org `Place`: name, PostalAddress and GeoCoordinates, as far as the portal gives them. */
+function placeNode(place: Place): Record<string, unknown> {
+  return {
+    "@type": "Place",
+    name: place.name ?? place.address?.formatted ?? undefined,
+    address: place.address && {
+      "@type": "PostalAddress",
+      streetAddress: place.address.street ?? undefined,
+      addressLocality: place.address.locality ?? undefined,
+      addressRegion: place.address.region ?? undefined,
+      postalCode: place.address.postalCode ?? undefined,
+      addressCountry: place.address.country ?? undefined,
+    },
+    geo: place.geo && {
+      "@type": "GeoCoordinates",
+      latitude: place.geo.lat,
+      longitude: place.geo.lon,
+    },
+  };
+}
+
+/**
+ * schema.org `Place` for a place's page (https://schema.org/Place): the
+ * place, its page as `url`, and its upcoming events as `event`, each naming
+ * the `Event` of its own page (`@id`).
+ */
+export function placeJsonLd(
+  place: Place,
+  url: string,
+  events: readonly { readonly event: CalendarEvent; readonly url: string }[],
+): Record<string, unknown> {
+  return {
+    "@context": "https://schema.org",
+    ...placeNode(place),
+    "@id": `${url}#place`,
+    url,
+    event: events.length
+      ? events.map(({ event, url: eventUrl }) => ({
+          "@type": "Event",
+          "@id": `${eventUrl}#event`,
+          name: event.title,
+          url: eventUrl,
+          startDate: event.allDay ? event.start.slice(0, 10) : event.start,
+          eventStatus: STATUS[event.status],
+        }))
+      : undefined,
   };
 }
 

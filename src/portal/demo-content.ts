@@ -111,6 +111,18 @@ export const PLACES = {
   museumplein: place("Museumplein", "Museumplein", "1071 DJ", "Amsterdam", 52.358, 4.882),
   library: place("Riverside Library", "Stadsplein 1", "1181 ZM", "Amstelveen", 52.303, 4.86),
   amstelpark: place("Amstelpark", "Europaboulevard 300", "1083 AD", "Amsterdam", 52.3302, 4.8937),
+  // A place without coordinates: its page's directions go by its name and address.
+  hoekje: {
+    name: "Café 't Hoekje & Co",
+    address: {
+      street: "Van Woustraat 101",
+      locality: "Amsterdam",
+      region: "Noord-Holland",
+      postalCode: "1074 AE",
+      country: "NL",
+    },
+    geo: null,
+  },
 } as const;
 
 const org = (name: string, email: string | null, url: string | null): WireOrganizer => ({

@@ -305,6 +305,7 @@ function oneOffEvents(today: DateTime): EventSpec[] {
   const drinks = day(8, 5);
   const authorTalk = day(22, 2);
   const languageCafe = day(40, 4);
+  const quiz = day(15, 4);
   return [
     {
       id: `clean-up-day-${compact(cleanUp)}`,
@@ -510,6 +511,18 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       image: { slug: "photo-exhibition", alt: "Black-and-white portrait of a market vendor" },
       categories: [CATEGORIES.arts],
       organizer: ORGANIZERS.arts,
+    },
+    {
+      id: `quiz-night-${compact(quiz)}`,
+      calendarId: "community",
+      title: "Pub Quiz for the Food Bank",
+      summary: "Teams of four, eight rounds; the entry fee goes to the food bank.",
+      description: "<p>Eight rounds of questions about the neighbourhood and beyond.</p>",
+      start: at(quiz, "20:00"),
+      end: at(quiz, "22:30"),
+      location: PLACES.hoekje,
+      categories: [CATEGORIES.food],
+      organizer: ORGANIZERS.buurtwerk,
     },
     {
       id: `volunteer-drinks-${compact(drinks)}`,

@@ -1,7 +1,13 @@
 import { DateTime } from "luxon";
 import { CATEGORIES, DEMO_ZONE, PLACES } from "./demo-content.ts";
 import { createPrng } from "./prng.ts";
-import type { DatasetCalendar, DatasetEvent, PortalDataset, WireLocation } from "./types.ts";
+import type {
+  DatasetCalendar,
+  DatasetEvent,
+  PortalDataset,
+  WireAttendanceMode,
+  WireLocation,
+} from "./types.ts";
 import { createLocalFormatter, formatUtc, parseInstant } from "./zoned-time.ts";
 
 export interface SyntheticOptions {
@@ -17,7 +23,8 @@ const ADJECTIVES = ["Morning", "Evening", "Open", "Family", "Community", "Late",
 const NOUNS = ["Concert", "Workshop", "Market", "Lecture", "Tour", "Meetup", "Screening", "Run"];
 /** One shared single-category array per category, not one per event. */
 const CATEGORY_SETS = Object.values(CATEGORIES).map((category) => [category]);
-const PLACE_LIST: WireLocation[] = Object.values(PLACES);
+/** The demo's places with coordinates (a place added to the demo without any does not move every synthetic event). */
+const PLACE_LIST: WireLocation[] = Object.values(PLACES).filter((place) => place.geo !== null);
 /** Shared, so 100,000 events cost little more than their own dates and ids. */
 const DESCRIPTIONS = NOUNS.map(
   (noun) =>
@@ -25,10 +32,18 @@ const DESCRIPTIONS = NOUNS.map(
 );
 const SUMMARY = "Generated event for load tests and benchmarks.";
 const DAY_MS = 86_400_000;
+/**
+ * A fifth of each calendar's events (its first ones, in whole series) are
+ * weekly series of 8 dates: one title, place and start time, a week apart,
+ * so places and series get pages and files as on a real site.
+ */
+const SERIES_SHARE = 0.2;
+const SERIES_LENGTH = 8;
 
 /**
  * A large deterministic dataset: `calendars` x `eventsPerCalendar` events
- * between 60 days before and 180 days after `now`, in one organization.
+ * between 60 days before and 180 days after `now`, in one organization, at
+ * the demo's nine places; a fifth of them in weekly series (SERIES_SHARE).
  * Strings and nested records are shared between events and local times are
  * memoized per minute, so 100,000 events build in well under a second or two.
  */
@@ -61,26 +76,56 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
       updatedAt: calendarUpdated,
       organizations: [SYNTHETIC_ORGANIZATION.id],
     });
+    const seriesDates =
+      Math.floor((eventsPerCalendar * SERIES_SHARE) / SERIES_LENGTH) * SERIES_LENGTH;
+    let series: SeriesFirst | null = null;
     for (let e = 1; e <= eventsPerCalendar; e++) {
-      const dayIndex = prng.int(0, days.length - 1);
-      const date = days[dayIndex] ?? "";
-      const allDay = prng.chance(0.05);
-      const startMinute = prng.int(32, 84) * 15;
-      const endMinute = Math.min(startMinute + prng.int(2, 16) * 15, 23 * 60 + 45);
+      // Every event draws the same numbers, in series or not, so the others stay as they were.
+      let dayIndex = prng.int(0, days.length - 1);
+      let allDay = prng.chance(0.05);
+      let startMinute = prng.int(32, 84) * 15;
+      let endMinute = Math.min(startMinute + prng.int(2, 16) * 15, 23 * 60 + 45);
       const roll = prng.next();
       const status = roll < 0.03 ? "cancelled" : roll < 0.05 ? "postponed" : "scheduled";
-      const noun = prng.int(0, NOUNS.length - 1);
-      const createdMs =
-        Math.min(editedByMs, +firstDay + dayIndex * DAY_MS) - prng.int(1, 60) * DAY_MS;
+      let noun = prng.int(0, NOUNS.length - 1);
+      const createdDrawMs = prng.int(1, 60) * DAY_MS;
       const revision = prng.int(1, 4);
-      const updatedMs =
-        revision === 1 ? createdMs : createdMs + Math.floor(prng.next() * (editedByMs - createdMs));
-      const mode = prng.chance(0.1) ? "online" : prng.chance(0.1) ? "mixed" : "offline";
+      const updatedDraw = revision === 1 ? 0 : prng.next();
+      let mode: WireAttendanceMode = prng.chance(0.1)
+        ? "online"
+        : prng.chance(0.1)
+          ? "mixed"
+          : "offline";
       const id = `${calendarId}-e${String(e).padStart(6, "0")}`;
+      let title = `${prng.pick(ADJECTIVES)} ${NOUNS[noun]} #${e}`;
+      let place = mode === "online" ? null : prng.pick(PLACE_LIST);
+      const inSeries = e <= seriesDates;
+      if (inSeries) {
+        const index = (e - 1) % SERIES_LENGTH;
+        // A series' first date draws its title, place and time; the others follow it weekly.
+        if (index === 0 || !series) {
+          series = {
+            dayIndex: dayIndex % (days.length - 7 * (SERIES_LENGTH - 1)),
+            startMinute,
+            endMinute,
+            noun,
+            mode,
+            place,
+            title: `${title.replace(/ #\d+$/, "")} Series ${Math.floor((e - 1) / SERIES_LENGTH) + 1}`,
+          };
+        }
+        dayIndex = series.dayIndex + 7 * index;
+        allDay = false;
+        ({ startMinute, endMinute, noun, mode, place, title } = series);
+      }
+      const date = days[dayIndex] ?? "";
+      const createdMs = Math.min(editedByMs, +firstDay + dayIndex * DAY_MS) - createdDrawMs;
+      const updatedMs =
+        revision === 1 ? createdMs : createdMs + Math.floor(updatedDraw * (editedByMs - createdMs));
       events.push({
         id,
         calendarId,
-        title: `${prng.pick(ADJECTIVES)} ${NOUNS[noun]} #${e}`,
+        title,
         start: allDay ? date : local(date, hhmm(startMinute)),
         end: allDay ? (days[dayIndex + 1] ?? nextDate(date)) : local(date, hhmm(endMinute)),
         allDay,
@@ -90,7 +135,7 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
         updatedAt: isoSeconds(updatedMs),
         summary: SUMMARY,
         description: DESCRIPTIONS[noun] ?? "",
-        location: mode === "online" ? null : prng.pick(PLACE_LIST),
+        location: place,
         onlineUrl: mode === "offline" ? null : `https://meet.example.org/${id}`,
         attendanceMode: mode,
         image: null,
@@ -102,6 +147,17 @@ export function createSyntheticDataset(options: SyntheticOptions): PortalDataset
     }
   }
   return { version: 1, organizations: [{ ...SYNTHETIC_ORGANIZATION }], calendars, events };
+}
+
+/** What a series' first date drew, which its other dates repeat. */
+interface SeriesFirst {
+  readonly dayIndex: number;
+  readonly startMinute: number;
+  readonly endMinute: number;
+  readonly noun: number;
+  readonly mode: WireAttendanceMode;
+  readonly place: WireLocation | null;
+  readonly title: string;
 }
 
 const hhmm = (minutes: number): string =>

@@ -44,7 +44,7 @@ export function snapshotUpdatedAt(data: {
 
 /**
  * The newest modification among what a page view shows (src/site/views.ts):
- * its event, or its days' or weeks' events; a page without events, its
+ * its event, its events (a series' page), or its days' or weeks' events; a page without events, its
  * calendar's. Not the calendar's on pages with events: portals move a
  * calendar's modification time with every edit of one of its events, and
  * every page of the calendar would then change with each edit. Null when the
@@ -58,8 +58,10 @@ export function viewUpdatedAt(view: unknown): string | null {
     calendar?: Calendar;
     days?: readonly { events: readonly CalendarEvent[] }[];
     weeks?: readonly (readonly { events: readonly CalendarEvent[] }[])[];
+    events?: readonly CalendarEvent[];
   };
   if (shown.event) found.push(modifiedAt(shown.event));
+  for (const event of shown.events ?? []) found.push(modifiedAt(event));
   for (const day of shown.days ?? []) for (const event of day.events) found.push(modifiedAt(event));
   for (const week of shown.weeks ?? []) {
     for (const day of week) for (const event of day.events) found.push(modifiedAt(event));

@@ -67,7 +67,12 @@ export async function loadSiteData(
   );
   const published = { ...images.snapshot, events: changes.events };
   const views = timed("views", () =>
-    buildViews(published, { now: site.now, pastDays: site.pastDays, timeZone: site.timeZone }),
+    buildViews(published, {
+      now: site.now,
+      pastDays: site.pastDays,
+      timeZone: site.timeZone,
+      collapseSeries: site.collapseSeries,
+    }),
   );
   const data: SiteData = {
     ...published,

@@ -45,6 +45,12 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       path: p.path,
       lastmod: latestByCategory.get(p.summary) ?? null,
     })),
+    { path: paths.places(), lastmod: latestOfAll },
+    ...views.placePages.map((p) => ({
+      path: p.path,
+      lastmod: newest(p.days.flatMap((day) => day.events).map(modifiedAt)),
+    })),
+    ...views.seriesPages.map((p) => ({ path: p.path, lastmod: newest(p.events.map(modifiedAt)) })),
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")

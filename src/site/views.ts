@@ -10,6 +10,10 @@ import {
 import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { PlaceIndex } from "../places/place-index.ts";
+import { type PlacePageOf, placePages } from "../places/place-pages.ts";
+import { SeriesIndex } from "../series/series-index.ts";
+import { type SeriesPage, seriesPages } from "../series/series-pages.ts";
 import { PerEvent } from "./per-event.ts";
 
 /**
@@ -119,13 +123,25 @@ export interface SiteViews {
   readonly listPages: readonly ListPage[];
   readonly monthPages: readonly MonthPage[];
   readonly eventPages: readonly EventPage[];
+  /** Places with a page, and the place of each event (src/places). */
+  readonly places: PlaceIndex;
+  /** Every place's pages of upcoming and past events. */
+  readonly placePages: readonly PlacePage[];
+  /** Series, and the series of each event (src/series). */
+  readonly series: SeriesIndex;
+  readonly seriesPages: readonly SeriesPage[];
 }
+
+/** A page of a place's upcoming or past events (/places/{key}/, page/2/, past/...). */
+export type PlacePage = DayListPage & PlacePageOf;
 
 export interface ViewOptions {
   readonly now: DateTime;
   readonly pastDays: number;
   /** Zone for pages spanning calendars (home, categories). */
   readonly timeZone: string;
+  /** COLLAPSE_SERIES: lists of upcoming events show each series once, at its next date. */
+  readonly collapseSeries?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -163,18 +179,28 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   );
   const calendarsById = new Map(snapshot.calendars.map((c) => [c.id, c]));
   const categories = buildCategories(upcoming, past);
+  // Places and series: each bucketed once (src/places, src/series).
+  const places = new PlaceIndex(upcoming, past);
+  const series = new SeriesIndex(
+    upcoming,
+    past,
+    places,
+    snapshot.calendars.map((c) => c.id),
+  );
+  const listed = (list: readonly CalendarEvent[]) =>
+    options.collapseSeries ? series.collapse(list) : list;
 
   return {
     events,
     upcoming,
-    homeDays: groupByDay(upcoming.slice(0, HOME_EVENT_COUNT), options.timeZone, days),
+    homeDays: groupByDay(listed(upcoming).slice(0, HOME_EVENT_COUNT), options.timeZone, days),
     homeEventCount: HOME_EVENT_COUNT,
-    allEventsPages: dayListPages(upcoming, paths.events(), options.timeZone, days),
+    allEventsPages: dayListPages(listed(upcoming), paths.events(), options.timeZone, days),
     calendars,
     categories,
-    categoryPages: categoryPages(categories, options.timeZone, days),
+    categoryPages: categoryPages(categories, options.timeZone, days, listed),
     listPages: calendars.flatMap((summary) => [
-      ...listPages(summary.calendar, "upcoming", summary.upcoming, summary.path, days),
+      ...listPages(summary.calendar, "upcoming", listed(summary.upcoming), summary.path, days),
       ...listPages(summary.calendar, "past", summary.past, summary.pastPath, days),
     ]),
     monthPages: calendars.flatMap((summary) =>
@@ -190,6 +216,14 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
       if (!calendar) return [];
       return [{ event, calendar, path: paths.event(calendar.id, event.id), isPast: isPast(event) }];
     }),
+    places,
+    placePages: placePages(
+      places,
+      (list, first) => dayListPages(list, first, options.timeZone, days),
+      listed,
+    ),
+    series,
+    seriesPages: seriesPages(series, calendarsById),
   };
 }
 
@@ -226,9 +260,10 @@ function categoryPages(
   categories: readonly CategorySummary[],
   timeZone: string,
   days: LocalDays,
+  listed: (events: readonly CalendarEvent[]) => readonly CalendarEvent[],
 ): CategoryPage[] {
   return categories.flatMap((summary) =>
-    dayListPages(summary.upcoming, summary.path, timeZone, days).map((page) => ({
+    dayListPages(listed(summary.upcoming), summary.path, timeZone, days).map((page) => ({
       ...page,
       summary,
     })),

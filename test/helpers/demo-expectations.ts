@@ -42,10 +42,67 @@ export function inFeedWindow(event: DatasetEvent, now: string = NOW): boolean {
 type Scope =
   | { kind: "site" }
   | { kind: "calendar" | "category"; segment: string }
-  | { kind: "calendarCategory"; calendar: string; category: string };
+  | { kind: "calendarCategory"; calendar: string; category: string }
+  | { kind: "place"; slug: string }
+  | { kind: "series"; calendar: string; slug: string };
+
+/**
+ * The readable part of a place's or a series' folder (docs/site.md, "Places",
+ * "Series"): its name's or title's letters and digits, accents dropped, words
+ * joined by "-"; the folder adds "-" and 10 hex digits.
+ */
+export function slugOf(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** A folder named by a slug and 10 hex digits, with the hex left out: "repair-cafe". */
+export const slugPart = (segment: string): string => segment.replace(/-[0-9a-f]{10}$/, "");
+
+/** The place's name as the demo's portal gives it, null for online events. */
+const placeOf = (event: DatasetEvent): string | null =>
+  event.location?.name ?? event.location?.address?.street ?? null;
+
+/**
+ * The demo's places with their events: every event at a place of that name
+ * (each demo place has one name and one address), one place per name.
+ */
+export function demoPlaces(events: readonly DatasetEvent[]): Map<string, DatasetEvent[]> {
+  const places = new Map<string, DatasetEvent[]>();
+  for (const event of events) {
+    const name = placeOf(event);
+    if (name) places.set(name, [...(places.get(name) ?? []), event]);
+  }
+  return places;
+}
+
+/** The demo's series: events of one calendar with one title and one place, two or more. */
+export function demoSeries(events: readonly DatasetEvent[]): DatasetEvent[][] {
+  let found = seriesOf.get(events);
+  if (!found) {
+    const series = new Map<string, DatasetEvent[]>();
+    for (const event of events) {
+      const key = JSON.stringify([event.calendarId, event.title, placeOf(event)]);
+      series.set(key, [...(series.get(key) ?? []), event]);
+    }
+    found = [...series.values()].filter((dates) => dates.length >= 2);
+    seriesOf.set(events, found);
+  }
+  return found;
+}
+
+const seriesOf = new WeakMap<readonly DatasetEvent[], DatasetEvent[][]>();
 
 /** The scope a feed or subscription file belongs to, from its site-relative path. */
 function scopeOf(file: string): Scope {
+  const place = /^places\/([^/]+)\/[^/]+$/.exec(file);
+  if (place) return { kind: "place", slug: slugPart(place[1] ?? "") };
+  const series = /^calendars\/([^/]+)\/series\/([^/]+)\/[^/]+$/.exec(file);
+  if (series) return { kind: "series", calendar: series[1] ?? "", slug: slugPart(series[2] ?? "") };
   const pair = /^calendars\/([^/]+)\/categories\/([^/]+)\/[^/]+$/.exec(file);
   if (pair) return { kind: "calendarCategory", calendar: pair[1] ?? "", category: pair[2] ?? "" };
   const match = /^(calendars|categories)\/([^/]+)\/[^/]+$/.exec(file);
@@ -53,8 +110,20 @@ function scopeOf(file: string): Scope {
   return { kind: match[1] === "calendars" ? "calendar" : "category", segment: match[2] ?? "" };
 }
 
-function inScope(event: DatasetEvent, scope: Scope): boolean {
+function inScope(event: DatasetEvent, scope: Scope, events: readonly DatasetEvent[]): boolean {
   if (scope.kind === "site") return true;
+  if (scope.kind === "place") {
+    const name = placeOf(event);
+    return name !== null && slugOf(name) === scope.slug;
+  }
+  if (scope.kind === "series") {
+    return demoSeries(events).some(
+      (dates) =>
+        dates.includes(event) &&
+        encodeIdSegment(event.calendarId) === scope.calendar &&
+        slugOf(event.title) === scope.slug,
+    );
+  }
   if (scope.kind === "calendarCategory") {
     return (
       encodeIdSegment(event.calendarId) === scope.calendar &&
@@ -69,7 +138,7 @@ function inScope(event: DatasetEvent, scope: Scope): boolean {
 export function expectedUrls(events: readonly DatasetEvent[], file: string): string[] {
   const scope = scopeOf(file);
   return events
-    .filter((event) => inScope(event, scope) && inFeedWindow(event))
+    .filter((event) => inScope(event, scope, events) && inFeedWindow(event))
     .map(eventUrl)
     .sort();
 }

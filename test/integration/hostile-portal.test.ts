@@ -258,6 +258,37 @@ describe("build from a hostile portal", () => {
       ).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
+  it("should show a place's and a series' names escaped on their pages, and encoded in directions", () => {
+    const placePages = ofType(/^places\/[^/]+\/index\.html$/);
+    expect(placePages).toHaveLength(1);
+    const place = text(placePages[0] as string);
+    const name = `The "Quoted" Hall's <b>Annex</b>`;
+    const h1 = /<h1>([\s\S]*?)<\/h1>/.exec(place)?.[1] ?? "";
+    expect(h1).toBe("The &quot;Quoted&quot; Hall&#39;s &lt;b&gt;Annex&lt;/b&gt;");
+    expect(decodeHtml(h1)).toBe(name);
+    const [ld] = [...place.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)];
+    const parsed = JSON.parse(ld?.[1] ?? "null") as {
+      name: string;
+      address: { streetAddress: string };
+    };
+    expect(parsed.name).toBe(name);
+    expect(parsed.address.streetAddress).toBe(HOSTILE_TITLES.attribute);
+    // The street's quote and markup reach the map services encoded, never as markup.
+    const google = /href="(https:\/\/www\.google\.com\/maps\/dir\/[^"]*)"/.exec(place)?.[1] ?? "";
+    expect(new URL(decodeHtml(google)).searchParams.get("destination")).toContain(
+      HOSTILE_TITLES.attribute,
+    );
+    expect(google).not.toMatch(/[<>"]/);
+    expect(text("places/index.html")).toContain("The &quot;Quoted&quot; Hall&#39;s &lt;b&gt;Annex");
+
+    const seriesPages = ofType(/^calendars\/[^/]+\/series\/[^/]+\/index\.html$/);
+    expect(seriesPages).toHaveLength(1);
+    const series = text(seriesPages[0] as string);
+    expect(series).toContain("<h1>&lt;script&gt;alert(1)&lt;/script&gt; <span");
+    const ics = text(seriesPages[0]?.replace(/index\.html$/, "calendar.ics") ?? "");
+    expect(ics).toContain("X-WR-CALNAME:<script>alert(1)</script> · ");
+  });
+
   it("should publish no script, event handler, foreign frame or javascript: URL in any page", () => {
     const pages = ofType(/\.html$/);
     expect(pages.length).toBeGreaterThan(dataset.events.length);

@@ -64,6 +64,20 @@ describe("a site under a path prefix", () => {
       paths.filter((path) => /\/events\/[^/]+\/index\.html$|\/events\/$/.test(path)).length,
     ).toBeGreaterThan(0);
     expect(paths.filter((path) => path.includes("/events/calendars/")).length).toBeGreaterThan(170);
+    // Places and series: their pages, feeds and calendars, in the folder too.
+    expect(paths).toContain("/events/places/");
+    for (const file of ["index.html", "feed.xml", "atom.xml", "feed.json", "calendar.ics"]) {
+      const found = paths.filter((path) =>
+        new RegExp(`^/events/places/[^/]+/${file === "index.html" ? "" : file}$`).test(path),
+      );
+      expect(found.length, file).toBeGreaterThanOrEqual(9);
+    }
+    for (const file of ["", "feed.xml", "calendar.ics"]) {
+      const found = paths.filter((path) =>
+        new RegExp(`^/events/calendars/[^/]+/series/[^/]+/${file}$`).test(path),
+      );
+      expect(found.length, file || "series pages").toBeGreaterThanOrEqual(5);
+    }
   });
 
   it.runIf(hasChromium())(

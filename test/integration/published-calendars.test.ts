@@ -335,9 +335,14 @@ describe("rebuilding after the portal changes an event", () => {
 
   const key = (fact: VeventFacts) => `${fact.file} ${fact.url}`;
 
-  it("should raise the changed event's SEQUENCE and LAST-MODIFIED and keep its UID in every file", () => {
+  it("should raise the changed event's SEQUENCE and LAST-MODIFIED and keep its UID in every file but its series'", () => {
     const url = eventUrl(changed);
-    const old = factsBefore.filter((fact) => fact.url === url);
+    // A series the portal gives no id is its dates' shared title: a renamed date leaves it
+    // (docs/site.md, "Series"), and stays in every other file it was in.
+    const inSeries = (fact: VeventFacts) => /^calendars\/[^/]+\/series\//.test(fact.file);
+    const before = factsBefore.filter((fact) => fact.url === url);
+    expect(before.filter(inSeries)).toHaveLength(1);
+    const old = before.filter((fact) => !inSeries(fact));
     const now = factsAfter.filter((fact) => fact.url === url);
     expect(now.map(key)).toEqual(old.map(key));
     expect(now.length).toBeGreaterThanOrEqual(3);

@@ -8,10 +8,13 @@ import { NOW } from "../helpers/clock.ts";
 import { type BuiltSite, buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import {
   demoEvents,
+  demoPlaces,
+  demoSeries,
   eventUrl,
   expectedUrls,
   inFeedWindow,
   isFeedFile,
+  slugOf,
 } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
@@ -53,7 +56,7 @@ beforeAll(async () => {
 });
 
 describe("published feeds of the demo build", () => {
-  it("should publish RSS, Atom and JSON Feed for the site, every calendar, every category and every current calendar x category pair", () => {
+  it("should publish RSS, Atom and JSON Feed for the site, every calendar, every category, every current calendar x category pair and every place, and RSS for every series", () => {
     const scopes = [
       "",
       ...new Set(events.map((event) => `calendars/${encodeIdSegment(event.calendarId)}/`)),
@@ -74,10 +77,23 @@ describe("published feeds of the demo build", () => {
           ),
       ),
     ];
-    const expected = scopes.flatMap((scope) =>
-      ["atom.xml", "feed.json", "feed.xml"].map((name) => scope + name),
+    const expected = [
+      ...scopes.flatMap((scope) =>
+        ["atom.xml", "feed.json", "feed.xml"].map((name) => scope + name),
+      ),
+      // A place's folder and a series' end in 10 hex digits (docs/site.md); a series has RSS only.
+      ...[...demoPlaces(events).keys()].flatMap((name) =>
+        ["atom.xml", "feed.json", "feed.xml"].map((file) => `places/${slugOf(name)}-#/${file}`),
+      ),
+      ...demoSeries(events).map(
+        ([first]) =>
+          `calendars/${encodeIdSegment(first?.calendarId ?? "")}/series/${slugOf(first?.title ?? "")}-#/feed.xml`,
+      ),
+    ];
+    const hashed = feeds.map((file) =>
+      file.replace(/^((?:places|calendars\/[^/]+\/series)\/[^/]+)-[0-9a-f]{10}\//, "$1-#/"),
     );
-    expect([...feeds].sort()).toEqual(expected.sort());
+    expect(hashed.sort()).toEqual(expected.sort());
   });
 
   it.skipIf(!hasFeedparser)(

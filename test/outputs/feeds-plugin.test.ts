@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { slugOf } from "../helpers/demo-expectations.ts";
 import { icalJsCalendar, icalJsEvents, nodeIcalEvents } from "../helpers/ics-readers.ts";
 import { buildFixtureSite, categoriesOf, removeFixtureSite } from "../helpers/plugin-site.ts";
 import { TEST_SITE } from "../helpers/test-site.ts";
@@ -55,7 +56,7 @@ afterAll(async () => {
 });
 
 describe("feeds-plugin", () => {
-  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, and one .ics per event", () => {
+  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, four for each place, and one .ics per event", () => {
     const scopes = [
       "/",
       ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id)),
@@ -73,8 +74,19 @@ describe("feeds-plugin", () => {
       ),
       "page/index.html",
       "search/subscriptions.json",
+      // A place's four files (no QR code: its page shows none), in a folder named by its
+      // name and 10 hex digits; series (two dates or more of one title) have none here.
+      ...[...new Set(hostileSnapshot.events.map((event) => event.location?.name ?? ""))]
+        .filter(Boolean)
+        .flatMap((name) =>
+          ["feed.xml", "atom.xml", "feed.json", "calendar.ics"].map(
+            (file) => `places/${slugOf(name)}-#/${file}`,
+          ),
+        ),
     ].sort();
-    expect(files).toEqual(expected);
+    expect(
+      files.map((file) => file.replace(/^(places\/[^/]+)-[0-9a-f]{10}\//, "$1-#/")).sort(),
+    ).toEqual(expected);
   });
 
   it("should keep a calendar x category pair's files to the events of both, and list every subscription", async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +59,8 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
 describe.runIf(hasChromium())("the demo site in a browser", () => {
   let eventPath: string;
   let monthPath: string;
+  let placePath: string;
+  let seriesPath: string;
 
   beforeAll(async () => {
     const site = await builtDemoSite();
@@ -76,6 +78,9 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
       ) ?? "";
     expect(eventPath).not.toBe("");
     monthPath = calendarHtml.match(/href="(\/calendars\/culture\/\d{4}\/\d{2}\/)"/)?.[1] ?? "";
+    // A place and a series of the demo: pages that list one title many times.
+    placePath = `/places/${readdirSync(`${site.dir}/places`).find((name) => name.startsWith("community-centre-de-pijp-"))}/`;
+    seriesPath = `/calendars/community/series/${readdirSync(`${site.dir}/calendars/community/series`).find((name) => name.startsWith("repair-cafe-"))}/`;
   });
 
   afterAll(async () => {
@@ -92,6 +97,9 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
       eventPath,
       "/categories/",
       "/subscribe/",
+      "/places/",
+      placePath,
+      seriesPath,
     ]) {
       const { page, problems, close } = await open(path);
       expect(await page.locator("h1").count(), path).toBe(1);
@@ -102,7 +110,16 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
 
   it("should have no serious or critical accessibility violations, in light and dark mode", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
-      for (const path of ["/", "/calendars/culture/", monthPath, eventPath, "/subscribe/"]) {
+      for (const path of [
+        "/",
+        "/calendars/culture/",
+        monthPath,
+        eventPath,
+        "/subscribe/",
+        "/places/",
+        placePath,
+        seriesPath,
+      ]) {
         const { page, close } = await open(path, { colorScheme, bypassCSP: true });
         expect(await seriousAxeViolations(page), `${path} (${colorScheme})`).toEqual([]);
         await close();
@@ -120,7 +137,15 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
   });
 
   it("should fit a 320 px wide screen without horizontal scrolling", async () => {
-    for (const path of ["/", "/calendars/culture/", monthPath, eventPath, "/subscribe/"]) {
+    for (const path of [
+      "/",
+      "/calendars/culture/",
+      monthPath,
+      eventPath,
+      "/subscribe/",
+      placePath,
+      seriesPath,
+    ]) {
       const { page, close } = await open(path, { width: 320 });
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,

@@ -15,8 +15,14 @@ let dataset: PortalDataset;
 let visibleEvents: DatasetEvent[];
 
 const read = (path: string) => readFileSync(join(dir, path), "utf8");
+/** As Nunjucks escapes text: `&`, `<`, `>`, `"` and `'`. */
 const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 /** A file in an event's folder, relative to the site: its page unless named. */
 const eventFile = (event: DatasetEvent, name = "index.html") =>
@@ -272,6 +278,13 @@ describe("the demo site in Dutch", () => {
       expect(
         readFileSync(join(site.dir, "calendars", "culture", "2026", month, "index.html"), "utf8"),
       ).toContain("Maandoverzicht");
+      // Places and series in Dutch: the navigation, a series' rule, an event's other dates.
+      expect(home).toContain('<li><a href="/places/">Locaties</a></li>');
+      const series = join(site.dir, "calendars", "community", "series");
+      const repair = readdirSync(series).find((name) => name.startsWith("repair-cafe-")) ?? "";
+      expect(readFileSync(join(series, repair, "index.html"), "utf8")).toContain(
+        '<p class="lede series-rule">Elke zaterdag om 10:00</p>',
+      );
     } finally {
       removeBuild(site);
     }

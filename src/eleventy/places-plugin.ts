@@ -1,0 +1,79 @@
+import type { SiteConfig } from "../config/site.ts";
+import type { CalendarEvent } from "../model/types.ts";
+import { paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
+import { feedUrls } from "../outputs/feeds-urls.ts";
+import { subscribeUrls } from "../outputs/ics-subscribe.ts";
+import { jsonForScript, placeJsonLd } from "../outputs/jsonld.ts";
+import type { PlaceSummary } from "../places/place-index.ts";
+import { placeLinks } from "../places/place-links.ts";
+import type { SeriesSummary } from "../series/series-index.ts";
+import { describeSeriesRule } from "../series/series-text.ts";
+import type { PlacePage } from "../site/views.ts";
+import type { Publication } from "./publication.ts";
+
+/**
+ * Filters for places and series (docs/site.md, "Places" and "Series"): what
+ * an event page says about its place and its other dates, a list row's "and
+ * N more dates", directions links, a place's JSON-LD and the subscribe links
+ * of a place or a series. The pages themselves are templates/places/ and
+ * templates/series/; their files are the feed scopes' (src/outputs/feed-scopes.ts).
+ */
+
+/** The subset of Eleventy's UserConfig this plugin calls. */
+interface EleventyConfigLike {
+  addFilter(name: string, filter: (...args: never[]) => unknown): void;
+}
+
+export interface PlacesPluginOptions {
+  readonly site: SiteConfig;
+  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
+  readonly current: () => Publication;
+}
+
+const FEED_LABELS = { rss: "RSS", atom: "Atom", json: "JSON Feed" } as const;
+
+export default function placesPlugin(
+  eleventyConfig: EleventyConfigLike,
+  options: PlacesPluginOptions,
+): void {
+  const { site, current } = options;
+  const views = () => current().data.views;
+  eleventyConfig.addFilter("placeOf", (event: CalendarEvent) => views().places.of(event) ?? null);
+  eleventyConfig.addFilter("seriesOf", (event: CalendarEvent) => views().series.of(event) ?? null);
+  // The next date of an event's series and a few more, for its page.
+  eleventyConfig.addFilter("otherDates", (event: CalendarEvent) =>
+    views().series.otherDates(event),
+  );
+  // COLLAPSE_SERIES: how many more upcoming dates a list row stands for.
+  eleventyConfig.addFilter("moreDates", (event: CalendarEvent) =>
+    site.collapseSeries ? views().series.moreAfter(event) : 0,
+  );
+  eleventyConfig.addFilter("seriesRule", (series: SeriesSummary | null) =>
+    series?.rule ? describeSeriesRule(series.rule, site.lang) : "",
+  );
+  eleventyConfig.addFilter("placeLinks", (summary: PlaceSummary) => placeLinks(summary.place));
+  eleventyConfig.addFilter("placeJsonLd", (page: PlacePage) => {
+    const events = page.days.flatMap((day) => day.events);
+    return jsonForScript(
+      placeJsonLd(
+        page.summary.place,
+        site.urls.absolute(page.summary.path),
+        events.map((event) => ({
+          event,
+          url: site.urls.absolute(paths.event(event.calendarId, event.id)),
+        })),
+      ),
+    );
+  });
+  // A place's or a series' calendar and feeds, without a QR code: site paths for the feeds.
+  eleventyConfig.addFilter(
+    "scopeSubscribe",
+    (scope: PlaceSummary["scope"] | SeriesSummary["scope"]) => {
+      const files = scopeFiles(scope);
+      const feeds = scopeFormats(scope).flatMap((format) =>
+        format === "ics" ? [] : [{ label: FEED_LABELS[format], path: files[format] }],
+      );
+      return { ...subscribeUrls(feedUrls(scope, site.url).ics, scope.name), ics: files.ics, feeds };
+    },
+  );
+}

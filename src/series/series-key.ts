@@ -1,0 +1,31 @@
+import type { CalendarEvent } from "../model/types.ts";
+import { encodeIdSegment } from "../model/url-scheme.ts";
+import { normalizeKeyText, slugWithHash } from "../places/key-text.ts";
+
+/**
+ * Which events are dates of one series (docs/site.md, "Series"). A series
+ * lives in one calendar:
+ *
+ * - events the portal gives a series id (the field map's `seriesId`) belong
+ *   to the series of that id in their calendar; its page is
+ *   `/calendars/<calendar>/series/<id>/`;
+ * - any other event belongs with the events of the same calendar, the same
+ *   title (normalized: case, spaces, punctuation and accents do not count)
+ *   and the same place (place-key.ts; no place counts as one place too, as
+ *   for an online series); its page is
+ *   `/calendars/<calendar>/series/<slug of the title>-<10 hex>/`.
+ *
+ * Either way it takes two events or more to make a series.
+ */
+
+/** What tells one series from another, given the event's place identity. */
+export function seriesIdentity(event: CalendarEvent, placeIdentity: string | null): string {
+  if (event.seriesId) return `id\u0000${event.calendarId}\u0000${event.seriesId}`;
+  return `rule\u0000${event.calendarId}\u0000${normalizeKeyText(event.title)}\u0000${placeIdentity ?? ""}`;
+}
+
+/** The segment a series asks for in its calendar, before collisions are settled. */
+export function proposedSeriesSegment(identity: string, event: CalendarEvent): string {
+  if (event.seriesId) return encodeIdSegment(event.seriesId);
+  return slugWithHash(normalizeKeyText(event.title), identity);
+}
