@@ -47,6 +47,11 @@ export interface SiteConfig {
    * (a data: URL), one file fewer per event for hosts that limit file counts.
    */
   readonly eventIcs: EventIcsMode;
+  /**
+   * EVENT_EMBEDS: whether each event gets a card to embed (/embed/{calendar}/events/{event}/)
+   * and its oEmbed answer, two files per event (docs/widget.md, "An event").
+   */
+  readonly eventEmbeds: boolean;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -105,6 +110,7 @@ export function readSiteConfig(
     changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
     icsMaxBytes: readByteSize(env, "ICS_MAX_BYTES", DEFAULT_ICS_MAX_BYTES),
     eventIcs: readEventIcs(env.EVENT_ICS),
+    eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
   };
 }
 
@@ -116,6 +122,15 @@ function readEventIcs(raw: string | undefined): EventIcsMode {
     );
   }
   return value as EventIcsMode;
+}
+
+function readOnOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = raw.toLowerCase();
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new ConfigError(`${name}: expected on or off, got "${raw}".`);
 }
 
 function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {

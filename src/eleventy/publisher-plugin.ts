@@ -8,6 +8,8 @@ import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
 import { feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
+import { renderEventIcs } from "../outputs/ics.ts";
+import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
@@ -183,7 +185,11 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),
-    ...widgetFileGroups(data, site, json),
+    ...widgetFileGroups(data, site, json, {
+      pages: data.views.eventPages,
+      inlineIcs: (event) =>
+        icsDataUrl(renderEventIcs(event, { site, dataUpdatedAt: scopes.dataUpdatedAt })),
+    }),
   ];
 }
 

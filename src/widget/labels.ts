@@ -23,6 +23,10 @@ export interface WidgetLabels {
   readonly localTime: string;
   /** Prefix of the iframe title and the fallback link: "Events: Culture". */
   readonly eventsOf: string;
+  /** The event card's link to the event's .ics download. */
+  readonly addToCalendar: string;
+  /** Heading of the calendars a widget of several calendars shows. */
+  readonly calendars: string;
 }
 
 const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
@@ -45,6 +49,8 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     nextMonth: text("widgetNextMonth"),
     localTime: text("widgetLocalTime"),
     eventsOf: text("widgetEventsOf"),
+    addToCalendar: text("addToCalendar"),
+    calendars: text("calendars"),
   };
 }
 

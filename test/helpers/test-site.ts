@@ -22,6 +22,7 @@ export const TEST_SITE: SiteConfig = {
   changeNoticeDays: 14,
   icsMaxBytes: 1_000_000,
   eventIcs: "file",
+  eventEmbeds: true,
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */
