@@ -147,11 +147,11 @@ describe("widget-plugin", () => {
     const hostileTitle = JSON.parse(read("oembed/culture/events/_57656972642f49443f3c783e.json"));
     expect(hostileTitle.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
     expect(hostileTitle.html).toBe(
-      '<iframe src="https://example.org/agenda/embed/culture/events/_57656972642f49443f3c783e/" title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028" width="100%" height="200" loading="lazy" style="border:0"></iframe>',
+      '<iframe src="https://example.org/agenda/embed/culture/events/_57656972642f49443f3c783e/" title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028" width="100%" height="220" loading="lazy" style="border:0"></iframe>',
     );
     expect([hostileTitle.width, hostileTitle.height, hostileTitle.thumbnail_url]).toEqual([
       480,
-      200,
+      220,
       undefined,
     ]);
   });

@@ -33,7 +33,7 @@ export const CARD_WIDTH = 480;
  * 320 to 800 px wide, so the fixed iframe shows a card without scrolling.
  */
 export function cardHeight(event: Pick<CalendarEvent, "image">): number {
-  return event.image ? 440 : 200;
+  return event.image ? 440 : 220;
 }
 
 export function eventEmbedSnippets(
