@@ -68,7 +68,7 @@ export function renderAllCalendarsPage({
     rootData: [`data-zone="${escapeHtml(site.timeZone)}"`, freshUntilAttribute(shown)],
     head: `<h1 class="ecp-title"><a href="${escapeHtml(allEvents)}" target="_blank" rel="noopener">${escapeHtml(site.title)}${page.newTab}</a></h1>
 <h2 class="ecp-sr" id="ecp-calendars">${escapeHtml(labels.calendars)}</h2>
-<ul class="ecp-legend" aria-labelledby="ecp-calendars">
+<ul class="ecp-legend">
 ${legend}
 </ul>`,
     items,
