@@ -172,7 +172,7 @@ describe("one event edited in a 10,000-event site", () => {
     builds.remove();
   });
 
-  it("should change its page, its .ics, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
+  it("should change its page, its .ics, its card, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
     const first = await builds.build(NOW);
     expect(first.files).toBeGreaterThan(30_000);
     const before = snapshotTree(builds.site);
@@ -199,6 +199,9 @@ describe("one event edited in a 10,000-event site", () => {
       expect.arrayContaining([
         eventPage,
         paths.eventIcs(event).slice(1),
+        // Its card and the card's oEmbed answer (the title is in both).
+        `${paths.embedEvent(event.calendarId, event.id).slice(1)}index.html`,
+        paths.oembedEvent(event.calendarId, event.id).slice(1),
         `${paths.calendar(event.calendarId).slice(1)}calendar.ics`,
         `${paths.calendar(event.calendarId).slice(1)}feed.xml`,
         `api/calendars/${event.calendarId}/events.json`,
