@@ -167,10 +167,11 @@ describe("one event edited in a 10,000-event site", () => {
     builds = new Builds(portal);
   });
 
+  // A 10,000-event site (over 50,000 files) and its caches take a while to remove on a busy machine.
   afterAll(async () => {
     await portal.close();
     builds.remove();
-  });
+  }, 300_000);
 
   it("should change its page, its .ics, its card, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
     const first = await builds.build(NOW);
