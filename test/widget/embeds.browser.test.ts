@@ -386,7 +386,14 @@ describe.skipIf(!hasChromium())(
         expect(
           await all.frame.$$eval(".ecp-legend li", (l) => l.map((x) => x.textContent)),
         ).toEqual(["Community", "Culture"]);
-        expect([...built.problems, ...all.problems]).toEqual([]);
+        // The calendars' heading survives the re-render, in the widget's language.
+        expect(await all.frame.textContent("#ecp-calendars")).toBe("Calendars");
+        const dutch = await openWidget("/embed/_all/?lang=nl");
+        expect(await dutch.frame.textContent("#ecp-calendars")).toBe("Agenda's");
+        expect(await dutch.frame.textContent(".ecp-title .ecp-sr")).toBe(
+          " (opent in een nieuw tabblad)",
+        );
+        expect([...built.problems, ...all.problems, ...dutch.problems]).toEqual([]);
       });
 
       it("should show only the chosen calendars, reading only their events", async () => {

@@ -219,9 +219,11 @@
 
   function relabel() {
     if (!root) return;
-    for (const span of root.querySelectorAll(".ecp-head .ecp-sr, .ecp-foot .ecp-sr")) {
+    for (const span of root.querySelectorAll(".ecp-head a .ecp-sr, .ecp-foot a .ecp-sr")) {
       span.textContent = ` ${L.newTab}`;
     }
+    const calendars = root.querySelector("#ecp-calendars");
+    if (calendars) calendars.textContent = L.calendars;
     const foot = root.querySelector(".ecp-foot a");
     if (foot?.firstChild) foot.firstChild.textContent = L.allEvents;
     if (opts.tz === "local") {
