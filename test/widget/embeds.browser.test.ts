@@ -412,6 +412,24 @@ describe.skipIf(!hasChromium())(
         expect(problems).toEqual([]);
       });
 
+      it("should keep the build's list, without the calendars left out, when an events file cannot be read", async () => {
+        const context = await newContext();
+        // Bounded: one route, answered at once.
+        await context.route("**/api/calendars/culture/events.json", (route) => route.abort());
+        const page = await context.newPage();
+        const { problems } = watch(page);
+        await page.goto(`${server.origin}/embed/_all/?calendars=culture`);
+        await page.waitForSelector("#ecp[data-state=ready]");
+        expect(await markers(page.mainFrame())).toEqual([
+          ["Online Lecture: City Archives", "Culture", CULTURE],
+          ["Harbour Concert", "Culture", CULTURE],
+          ["Poetry Night", "Culture", CULTURE],
+          [HOSTILE_TITLE, "Culture", CULTURE],
+        ]);
+        // The aborted request is the only error the page reports.
+        expect(problems.filter((p) => !p.includes("ERR_FAILED"))).toEqual([]);
+      });
+
       it("should filter a category across calendars, alone and with words", async () => {
         const markets = await openWidget("/embed/_all/?category=markets");
         expect(await markers(markets.frame)).toEqual([
