@@ -265,7 +265,18 @@ function print(
   fetch: { requests: number; seconds: number },
 ) {
   section(`Builds, ${label}, ${medium.name}`);
-  const phases = ["fetch", "normalize", "views", "render", "feeds", "ics", "json", "write", "hash"];
+  const phases = [
+    "fetch",
+    "normalize",
+    "views",
+    "render",
+    "feeds",
+    "ics",
+    "json",
+    "widget",
+    "write",
+    "hash",
+  ];
   table(
     ["build", "total s", ...phases, "other", "peak MB", "files/s"],
     (["cold", "warm", "changed"] as const).map((name) => {
@@ -280,7 +291,7 @@ function print(
       ];
     }),
   );
-  console.log("  (other: Node and TypeScript start-up, images, widget pages, publishing)");
+  console.log("  (other: Node and TypeScript start-up, images, publishing)");
   table(
     [
       "build",

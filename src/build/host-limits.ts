@@ -49,17 +49,27 @@ export interface HostCheckInput {
   readonly count: OutputCount;
   /** event.ics files this build wrote: what EVENT_ICS=inline would save. */
   readonly eventIcsFiles: number;
+  /** Event cards and their oEmbed answers this build wrote: what EVENT_EMBEDS=off would save. */
+  readonly eventEmbedFiles?: number;
 }
 
-export function checkHostLimits({ target, count, eventIcsFiles }: HostCheckInput): HostCheck {
+export function checkHostLimits({
+  target,
+  count,
+  eventIcsFiles,
+  eventEmbedFiles = 0,
+}: HostCheckInput): HostCheck {
   const limits = LIMITS[target];
   if (!limits) return { line: null, warnings: [] };
   const parts: string[] = [];
   const warnings: string[] = [];
   const saving =
-    eventIcsFiles > 0
+    (eventIcsFiles > 0
       ? ` EVENT_ICS=inline writes ${number(eventIcsFiles)} fewer files (no event.ics per event).`
-      : "";
+      : "") +
+    (eventEmbedFiles > 0
+      ? ` EVENT_EMBEDS=off writes ${number(eventEmbedFiles)} fewer files (no card and oEmbed answer per event).`
+      : "");
 
   if (limits.files) {
     const { free, paid } = limits.files;

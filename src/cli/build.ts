@@ -125,6 +125,9 @@ runCli(async () => {
       target: config.deploy.target,
       count: outputFiles,
       eventIcsFiles: readMetrics().counters["rendered.event.ics"] ?? 0,
+      eventEmbedFiles:
+        (readMetrics().counters["rendered.event card"] ?? 0) +
+        (readMetrics().counters["rendered.event oembed"] ?? 0),
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(

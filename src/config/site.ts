@@ -55,6 +55,11 @@ export interface SiteConfig {
   readonly collapseSeries: boolean;
   /** MAP_TILES_URL, MAP_ATTRIBUTION: the tile server place pages may show a map from; null: none. */
   readonly map: MapSettings | null;
+  /**
+   * EVENT_EMBEDS: whether each event gets a card to embed (/embed/{calendar}/events/{event}/)
+   * and its oEmbed answer, two files per event (docs/widget.md, "An event").
+   */
+  readonly eventEmbeds: boolean;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -115,6 +120,7 @@ export function readSiteConfig(
     eventIcs: readEventIcs(env.EVENT_ICS),
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
+    eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
   };
 }
 
@@ -137,6 +143,15 @@ function readEventIcs(raw: string | undefined): EventIcsMode {
     );
   }
   return value as EventIcsMode;
+}
+
+function readOnOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = raw.toLowerCase();
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new ConfigError(`${name}: expected on or off, got "${raw}".`);
 }
 
 function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {

@@ -10,6 +10,8 @@ import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
 import { feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
+import { renderEventIcs } from "../outputs/ics.ts";
+import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
@@ -208,7 +210,11 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),
     whenJsonFileGroup(data.when, site.url),
-    ...widgetFileGroups(data, site, json),
+    ...widgetFileGroups(data, site, json, {
+      pages: data.views.eventPages,
+      inlineIcs: (event) =>
+        icsDataUrl(renderEventIcs(event, { site, dataUpdatedAt: scopes.dataUpdatedAt })),
+    }),
   ];
 }
 

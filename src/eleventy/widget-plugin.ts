@@ -1,14 +1,25 @@
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
-import type { Calendar } from "../model/types.ts";
+import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { oembedDiscovery, oembedDiscoveryUrl } from "../oembed/discovery.ts";
+import {
+  type EventEmbedSnippets,
+  eventEmbedSnippets,
+  eventOembedLinkTag,
+} from "../widget/event-card/event-card-snippets.ts";
 import { type EmbedSnippets, embedSnippets, oembedLinkTag } from "../widget/snippets.ts";
 
 /**
- * Filters for the calendar page's "Embed" section and its oEmbed discovery
- * link (docs/widget.md). The widget's files are written by the publisher
- * plugin (src/widget/widget-files.ts).
+ * Filters for the calendar page's "Embed" section, the event page's "Embed
+ * this event", and their oEmbed discovery links (docs/widget.md). The
+ * widget's files are written by the publisher plugin (src/widget/widget-files.ts).
  */
+
+/** What the event page template has of an event: src/site/views.ts, EventPage. */
+interface EventPageLike {
+  readonly event: CalendarEvent;
+  readonly calendar: Pick<Calendar, "id">;
+}
 
 /** The part of Eleventy's configuration API this plugin uses. */
 export interface EleventyConfigLike {
@@ -36,5 +47,17 @@ export default function widgetPlugin(
   );
   eleventyConfig.addFilter("oembedUrl", (calendar: Calendar) =>
     oembedDiscoveryUrl(calendar.id, site.urls, discovery),
+  );
+  // An event's card is offered while the event is in the portal, and not at
+  // all with EVENT_EMBEDS=off (no card is written then).
+  const embeddable = (page: EventPageLike | undefined): page is EventPageLike =>
+    site.eventEmbeds && page?.event !== undefined && !page.event.history?.removed;
+  eleventyConfig.addFilter(
+    "eventEmbed",
+    (page: EventPageLike | undefined): EventEmbedSnippets | null =>
+      embeddable(page) ? eventEmbedSnippets(page.event, page.calendar, site) : null,
+  );
+  eleventyConfig.addFilter("eventOembedLink", (page: EventPageLike | undefined) =>
+    embeddable(page) ? eventOembedLinkTag(page.event, page.calendar, site) : "",
   );
 }

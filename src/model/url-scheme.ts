@@ -76,12 +76,22 @@ export const paths = {
   subscriptionsJson: () => "/search/subscriptions.json",
   embedGuide: () => "/embed/",
   embed: (calendarId: string) => `/embed/${segment(calendarId)}/`,
+  /**
+   * The widget of several calendars (all by default, docs/widget.md). "_all"
+   * is no calendar's segment: encoded ids are "_" and hex digits only.
+   */
+  embedCalendars: () => "/embed/_all/",
+  /** One event as a card to embed, inside its calendar's embed folder (framable like it). */
+  embedEvent: (calendarId: string, eventId: string) =>
+    `/embed/${segment(calendarId)}/events/${segment(eventId)}/`,
   embedScript: () => "/embed.js",
   oembed: (calendarId: string) => paths.oembedOfSegment(segment(calendarId)),
   /** The static oEmbed answer of a calendar's path segment (already encoded). */
   oembedOfSegment: (calendarSegment: string) => `/oembed/${calendarSegment}.json`,
   /** The oEmbed endpoint where the host runs functions (src/oembed/endpoint.ts). */
   oembedEndpoint: () => "/oembed",
+  oembedEvent: (calendarId: string, eventId: string) =>
+    `/oembed/${segment(calendarId)}/events/${segment(eventId)}.json`,
   /** A file of the site's own assets (templates/assets, the widget's files). */
   asset: (name: string) => `/assets/${name}`,
   widgetAsset: (name: string) => `/embed/${name}`,

@@ -83,12 +83,12 @@ export function addToCalendarLinks(
  * governs what a page loads, not where a link goes, so no policy changes.
  */
 export function withInlineIcs(links: AddToCalendarLinks, ics: string): AddToCalendarLinks {
-  const base64 = Buffer.from(ics, "utf8").toString("base64");
-  return {
-    ...links,
-    ics: `data:text/calendar;charset=utf-8;base64,${base64}`,
-    download: "event.ics",
-  };
+  return { ...links, ics: icsDataUrl(ics), download: "event.ics" };
+}
+
+/** An event's calendar file as a data: URL (the event page's and the event card's inline link). */
+export function icsDataUrl(ics: string): string {
+  return `data:text/calendar;charset=utf-8;base64,${Buffer.from(ics, "utf8").toString("base64")}`;
 }
 
 /** encodeURIComponent, not URLSearchParams: Outlook shows "+" literally. */

@@ -1,6 +1,6 @@
 import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
-import { paths, type SiteUrls } from "../model/url-scheme.ts";
+import { encodeIdSegment, paths, type SiteUrls } from "../model/url-scheme.ts";
 import { isUpcoming } from "../outputs/public-json.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { escapeHtml } from "./html.ts";
@@ -18,81 +18,204 @@ export interface EmbedPageInput {
   readonly calendar: Calendar;
   /** The calendar's events, sorted by start; the page picks the upcoming ones. */
   readonly events: readonly CalendarEvent[];
-  readonly site: {
-    readonly urls: SiteUrls;
-    readonly title: string;
-    readonly lang: string;
-    readonly now: DateTime;
-  };
+  readonly site: EmbedPageSite;
+}
+
+export interface EmbedPageSite {
+  readonly urls: SiteUrls;
+  readonly title: string;
+  readonly lang: string;
+  readonly now: DateTime;
 }
 
 export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): string {
-  const lang = widgetLanguage(site.lang);
-  const labels = WIDGET_LABELS[lang];
-  const locale = widgetLocale(lang, site.lang);
-  const { urls } = site;
-  const nowMs = site.now.toMillis();
-  const shown = events.filter((e) => isUpcoming(e, nowMs)).slice(0, WIDGET_DEFAULTS.count);
-  const freshUntil = shown.length
-    ? new Date(Math.min(...shown.map((e) => Math.max(Date.parse(e.start), Date.parse(e.end)))))
-    : null;
+  const page = widgetPageContext(site);
+  const { urls } = page;
+  const shown = upcomingOf(events, site.now).slice(0, WIDGET_DEFAULTS.count);
   const calendarUrl = urls.href(paths.calendar(calendar.id));
   const ctx = {
-    locale,
+    locale: page.locale,
     calendarZone: calendar.timeZone,
     currentYear: site.now.setZone(calendar.timeZone).year,
   };
-  const newTab = `<span class="ecp-sr"> ${escapeHtml(labels.newTab)}</span>`;
+  const items = shown.map((e) => renderEventItem(e, eventWhen(e, ctx), page));
+  return renderWidgetDocument(page, {
+    title: `${calendar.name} · ${site.title}`,
+    canonical: urls.absolute(paths.calendar(calendar.id)),
+    rootClass: "",
+    rootData: [
+      `data-zone="${escapeHtml(calendar.timeZone)}"`,
+      `data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}"`,
+      calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
+      freshUntilAttribute(shown),
+    ],
+    head: `<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener">${escapeHtml(calendar.name)}${page.newTab}</a></h1>`,
+    items,
+    footUrl: calendarUrl,
+  });
+}
+
+/** What every list page of the widget shares: language, locale, labels, links. */
+export interface WidgetPageContext {
+  readonly urls: SiteUrls;
+  readonly lang: string;
+  readonly locale: string;
+  readonly labels: WidgetLabels;
+  /** The screen-reader note after a link that opens a new tab. */
+  readonly newTab: string;
+}
+
+export function widgetPageContext(site: Pick<EmbedPageSite, "urls" | "lang">): WidgetPageContext {
+  const lang = widgetLanguage(site.lang);
+  const labels = WIDGET_LABELS[lang];
+  return {
+    urls: site.urls,
+    lang,
+    locale: widgetLocale(lang, site.lang),
+    labels,
+    newTab: `<span class="ecp-sr"> ${escapeHtml(labels.newTab)}</span>`,
+  };
+}
+
+/** The events that have not ended at `now`, in the order given. */
+export function upcomingOf(events: readonly CalendarEvent[], now: DateTime): CalendarEvent[] {
+  const nowMs = now.toMillis();
+  return events.filter((e) => isUpcoming(e, nowMs));
+}
+
+/**
+ * When the build-time list goes stale: the first listed event's end. The
+ * browser script re-renders from the JSON after it.
+ */
+export function freshUntilAttribute(shown: readonly CalendarEvent[]): string {
+  if (!shown.length) return "";
+  const until = new Date(
+    Math.min(...shown.map((e) => Math.max(Date.parse(e.start), Date.parse(e.end)))),
+  );
+  return `data-fresh-until="${until.toISOString()}"`;
+}
+
+export interface WidgetDocumentParts {
+  readonly title: string;
+  readonly canonical: string;
+  /** Classes added to the root's ("ecp--multi"), with a leading space. */
+  readonly rootClass: string;
+  /** data- attributes of the root, escaped; empty ones are dropped. */
+  readonly rootData: readonly string[];
+  /** Content of the header (the title, hidden by showTitle=false). */
+  readonly head: string;
+  readonly items: readonly string[];
+  readonly footUrl: string;
+  /** More stylesheets (site paths' hrefs) after the widget's own. */
+  readonly stylesheets?: readonly string[];
+}
+
+/** A widget list page: head, the build-time list, and the link to the site. */
+export function renderWidgetDocument(page: WidgetPageContext, parts: WidgetDocumentParts): string {
+  const { labels } = page;
   const attrs = [
     `id="ecp"`,
-    `class="ecp ecp--${WIDGET_DEFAULTS.theme}"`,
-    `data-lang="${lang}"`,
-    `data-locale="${escapeHtml(locale)}"`,
-    `data-zone="${escapeHtml(calendar.timeZone)}"`,
-    `data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}"`,
-    calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
-    freshUntil ? `data-fresh-until="${freshUntil.toISOString()}"` : "",
+    `class="ecp ecp--${WIDGET_DEFAULTS.theme}${parts.rootClass}"`,
+    `data-lang="${page.lang}"`,
+    `data-locale="${escapeHtml(page.locale)}"`,
+    ...parts.rootData,
   ].filter(Boolean);
-
-  const items = shown.map((e) => renderItem(e, eventWhen(e, ctx), labels, urls, newTab));
-  const body = items.length
-    ? `<h2 class="ecp-sr" id="ecp-upcoming">${escapeHtml(labels.upcoming)}</h2>\n<ol class="ecp-list">\n${items.join("\n")}\n</ol>`
+  const body = parts.items.length
+    ? `<h2 class="ecp-sr" id="ecp-upcoming">${escapeHtml(labels.upcoming)}</h2>\n<ol class="ecp-list">\n${parts.items.join("\n")}\n</ol>`
     : `<p class="ecp-empty">${escapeHtml(labels.empty)}</p>`;
-
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(locale)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(`${calendar.name} · ${site.title}`)}</title>
-<link rel="canonical" href="${escapeHtml(urls.absolute(paths.calendar(calendar.id)))}">
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${urls.href(paths.widgetAsset("widget.css"))}">
-<script src="${urls.href(paths.widgetAsset("frame.js"))}" defer></script>
-<script src="${urls.href(paths.widgetAsset("widget.js"))}" defer></script>
-</head>
-<body>
+  return `${documentStart(page, parts.title, parts.canonical, parts.stylesheets)}
 <main ${attrs.join(" ")}>
 <header class="ecp-head">
-<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener">${escapeHtml(calendar.name)}${newTab}</a></h1>
+${parts.head}
 </header>
 <div class="ecp-body">
 ${body}
 </div>
-<p class="ecp-foot"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener">${escapeHtml(labels.allEvents)}${newTab}</a></p>
+<p class="ecp-foot"><a href="${escapeHtml(parts.footUrl)}" target="_blank" rel="noopener">${escapeHtml(labels.allEvents)}${page.newTab}</a></p>
 </main>
 </body>
 </html>
 `;
 }
 
-function renderItem(
+/**
+ * The start of every widget document, up to <body>: no index, the canonical
+ * page on the site, the widget's stylesheet and scripts (frame.js: the
+ * messages to the framing page, WordPress's protocol among them; widget.js:
+ * the options), the same for every widget page and event card, cached once
+ * by a visitor's browser.
+ */
+export function documentStart(
+  page: Pick<WidgetPageContext, "urls" | "locale">,
+  title: string,
+  canonical: string,
+  stylesheets: readonly string[] = [],
+): string {
+  const { urls } = page;
+  const sheets = [urls.href(paths.widgetAsset("widget.css")), ...stylesheets]
+    .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
+    .join("\n");
+  return `<!DOCTYPE html>
+<html lang="${escapeHtml(page.locale)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<link rel="canonical" href="${escapeHtml(canonical)}">
+<link rel="icon" href="data:,">
+${sheets}
+<script src="${urls.href(paths.widgetAsset("frame.js"))}" defer></script>
+<script src="${urls.href(paths.widgetAsset("widget.js"))}" defer></script>
+</head>
+<body>`;
+}
+
+/** The calendar an event is marked with in a widget of several calendars. */
+export interface CalendarMarker {
+  readonly calendar: Pick<Calendar, "id" | "name">;
+}
+
+/**
+ * One event of a list. With a marker, the item carries its calendar's colour
+ * class (/assets/calendars.css) and name, and `data-calendar` (its segment),
+ * by which the browser script drops calendars the options leave out.
+ */
+export function renderEventItem(
   event: CalendarEvent,
   when: EventWhen,
-  labels: WidgetLabels,
-  urls: SiteUrls,
-  newTab: string,
+  page: Pick<WidgetPageContext, "urls" | "labels" | "newTab">,
+  marker?: CalendarMarker,
+): string {
+  const { urls, labels, newTab } = page;
+  const time = (p: { datetime: string; text: string }) =>
+    `<time datetime="${escapeHtml(p.datetime)}">${escapeHtml(p.text)}</time>`;
+  const whenHtml =
+    time(when.start) +
+    (when.end ? ` – ${time(when.end)}` : "") +
+    (when.zone ? ` <span class="ecp-zone">${escapeHtml(when.zone)}</span>` : "");
+  const where = placeText(event, labels);
+  const classes = `ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}`;
+  const segment = marker ? encodeIdSegment(marker.calendar.id) : "";
+  return [
+    marker
+      ? `<li class="${classes} cal-${segment}" data-calendar="${segment}">`
+      : `<li class="${classes}">`,
+    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${statusBadges(event, labels)}${newTab}</a>`,
+    // The event's zone, for the visitor's own time beside it (widget.js, tz=both).
+    `<p class="ecp-when"${event.allDay ? "" : ` data-zone="${escapeHtml(event.timeZone)}"`}>${whenHtml}</p>`,
+    where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
+    marker ? `<p class="ecp-cal">${escapeHtml(marker.calendar.name)}</p>` : "",
+    "</li>",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/** The Cancelled or Postponed badge, and New date (each with its leading space). */
+export function statusBadges(
+  event: Pick<CalendarEvent, "status" | "history">,
+  labels: Pick<WidgetLabels, "cancelled" | "postponed" | "newDate">,
 ): string {
   const status =
     event.status === "cancelled"
@@ -104,27 +227,11 @@ function renderItem(
     event.history?.newDate && event.status !== "cancelled"
       ? ` <span class="ecp-badge ecp-badge--new-date">${escapeHtml(labels.newDate)}</span>`
       : "";
-  const time = (p: { datetime: string; text: string }) =>
-    `<time datetime="${escapeHtml(p.datetime)}">${escapeHtml(p.text)}</time>`;
-  const whenHtml =
-    time(when.start) +
-    (when.end ? ` – ${time(when.end)}` : "") +
-    (when.zone ? ` <span class="ecp-zone">${escapeHtml(when.zone)}</span>` : "");
-  const where = placeText(event, labels);
-  return [
-    `<li class="ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}">`,
-    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${status}${newDate}${newTab}</a>`,
-    // The event's zone, for the visitor's own time beside it (widget.js, tz=both).
-    `<p class="ecp-when"${event.allDay ? "" : ` data-zone="${escapeHtml(event.timeZone)}"`}>${whenHtml}</p>`,
-    where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
-    "</li>",
-  ]
-    .filter(Boolean)
-    .join("\n");
+  return status + newDate;
 }
 
 /** "Place, Town", plus "Online" for online and hybrid events. */
-function placeText(
+export function placeText(
   event: Pick<CalendarEvent, "location" | "attendanceMode">,
   labels: Pick<WidgetLabels, "online">,
 ): string {

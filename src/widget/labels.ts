@@ -33,6 +33,10 @@ export interface WidgetLabels {
   readonly when: Readonly<Record<WhenKey, { readonly name: string; readonly empty: string }>>;
   /** "Next:" before the next event when a `when` range is empty. */
   readonly whenNext: string;
+  /** The event card's link to the event's .ics download. */
+  readonly addToCalendar: string;
+  /** Heading of the calendars a widget of several calendars shows. */
+  readonly calendars: string;
 }
 
 const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
@@ -64,6 +68,8 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
       ]),
     ) as WidgetLabels["when"],
     whenNext: text("whenNext"),
+    addToCalendar: text("addToCalendar"),
+    calendars: text("calendars"),
   };
 }
 

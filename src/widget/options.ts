@@ -52,12 +52,21 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
     example: "view=month",
   },
   {
+    name: "calendars",
+    attribute: "data-calendars",
+    values: "calendar segments, separated by commas",
+    defaultValue: "every calendar",
+    description:
+      "The widget of several calendars (/embed/_all/): which calendars it merges, each event marked with its calendar's name and colour. Unknown ids are ignored; an empty value, or none known, shows every calendar. On the script tag, data-calendars without data-calendar makes this widget.",
+    example: "calendars=culture,sport",
+  },
+  {
     name: "category",
     attribute: "data-category",
     values: "a category id",
     defaultValue: "all categories",
     description:
-      "Only events of this category (the same ids as the site's category pages and search filters). An id that no event of the calendar carries is ignored.",
+      "Only events of this category (the same ids as the site's category pages and search filters), in one calendar or across several. An id that no event shown carries is ignored. On the script tag without data-calendar, every calendar's events of the category.",
     example: "category=markets",
   },
   {
@@ -91,7 +100,8 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
     attribute: "data-accent",
     values: "#rgb or #rrggbb (write # as %23 in a URL)",
     defaultValue: "the calendar's colour",
-    description: "Colour of the event bars, heading rule and focus ring.",
+    description:
+      "Colour of the event bars (in a widget of several calendars, each bar has its calendar's colour), heading rule and focus ring.",
     example: "accent=%23c2255c",
   },
   {
@@ -107,7 +117,7 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
     attribute: "data-compact",
     values: "true, false (or 1, 0)",
     defaultValue: String(WIDGET_DEFAULTS.compact),
-    description: "Tighter spacing; hides places.",
+    description: "Tighter spacing; hides places (and an event card's image).",
     example: "compact=true",
   },
   {

@@ -72,10 +72,30 @@ export function oembedHtml(
   site: SnippetSite,
   size: { readonly width: number; readonly height: number },
 ): string {
-  const title = escapeHtml(embedTitle(calendar, site.lang));
-  const page = escapeHtml(site.urls.absolute(paths.calendar(calendar.id)));
-  const src = escapeHtml(site.urls.absolute(paths.embed(calendar.id)));
-  return `<blockquote hidden><a href="${page}">${title}</a></blockquote><iframe src="${src}" width="${size.width}" height="${size.height}" frameborder="0" scrolling="no" title="${title}"></iframe>`;
+  return framedEmbedHtml({
+    title: embedTitle(calendar, site.lang),
+    page: site.urls.absolute(paths.calendar(calendar.id)),
+    src: site.urls.absolute(paths.embed(calendar.id)),
+    ...size,
+  });
+}
+
+/**
+ * An oEmbed answer's html in the shape WordPress keeps for a provider it does
+ * not know: a blockquote (its fallback, hidden for consumers that show the
+ * html as it is), then the iframe with the attributes WordPress allows.
+ */
+export function framedEmbedHtml(embed: {
+  readonly title: string;
+  /** The page the fallback links to. */
+  readonly page: string;
+  /** The embed page the iframe shows. */
+  readonly src: string;
+  readonly width: number;
+  readonly height: number;
+}): string {
+  const title = escapeHtml(embed.title);
+  return `<blockquote hidden><a href="${escapeHtml(embed.page)}">${title}</a></blockquote><iframe src="${escapeHtml(embed.src)}" width="${embed.width}" height="${embed.height}" frameborder="0" scrolling="no" title="${title}"></iframe>`;
 }
 
 /**

@@ -1,22 +1,45 @@
 import type { SiteConfig } from "../config/site.ts";
-import type { Calendar, PortalSnapshot } from "../model/types.ts";
+import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import type { PublicJson } from "../outputs/public-json.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
+import type { EventPage } from "../site/views.ts";
+import { renderAllCalendarsPage } from "./all-calendars/all-calendars-page.ts";
 import { widgetAssets } from "./assets.ts";
 import { renderEmbedDocsPage } from "./docs-page.ts";
 import { renderEmbedPage } from "./embed-page.ts";
+import { eventCardFileGroups } from "./event-card/event-card-files.ts";
 import { writeOembedJson } from "./snippets.ts";
+
+export interface WidgetEvents {
+  /** The site's event pages: each gets a card to embed (unless EVENT_EMBEDS=off). */
+  readonly pages: readonly EventPage[];
+  /** An event's .ics as a data: URL, for EVENT_ICS=inline. */
+  readonly inlineIcs: (event: CalendarEvent) => string;
+}
 
 /**
  * The embeddable widget's files (docs/widget.md): its scripts and styles,
- * the embedding guide, one embed page and one oEmbed answer per calendar.
+ * the embedding guide, one embed page and one oEmbed answer per calendar,
+ * the page of several calendars, and a card and its oEmbed answer per event.
  */
 export function widgetFileGroups(
   data: PortalSnapshot,
-  site: Pick<SiteConfig, "url" | "urls" | "title" | "lang" | "now" | "refreshMinutes">,
+  site: Pick<
+    SiteConfig,
+    | "url"
+    | "urls"
+    | "title"
+    | "lang"
+    | "now"
+    | "timeZone"
+    | "refreshMinutes"
+    | "eventIcs"
+    | "eventEmbeds"
+  >,
   /** The published window of each calendar, as the public JSON has it. */
   json: Pick<PublicJson, "events">,
+  events: WidgetEvents,
 ): readonly FileGroup[] {
   const assets = widgetAssets();
   return [
@@ -26,7 +49,11 @@ export function widgetFileGroups(
     singleFile("widget", paths.widgetAsset("widget.css"), () => assets.widgetCss),
     singleFile("widget", paths.widgetAsset("docs.css"), () => assets.docsCss),
     singleFile("widget", `${paths.embedGuide()}index.html`, () =>
-      renderEmbedDocsPage(data.calendars, site),
+      renderEmbedDocsPage(
+        data.calendars,
+        site,
+        events.pages.find((page) => !page.event.history?.removed),
+      ),
     ),
     fileGroup<Calendar>({
       phase: "widget",
@@ -35,6 +62,13 @@ export function widgetFileGroups(
       path: (calendar) => `${paths.embed(calendar.id)}index.html`,
       render: (calendar) => renderEmbedPage({ calendar, events: json.events(calendar.id), site }),
     }),
+    singleFile("widget", `${paths.embedCalendars()}index.html`, () =>
+      renderAllCalendarsPage({
+        calendars: data.calendars,
+        eventsOf: (id) => json.events(id),
+        site,
+      }),
+    ),
     // The oEmbed answers count with the public JSON (docs/performance.md).
     fileGroup<Calendar>({
       phase: "json",
@@ -43,5 +77,6 @@ export function widgetFileGroups(
       path: (calendar) => paths.oembed(calendar.id),
       render: (calendar) => writeOembedJson(calendar, site),
     }),
+    ...eventCardFileGroups(events.pages, site, events.inlineIcs),
   ];
 }

@@ -44,6 +44,18 @@ describe("checkHostLimits", () => {
     ]);
   });
 
+  it("should name what EVENT_EMBEDS=off saves too, when the build wrote event cards", () => {
+    const check = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ files: 52_210 }),
+      eventIcsFiles: 10_000,
+      eventEmbedFiles: 20_000,
+    });
+    expect(check.warnings).toEqual([
+      "52,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). EVENT_EMBEDS=off writes 20,000 fewer files (no card and oEmbed answer per event).",
+    ]);
+  });
+
   it("should warn when no plan takes the site, and when it nears the free plan's limit", () => {
     const over = checkHostLimits({
       target: "cloudflare-pages",

@@ -40,3 +40,18 @@ describe("EVENT_ICS", () => {
     );
   });
 });
+
+describe("EVENT_EMBEDS", () => {
+  it("should give each event a card to embed unless switched off", () => {
+    expect(readSiteConfig({}).eventEmbeds).toBe(true);
+    expect(readSiteConfig({ EVENT_EMBEDS: "off" }).eventEmbeds).toBe(false);
+    expect(readSiteConfig({ EVENT_EMBEDS: " On " }).eventEmbeds).toBe(true);
+  });
+
+  it("should refuse anything else, naming the variable", () => {
+    expect(() => readSiteConfig({ EVENT_EMBEDS: "no" })).toThrow(ConfigError);
+    expect(() => readSiteConfig({ EVENT_EMBEDS: "0" })).toThrow(
+      /^EVENT_EMBEDS: expected on or off/,
+    );
+  });
+});

@@ -24,6 +24,7 @@ export const TEST_SITE: SiteConfig = {
   eventIcs: "file",
   collapseSeries: false,
   map: null,
+  eventEmbeds: true,
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */

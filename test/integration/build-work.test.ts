@@ -96,6 +96,9 @@ describe("build work", () => {
     // One page and one event.ics per event, each rendered once.
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
+    // A card and its oEmbed answer per event, each rendered once (their times come from the one parse above).
+    expect(count(cold, "rendered.event card")).toBe(EVENTS);
+    expect(count(cold, "rendered.event oembed")).toBe(EVENTS);
     expect(count(cold, "searchIndexBuilt")).toBe(1);
     // The rich results shares count each event page's JSON-LD once, as it is rendered.
     expect(cold.richResults.events).toBe(count(cold, "rendered.calendars/event.njk"));
@@ -126,6 +129,18 @@ describe("build work", () => {
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
+  });
+
+  it("should write two files fewer per event with EVENT_EMBEDS=off, and no card", async () => {
+    const on = await build(join(work, "embeds-on"));
+    const off = await build(join(work, "embeds-off"), { EVENT_EMBEDS: "off" });
+    expect(count(off, "rendered.event card")).toBe(0);
+    expect(count(off, "rendered.event oembed")).toBe(0);
+    expect(on.files - off.files).toBe(2 * EVENTS);
+    const cards = [...(await tree(join(work, "embeds-off"))).keys()].filter((file) =>
+      /^(embed|oembed)\/[^/]+\/events\//.test(file),
+    );
+    expect(cards).toEqual([]);
   });
 
   it("should render no per-event file through Eleventy: its pages grow with lists, not with events", async () => {

@@ -167,12 +167,13 @@ describe("one event edited in a 10,000-event site", () => {
     builds = new Builds(portal);
   });
 
+  // A 10,000-event site (over 50,000 files) and its caches take a while to remove on a busy machine.
   afterAll(async () => {
     await portal.close();
     builds.remove();
-  });
+  }, 300_000);
 
-  it("should change its page, its .ics, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
+  it("should change its page, its .ics, its card, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
     const first = await builds.build(NOW);
     expect(first.files).toBeGreaterThan(30_000);
     const before = snapshotTree(builds.site);
@@ -199,6 +200,9 @@ describe("one event edited in a 10,000-event site", () => {
       expect.arrayContaining([
         eventPage,
         paths.eventIcs(event).slice(1),
+        // Its card and the card's oEmbed answer (the title is in both).
+        `${paths.embedEvent(event.calendarId, event.id).slice(1)}index.html`,
+        paths.oembedEvent(event.calendarId, event.id).slice(1),
         `${paths.calendar(event.calendarId).slice(1)}calendar.ics`,
         `${paths.calendar(event.calendarId).slice(1)}feed.xml`,
         `api/calendars/${event.calendarId}/events.json`,

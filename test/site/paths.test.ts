@@ -59,4 +59,18 @@ describe("paths", () => {
     expect(paths.calendarMonth("community", 2026, 3)).toBe("/calendars/community/2026/03/");
     expect(paths.category("Music")).toBe(`/categories/${encodeIdSegment("Music")}/`);
   });
+
+  it("should give the widget of several calendars a folder no calendar can have", () => {
+    const ids = ["all", "_all", "ALL", "_", "", "Äll", "x".repeat(300)];
+    for (const id of ids) expect(paths.embed(id), id).not.toBe(paths.embedCalendars());
+    expect(paths.embedCalendars()).toBe("/embed/_all/");
+  });
+
+  it("should put an event's card in its calendar's embed folder, and its oEmbed answer beside the calendar's", () => {
+    expect(paths.embedEvent("community", "Weird/ID")).toBe(
+      `/embed/community/events/${encodeIdSegment("Weird/ID")}/`,
+    );
+    expect(paths.embedEvent("culture", "e1").startsWith(paths.embed("culture"))).toBe(true);
+    expect(paths.oembedEvent("culture", "e1")).toBe("/oembed/culture/events/e1.json");
+  });
 });

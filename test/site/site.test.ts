@@ -160,7 +160,9 @@ describe("the demo site", () => {
   });
 
   it("should carry schema.org Event JSON-LD with the required properties on each event page", () => {
-    const pages = htmlFiles(dir).filter((f) => f.includes("/events/"));
+    const pages = htmlFiles(dir).filter(
+      (f) => f.startsWith("calendars/") && f.includes("/events/"),
+    );
     expect(pages.length).toBe(visibleEvents.length);
     for (const page of pages) {
       const match = read(page).match(/<script type="application\/ld\+json">(.*?)<\/script>/s);
@@ -182,6 +184,35 @@ describe("the demo site", () => {
         data.url.endsWith(`/events/${encodeIdSegment(e.id)}/`),
       );
       if (event?.location || event?.onlineUrl) expect(data.location, page).toBeTruthy();
+    }
+  });
+
+  it("should offer every event as a card to embed: snippets on its page, oEmbed discovery in its head, the card and the answer", () => {
+    for (const event of visibleEvents) {
+      const html = read(eventFile(event));
+      const card = `${DEMO_SITE_URL}${paths.embedEvent(event.calendarId, event.id)}`;
+      const oembed = `${DEMO_SITE_URL}${paths.oembedEvent(event.calendarId, event.id)}`;
+      expect(html, event.id).toContain('<h2 id="embed-event-heading">Embed this event</h2>');
+      expect(html, event.id).toContain(
+        `data-calendar=&quot;${encodeIdSegment(event.calendarId)}&quot; data-event=&quot;${encodeIdSegment(event.id)}&quot;`,
+      );
+      expect(html, event.id).toContain(`&lt;iframe src=&quot;${card}&quot;`);
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(head, event.id).toContain(
+        `<link rel="alternate" type="application/json+oembed" href="${oembed}" title="${escapeHtml(event.title)}">`,
+      );
+      const answer = JSON.parse(read(paths.oembedEvent(event.calendarId, event.id).slice(1)));
+      expect(answer, event.id).toMatchObject({ type: "rich", version: "1.0", title: event.title });
+      expect(Number.isInteger(answer.width) && Number.isInteger(answer.height), event.id).toBe(
+        true,
+      );
+      expect(answer.html, event.id).toContain(`src="${card}"`);
+      const cardHtml = read(`${paths.embedEvent(event.calendarId, event.id).slice(1)}index.html`);
+      expect(cardHtml, event.id).toContain(
+        `<span class="ecp-name">${escapeHtml(event.title)}</span>`,
+      );
+      // Add to calendar on the card exactly when the page offers it.
+      expect(cardHtml.includes('class="ecp-button"'), event.id).toBe(event.status !== "cancelled");
     }
   });
 

@@ -16,6 +16,7 @@ const site = {
   title: "Events",
   lang: "en",
   now,
+  eventEmbeds: true,
 };
 const calendarOf = (id: string) => {
   const calendar = fixtureSnapshot.calendars.find((c) => c.id === id);

@@ -37,6 +37,14 @@ permalink: /filters/index.html
 <p>{{ calendar | oembedUrl }}</p>
 </section>
 {% endfor %}
+{% for p in portal.views.eventPages %}{% set e = p | eventEmbed %}
+<section id="event-{{ p.event.id | segment }}">{% if e %}
+<pre><code>{{ e.script }}</code></pre>
+<pre><code>{{ e.iframe }}</code></pre>
+<p>{{ e.previewUrl }}</p>{% endif %}
+{{ p | eventOembedLink | safe }}
+</section>
+{% endfor %}
 `;
 
 describe("widget-plugin", () => {
@@ -66,8 +74,17 @@ describe("widget-plugin", () => {
         `api/calendars/${weird}/events.json`,
         "api/manifest.json",
         "embed.js",
+        "embed/_all/index.html",
         "embed/community/index.html",
+        "embed/community/events/e-allday/index.html",
+        "embed/community/events/e-dst/index.html",
+        "embed/community/events/e-past/index.html",
         "embed/culture/index.html",
+        "embed/culture/events/_57656972642f49443f3c783e/index.html",
+        "embed/culture/events/e-cancelled/index.html",
+        "embed/culture/events/e-multiday/index.html",
+        "embed/culture/events/e-online/index.html",
+        "embed/culture/events/e-postponed/index.html",
         "embed/frame.js",
         "embed/docs.css",
         "embed/index.html",
@@ -76,7 +93,15 @@ describe("widget-plugin", () => {
         "embed/widget.js",
         "filters/index.html",
         "oembed/community.json",
+        "oembed/community/events/e-allday.json",
+        "oembed/community/events/e-dst.json",
+        "oembed/community/events/e-past.json",
         "oembed/culture.json",
+        "oembed/culture/events/_57656972642f49443f3c783e.json",
+        "oembed/culture/events/e-cancelled.json",
+        "oembed/culture/events/e-multiday.json",
+        "oembed/culture/events/e-online.json",
+        "oembed/culture/events/e-postponed.json",
         `oembed/${weird}.json`,
         // The "when" pages' JSON, site-wide and per calendar (docs/public-json.md).
         ...["", "calendars/community/", "calendars/culture/", `calendars/${weird}/`].flatMap(
@@ -110,6 +135,49 @@ describe("widget-plugin", () => {
       width: 600,
       height: 600,
     });
+  });
+
+  it("should answer oEmbed for each event with its card, sized, with its image as thumbnail", () => {
+    const walk = JSON.parse(read("oembed/community/events/e-dst.json"));
+    expect(walk).toEqual({
+      type: "rich",
+      version: "1.0",
+      title: "Night Walk Across the Clock Change",
+      provider_name: "Agenda Zuid",
+      provider_url: "https://example.org/agenda/",
+      cache_age: 1800,
+      html: '<iframe src="https://example.org/agenda/embed/community/events/e-dst/" title="Night Walk Across the Clock Change" width="100%" height="440" loading="lazy" style="border:0"></iframe>',
+      width: 480,
+      height: 440,
+      thumbnail_url: "https://media.example.org/walk.jpg",
+      thumbnail_width: 1200,
+      thumbnail_height: 630,
+    });
+    const hostileTitle = JSON.parse(read("oembed/culture/events/_57656972642f49443f3c783e.json"));
+    expect(hostileTitle.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
+    expect(hostileTitle.html).toBe(
+      '<iframe src="https://example.org/agenda/embed/culture/events/_57656972642f49443f3c783e/" title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028" width="100%" height="220" loading="lazy" style="border:0"></iframe>',
+    );
+    expect([hostileTitle.width, hostileTitle.height, hostileTitle.thumbnail_url]).toEqual([
+      480,
+      220,
+      undefined,
+    ]);
+  });
+
+  it("should give event pages their card's snippets and oEmbed link through filters", () => {
+    const page = read("filters/index.html");
+    const section = page.slice(page.indexOf('<section id="event-e-dst">'));
+    for (const expected of [
+      "&lt;a href=&quot;https://example.org/agenda/calendars/community/events/e-dst/&quot; data-ecp-fallback&gt;Night Walk Across the Clock Change&lt;/a&gt;",
+      "&lt;script src=&quot;https://example.org/agenda/embed.js&quot; data-calendar=&quot;community&quot; data-event=&quot;e-dst&quot; async&gt;&lt;/script&gt;",
+      "&lt;iframe src=&quot;https://example.org/agenda/embed/community/events/e-dst/&quot;",
+      "<p>/agenda/embed/community/events/e-dst/</p>",
+      '<link rel="alternate" type="application/json+oembed" href="https://example.org/agenda/oembed/community/events/e-dst.json" title="Night Walk Across the Clock Change">',
+    ]) {
+      expect(section).toContain(expected);
+    }
+    expect(page).not.toContain('<script>alert("x")');
   });
 
   it("should give templates the snippets, preview URL and oEmbed link through filters", () => {

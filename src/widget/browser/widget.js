@@ -1,11 +1,13 @@
 // @ts-check
 /*
- * Runs inside /embed/{calendar}/. The page arrives with the default list
- * rendered at build time (it works with scripts off); this script applies
- * the options in the page URL (docs/widget.md) and, when they change what is
- * shown, re-renders from the calendar's public events.json. Portal text is
- * only ever written with textContent, and option values are only ever
- * compared against allowlists, so nothing from a URL or the portal can
+ * Runs inside /embed/{calendar}/, /embed/_all/ (several calendars) and an
+ * event's card. A list page arrives with the default list rendered at build
+ * time (it works with scripts off); this script applies the options in the
+ * page URL (docs/widget.md) and, when they change what is shown, re-renders
+ * from the public events.json of each calendar shown. A card is complete as
+ * built: the script only applies its look and reports its height. Portal
+ * text is only ever written with textContent, and option values are only
+ * ever compared against allowlists, so nothing from a URL or the portal can
  * become markup. The page's messages to the page that frames it (its
  * height, WordPress's protocol) are frame.js's, beside this script.
  */
@@ -15,11 +17,13 @@
    * @typedef {{ id: string, title: string, start: string, end: string, allDay: boolean,
    *   timeZone: string, status: string, attendanceMode: string, url: string, newDate?: boolean,
    *   location: null | { name: string | null, address: null | { locality: string | null, formatted: string } },
-   *   summary: string, categories: Category[] }} PublicEvent
+   *   summary: string, categories: Category[], calendarId: string }} PublicEvent
+   * @typedef {{ segment: string, name: string, eventsUrl: string }} Source
    * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
    *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
    *   nextMonth: string, localTime: string, yourTime: string, inZone: string, eventsOf: string,
-   *   when: Record<string, { name: string, empty: string }>, whenNext: string }} Labels
+   *   when: Record<string, { name: string, empty: string }>, whenNext: string, addToCalendar: string,
+   *   calendars: string }} Labels
    * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
    *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number, maxQuery: number }} WidgetConfig
    */
@@ -34,6 +38,23 @@
   const params = new URLSearchParams(location.search);
   const pageLang = data.lang || "en";
   const now = Date.now();
+  // An event's card: nothing to load or render, only look and height.
+  const isCard = data.kind === "event";
+  /*
+   * The calendars a page of several calendars offers, from its legend (the
+   * build wrote them): the allowlist `calendars` is compared with. A page of
+   * one calendar has none and reads data-events-url instead.
+   */
+  /** @type {Source[]} */
+  const sources = [];
+  for (const item of root.querySelectorAll(".ecp-legend [data-calendar]")) {
+    if (!(item instanceof HTMLElement)) continue;
+    const segment = item.dataset.calendar || "";
+    if (/^[a-z0-9_-]{1,80}$/.test(segment) && item.dataset.eventsUrl) {
+      sources.push({ segment, name: item.textContent || "", eventsUrl: item.dataset.eventsUrl });
+    }
+  }
+  const multi = sources.length > 0;
 
   /** @param {string} name @param {readonly string[]} allowed @param {string} fallback */
   const choice = (name, allowed, fallback) => {
@@ -52,6 +73,10 @@
   const rawAccent = params.get("accent") || "";
   const rawCategory = params.get("category") || "";
   const rawQuery = (params.get("q") || "").trim();
+  const rawCalendars = params.get("calendars") || "";
+  const wanted = rawCalendars.length <= 2000 ? rawCalendars.toLowerCase().split(",") : [];
+  // Unknown ids are ignored; none known leaves every calendar.
+  const chosen = sources.filter((source) => wanted.includes(source.segment));
 
   const opts = {
     count: count >= 1 && count <= CONFIG.maxCount ? count : defaults.count,
@@ -66,7 +91,10 @@
     tz: choice("tz", ["both", "event", "local"], defaults.tz),
     // today, tomorrow, weekend, week, next-week, month: the site's "when" pages (src/site/when).
     when: choice("when", Object.keys(CONFIG.labels.en.when), ""),
+    calendars: chosen.length ? chosen : sources,
   };
+  /** Which calendar each loaded event belongs to, on a page of several. @type {Map<PublicEvent, Source>} */
+  const sourceOf = new Map();
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
   const locale = opts.lang === pageLang && data.locale ? data.locale : L.locale;
@@ -82,6 +110,14 @@
       root.style.setProperty("--ecp-accent", accent);
     const head = root.querySelector(".ecp-head");
     if (head instanceof HTMLElement) head.hidden = !opts.showTitle;
+    for (const item of root.querySelectorAll(".ecp-legend [data-calendar]")) {
+      if (item instanceof HTMLElement) item.hidden = !isShown(item.dataset.calendar);
+    }
+  }
+
+  /** Whether the options show a calendar (by its segment). @param {string | undefined} segment */
+  function isShown(segment) {
+    return opts.calendars.some((source) => source.segment === segment);
   }
 
   /** With `when`: the first scheduled event after the range, for the empty state. @type {PublicEvent | null} */
@@ -89,6 +125,7 @@
 
   /** @returns {Promise<void>} */
   function load() {
+    if (multi) return loadCalendars();
     const url = data.eventsUrl;
     if (!url) return Promise.resolve();
     // The calendar's "when" JSON sits beside its events.json (docs/public-json.md).
@@ -121,6 +158,54 @@
       });
   }
 
+  /**
+   * A page of several calendars reads each chosen calendar's events.json
+   * (the files the one-calendar widget reads: no site-wide file) and merges
+   * them in the site's order: by start, then calendar id, then event id.
+   */
+  function loadCalendars() {
+    return Promise.all(opts.calendars.map((source) => fetchEvents(source.eventsUrl))).then(
+      (lists) => {
+        if (lists.some((events) => !events)) {
+          // One failed: the build-time list stays, without the calendars left out.
+          for (const item of root?.querySelectorAll(".ecp-list > [data-calendar]") || []) {
+            if (!isShown(item.getAttribute("data-calendar") || "")) item.remove();
+          }
+          return;
+        }
+        /** @type {PublicEvent[]} */
+        const merged = [];
+        lists.forEach((events, index) => {
+          const source = opts.calendars[index];
+          for (const event of events || []) {
+            if (source) sourceOf.set(event, source);
+            merged.push(event);
+          }
+        });
+        merged.sort(
+          (a, b) =>
+            Date.parse(a.start) - Date.parse(b.start) ||
+            order(a.calendarId, b.calendarId) ||
+            order(a.id, b.id),
+        );
+        render(merged);
+      },
+    );
+  }
+
+  /** Code-unit order, as the site's (src/model/order.ts). @param {string} a @param {string} b */
+  function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  /** A calendar's events, or null when they cannot be read. @param {string} url @returns {Promise<PublicEvent[] | null>} */
+  function fetchEvents(url) {
+    return fetch(url, { credentials: "omit" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((doc) => (doc && doc.version === 1 && Array.isArray(doc.events) ? doc.events : null))
+      .catch(() => null);
+  }
+
   /** @param {PublicEvent[]} events */
   function render(events) {
     if (!root) return;
@@ -145,9 +230,11 @@
 
   function relabel() {
     if (!root) return;
-    for (const span of root.querySelectorAll(".ecp-head .ecp-sr, .ecp-foot .ecp-sr")) {
+    for (const span of root.querySelectorAll(".ecp-head a .ecp-sr, .ecp-foot a .ecp-sr")) {
       span.textContent = ` ${L.newTab}`;
     }
+    const calendars = root.querySelector("#ecp-calendars");
+    if (calendars) calendars.textContent = L.calendars;
     const foot = root.querySelector(".ecp-foot a");
     if (foot?.firstChild) foot.firstChild.textContent = L.allEvents;
     if (opts.tz === "local") {
@@ -207,7 +294,18 @@
     addLocalTime(whenP);
     const where = placeText(event);
     if (where) item.append(el("p", "ecp-where", where));
+    const source = sourceOf.get(event);
+    if (source) {
+      mark(item, source);
+      item.append(el("p", "ecp-cal", source.name));
+    }
     return item;
+  }
+
+  /** Its calendar's colour (/assets/calendars.css) and segment. @param {HTMLElement} node @param {Source} source */
+  function mark(node, source) {
+    node.classList.add(`cal-${source.segment}`);
+    node.dataset.calendar = source.segment;
   }
 
   /** @param {PublicEvent} event @param {string} className @param {boolean} withTime */
@@ -509,7 +607,14 @@
         const list = el("ul", "ecp-dayevents");
         for (const event of events) {
           const li = el("li", event.status === "cancelled" ? "ecp-event--cancelled" : "");
-          li.append(eventLink(event, "ecp-daylink", true));
+          const link = eventLink(event, "ecp-daylink", true);
+          const source = sourceOf.get(event);
+          if (source) {
+            mark(li, source);
+            // The colour alone would not say which calendar: the name is read out.
+            link.insertBefore(el("span", "ecp-sr", ` (${source.name})`), link.lastChild);
+          }
+          li.append(link);
           list.append(li);
         }
         cell.append(list);
@@ -560,8 +665,11 @@
   // Re-render only when the options change what is shown, or when the first
   // listed event has ended since the build (the site rebuilds on a schedule).
   const stale = Boolean(data.freshUntil) && now > Date.parse(data.freshUntil || "");
-  if (
+  if (isCard) {
+    ready();
+  } else if (
     stale ||
+    opts.calendars.length !== sources.length ||
     opts.count !== defaults.count ||
     opts.view !== "list" ||
     opts.category !== "" ||

@@ -1,0 +1,47 @@
+import type { SiteConfig } from "../../config/site.ts";
+import type { CalendarEvent } from "../../model/types.ts";
+import { paths } from "../../model/url-scheme.ts";
+import { type FileGroup, fileGroup } from "../../render/file-group.ts";
+import type { EventPage } from "../../site/views.ts";
+import { offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
+import { writeEventOembedJson } from "./event-card-snippets.ts";
+
+/**
+ * Two files per event page: its card and the card's oEmbed answer. None with
+ * EVENT_EMBEDS=off, for sites whose host counts files (docs/widget.md, "What
+ * each costs"). Each card is rendered once, from the event as the page has
+ * it; its times come from the event's one parse (src/model/event-times.ts).
+ */
+export function eventCardFileGroups(
+  pages: readonly EventPage[],
+  site: Pick<SiteConfig, "urls" | "title" | "lang" | "refreshMinutes" | "eventIcs" | "eventEmbeds">,
+  /** The event's .ics as a data: URL (EVENT_ICS=inline), as the event page links it. */
+  inlineIcs: (event: CalendarEvent) => string,
+): readonly FileGroup[] {
+  const items = site.eventEmbeds ? pages : [];
+  const ics = (event: CalendarEvent) =>
+    site.eventIcs === "inline" ? inlineIcs(event) : site.urls.href(paths.eventIcs(event));
+  return [
+    fileGroup<EventPage>({
+      phase: "widget",
+      name: "event card",
+      items,
+      path: ({ calendar, event }) => `${paths.embedEvent(calendar.id, event.id)}index.html`,
+      render: ({ calendar, event }) =>
+        renderEventCard({
+          event,
+          calendar,
+          ics: offersAddToCalendar(event) ? ics(event) : null,
+          site,
+        }),
+    }),
+    // Like the calendars' oEmbed answers, they count with the public JSON (docs/performance.md).
+    fileGroup<EventPage>({
+      phase: "json",
+      name: "event oembed",
+      items,
+      path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
+      render: ({ calendar, event }) => writeEventOembedJson(event, calendar, site),
+    }),
+  ];
+}
