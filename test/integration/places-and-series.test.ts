@@ -126,7 +126,11 @@ describe("places of the demo build", () => {
 
   it("should name each event's date in its link on a place's page, where one title repeats", () => {
     const page = read(`${folderOf("places", "community-centre-de-pijp")}/index.html`);
-    const links = [...page.matchAll(/<a href="\/calendars\/community\/events\/[^"]+">(.*?)<\/a>/g)];
+    const links = [
+      ...page.matchAll(
+        /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name">(.*?)<\/a>/g,
+      ),
+    ];
     expect(links.length).toBeGreaterThan(5);
     for (const [, text] of links) {
       expect(text).toMatch(/^Repair Café|^Neighbourhood/);
@@ -296,7 +300,7 @@ describe("series of the demo build", () => {
     );
     // Each link names its date.
     for (const [, text] of main(html).matchAll(
-      /<a href="\/calendars\/community\/events\/[^"]+">(.*?)<\/a>/g,
+      /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name">(.*?)<\/a>/g,
     )) {
       expect(text).toMatch(
         /^<time datetime="2026-\d\d-\d\dT10:00:00\+0[12]:00">Saturday, \d{1,2} \w+ 2026, 10:00–13:00 CES?T<\/time>$/,
