@@ -14,6 +14,7 @@ import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
 import { formatBuildReport } from "../build/report.ts";
 import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
+import { earlyEventCards, openShareCards } from "../cards/share-cards.ts";
 import { savePublishedState } from "../changes/previous-state.ts";
 import { publishedStateFolder } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
@@ -48,6 +49,7 @@ runCli(async () => {
 
   // Fetch before rendering anything: an unusable API fails here, with its own message.
   const portal = await connectPortal(config);
+  const cards = await openShareCards(config.cacheDir, config.cards.mode);
   const loaded = await (async () => {
     try {
       const fetched = await loadSnapshot({
@@ -55,6 +57,8 @@ runCli(async () => {
         defaultTimeZone: site.timeZone,
         now: site.now.toJSDate(),
         sink: process.stderr,
+        // Share cards are drawn while the build waits on the portal (src/cards).
+        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode) : undefined,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
       return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output })) };
@@ -72,6 +76,7 @@ runCli(async () => {
       site,
       cacheDir: config.cacheDir,
       deployTarget: config.deploy.target,
+      cards,
       loadData: async () => data,
       onWritten: (files) => {
         written = files;

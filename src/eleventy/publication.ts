@@ -1,3 +1,4 @@
+import type { ShareCards } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { FeedScopes } from "../outputs/feed-scopes.ts";
 import type { SearchFacts } from "../search/search-facts.ts";
@@ -14,4 +15,6 @@ export interface Publication {
   readonly scopes: FeedScopes;
   /** What the search page's filter form offers. */
   readonly searchFacts: SearchFacts;
+  /** Each page's share card (src/cards); null with SHARE_CARDS=off. */
+  readonly cards: ShareCards | null;
 }

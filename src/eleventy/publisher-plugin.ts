@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { hostOutputs } from "../build/host-files.ts";
 import { pagePathOf } from "../build/page-policy.ts";
+import { ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
@@ -50,6 +51,8 @@ export interface PublisherOptions {
   readonly streamedTemplates?: readonly string[];
   /** DEPLOY_TARGET: the files its host reads, and what its pages need (default netlify: none). */
   readonly deployTarget?: DeployTarget;
+  /** Share cards (src/cards): the studio that renders them and SHARE_CARDS; none when absent. */
+  readonly cards?: ShareCardsSetup | null;
 }
 
 export interface WrittenFiles {
@@ -130,6 +133,17 @@ export default function publisherPlugin(
         ],
         writer,
       );
+      const { cards } = publication;
+      if (cards && options.cards) {
+        // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
+        await timedAsync("cards", () => cards.settled());
+        writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer);
+        warnings.push(...options.cards.studio.takeWarnings());
+        const { stats } = options.cards.studio;
+        count("cards.busyMs", Math.round(stats.busyMs));
+        // The cache keeps what this build published, nothing older.
+        options.cards.studio.prune(cards.keys());
+      }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
       options.onWritten?.({
@@ -163,8 +177,21 @@ async function startRun(options: PublisherOptions): Promise<Run> {
   timed("ics", () => {
     for (const scope of scopes.withFiles) scopes.plan(scope);
   });
+  // Every card is asked for now, and renders while Eleventy renders the pages.
+  const cards =
+    options.cards &&
+    timed("cards", () => {
+      const { studio, mode } = options.cards as ShareCardsSetup;
+      return new ShareCards(data, options.site, studio, mode);
+    });
   return {
-    publication: { data, site: options.site, scopes, searchFacts: searchFacts(data, options.site) },
+    publication: {
+      data,
+      site: options.site,
+      scopes,
+      searchFacts: searchFacts(data, options.site),
+      cards: cards ?? null,
+    },
     searchIndex,
     warnings,
   };
