@@ -33,6 +33,8 @@ const SUBSETS = [
 const WEIGHTS = [400, 700] as const;
 
 export interface CardFont {
+  /** The WOFF2 file it was read from. */
+  readonly file: string;
   readonly name: string;
   readonly data: Buffer;
   readonly weight: number;
@@ -61,9 +63,11 @@ export function cardFonts(): CardFonts {
     const range = ranges[subset];
     if (!range) throw new Error(`${PACKAGE} has no "${subset}" subset.`);
     for (const weight of WEIGHTS) {
-      const data = readFileSync(packageFile(`files/noto-sans-${subset}-${weight}-normal.woff2`));
+      const file = packageFile(`files/noto-sans-${subset}-${weight}-normal.woff2`);
+      const data = readFileSync(file);
       digest.update(`${subset} ${weight} ${range}\n`).update(data);
       fonts.push({
+        file,
         name: FONT_FAMILY,
         data,
         weight,

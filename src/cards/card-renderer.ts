@@ -44,7 +44,7 @@ export class CardRenderer {
   static async open(): Promise<CardRenderer> {
     const fonts = cardFonts();
     const renderer = new Renderer();
-    for (const font of fonts.fonts) await renderer.registerFont(font);
+    for (const { file: _, ...font } of fonts.fonts) await renderer.registerFont(font);
     const fingerprint = createHash("sha256")
       .update(JSON.stringify([RENDERER_VERSION, LAYOUT_VERSION, fonts.fingerprint]))
       .digest("hex");
