@@ -24,6 +24,7 @@ import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
  *   --out file.json       also write the figures as JSON
  *   --portal              add the reference portal's own throughput
  *   --no-search           skip the search index section (built for the 10,000-event portal)
+ *   --share-cards mode    SHARE_CARDS for the builds: all (default), og or off (docs/share-cards.md)
  */
 
 const SIZES: Readonly<Record<string, string>> = {
@@ -46,12 +47,17 @@ const { values } = parseArgs({
     out: { type: "string" },
     portal: { type: "boolean", default: false },
     search: { type: "boolean", default: true },
+    "share-cards": { type: "string", default: "all" },
   },
   allowNegative: true,
 });
 const latencyMs = positive("latency", values.latency);
 const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
 const repeat = Math.min(5, positive("repeat", values.repeat));
+const shareCards = values["share-cards"];
+if (!["all", "og", "off"].includes(shareCards)) {
+  throw new Error(`--share-cards: expected all, og or off, got "${shareCards}"`);
+}
 const medium =
   values.disk || !existsSync("/dev/shm")
     ? { name: "disk", dir: tmpdir() }
@@ -68,7 +74,7 @@ console.log(
     .map((n) => n.toFixed(1))
     .join(
       " ",
-    )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once\n`,
+    )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once, SHARE_CARDS=${shareCards}\n`,
 );
 
 const report: Record<string, unknown>[] = [];
@@ -149,6 +155,7 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       EVENT_API_CONCURRENCY: String(maxConcurrency),
       SITE_NOW: NOW,
       SITE_URL,
+      SHARE_CARDS: shareCards,
     };
     const build = async (name: string, beforeEach?: () => Promise<void>) => {
       let best: BuildRun | undefined;
@@ -247,6 +254,10 @@ function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
     normalized: counter("normalize.computed"),
     normalizedReused: counter("normalize.reused"),
     eventTimesParsed: counter("eventTimesParsed"),
+    cardsRendered: counter("cards.rendered"),
+    cardsReused: counter("cards.reused"),
+    // While at least one card was being drawn (in the background, from the fetch on).
+    cardsBusySeconds: round3(counter("cards.busyMs") / 1000),
     phases: Object.fromEntries(
       Object.entries(metrics.phases).map(([name, ms]) => [name, round3(ms / 1000)]),
     ),
@@ -265,7 +276,18 @@ function print(
   fetch: { requests: number; seconds: number },
 ) {
   section(`Builds, ${label}, ${medium.name}`);
-  const phases = ["fetch", "normalize", "views", "render", "feeds", "ics", "json", "write", "hash"];
+  const phases = [
+    "fetch",
+    "normalize",
+    "views",
+    "render",
+    "feeds",
+    "ics",
+    "json",
+    "write",
+    "hash",
+    "cards",
+  ];
   table(
     ["build", "total s", ...phases, "other", "peak MB", "files/s"],
     (["cold", "warm", "changed"] as const).map((name) => {
@@ -280,7 +302,22 @@ function print(
       ];
     }),
   );
-  console.log("  (other: Node and TypeScript start-up, images, widget pages, publishing)");
+  console.log(
+    "  (cards: asking for the share cards, waiting for those not drawn yet, copying them into the site;\n   other: Node and TypeScript start-up, images, widget pages, publishing)",
+  );
+  table(
+    ["build", "cards rendered", "reused", "drawing s", "cards/s while drawing"],
+    (["cold", "warm", "changed"] as const).map((name) => {
+      const f = result[name];
+      return [
+        name,
+        fmt(f.cardsRendered),
+        fmt(f.cardsReused),
+        f.cardsBusySeconds.toFixed(2),
+        f.cardsBusySeconds > 0 ? fmt(f.cardsRendered / f.cardsBusySeconds) : "-",
+      ];
+    }),
+  );
   table(
     [
       "build",

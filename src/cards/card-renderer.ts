@@ -42,13 +42,9 @@ export class CardRenderer {
   }
 
   static async open(): Promise<CardRenderer> {
-    const fonts = cardFonts();
     const renderer = new Renderer();
-    for (const { file: _, ...font } of fonts.fonts) await renderer.registerFont(font);
-    const fingerprint = createHash("sha256")
-      .update(JSON.stringify([RENDERER_VERSION, LAYOUT_VERSION, fonts.fingerprint]))
-      .digest("hex");
-    return new CardRenderer(renderer, fingerprint);
+    for (const { file: _, ...font } of cardFonts().fonts) await renderer.registerFont(font);
+    return new CardRenderer(renderer, rendererFingerprint());
   }
 
   /**
@@ -92,6 +88,16 @@ export class CardRenderer {
       images: image ? [image] : [],
     });
   }
+}
+
+/**
+ * What every card's pixels depend on besides its content and size: the
+ * renderer's version, the layout's and the font files. Part of each card's key.
+ */
+export function rendererFingerprint(): string {
+  return createHash("sha256")
+    .update(JSON.stringify([RENDERER_VERSION, LAYOUT_VERSION, cardFonts().fingerprint]))
+    .digest("hex");
 }
 
 /** Read from its package.json, which the package does not export: found above its entry file. */

@@ -1,9 +1,11 @@
 import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
 import { count } from "../metrics.ts";
 import type { CardContent } from "./card-content.ts";
 import type { CardSize } from "./card-layout.ts";
-import { CardRenderer } from "./card-renderer.ts";
+import { rendererFingerprint } from "./card-renderer.ts";
 import { CardStore } from "./card-store.ts";
+import type { JobReport, RenderJob, WorkerSetup } from "./card-worker.ts";
 
 /** One card file: its key, size and where the build keeps it. */
 export interface CardFile {
@@ -19,52 +21,65 @@ export interface CardStudioOptions {
   readonly concurrency?: number;
 }
 
-interface Job {
-  readonly content: CardContent;
-  readonly files: readonly CardFile[];
+interface Pending {
+  readonly title: string;
+  readonly keys: readonly string[];
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
 }
 
 /**
  * Renders the cards a build asks for, each once, in the background: a card
  * whose key is in the cache is reused, one already asked for is not asked
- * again, the others are drawn a few at a time on libuv's threads while the
- * build goes on (fetching the portal, rendering pages). A build asks as soon
- * as it knows a card's content (src/cards/share-cards.ts) and waits for all
- * of them only before it writes them into the site.
+ * again, the others are drawn by a worker thread (src/cards/card-worker.ts),
+ * a few at a time, while the build goes on (fetching the portal, rendering
+ * pages). A build asks as soon as it knows a card's content
+ * (src/cards/share-cards.ts) and waits for them only before it writes them
+ * into the site.
  *
  * One studio per process: `npm start` keeps it across rebuilds.
  */
 export class CardStudio {
-  readonly #renderer: CardRenderer;
+  readonly #worker: Worker;
   readonly #store: CardStore;
-  readonly #concurrency: number;
+  readonly #fingerprint: string;
   /** Every key asked for, and when it is in the cache. */
   readonly #known = new Map<string, Promise<void>>();
-  readonly #queue: Job[] = [];
-  readonly #waiting = new Map<Job, { resolve: () => void; reject: (error: unknown) => void }>();
+  readonly #pending = new Map<number, Pending>();
   readonly #warnings: string[] = [];
-  #running = 0;
-  #busySince = 0;
-  #busyMs = 0;
+  #nextId = 0;
   #rendered = 0;
   #reused = 0;
+  #busyMs = 0;
+  #broken: Error | null = null;
 
-  private constructor(renderer: CardRenderer, store: CardStore, concurrency: number) {
-    this.#renderer = renderer;
+  private constructor(worker: Worker, store: CardStore, fingerprint: string) {
+    this.#worker = worker;
     this.#store = store;
-    this.#concurrency = concurrency;
+    this.#fingerprint = fingerprint;
+    worker.on("message", (report: JobReport) => this.#report(report));
+    worker.on("error", (error) => this.#fail(error));
+    worker.on("exit", (code) => this.#fail(new Error(`The share card thread stopped (${code}).`)));
+    // Idle, the thread does not keep the process alive; while cards are drawn it does.
+    worker.unref();
   }
 
   /** `dir`: where rendered cards are kept between builds. */
   static async open(dir: string, options: CardStudioOptions = {}): Promise<CardStudio> {
-    const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
-    return new CardStudio(await CardRenderer.open(), new CardStore(dir), concurrency);
+    const setup: WorkerSetup = {
+      dir,
+      concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
+    };
+    const worker = new Worker(new URL("./card-worker-start.mjs", import.meta.url), {
+      workerData: setup,
+    });
+    return new CardStudio(worker, new CardStore(dir), rendererFingerprint());
   }
 
   /** The files of these cards, without rendering anything. */
   files(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
     return sizes.map((size) => {
-      const key = this.#store.key(content, size, this.#renderer.fingerprint);
+      const key = this.#store.key(content, size, this.#fingerprint);
       return { key, size, name: `${key}.png`, cachePath: this.#store.path(key) };
     });
   }
@@ -85,21 +100,26 @@ export class CardStudio {
       }
       return true;
     });
-    if (missing.length > 0) {
-      const job: Job = { content, files: missing };
-      const done = new Promise<void>((resolve, reject) =>
-        this.#waiting.set(job, { resolve, reject }),
-      );
-      // Awaited through settled(); a failure is reported there.
-      done.catch(() => {});
-      for (const file of missing) this.#known.set(file.key, done);
-      this.#queue.push(job);
-      this.#pump();
+    if (missing.length === 0) return files;
+    const id = this.#nextId++;
+    const keys = missing.map((file) => file.key);
+    const done = new Promise<void>((resolve, reject) => {
+      this.#pending.set(id, { title: content.title, keys, resolve, reject });
+    });
+    // Awaited through settled(); a failure is reported there.
+    done.catch(() => {});
+    for (const key of keys) this.#known.set(key, done);
+    if (this.#broken) {
+      this.#settle(id, this.#broken);
+    } else {
+      if (this.#pending.size === 1) this.#worker.ref();
+      const job: RenderJob = { id, content, sizes: missing.map((file) => file.size), keys };
+      this.#worker.postMessage(job);
     }
     return files;
   }
 
-  /** Resolves once every card asked for is in the cache; rejects if one could not be rendered. */
+  /** Resolves once these cards (default: every card asked for) are in the cache. */
   async settled(keys?: Iterable<string>): Promise<void> {
     const wanted = keys ? [...keys].map((key) => this.#known.get(key)) : [...this.#known.values()];
     await Promise.all(wanted);
@@ -112,8 +132,7 @@ export class CardStudio {
 
   /** Cards rendered and reused by this studio so far; the time at least one render ran. */
   get stats(): { rendered: number; reused: number; busyMs: number } {
-    const open = this.#running > 0 ? performance.now() - this.#busySince : 0;
-    return { rendered: this.#rendered, reused: this.#reused, busyMs: this.#busyMs + open };
+    return { rendered: this.#rendered, reused: this.#reused, busyMs: this.#busyMs };
   }
 
   /** Removes kept cards the last build did not use; forgets them here too. */
@@ -122,40 +141,44 @@ export class CardStudio {
     return this.#store.prune(keep);
   }
 
-  #pump(): void {
-    while (this.#running < this.#concurrency && this.#queue.length > 0) {
-      const job = this.#queue.shift() as Job;
-      if (this.#running === 0) this.#busySince = performance.now();
-      this.#running++;
-      this.#render(job).finally(() => {
-        this.#running--;
-        if (this.#running === 0) this.#busyMs += performance.now() - this.#busySince;
-        this.#pump();
-      });
-    }
+  /** Stops the thread (a test's studio; a build's ends with its process). */
+  async close(): Promise<void> {
+    this.#broken ??= new Error("The share card studio is closed.");
+    await this.#worker.terminate();
   }
 
-  async #render(job: Job): Promise<void> {
-    const waiting = this.#waiting.get(job);
-    this.#waiting.delete(job);
-    try {
-      const result = await this.#renderer.render(
-        job.content,
-        job.files.map((file) => file.size),
-      );
-      result.cards.forEach((card, index) => {
-        this.#store.write((job.files[index] as CardFile).key, card.png);
-      });
-      if (result.imageProblem) {
-        this.#warnings.push(`Share card of "${job.content.title}": ${result.imageProblem}.`);
-      }
-      this.#rendered += result.cards.length;
-      count("cards.rendered", result.cards.length);
-      waiting?.resolve();
-    } catch (error) {
-      // Forgotten, so that the next build (or npm start's next run) tries again.
-      for (const file of job.files) this.#known.delete(file.key);
-      waiting?.reject(error);
+  #report(report: JobReport): void {
+    this.#busyMs = report.busyMs;
+    const pending = this.#pending.get(report.id);
+    if (!pending) return;
+    if ("error" in report) {
+      this.#settle(report.id, new Error(`Share card of "${pending.title}": ${report.error}`));
+      return;
     }
+    this.#rendered += report.rendered;
+    count("cards.rendered", report.rendered);
+    if (report.imageProblem) {
+      this.#warnings.push(`Share card of "${pending.title}": ${report.imageProblem}.`);
+    }
+    this.#settle(report.id, null);
+  }
+
+  #settle(id: number, error: Error | null): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (!error) {
+      pending.resolve();
+      return;
+    }
+    // Forgotten, so that the next build (or npm start's next run) tries again.
+    for (const key of pending.keys) this.#known.delete(key);
+    pending.reject(error);
+  }
+
+  #fail(error: Error): void {
+    this.#broken ??= error;
+    for (const id of [...this.#pending.keys()]) this.#settle(id, error);
   }
 }

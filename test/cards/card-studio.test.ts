@@ -73,6 +73,7 @@ describe("CardStudio", () => {
     // The cache keeps what the last build used, nothing older.
     expect(changed.prune(new Set(next.map((file) => file.key)))).toBe(4);
     expect(readdirSync(dir).sort()).toEqual(next.map((file) => `${file.key}.png`).sort());
+    await Promise.all([cold.close(), warm.close(), changed.close()]);
   });
 
   it("should name a card by everything it shows", async () => {
@@ -91,5 +92,6 @@ describe("CardStudio", () => {
     expect(studio.files(base, [OG_SIZE])[0]?.key).not.toBe(
       studio.files(base, [STRUCTURED_DATA_SIZES[0] as typeof OG_SIZE])[0]?.key,
     );
+    await studio.close();
   });
 });

@@ -140,7 +140,7 @@ function readChunks(bytes: Uint8Array): {
     else if (type === "IEND") ended = true;
     offset += 12 + length;
   }
-  if (!header || header.length !== 13) throw new Error("no IHDR chunk first");
+  if (header?.length !== 13) throw new Error("no IHDR chunk first");
   if (!ended) throw new Error("no IEND chunk: the file is cut short");
   return { header, data: Buffer.concat(data), palette };
 }
