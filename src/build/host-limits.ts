@@ -49,17 +49,28 @@ export interface HostCheckInput {
   readonly count: OutputCount;
   /** event.ics files this build wrote: what EVENT_ICS=inline would save. */
   readonly eventIcsFiles: number;
+  /** Share cards in the structured data's shapes this build wrote: what SHARE_CARDS=og would save. */
+  readonly structuredDataCards?: number;
 }
 
-export function checkHostLimits({ target, count, eventIcsFiles }: HostCheckInput): HostCheck {
+export function checkHostLimits({
+  target,
+  count,
+  eventIcsFiles,
+  structuredDataCards = 0,
+}: HostCheckInput): HostCheck {
   const limits = LIMITS[target];
   if (!limits) return { line: null, warnings: [] };
   const parts: string[] = [];
   const warnings: string[] = [];
-  const saving =
+  const saving = [
     eventIcsFiles > 0
       ? ` EVENT_ICS=inline writes ${number(eventIcsFiles)} fewer files (no event.ics per event).`
-      : "";
+      : "",
+    structuredDataCards > 0
+      ? ` SHARE_CARDS=og writes ${number(structuredDataCards)} fewer files (one share card per event instead of four).`
+      : "",
+  ].join("");
 
   if (limits.files) {
     const { free, paid } = limits.files;

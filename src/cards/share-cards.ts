@@ -141,6 +141,11 @@ export class ShareCards {
     return this.#studio.settled(this.#files.keys());
   }
 
+  /** Files of cards in the structured data's shapes only: what SHARE_CARDS=og would not write. */
+  structuredDataFiles(): number {
+    return [...this.#files.values()].filter((file) => file.size !== OG_SIZE).length;
+  }
+
   /** The cards as files of the site, copied from the cache (call after `settled`). */
   fileGroup(read: (path: string) => Uint8Array): FileGroup {
     return fileGroup<CardFile>({

@@ -129,6 +129,7 @@ runCli(async () => {
       target: config.deploy.target,
       count: outputFiles,
       eventIcsFiles: readMetrics().counters["rendered.event.ics"] ?? 0,
+      structuredDataCards: readMetrics().counters["cards.structuredDataFiles"] ?? 0,
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(
