@@ -51,6 +51,7 @@ export class CardStudio {
   #rendered = 0;
   #reused = 0;
   #busyMs = 0;
+  #waiters = 0;
   #broken: Error | null = null;
 
   private constructor(worker: Worker, store: CardStore, fingerprint: string) {
@@ -60,7 +61,8 @@ export class CardStudio {
     worker.on("message", (report: JobReport) => this.#report(report));
     worker.on("error", (error) => this.#fail(error));
     worker.on("exit", (code) => this.#fail(new Error(`The share card thread stopped (${code}).`)));
-    // Idle, the thread does not keep the process alive; while cards are drawn it does.
+    // The thread keeps the process alive only while someone waits for cards (settled):
+    // a build that fails while cards are drawn early ends at once.
     worker.unref();
   }
 
@@ -112,7 +114,6 @@ export class CardStudio {
     if (this.#broken) {
       this.#settle(id, this.#broken);
     } else {
-      if (this.#pending.size === 1) this.#worker.ref();
       const job: RenderJob = { id, content, sizes: missing.map((file) => file.size), keys };
       this.#worker.postMessage(job);
     }
@@ -122,7 +123,12 @@ export class CardStudio {
   /** Resolves once these cards (default: every card asked for) are in the cache. */
   async settled(keys?: Iterable<string>): Promise<void> {
     const wanted = keys ? [...keys].map((key) => this.#known.get(key)) : [...this.#known.values()];
-    await Promise.all(wanted);
+    if (this.#waiters++ === 0) this.#worker.ref();
+    try {
+      await Promise.all(wanted);
+    } finally {
+      if (--this.#waiters === 0) this.#worker.unref();
+    }
   }
 
   /** What went wrong without stopping the build (an image that could not be drawn). */
@@ -167,7 +173,6 @@ export class CardStudio {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#pending.delete(id);
-    if (this.#pending.size === 0) this.#worker.unref();
     if (!error) {
       pending.resolve();
       return;

@@ -175,6 +175,9 @@ runCli(async () => {
   } catch (error) {
     await discardStaging(staging);
     throw error;
+  } finally {
+    // Every card the site needs is written; one drawn early and not needed need not finish.
+    await cards?.studio.close();
   }
 });
 
