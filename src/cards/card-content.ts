@@ -32,7 +32,7 @@ export interface CardContent {
 }
 
 export interface CardBadge {
-  readonly kind: "cancelled" | "postponed" | "newDate";
+  readonly kind: "cancelled" | "postponed" | "newDate" | "moved";
   readonly text: string;
 }
 
@@ -183,6 +183,10 @@ export class CardWriter {
 
   /** The same words the pages' badges use. */
   #badge(event: CalendarEvent): CardBadge | null {
+    const removed = event.history?.removed;
+    if (removed?.kind === "moved") {
+      return { kind: "moved", text: this.#t("movedTo", { name: removed.calendarName }) };
+    }
     if (event.status === "cancelled")
       return { kind: "cancelled", text: this.#t("statusCancelled") };
     if (event.status === "postponed")

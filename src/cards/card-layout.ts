@@ -51,6 +51,7 @@ const BADGE_COLORS: Readonly<Record<CardBadge["kind"], string>> = {
   cancelled: "#c92a2a",
   postponed: "#a65f00",
   newDate: "#1864ab",
+  moved: "#495057",
 };
 
 /** Type sizes and how many lines each text may take, per card shape. */

@@ -132,6 +132,26 @@ describe("CardWriter", () => {
     );
   });
 
+  it("should say where a moved event went, as its page does", () => {
+    const event = calendarEvent({
+      id: "e1",
+      calendarId: "music",
+      title: "Concert",
+      start: "2026-04-12T20:00:00+02:00",
+      end: "2026-04-12T22:00:00+02:00",
+      status: "cancelled",
+      history: {
+        uid: null,
+        previousStarts: [],
+        rescheduledAt: null,
+        newDate: false,
+        removed: { kind: "moved", calendarId: "culture", calendarName: "Culture" },
+      },
+    });
+    const card = new CardWriter(SITE).event(event, CALENDAR, "#862e9c", null);
+    expect(card.badge).toEqual({ kind: "moved", text: "Moved to Culture" });
+  });
+
   it("should sign the site's own card with its address rather than its name again", () => {
     const card = new CardWriter(SITE).site(["#862e9c", "#0b7285"]);
     expect(card.title).toBe("Buurtleven");
