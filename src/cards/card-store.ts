@@ -23,14 +23,19 @@ export class CardStore {
     this.#dir = dir;
   }
 
-  /** 32 hex digits (128 bits of SHA-256). */
-  key(content: CardContent, size: CardSize, fingerprint: string): string {
+  /** One key per size, each 32 hex digits (128 bits of SHA-256). */
+  keys(content: CardContent, sizes: readonly CardSize[], fingerprint: string): string[] {
     // The image by its name, a hash of its bytes: where the build keeps it does not change the card.
-    const identity = { ...content, image: content.image?.name ?? null };
-    return createHash("sha256")
-      .update(JSON.stringify([fingerprint, size.width, size.height, identity]))
-      .digest("hex")
-      .slice(0, 32);
+    const identity = JSON.stringify([
+      fingerprint,
+      { ...content, image: content.image?.name ?? null },
+    ]);
+    return sizes.map((size) =>
+      createHash("sha256")
+        .update(`${size.width}x${size.height}\n${identity}`)
+        .digest("hex")
+        .slice(0, 32),
+    );
   }
 
   path(key: string): string {

@@ -1,5 +1,6 @@
-import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { type ChildProcess, fork } from "node:child_process";
+import { availableParallelism, setPriority } from "node:os";
+import { fileURLToPath } from "node:url";
 import { count } from "../metrics.ts";
 import type { CardContent } from "./card-content.ts";
 import type { CardSize } from "./card-layout.ts";
@@ -21,6 +22,12 @@ export interface CardStudioOptions {
   readonly concurrency?: number;
 }
 
+/**
+ * The drawing process's niceness: the operating system runs it when the
+ * build leaves a core idle, and gives the build the CPU when both want it.
+ */
+const BACKGROUND_PRIORITY = 10;
+
 interface Pending {
   readonly title: string;
   readonly keys: readonly string[];
@@ -31,16 +38,16 @@ interface Pending {
 /**
  * Renders the cards a build asks for, each once, in the background: a card
  * whose key is in the cache is reused, one already asked for is not asked
- * again, the others are drawn by a worker thread (src/cards/card-worker.ts),
- * a few at a time, while the build goes on (fetching the portal, rendering
- * pages). A build asks as soon as it knows a card's content
+ * again, the others are drawn by a process of lower priority
+ * (src/cards/card-worker.ts), a few at a time, while the build goes on
+ * (fetching the portal, rendering pages). A build asks as soon as it knows a card's content
  * (src/cards/share-cards.ts) and waits for them only before it writes them
  * into the site.
  *
  * One studio per process: `npm start` keeps it across rebuilds.
  */
 export class CardStudio {
-  readonly #worker: Worker;
+  readonly #worker: ChildProcess;
   readonly #store: CardStore;
   readonly #fingerprint: string;
   /** Every key asked for, and when it is in the cache. */
@@ -52,18 +59,21 @@ export class CardStudio {
   #reused = 0;
   #busyMs = 0;
   #waiters = 0;
+  #peakRssMB = 0;
   #broken: Error | null = null;
 
-  private constructor(worker: Worker, store: CardStore, fingerprint: string) {
+  private constructor(worker: ChildProcess, store: CardStore, fingerprint: string) {
     this.#worker = worker;
     this.#store = store;
     this.#fingerprint = fingerprint;
     worker.on("message", (report: JobReport) => this.#report(report));
     worker.on("error", (error) => this.#fail(error));
-    worker.on("exit", (code) => this.#fail(new Error(`The share card thread stopped (${code}).`)));
-    // The thread keeps the process alive only while someone waits for cards (settled):
+    worker.on("exit", (code, signal) =>
+      this.#fail(new Error(`The share card process stopped (${signal ?? code}).`)),
+    );
+    // It keeps the build alive only while the build waits for cards (settled):
     // a build that fails while cards are drawn early ends at once.
-    worker.unref();
+    this.#hold(false);
   }
 
   /** `dir`: where rendered cards are kept between builds. */
@@ -72,16 +82,25 @@ export class CardStudio {
       dir,
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
-    const worker = new Worker(new URL("./card-worker-start.mjs", import.meta.url), {
-      workerData: setup,
-    });
+    const worker = fork(
+      fileURLToPath(new URL("./card-worker-start.mjs", import.meta.url)),
+      [JSON.stringify(setup)],
+      // Structured clone, as between threads: the content goes as it is.
+      { serialization: "advanced", execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+    );
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_PRIORITY);
+    } catch {
+      // Not allowed here: the cards then share the CPU with the build evenly.
+    }
     return new CardStudio(worker, new CardStore(dir), rendererFingerprint());
   }
 
   /** The files of these cards, without rendering anything. */
   files(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
-    return sizes.map((size) => {
-      const key = this.#store.key(content, size, this.#fingerprint);
+    const keys = this.#store.keys(content, sizes, this.#fingerprint);
+    return sizes.map((size, index) => {
+      const key = keys[index] as string;
       return { key, size, name: `${key}.png`, cachePath: this.#store.path(key) };
     });
   }
@@ -115,7 +134,7 @@ export class CardStudio {
       this.#settle(id, this.#broken);
     } else {
       const job: RenderJob = { id, content, sizes: missing.map((file) => file.size), keys };
-      this.#worker.postMessage(job);
+      this.#worker.send(job);
     }
     return files;
   }
@@ -123,11 +142,11 @@ export class CardStudio {
   /** Resolves once these cards (default: every card asked for) are in the cache. */
   async settled(keys?: Iterable<string>): Promise<void> {
     const wanted = keys ? [...keys].map((key) => this.#known.get(key)) : [...this.#known.values()];
-    if (this.#waiters++ === 0) this.#worker.ref();
+    if (this.#waiters++ === 0) this.#hold(true);
     try {
       await Promise.all(wanted);
     } finally {
-      if (--this.#waiters === 0) this.#worker.unref();
+      if (--this.#waiters === 0) this.#hold(false);
     }
   }
 
@@ -136,9 +155,17 @@ export class CardStudio {
     return this.#warnings.splice(0);
   }
 
-  /** Cards rendered and reused by this studio so far; the time at least one render ran. */
-  get stats(): { rendered: number; reused: number; busyMs: number } {
-    return { rendered: this.#rendered, reused: this.#reused, busyMs: this.#busyMs };
+  /**
+   * Cards rendered and reused by this studio so far; the time at least one
+   * render ran; the drawing process's peak memory (not in the build's own).
+   */
+  get stats(): { rendered: number; reused: number; busyMs: number; peakRssMB: number } {
+    return {
+      rendered: this.#rendered,
+      reused: this.#reused,
+      busyMs: this.#busyMs,
+      peakRssMB: this.#peakRssMB,
+    };
   }
 
   /** Removes kept cards the last build did not use; forgets them here too. */
@@ -147,14 +174,30 @@ export class CardStudio {
     return this.#store.prune(keep);
   }
 
-  /** Stops the thread (a test's studio; a build's ends with its process). */
+  /** Stops the drawing process. */
   async close(): Promise<void> {
     this.#broken ??= new Error("The share card studio is closed.");
-    await this.#worker.terminate();
+    if (this.#worker.exitCode !== null || this.#worker.signalCode !== null) return;
+    const exited = new Promise((done) => this.#worker.once("exit", done));
+    this.#worker.kill();
+    await exited;
+  }
+
+  /** Whether the drawing process (and its channel) keeps this process alive. */
+  #hold(alive: boolean): void {
+    const channel = this.#worker.channel as { ref(): void; unref(): void } | null | undefined;
+    if (alive) {
+      this.#worker.ref();
+      channel?.ref();
+    } else {
+      this.#worker.unref();
+      channel?.unref();
+    }
   }
 
   #report(report: JobReport): void {
     this.#busyMs = report.busyMs;
+    this.#peakRssMB = Math.max(this.#peakRssMB, report.peakRssMB);
     const pending = this.#pending.get(report.id);
     if (!pending) return;
     if ("error" in report) {

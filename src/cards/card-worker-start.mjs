@@ -1,6 +1,6 @@
-// Starts src/cards/card-worker.ts in its thread: TypeScript is loaded with
-// tsx, as the build's main thread loads it (`node --import tsx`), whatever
-// runner started the build (a test runner's threads do not pass it on).
+// Starts src/cards/card-worker.ts in its process: TypeScript is loaded with
+// tsx, as the build loads it (`node --import tsx`), whatever runner started
+// the build (a test runner's processes do not pass it on).
 import { register } from "tsx/esm/api";
 
 register();

@@ -1,16 +1,17 @@
-import { parentPort, workerData } from "node:worker_threads";
 import type { CardContent } from "./card-content.ts";
 import type { CardSize } from "./card-layout.ts";
 import { CardRenderer } from "./card-renderer.ts";
 import { CardStore } from "./card-store.ts";
 
 /**
- * The thread that draws the share cards (src/cards/card-studio.ts starts
- * it). Its own event loop keeps a few renders going on libuv's threads and
- * writes each card into the cache as soon as it is drawn, whatever the
- * build's main thread is busy with: Eleventy's rendering and the file
- * writers run long stretches without yielding, and renders started from
- * there would wait for them to finish each time.
+ * The process that draws the share cards (src/cards/card-studio.ts starts
+ * it, at a lower scheduling priority than the build). It keeps a few renders
+ * going on its libuv threads and writes each card into the cache as soon as
+ * it is drawn. A process of its own, for two reasons: its own event loop is
+ * not held up by the build's long stretches without a turn (Eleventy's
+ * rendering, the file writers), and the operating system gives the build
+ * the CPU first, so cards use what the build leaves idle (while it waits on
+ * the portal, above all) instead of slowing it down.
  */
 
 export interface WorkerSetup {
@@ -38,12 +39,19 @@ export interface JobFailed {
   readonly error: string;
 }
 
-/** What the thread says of each job, with the time at least one render ran since it started. */
-export type JobReport = (JobDone | JobFailed) & { readonly busyMs: number };
+/**
+ * What the process says of each job, with the time at least one render ran
+ * since it started, and its peak memory.
+ */
+export type JobReport = (JobDone | JobFailed) & {
+  readonly busyMs: number;
+  readonly peakRssMB: number;
+};
 
-const port = parentPort;
-if (!port) throw new Error("card-worker.ts runs as a worker thread (src/cards/card-studio.ts).");
-const setup = workerData as WorkerSetup;
+if (!process.send)
+  throw new Error("card-worker.ts runs as a child process (src/cards/card-studio.ts).");
+const send = process.send.bind(process);
+const setup = JSON.parse(process.argv[2] ?? "{}") as WorkerSetup;
 const store = new CardStore(setup.dir);
 const renderer = CardRenderer.open();
 const queue: RenderJob[] = [];
@@ -51,10 +59,12 @@ let running = 0;
 let busySince = 0;
 let busyMs = 0;
 
-port.on("message", (job: RenderJob) => {
+process.on("message", (job: RenderJob) => {
   queue.push(job);
   pump();
 });
+// The build is gone (or done): so is this.
+process.on("disconnect", () => process.exit(0));
 
 function pump(): void {
   while (running < setup.concurrency && queue.length > 0) {
@@ -65,7 +75,8 @@ function pump(): void {
       running--;
       if (running === 0) busyMs += performance.now() - busySince;
       const open = running > 0 ? performance.now() - busySince : 0;
-      port?.postMessage({ ...report, busyMs: busyMs + open });
+      const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+      send({ ...report, busyMs: busyMs + open, peakRssMB });
       pump();
     });
   }

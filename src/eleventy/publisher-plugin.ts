@@ -141,6 +141,7 @@ export default function publisherPlugin(
         warnings.push(...options.cards.studio.takeWarnings());
         const { stats } = options.cards.studio;
         count("cards.busyMs", Math.round(stats.busyMs));
+        count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
         // The cache keeps what this build published, nothing older.
         options.cards.studio.prune(cards.keys());
