@@ -143,7 +143,8 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
   // The same generator and seed: the ids of the events the changed build edits.
   const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
   const work = await mkdtemp(path.join(medium.dir, "ecp-bench-"));
-  const timeoutMs = Math.max(300_000, events * 30);
+  // Share cards (four per event with SHARE_CARDS=all) can outlast the build itself on a busy machine.
+  const timeoutMs = Math.max(600_000, events * (shareCards === "off" ? 30 : 90));
   try {
     const env = {
       EVENT_API_URL: portal.url,
