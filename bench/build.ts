@@ -32,7 +32,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** Settings of the developer's shell that must not leak into a benchmark build. */
 const PROJECT_VARIABLES =
-  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|DEBUG$)/;
+  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|SHARE_CARDS$|DEBUG$)/;
 
 export async function runBuild(options: {
   readonly output: string;

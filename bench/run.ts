@@ -24,6 +24,7 @@ import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
  *   --out file.json       also write the figures as JSON
  *   --portal              add the reference portal's own throughput
  *   --no-search           skip the search index section (built for the 10,000-event portal)
+ *   --share-cards mode    SHARE_CARDS for the builds: all (default), og or off (docs/share-cards.md)
  */
 
 const SIZES: Readonly<Record<string, string>> = {
@@ -46,12 +47,17 @@ const { values } = parseArgs({
     out: { type: "string" },
     portal: { type: "boolean", default: false },
     search: { type: "boolean", default: true },
+    "share-cards": { type: "string", default: "all" },
   },
   allowNegative: true,
 });
 const latencyMs = positive("latency", values.latency);
 const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
 const repeat = Math.min(5, positive("repeat", values.repeat));
+const shareCards = values["share-cards"];
+if (!["all", "og", "off"].includes(shareCards)) {
+  throw new Error(`--share-cards: expected all, og or off, got "${shareCards}"`);
+}
 const medium =
   values.disk || !existsSync("/dev/shm")
     ? { name: "disk", dir: tmpdir() }
@@ -68,7 +74,7 @@ console.log(
     .map((n) => n.toFixed(1))
     .join(
       " ",
-    )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once\n`,
+    )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once, SHARE_CARDS=${shareCards}\n`,
 );
 
 const report: Record<string, unknown>[] = [];
@@ -137,7 +143,8 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
   // The same generator and seed: the ids of the events the changed build edits.
   const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
   const work = await mkdtemp(path.join(medium.dir, "ecp-bench-"));
-  const timeoutMs = Math.max(300_000, events * 30);
+  // Share cards (four per event with SHARE_CARDS=all) can outlast the build itself on a busy machine.
+  const timeoutMs = Math.max(600_000, events * (shareCards === "off" ? 30 : 90));
   try {
     const env = {
       EVENT_API_URL: portal.url,
@@ -149,6 +156,7 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       EVENT_API_CONCURRENCY: String(maxConcurrency),
       SITE_NOW: NOW,
       SITE_URL,
+      SHARE_CARDS: shareCards,
     };
     const build = async (name: string, beforeEach?: () => Promise<void>) => {
       let best: BuildRun | undefined;
@@ -247,6 +255,10 @@ function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
     normalized: counter("normalize.computed"),
     normalizedReused: counter("normalize.reused"),
     eventTimesParsed: counter("eventTimesParsed"),
+    cardsRendered: counter("cards.rendered"),
+    cardsReused: counter("cards.reused"),
+    // While at least one card was being drawn (in the background, from the fetch on).
+    cardsBusySeconds: round3(counter("cards.busyMs") / 1000),
     phases: Object.fromEntries(
       Object.entries(metrics.phases).map(([name, ms]) => [name, round3(ms / 1000)]),
     ),
@@ -276,6 +288,7 @@ function print(
     "widget",
     "write",
     "hash",
+    "cards",
   ];
   table(
     ["build", "total s", ...phases, "other", "peak MB", "files/s"],
@@ -291,7 +304,22 @@ function print(
       ];
     }),
   );
-  console.log("  (other: Node and TypeScript start-up, images, publishing)");
+  console.log(
+    "  (cards: asking for the share cards, waiting for those not drawn yet, copying them into the site;\n   other: Node and TypeScript start-up, images, publishing)",
+  );
+  table(
+    ["build", "cards rendered", "reused", "drawing s", "cards/s while drawing"],
+    (["cold", "warm", "changed"] as const).map((name) => {
+      const f = result[name];
+      return [
+        name,
+        fmt(f.cardsRendered),
+        fmt(f.cardsReused),
+        f.cardsBusySeconds.toFixed(2),
+        f.cardsBusySeconds > 0 ? fmt(f.cardsRendered / f.cardsBusySeconds) : "-",
+      ];
+    }),
+  );
   table(
     [
       "build",

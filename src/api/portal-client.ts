@@ -45,6 +45,10 @@ export interface PortalClientOptions {
   readonly onWarning?: (warning: string) => void;
   /** Every list page as read: what the rebuild check compares with (src/rebuild). */
   readonly onListPage?: (page: ListPage) => void;
+  /** The calendars fetchAll reads events of, before it asks for any. */
+  readonly onCalendars?: (records: readonly WireRecord[]) => void;
+  /** Each event as soon as its details are in, while the rest are still being fetched. */
+  readonly onEvent?: (calendarId: string, event: WireEvent) => void;
   /** Injected for tests of the backoff. */
   readonly random?: () => number;
 }
@@ -180,6 +184,7 @@ export class PortalClient {
     progress?.({ phase: "calendars", done: 0, total: 1 });
     const calendars = this.#selectCalendars(await this.listCalendars());
     progress?.({ phase: "calendars", done: 1, total: 1 });
+    this.#options.onCalendars?.(calendars);
 
     let eventsDone = 0;
     let detailsDone = 0;
@@ -205,7 +210,9 @@ export class PortalClient {
         );
         return null;
       }
-      return { listed: event, details: record };
+      const wire = { listed: event, details: record };
+      this.#options.onEvent?.(id, wire);
+      return wire;
     };
 
     const listedIds = new Map<string, Set<string>>();

@@ -51,6 +51,8 @@ export interface HostCheckInput {
   readonly eventIcsFiles: number;
   /** Event cards and their oEmbed answers this build wrote: what EVENT_EMBEDS=off would save. */
   readonly eventEmbedFiles?: number;
+  /** Share cards in the structured data's shapes this build wrote: what SHARE_CARDS=og would save. */
+  readonly structuredDataCards?: number;
 }
 
 export function checkHostLimits({
@@ -58,18 +60,23 @@ export function checkHostLimits({
   count,
   eventIcsFiles,
   eventEmbedFiles = 0,
+  structuredDataCards = 0,
 }: HostCheckInput): HostCheck {
   const limits = LIMITS[target];
   if (!limits) return { line: null, warnings: [] };
   const parts: string[] = [];
   const warnings: string[] = [];
-  const saving =
-    (eventIcsFiles > 0
+  const saving = [
+    eventIcsFiles > 0
       ? ` EVENT_ICS=inline writes ${number(eventIcsFiles)} fewer files (no event.ics per event).`
-      : "") +
-    (eventEmbedFiles > 0
+      : "",
+    eventEmbedFiles > 0
       ? ` EVENT_EMBEDS=off writes ${number(eventEmbedFiles)} fewer files (no card and oEmbed answer per event).`
-      : "");
+      : "",
+    structuredDataCards > 0
+      ? ` SHARE_CARDS=og writes ${number(structuredDataCards)} fewer files (one share card per event instead of four).`
+      : "",
+  ].join("");
 
   if (limits.files) {
     const { free, paid } = limits.files;

@@ -14,6 +14,7 @@ import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
 import { formatBuildReport } from "../build/report.ts";
 import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
+import { earlyEventCards, openShareCards } from "../cards/share-cards.ts";
 import { savePublishedState } from "../changes/previous-state.ts";
 import { publishedStateFolder } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
@@ -49,6 +50,7 @@ runCli(async () => {
 
   // Fetch before rendering anything: an unusable API fails here, with its own message.
   const portal = await connectPortal(config);
+  const cards = await openShareCards(config.cacheDir, config.cards.mode);
   const loaded = await (async () => {
     try {
       const fetched = await loadSnapshot({
@@ -56,6 +58,8 @@ runCli(async () => {
         defaultTimeZone: site.timeZone,
         now: site.now.toJSDate(),
         sink: process.stderr,
+        // Share cards are drawn while the build waits on the portal (src/cards).
+        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode) : undefined,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
       return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output })) };
@@ -73,6 +77,7 @@ runCli(async () => {
       site,
       cacheDir: config.cacheDir,
       deployTarget: config.deploy.target,
+      cards,
       loadData: async () => data,
       onWritten: (files) => {
         written = files;
@@ -128,6 +133,7 @@ runCli(async () => {
       eventEmbedFiles:
         (readMetrics().counters["rendered.event card"] ?? 0) +
         (readMetrics().counters["rendered.event oembed"] ?? 0),
+      structuredDataCards: readMetrics().counters["cards.structuredDataFiles"] ?? 0,
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -176,6 +182,9 @@ runCli(async () => {
   } catch (error) {
     await discardStaging(staging);
     throw error;
+  } finally {
+    // Every card the site needs is written; one drawn early and not needed need not finish.
+    await cards?.studio.close();
   }
 });
 

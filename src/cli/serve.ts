@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import { headersFor } from "../build/headers.ts";
+import { openShareCards } from "../cards/share-cards.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -30,11 +31,13 @@ runCli(async () => {
   const { site } = config;
   const portal = await connectPortal(config);
   const basePath = site.urls.basePath;
+  const cards = await openShareCards(config.cacheDir, config.cards.mode);
 
   const eleventy = siteEleventy({
     output: values.output,
     site,
     cacheDir: config.cacheDir,
+    cards,
     runMode: "serve",
     loadData: async () => {
       const fetched = await loadSnapshot({

@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.ts";
 import { type ApiConfig, type ApiOptions, readApiConfig, readApiOptions } from "./api.ts";
+import { type CardsConfig, readCardsConfig } from "./cards.ts";
 import { type DeployConfig, readDeployConfig } from "./deploy.ts";
 import { type PublishConfig, readPublishConfig } from "./publish.ts";
 import { resolveRebuildInterval } from "./schedule.ts";
@@ -20,6 +21,8 @@ export interface BuildConfig {
   readonly deploy: DeployConfig;
   /** EVENT_API_CACHE_DIR: the fetch cache, and what a build keeps for the next one. */
   readonly cacheDir: string;
+  /** SHARE_CARDS: the pictures links share as (src/cards). */
+  readonly cards: CardsConfig;
 }
 
 /** Where the events come from. */
@@ -59,6 +62,7 @@ export function readBuildConfig(
     publish: readPublishConfig(env, site.url),
     deploy: readDeployConfig(env),
     cacheDir: api.cacheDir,
+    cards: readCardsConfig(env),
   };
 }
 

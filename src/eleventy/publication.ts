@@ -1,3 +1,4 @@
+import type { ShareCards } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { FeedScopes } from "../outputs/feed-scopes.ts";
 import type { RichResultsTally } from "../outputs/rich-results.ts";
@@ -17,4 +18,6 @@ export interface Publication {
   readonly searchFacts: SearchFacts;
   /** The event pages' JSON-LD, counted as they are rendered, for the build report. */
   readonly richResults: RichResultsTally;
+  /** Each page's share card (src/cards); null with SHARE_CARDS=off. */
+  readonly cards: ShareCards | null;
 }

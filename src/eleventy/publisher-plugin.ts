@@ -4,6 +4,7 @@ import { defaultHeaderRules } from "../build/headers.ts";
 import { hostOutputs } from "../build/host-files.ts";
 import { withMapTiles } from "../build/map-policy.ts";
 import { pagePathOf } from "../build/page-policy.ts";
+import { ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
@@ -58,6 +59,8 @@ export interface PublisherOptions {
   readonly streamedTemplates?: readonly string[];
   /** DEPLOY_TARGET: the files its host reads, and what its pages need (default netlify: none). */
   readonly deployTarget?: DeployTarget;
+  /** Share cards (src/cards): the studio that renders them and SHARE_CARDS; none when absent. */
+  readonly cards?: ShareCardsSetup | null;
 }
 
 export interface WrittenFiles {
@@ -149,6 +152,19 @@ export default function publisherPlugin(
         ],
         writer,
       );
+      const { cards } = publication;
+      if (cards && options.cards) {
+        // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
+        await timedAsync("cards", () => cards.settled());
+        writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer);
+        warnings.push(...options.cards.studio.takeWarnings());
+        const { stats } = options.cards.studio;
+        count("cards.busyMs", Math.round(stats.busyMs));
+        count("cards.peakRssMB", stats.peakRssMB);
+        count("cards.structuredDataFiles", cards.structuredDataFiles());
+        // The cache keeps what this build published, nothing older.
+        options.cards.studio.prune(cards.keys());
+      }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
       options.onWritten?.({
@@ -183,6 +199,13 @@ async function startRun(options: PublisherOptions): Promise<Run> {
   timed("ics", () => {
     for (const scope of scopes.withFiles) scopes.plan(scope);
   });
+  // Every card is asked for now, and renders while Eleventy renders the pages.
+  const cards =
+    options.cards &&
+    timed("cards", () => {
+      const { studio, mode } = options.cards as ShareCardsSetup;
+      return new ShareCards(data, options.site, studio, mode);
+    });
   return {
     publication: {
       data,
@@ -190,6 +213,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
       scopes,
       searchFacts: searchFacts(data, options.site),
       richResults: new RichResultsTally(),
+      cards: cards ?? null,
     },
     searchIndex,
     warnings,

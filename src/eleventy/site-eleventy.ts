@@ -1,4 +1,5 @@
 import Eleventy from "@11ty/eleventy";
+import type { ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { SiteData } from "../site/load.ts";
@@ -19,6 +20,8 @@ export interface SiteEleventyOptions {
   readonly runMode?: "build" | "serve";
   /** DEPLOY_TARGET (the publisher writes what its host reads). */
   readonly deployTarget?: DeployTarget;
+  /** Share cards: the studio and SHARE_CARDS (null: none). */
+  readonly cards?: ShareCardsSetup | null;
   /** Eleventy's configuration callback for anything else (the dev server's options). */
   // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
   readonly configure?: (eleventyConfig: any) => void;
@@ -38,6 +41,7 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
         loadData: options.loadData,
         onWritten: options.onWritten,
         deployTarget: options.deployTarget,
+        cards: options.cards,
       });
       options.configure?.(eleventyConfig);
     },

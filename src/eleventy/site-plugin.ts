@@ -1,3 +1,4 @@
+import type { ShareCard } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
@@ -83,16 +84,6 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     const { lat, lon } = place.geo;
     return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
   });
-  eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) => {
-    const jsonLd = eventJsonLd(event, urls.absolute(paths.event(event.calendarId, event.id)));
-    // Counted as emitted, for the build report's rich results block.
-    current().richResults.add(jsonLd);
-    return jsonForScript(jsonLd);
-  });
-  // Microformats2 values (h-event, h-adr): src/site/microformats/.
-  eleventyConfig.addFilter("hEventStart", hEventStart);
-  eleventyConfig.addFilter("hEventEnd", hEventEnd);
-  eleventyConfig.addFilter("addressParts", addressParts);
   // The start before the latest new date (src/changes), in the event's zone.
   eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
     const previous = event.history?.previousStarts.at(-1);
@@ -122,6 +113,23 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     urls.href(paths.category(categoryId)),
   );
   eleventyConfig.addFilter("calendarClass", (calendarId: string) => calendarClass(calendarId));
+  eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) => {
+    const jsonLd = eventJsonLd(
+      event,
+      urls.absolute(paths.event(event.calendarId, event.id)),
+      current().cards?.structuredDataImages(event),
+    );
+    // Counted as emitted, for the build report's rich results block.
+    current().richResults.add(jsonLd);
+    return jsonForScript(jsonLd);
+  });
+  // Microformats2 values (h-event, h-adr): src/site/microformats/.
+  eleventyConfig.addFilter("hEventStart", hEventStart);
+  eleventyConfig.addFilter("hEventEnd", hEventEnd);
+  eleventyConfig.addFilter("addressParts", addressParts);
+  // The page's share card (src/cards): an event's own, its calendar's or
+  // category's, else the site's; null with SHARE_CARDS=off.
+  eleventyConfig.addFilter("shareCard", (subject: unknown) => shareCardOf(current(), subject));
   eleventyConfig.addFilter(
     "calendarName",
     (calendarId: string) =>
@@ -137,4 +145,23 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     return months.find((m) => key(m) >= now) ?? months.at(-1) ?? null;
   });
   eleventyConfig.addFilter("sitemapEntries", () => sitemapEntries(current().data));
+}
+
+/**
+ * What a page shares as: `subject` is the page's event, else the scope of its
+ * feeds (base.njk's `feedScope`: a calendar, a category, or "/" for the site).
+ */
+function shareCardOf(publication: Publication, subject: unknown): ShareCard | null {
+  const cards = publication.cards;
+  if (!cards) return null;
+  if (typeof subject === "object" && subject !== null) {
+    const value = subject as Record<string, unknown>;
+    if (typeof value.calendarId === "string" && typeof value.id === "string") {
+      return cards.forEvent({ calendarId: value.calendarId, id: value.id }) ?? cards.forSite();
+    }
+    if (typeof value.id === "string") {
+      return "timeZone" in value ? cards.forCalendar(value.id) : cards.forCategory(value.id);
+    }
+  }
+  return cards.forSite();
 }

@@ -97,6 +97,8 @@ export const paths = {
   widgetAsset: (name: string) => `/embed/${name}`,
   /** An image copied into the site, named by its bytes. */
   media: (name: string) => `/media/${name}`,
+  /** A share card (src/cards), named by a hash of what it shows. */
+  card: (name: string) => `/cards/${name}`,
   apiCalendars: () => "/api/calendars.json",
   apiEvents: (calendarId: string) => `/api/calendars/${segment(calendarId)}/events.json`,
   /** A "when" page's events for the widget and other sites (docs/public-json.md). */

@@ -21,7 +21,15 @@ const ATTENDANCE = {
   mixed: "https://schema.org/MixedEventAttendanceMode",
 } as const;
 
-export function eventJsonLd(event: CalendarEvent, url: string): Record<string, unknown> {
+/**
+ * `images`: more pictures of the event (absolute URLs), after its own image:
+ * the share cards in the shapes Google asks for (src/cards).
+ */
+export function eventJsonLd(
+  event: CalendarEvent,
+  url: string,
+  images: readonly string[] = [],
+): Record<string, unknown> {
   const place = event.location && placeNode(event.location);
   const virtual = event.onlineUrl && { "@type": "VirtualLocation", url: event.onlineUrl };
   const locations = [place, virtual].filter(Boolean);
@@ -53,7 +61,7 @@ export function eventJsonLd(event: CalendarEvent, url: string): Record<string, u
           : previousStartDate,
     eventAttendanceMode: ATTENDANCE[event.attendanceMode],
     location: locations.length === 1 ? locations[0] : locations.length ? locations : undefined,
-    image: event.image ? [event.image.url] : undefined,
+    image: imageList(event, images),
     description: event.summary || event.descriptionText || undefined,
     organizer: event.organizer
       ? {
@@ -139,6 +147,11 @@ export function placeJsonLd(
         }))
       : undefined,
   };
+}
+
+function imageList(event: CalendarEvent, images: readonly string[]): string[] | undefined {
+  const all = [...new Set([...(event.image ? [event.image.url] : []), ...images])];
+  return all.length > 0 ? all : undefined;
 }
 
 /** The inclusive last date of an all-day event whose end is exclusive. */

@@ -22,7 +22,8 @@ export function calendarClass(calendarId: string): string {
   return `cal-${encodeIdSegment(calendarId)}`;
 }
 
-function calendarColor(calendar: Calendar, index: number): string {
+/** A calendar's colour: the portal's, else the palette's by its place in the site's calendar list. */
+export function calendarColor(calendar: Calendar, index: number): string {
   return calendar.color && /^#[0-9a-f]{6}$/i.test(calendar.color)
     ? calendar.color.toLowerCase()
     : (PALETTE[index % PALETTE.length] as string);

@@ -4,8 +4,10 @@ import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { count, timedAsync } from "../metrics.ts";
+import type { NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
-import type { PortalSnapshot } from "../model/types.ts";
+import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
+import type { WireEvent, WireRecord } from "../model/wire.ts";
 import { lastGoodKey } from "./last-good-key.ts";
 import { NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
@@ -19,6 +21,14 @@ export interface LoadSnapshotOptions {
   /** Progress and warnings (stderr for a build); null: silent. */
   readonly sink: ProgressSink | null;
   readonly signal?: AbortSignal;
+  /**
+   * Each event normalized as soon as its details are in, with the calendars
+   * as the snapshot lists them, while the rest are still being fetched: work
+   * that needs one event only can start while the build waits on the portal
+   * (src/cards). The snapshot is the one answer: an event seen here may still
+   * be left out of it (a duplicate, a calendar that fails).
+   */
+  readonly onEvent?: (event: CalendarEvent, calendars: readonly Calendar[]) => void;
 }
 
 /** What the build fetched: the snapshot, the lists it was read from, the summary figures. */
@@ -56,13 +66,20 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     reporter.warn(message);
   };
   const lists = new ListRecorder(config);
+  const settings = { fieldMap: config.fieldMap, defaultTimeZone: options.defaultTimeZone };
+  const source = { source: config.baseUrl, fetchedAt: options.now.toISOString() };
+  let early: EarlyEvents | null = null;
   const client = new PortalClient(config, {
     signal: options.signal,
     onProgress: (progress) => reporter.update(progress),
     onWarning: warn,
     onListPage: lists.record,
+    onCalendars: (records) => early?.calendars(records),
+    onEvent: (calendarId, event) => early?.event(calendarId, event),
   });
   const store = new ResponseCache(config.cacheDir, client.http.redact);
+  const memo = NormalizeMemo.load(store, settings);
+  if (options.onEvent) early = earlyEvents(source, settings, memo, options.onEvent);
   const key = lastGoodKey(config, options.defaultTimeZone);
   const summarize = (snapshot: PortalSnapshot, stale: boolean): LoadSummary => {
     const elapsedMs = performance.now() - started;
@@ -79,11 +96,9 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
 
   try {
     const wire = await timedAsync("fetch", () => client.fetchAll());
-    const settings = { fieldMap: config.fieldMap, defaultTimeZone: options.defaultTimeZone };
     const snapshot = await timedAsync("normalize", async () => {
-      const memo = NormalizeMemo.load(store, settings);
       const normalized = normalizeSnapshot(
-        { source: config.baseUrl, fetchedAt: options.now.toISOString(), calendars: wire, warnings },
+        { ...source, calendars: wire, warnings },
         {
           ...settings,
           onWarning: (message) => reporter.warn(message),
@@ -118,4 +133,40 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What `onEvent` needs: the calendars normalized as the snapshot will list
+ * them, and each event through the same memo the snapshot then reads, so no
+ * event is normalized twice. Warnings are left to the snapshot's own pass.
+ */
+interface EarlyEvents {
+  calendars(records: readonly WireRecord[]): void;
+  event(calendarId: string, event: WireEvent): void;
+}
+
+function earlyEvents(
+  source: { readonly source: string; readonly fetchedAt: string },
+  settings: NormalizeOptions,
+  memo: NormalizeMemo,
+  onEvent: (event: CalendarEvent, calendars: readonly Calendar[]) => void,
+): EarlyEvents {
+  let calendars: readonly Calendar[] = [];
+  const byId = new Map<string, Calendar>();
+  return {
+    calendars: (records: readonly WireRecord[]) => {
+      const listed = normalizeSnapshot(
+        { ...source, calendars: records.map((record) => ({ record, events: [] })) },
+        settings,
+      );
+      calendars = listed.calendars;
+      for (const calendar of calendars) byId.set(calendar.id, calendar);
+    },
+    event: (calendarId: string, wire: WireEvent) => {
+      const calendar = byId.get(calendarId);
+      if (!calendar) return;
+      const result = memo.normalizeEvent(wire.listed, wire.details, calendar, settings);
+      if (result.ok) onEvent(result.value, calendars);
+    },
+  };
 }

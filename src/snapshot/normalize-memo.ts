@@ -51,7 +51,10 @@ export class NormalizeMemo {
   ): Entry => {
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
     const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
-    let entry = this.#current.get(key) ?? this.#previous.get(key);
+    // Asked again in this build (the records arrived early, see loadSnapshot's onEvent): not counted again.
+    let entry = this.#current.get(key);
+    if (entry) return entry;
+    entry = this.#previous.get(key);
     if (entry) {
       count("normalize.reused");
     } else {

@@ -56,6 +56,18 @@ describe("checkHostLimits", () => {
     ]);
   });
 
+  it("should name what SHARE_CARDS=og saves when the share cards of Google's shapes are written", () => {
+    const check = checkHostLimits({
+      target: "cloudflare-pages",
+      count: count({ files: 72_210 }),
+      eventIcsFiles: 10_000,
+      structuredDataCards: 30_000,
+    });
+    expect(check.warnings).toEqual([
+      "72,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). SHARE_CARDS=og writes 30,000 fewer files (one share card per event instead of four).",
+    ]);
+  });
+
   it("should warn when no plan takes the site, and when it nears the free plan's limit", () => {
     const over = checkHostLimits({
       target: "cloudflare-pages",

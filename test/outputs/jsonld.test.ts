@@ -21,6 +21,19 @@ const history = (previousStarts: string[]): EventHistory => ({
 });
 
 describe("eventJsonLd", () => {
+  it("should name the event's own image first, then the share cards given, once each", () => {
+    const event = fixture("e-dst");
+    const own = "https://events.example.org/media/ab12.jpg";
+    const cards = [
+      "https://events.example.org/cards/a.png",
+      "https://events.example.org/cards/b.png",
+    ];
+    const withImage = { ...event, image: { url: own, alt: "", width: null, height: null } };
+    expect(eventJsonLd(withImage, URL, [...cards, own]).image).toEqual([own, ...cards]);
+    expect(eventJsonLd({ ...event, image: null }, URL, cards).image).toEqual(cards);
+    expect(eventJsonLd({ ...event, image: null }, URL).image).toBeUndefined();
+  });
+
   it("should say EventScheduled with no previousStartDate for an event that never moved", () => {
     const ld = eventJsonLd(fixture("e-dst"), URL);
     expect(ld.eventStatus).toBe("https://schema.org/EventScheduled");

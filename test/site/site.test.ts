@@ -220,9 +220,11 @@ describe("the demo site", () => {
     const event = visibleEvents.find((e) => e.image) as DatasetEvent;
     const html = read(eventFile(event));
     expect(html).toContain(`<meta property="og:title" content="${escapeHtml(event.title)}">`);
+    // The event's share card (docs/share-cards.md); its own image stays in the structured data.
     expect(html).toMatch(
-      /<meta property="og:image" content="https:\/\/events\.example\.org\/media\/[0-9a-f]+\.\w+">/,
+      /<meta property="og:image" content="https:\/\/events\.example\.org\/cards\/[0-9a-f]{32}\.png">/,
     );
+    expect(html).toMatch(/"image":\["https:\/\/events\.example\.org\/media\/[0-9a-f]+\.\w+"/);
   });
 
   it("should produce valid HTML without inline scripts, styles or event handlers", async () => {

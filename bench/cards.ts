@@ -1,0 +1,273 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import type { Node } from "@takumi-rs/core";
+import { Renderer } from "@takumi-rs/core";
+import { type CardContent, CardWriter } from "../src/cards/card-content.ts";
+import { cardFonts } from "../src/cards/card-fonts.ts";
+import {
+  type CardSize,
+  cardNode,
+  OG_SIZE,
+  STRUCTURED_DATA_SIZES,
+} from "../src/cards/card-layout.ts";
+import type { Calendar, CalendarEvent } from "../src/model/types.ts";
+
+/**
+ * The share cards' renderers on the same card (docs/share-cards.md): Takumi
+ * (`@takumi-rs/core`, what the build uses) against Satori with resvg
+ * (`satori` + `@resvg/resvg-js`, which the project does not install: add
+ * them for the run with `npm install --no-save satori @resvg/resvg-js`).
+ * Each library runs in a process of its own, so its peak memory is its own.
+ *
+ *   node --import tsx bench/cards.ts [--count 300]
+ *
+ * Prints cards per second one at a time and several at once, CPU time and
+ * bytes per card, and each process's peak RSS.
+ */
+
+const { values } = parseArgs({
+  options: {
+    count: { type: "string", default: "300" },
+    library: { type: "string" },
+  },
+});
+const count = Math.max(10, Math.min(5_000, Number(values.count) || 300));
+
+interface Figures {
+  readonly library: string;
+  readonly cards: number;
+  /** One card at a time. */
+  readonly serialPerSecond: number;
+  /** As many at once as the machine has cores (Takumi renders off the main thread). */
+  readonly concurrentPerSecond: number | null;
+  readonly cpuMsPerCard: number;
+  readonly bytesPerCard: number;
+  readonly peakRssMB: number;
+  /** Takumi only: an event's four cards (SHARE_CARDS=all) at once. */
+  readonly eventSetPerSecond?: number;
+}
+
+if (values.library) {
+  const figures =
+    values.library === "takumi" ? await benchTakumi() : await benchSatori(values.library);
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+} else {
+  console.log(
+    `Share cards: ${count} cards of ${OG_SIZE.width} x ${OG_SIZE.height} per library, Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")}\n`,
+  );
+  const rows: Figures[] = [];
+  for (const library of ["takumi", "satori"]) {
+    const result = await child(library);
+    if ("skipped" in result) console.log(`  ${library}: ${result.skipped}`);
+    else rows.push(result);
+  }
+  table(
+    [
+      "library",
+      "cards/s (1 at a time)",
+      `cards/s (${availableParallelism()} at once)`,
+      "CPU ms/card",
+      "bytes/card",
+      "peak RSS MB",
+    ],
+    rows.map((row) => [
+      row.library,
+      row.serialPerSecond.toFixed(0),
+      row.concurrentPerSecond === null ? "-" : row.concurrentPerSecond.toFixed(0),
+      row.cpuMsPerCard.toFixed(1),
+      Math.round(row.bytesPerCard).toLocaleString("en-US"),
+      row.peakRssMB.toLocaleString("en-US"),
+    ]),
+  );
+  const takumi = rows.find((row) => row.library === "takumi");
+  if (takumi?.eventSetPerSecond) {
+    console.log(
+      `\n  takumi, SHARE_CARDS=all: ${takumi.eventSetPerSecond.toFixed(0)} events/s (an event's four cards: ${[OG_SIZE, ...STRUCTURED_DATA_SIZES].map((s) => `${s.width}x${s.height}`).join(", ")})`,
+    );
+  }
+}
+
+/** A representative event card: a long title, a time with its zone, a place. */
+function sampleContent(index: number): CardContent {
+  const writer = new CardWriter({
+    lang: "en-GB",
+    uiLanguage: "en",
+    title: "Stichting Buurtleven Amsterdam",
+    description: "Upcoming events",
+    address: "events.example.org",
+  });
+  const calendar: Calendar = {
+    id: "music",
+    name: "Music & Concerts",
+    description: "",
+    timeZone: "Europe/Amsterdam",
+    color: "#862e9c",
+    updatedAt: null,
+  };
+  const event = {
+    id: `e${index}`,
+    calendarId: "music",
+    title: `Jazz in the park with Åsa Éloïse and the Summer Band, night ${index} of the festival`,
+    start: "2026-03-29T10:00:00+02:00",
+    end: "2026-03-29T13:00:00+02:00",
+    allDay: false,
+    timeZone: "Europe/Amsterdam",
+    status: "scheduled",
+    attendanceMode: "offline",
+    location: { name: "Vondelpark Openluchttheater", address: null, geo: null },
+  } as unknown as CalendarEvent;
+  return writer.event(event, calendar, "#862e9c", null);
+}
+
+async function benchTakumi(): Promise<Figures> {
+  const renderer = new Renderer();
+  for (const { file: _, ...font } of cardFonts().fonts) await renderer.registerFont(font);
+  const render = (index: number, size: CardSize = OG_SIZE) =>
+    renderer.render(cardNode(sampleContent(index), size, null), {
+      width: size.width,
+      height: size.height,
+      format: "png",
+    });
+  for (let i = 0; i < 5; i++) await render(i);
+  const cpu = process.cpuUsage();
+  let bytes = 0;
+  let started = performance.now();
+  for (let i = 0; i < count; i++) bytes += (await render(i)).byteLength;
+  const serialMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  started = performance.now();
+  const width = availableParallelism();
+  for (let i = 0; i < count; i += width) {
+    await Promise.all(
+      Array.from({ length: Math.min(width, count - i) }, (_, k) => render(count + i + k)),
+    );
+  }
+  const concurrentMs = performance.now() - started;
+  const events = Math.max(10, Math.round(count / 4));
+  started = performance.now();
+  for (let i = 0; i < events; i += width) {
+    await Promise.all(
+      Array.from({ length: Math.min(width, events - i) }, async (_, k) => {
+        for (const size of [OG_SIZE, ...STRUCTURED_DATA_SIZES]) await render(i + k, size);
+      }),
+    );
+  }
+  const setMs = performance.now() - started;
+  return {
+    library: "takumi",
+    cards: count,
+    serialPerSecond: (count / serialMs) * 1000,
+    concurrentPerSecond: (count / concurrentMs) * 1000,
+    cpuMsPerCard: (used.user + used.system) / 1000 / count,
+    bytesPerCard: bytes / count,
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    eventSetPerSecond: (events / setMs) * 1000,
+  };
+}
+
+/** Satori lays the card out as SVG in JavaScript, resvg draws it into a PNG. */
+async function benchSatori(library: string): Promise<Figures> {
+  if (library !== "satori") throw new Error(`--library: takumi or satori, not "${library}"`);
+  // Not dependencies of the project: imported by name at run time.
+  const satoriName = "satori";
+  const resvgName = "@resvg/resvg-js";
+  const satori = (await import(satoriName)).default as (
+    element: unknown,
+    options: unknown,
+  ) => Promise<string>;
+  const { Resvg } = (await import(resvgName)) as {
+    Resvg: new (svg: string, options: unknown) => { render(): { asPng(): Buffer } };
+  };
+  // Satori reads TTF, OTF and WOFF, not WOFF2: the same faces from the same package.
+  const fonts = cardFonts().fonts.map((font) => ({
+    name: font.name,
+    weight: font.weight,
+    style: font.style,
+    data: readFileSync(font.file.replace(/\.woff2$/, ".woff")),
+  }));
+  const render = async (index: number) => {
+    const svg = await satori(toSatori(cardNode(sampleContent(index), OG_SIZE, null)), {
+      width: OG_SIZE.width,
+      height: OG_SIZE.height,
+      fonts,
+    });
+    return new Resvg(svg, { fitTo: { mode: "original" } }).render().asPng();
+  };
+  for (let i = 0; i < 3; i++) await render(i);
+  const cpu = process.cpuUsage();
+  let bytes = 0;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) bytes += (await render(i)).byteLength;
+  const serialMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return {
+    library: "satori + resvg",
+    cards: count,
+    serialPerSecond: (count / serialMs) * 1000,
+    // Satori runs on the main thread and resvg's render() too: one at a time.
+    concurrentPerSecond: null,
+    cpuMsPerCard: (used.user + used.system) / 1000 / count,
+    bytesPerCard: bytes / count,
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+}
+
+/** Takumi's node tree as the React-like elements Satori takes: the same boxes, styles and text. */
+function toSatori(node: Node): unknown {
+  if (node.type === "text") {
+    return {
+      type: "div",
+      props: { style: { display: "block", ...node.style }, children: node.text },
+    };
+  }
+  if (node.type === "image") {
+    return { type: "img", props: { src: node.src, style: node.style } };
+  }
+  return {
+    type: "div",
+    props: {
+      style: { display: "flex", ...node.style },
+      children: (node.children ?? []).map(toSatori),
+    },
+  };
+}
+
+async function child(library: string): Promise<Figures | { skipped: string }> {
+  return new Promise((resolve, reject) => {
+    const process_ = spawn(
+      process.execPath,
+      ["--import", "tsx", import.meta.filename, "--library", library, "--count", String(count)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    process_.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    process_.stderr.on("data", (chunk) => {
+      err += chunk;
+    });
+    const timer = setTimeout(() => process_.kill(), 600_000);
+    process_.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out.trim().split("\n").at(-1) as string) as Figures);
+      else if (/Cannot find (package|module) '(satori|@resvg\/resvg-js)'/.test(err)) {
+        resolve({ skipped: "not installed (npm install --no-save satori @resvg/resvg-js)" });
+      } else reject(new Error(`${library} failed:\n${err.slice(-2000)}`));
+    });
+  });
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]) {
+  const cells = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
+  for (const row of cells) {
+    console.log(
+      `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}`,
+    );
+  }
+}

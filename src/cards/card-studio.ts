@@ -1,0 +1,232 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { availableParallelism, setPriority } from "node:os";
+import { fileURLToPath } from "node:url";
+import { count } from "../metrics.ts";
+import type { CardContent } from "./card-content.ts";
+import type { CardSize } from "./card-layout.ts";
+import { rendererFingerprint } from "./card-renderer.ts";
+import { CardStore } from "./card-store.ts";
+import type { JobReport, RenderJob, WorkerSetup } from "./card-worker.ts";
+
+/** One card file: its key, size and where the build keeps it. */
+export interface CardFile {
+  readonly key: string;
+  readonly size: CardSize;
+  /** The published file's name: `<key>.png`. */
+  readonly name: string;
+  readonly cachePath: string;
+}
+
+export interface CardStudioOptions {
+  /** Renders at once (default: the machine's cores): each takes a thread of libuv's pool. */
+  readonly concurrency?: number;
+}
+
+/**
+ * The drawing process's niceness: the operating system runs it when the
+ * build leaves a core idle, and gives the build the CPU when both want it.
+ */
+const BACKGROUND_PRIORITY = 10;
+
+interface Pending {
+  readonly title: string;
+  readonly keys: readonly string[];
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Renders the cards a build asks for, each once, in the background: a card
+ * whose key is in the cache is reused, one already asked for is not asked
+ * again, the others are drawn by a process of lower priority
+ * (src/cards/card-worker.ts), a few at a time, while the build goes on
+ * (fetching the portal, rendering pages). A build asks as soon as it knows a card's content
+ * (src/cards/share-cards.ts) and waits for them only before it writes them
+ * into the site.
+ *
+ * One studio per process: `npm start` keeps it across rebuilds.
+ */
+export class CardStudio {
+  readonly #worker: ChildProcess;
+  readonly #store: CardStore;
+  readonly #fingerprint: string;
+  /** Every key asked for, and when it is in the cache. */
+  readonly #known = new Map<string, Promise<void>>();
+  readonly #pending = new Map<number, Pending>();
+  readonly #warnings: string[] = [];
+  #nextId = 0;
+  #rendered = 0;
+  #reused = 0;
+  #busyMs = 0;
+  #waiters = 0;
+  #peakRssMB = 0;
+  #broken: Error | null = null;
+
+  private constructor(worker: ChildProcess, store: CardStore, fingerprint: string) {
+    this.#worker = worker;
+    this.#store = store;
+    this.#fingerprint = fingerprint;
+    worker.on("message", (report: JobReport) => this.#report(report));
+    worker.on("error", (error) => this.#fail(error));
+    worker.on("exit", (code, signal) =>
+      this.#fail(new Error(`The share card process stopped (${signal ?? code}).`)),
+    );
+    // It keeps the build alive only while the build waits for cards (settled):
+    // a build that fails while cards are drawn early ends at once.
+    this.#hold(false);
+  }
+
+  /** `dir`: where rendered cards are kept between builds. */
+  static async open(dir: string, options: CardStudioOptions = {}): Promise<CardStudio> {
+    const setup: WorkerSetup = {
+      dir,
+      concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
+    };
+    const worker = fork(
+      fileURLToPath(new URL("./card-worker-start.mjs", import.meta.url)),
+      [JSON.stringify(setup)],
+      // Structured clone, as between threads: the content goes as it is.
+      { serialization: "advanced", execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+    );
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_PRIORITY);
+    } catch {
+      // Not allowed here: the cards then share the CPU with the build evenly.
+    }
+    return new CardStudio(worker, new CardStore(dir), rendererFingerprint());
+  }
+
+  /** The files of these cards, without rendering anything. */
+  files(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
+    const keys = this.#store.keys(content, sizes, this.#fingerprint);
+    return sizes.map((size, index) => {
+      const key = keys[index] as string;
+      return { key, size, name: `${key}.png`, cachePath: this.#store.path(key) };
+    });
+  }
+
+  /**
+   * These cards' files, and their rendering started unless they are kept
+   * from an earlier build or already asked for.
+   */
+  request(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
+    const files = this.files(content, sizes);
+    const missing = files.filter((file) => {
+      if (this.#known.has(file.key)) return false;
+      if (this.#store.has(file.key)) {
+        this.#known.set(file.key, Promise.resolve());
+        this.#reused++;
+        count("cards.reused");
+        return false;
+      }
+      return true;
+    });
+    if (missing.length === 0) return files;
+    const id = this.#nextId++;
+    const keys = missing.map((file) => file.key);
+    const done = new Promise<void>((resolve, reject) => {
+      this.#pending.set(id, { title: content.title, keys, resolve, reject });
+    });
+    // Awaited through settled(); a failure is reported there.
+    done.catch(() => {});
+    for (const key of keys) this.#known.set(key, done);
+    if (this.#broken) {
+      this.#settle(id, this.#broken);
+    } else {
+      const job: RenderJob = { id, content, sizes: missing.map((file) => file.size), keys };
+      this.#worker.send(job);
+    }
+    return files;
+  }
+
+  /** Resolves once these cards (default: every card asked for) are in the cache. */
+  async settled(keys?: Iterable<string>): Promise<void> {
+    const wanted = keys ? [...keys].map((key) => this.#known.get(key)) : [...this.#known.values()];
+    if (this.#waiters++ === 0) this.#hold(true);
+    try {
+      await Promise.all(wanted);
+    } finally {
+      if (--this.#waiters === 0) this.#hold(false);
+    }
+  }
+
+  /** What went wrong without stopping the build (an image that could not be drawn). */
+  takeWarnings(): string[] {
+    return this.#warnings.splice(0);
+  }
+
+  /**
+   * Cards rendered and reused by this studio so far; the time at least one
+   * render ran; the drawing process's peak memory (not in the build's own).
+   */
+  get stats(): { rendered: number; reused: number; busyMs: number; peakRssMB: number } {
+    return {
+      rendered: this.#rendered,
+      reused: this.#reused,
+      busyMs: this.#busyMs,
+      peakRssMB: this.#peakRssMB,
+    };
+  }
+
+  /** Removes kept cards the last build did not use; forgets them here too. */
+  prune(keep: ReadonlySet<string>): number {
+    for (const key of this.#known.keys()) if (!keep.has(key)) this.#known.delete(key);
+    return this.#store.prune(keep);
+  }
+
+  /** Stops the drawing process. */
+  async close(): Promise<void> {
+    this.#broken ??= new Error("The share card studio is closed.");
+    if (this.#worker.exitCode !== null || this.#worker.signalCode !== null) return;
+    const exited = new Promise((done) => this.#worker.once("exit", done));
+    this.#worker.kill();
+    await exited;
+  }
+
+  /** Whether the drawing process (and its channel) keeps this process alive. */
+  #hold(alive: boolean): void {
+    const channel = this.#worker.channel as { ref(): void; unref(): void } | null | undefined;
+    if (alive) {
+      this.#worker.ref();
+      channel?.ref();
+    } else {
+      this.#worker.unref();
+      channel?.unref();
+    }
+  }
+
+  #report(report: JobReport): void {
+    this.#busyMs = report.busyMs;
+    this.#peakRssMB = Math.max(this.#peakRssMB, report.peakRssMB);
+    const pending = this.#pending.get(report.id);
+    if (!pending) return;
+    if ("error" in report) {
+      this.#settle(report.id, new Error(`Share card of "${pending.title}": ${report.error}`));
+      return;
+    }
+    this.#rendered += report.rendered;
+    count("cards.rendered", report.rendered);
+    if (report.imageProblem) {
+      this.#warnings.push(`Share card of "${pending.title}": ${report.imageProblem}.`);
+    }
+    this.#settle(report.id, null);
+  }
+
+  #settle(id: number, error: Error | null): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    if (!error) {
+      pending.resolve();
+      return;
+    }
+    // Forgotten, so that the next build (or npm start's next run) tries again.
+    for (const key of pending.keys) this.#known.delete(key);
+    pending.reject(error);
+  }
+
+  #fail(error: Error): void {
+    this.#broken ??= error;
+    for (const id of [...this.#pending.keys()]) this.#settle(id, error);
+  }
+}

@@ -1,0 +1,245 @@
+import { basename, join } from "node:path";
+import type { ShareCardsMode } from "../config/cards.ts";
+import type { SiteConfig } from "../config/site.ts";
+import type { Calendar, CalendarEvent } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
+import { type FileGroup, fileGroup } from "../render/file-group.ts";
+import { calendarColor } from "../site/calendar-colors.ts";
+import type { SiteData } from "../site/load.ts";
+import { siteWindowUntil } from "../site/views.ts";
+import { type CardContent, type CardImage, CardWriter, cardAltText } from "./card-content.ts";
+import { type CardSize, OG_SIZE, STRUCTURED_DATA_SIZES } from "./card-layout.ts";
+import { type CardFile, CardStudio } from "./card-studio.ts";
+
+/**
+ * The share cards of one build: which page shows which card, which cards an
+ * event's structured data names, and the files to publish. Every card is
+ * asked of the studio (src/cards/card-studio.ts) as soon as this is made, so
+ * rendering runs while Eleventy renders the pages; the files are written
+ * after, under `/cards/<key>.png` (named by what they show: a changed card
+ * is a new address, which link previews then fetch anew).
+ *
+ * Cards: every event page (also of a deleted or moved event), every
+ * calendar (its lists and months share one), every category with a page,
+ * and the site (the home page and every other page).
+ */
+
+/** What a build draws its cards with: one studio per process, and SHARE_CARDS. */
+export interface ShareCardsSetup {
+  readonly studio: CardStudio;
+  readonly mode: Exclude<ShareCardsMode, "off">;
+}
+
+/** The studio for SHARE_CARDS, keeping cards in `cacheDir`/cards; null with SHARE_CARDS=off. */
+export async function openShareCards(
+  cacheDir: string,
+  mode: ShareCardsMode,
+): Promise<ShareCardsSetup | null> {
+  if (mode === "off") return null;
+  return { studio: await CardStudio.open(join(cacheDir, "cards")), mode };
+}
+
+/** What a page's `og:image` says. */
+export interface ShareCard {
+  /** Absolute URL at SITE_URL. */
+  readonly url: string;
+  readonly width: number;
+  readonly height: number;
+  readonly alt: string;
+  readonly type: "image/png";
+}
+
+interface EventCards {
+  readonly og: ShareCard;
+  /** Absolute URLs for the structured data: 16:9, 4:3 and 1:1 with SHARE_CARDS=all, else the og card. */
+  readonly structuredData: readonly string[];
+}
+
+/** The sizes an event's cards come in. */
+function eventSizes(mode: ShareCardsMode): readonly CardSize[] {
+  return mode === "all" ? [OG_SIZE, ...STRUCTURED_DATA_SIZES] : [OG_SIZE];
+}
+
+export class ShareCards {
+  readonly #site: SiteConfig;
+  readonly #studio: CardStudio;
+  readonly #events = new Map<string, EventCards>();
+  readonly #calendars = new Map<string, ShareCard>();
+  readonly #categories = new Map<string, ShareCard>();
+  readonly #siteCard: ShareCard;
+  /** Every file to publish, once each. */
+  readonly #files = new Map<string, CardFile>();
+
+  constructor(data: SiteData, site: SiteConfig, studio: CardStudio, mode: ShareCardsMode) {
+    this.#site = site;
+    this.#studio = studio;
+    const writer = new CardWriter(cardSite(site));
+    const colors = calendarColors(data.calendars);
+    const allColors = data.calendars.map((calendar) => colors(calendar));
+    const images = new Map(
+      data.media.map((file): [string, CardImage] => [
+        site.urls.absolute(file.path),
+        { name: basename(file.path), cachePath: file.cachePath },
+      ]),
+    );
+
+    const sizes = eventSizes(mode);
+    for (const { event, calendar } of data.views.eventPages) {
+      // Only an image the build copied into the site: a card never fetches one itself.
+      const image = (event.image && images.get(event.image.url)) ?? null;
+      const content = writer.event(event, calendar, colors(calendar), image);
+      const [og, ...more] = this.#request(content, sizes);
+      const ogCard = this.#card(og as CardFile, content);
+      this.#events.set(eventKey(event), {
+        og: ogCard,
+        structuredData: more.length > 0 ? more.map((file) => this.#url(file)) : [ogCard.url],
+      });
+    }
+    for (const { calendar } of data.views.calendars) {
+      const content = writer.calendar(calendar, colors(calendar));
+      this.#calendars.set(calendar.id, this.#card(this.#one(content), content));
+    }
+    for (const { category } of data.views.categories) {
+      const content = writer.category(category, allColors);
+      this.#categories.set(category.id, this.#card(this.#one(content), content));
+    }
+    const siteContent = writer.site(allColors);
+    this.#siteCard = this.#card(this.#one(siteContent), siteContent);
+  }
+
+  /** An event page's card; null for an event without a page. */
+  forEvent(event: Pick<CalendarEvent, "calendarId" | "id">): ShareCard | null {
+    return this.#events.get(eventKey(event))?.og ?? null;
+  }
+
+  /** The images an event's structured data names (schema.org `image`), absolute URLs. */
+  structuredDataImages(event: Pick<CalendarEvent, "calendarId" | "id">): readonly string[] {
+    return this.#events.get(eventKey(event))?.structuredData ?? [];
+  }
+
+  /** A calendar's card (its lists and months); the site's for an unknown calendar. */
+  forCalendar(calendarId: string): ShareCard {
+    return this.#calendars.get(calendarId) ?? this.#siteCard;
+  }
+
+  forCategory(categoryId: string): ShareCard {
+    return this.#categories.get(categoryId) ?? this.#siteCard;
+  }
+
+  /** The home page's, and every page's without one of its own. */
+  forSite(): ShareCard {
+    return this.#siteCard;
+  }
+
+  /** The keys of every card this build publishes (what the cache keeps). */
+  keys(): ReadonlySet<string> {
+    return new Set(this.#files.keys());
+  }
+
+  /** Resolves once every card is rendered (or kept from an earlier build). */
+  settled(): Promise<void> {
+    return this.#studio.settled(this.#files.keys());
+  }
+
+  /** Files of cards in the structured data's shapes only: what SHARE_CARDS=og would not write. */
+  structuredDataFiles(): number {
+    return [...this.#files.values()].filter((file) => file.size !== OG_SIZE).length;
+  }
+
+  /** The cards as files of the site, copied from the cache (call after `settled`). */
+  fileGroup(read: (path: string) => Uint8Array): FileGroup {
+    return fileGroup<CardFile>({
+      phase: "cards",
+      name: "cards",
+      items: [...this.#files.values()],
+      path: (file) => paths.card(file.name),
+      render: (file) => read(file.cachePath),
+    });
+  }
+
+  #request(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
+    const files = this.#studio.request(content, sizes);
+    for (const file of files) this.#files.set(file.key, file);
+    return files;
+  }
+
+  #one(content: CardContent): CardFile {
+    return this.#request(content, [OG_SIZE])[0] as CardFile;
+  }
+
+  #url(file: CardFile): string {
+    return this.#site.urls.absolute(paths.card(file.name));
+  }
+
+  #card(file: CardFile, content: CardContent): ShareCard {
+    return {
+      url: this.#url(file),
+      width: file.size.width,
+      height: file.size.height,
+      alt: cardAltText(content),
+      type: "image/png",
+    };
+  }
+}
+
+/**
+ * Asks for event cards while the portal is still being read: the cards of an
+ * event without an image need only its own fields, its calendar and the site,
+ * so they can be drawn while the build waits on the portal, and the build's
+ * own request for them later (ShareCards) finds them done. An event whose
+ * card comes out differently in the end (an image, a change the published
+ * state adds) is simply drawn again then; an early card nobody asks for is
+ * removed from the cache after the build.
+ */
+export function earlyEventCards(
+  site: SiteConfig,
+  studio: CardStudio,
+  mode: ShareCardsMode,
+): (event: CalendarEvent, calendars: readonly Calendar[]) => void {
+  const writer = new CardWriter(cardSite(site));
+  const sizes = eventSizes(mode);
+  const nowMs = site.now.toMillis();
+  // The calendar list arrives once, before any event: looked up by id from then on.
+  let known: {
+    readonly calendars: readonly Calendar[];
+    readonly byId: ReadonlyMap<string, Calendar>;
+    readonly colors: (calendar: Calendar) => string;
+  } | null = null;
+  return (event, calendars) => {
+    if (event.image || nowMs >= siteWindowUntil(event, site.pastDays)) return;
+    if (known?.calendars !== calendars) {
+      known = {
+        calendars,
+        byId: new Map(calendars.map((calendar) => [calendar.id, calendar])),
+        colors: calendarColors(calendars),
+      };
+    }
+    const calendar = known.byId.get(event.calendarId);
+    if (calendar) {
+      studio.request(writer.event(event, calendar, known.colors(calendar), null), sizes);
+    }
+  };
+}
+
+function cardSite(site: SiteConfig) {
+  const address = new URL(site.url);
+  return {
+    lang: site.lang,
+    uiLanguage: site.uiLanguage,
+    title: site.title,
+    description: site.description,
+    address: `${address.host}${address.pathname.replace(/\/+$/, "")}`,
+  };
+}
+
+/** Each calendar's colour as the site's stylesheet gives it (src/site/calendar-colors.ts). */
+function calendarColors(calendars: readonly Calendar[]): (calendar: Calendar) => string {
+  const byId = new Map(
+    calendars.map((calendar, index) => [calendar.id, calendarColor(calendar, index)]),
+  );
+  return (calendar) => byId.get(calendar.id) ?? calendarColor(calendar, 0);
+}
+
+function eventKey(event: Pick<CalendarEvent, "calendarId" | "id">): string {
+  return `${event.calendarId}\u0000${event.id}`;
+}

@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Node, Renderer } from "@takumi-rs/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CardContent, CardWriter } from "../../src/cards/card-content.ts";
+import { cardFonts } from "../../src/cards/card-fonts.ts";
+import { cardNode, OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
+import { CardRenderer } from "../../src/cards/card-renderer.ts";
+import type { Calendar } from "../../src/model/types.ts";
+import { calendarEvent } from "../helpers/events.ts";
+import { decodePng } from "../helpers/png.ts";
+
+/**
+ * Cards drawn for real with the renderer and the fonts the build uses, read
+ * back with a PNG decoder of the tests' own (test/helpers/png.ts).
+ */
+
+const CALENDAR: Calendar = {
+  id: "music",
+  name: "Music",
+  description: "",
+  timeZone: "Europe/Amsterdam",
+  color: "#862e9c",
+  updatedAt: null,
+};
+const writer = new CardWriter({
+  lang: "en-GB",
+  uiLanguage: "en",
+  title: "Buurtleven",
+  description: "",
+  address: "events.example.org",
+});
+
+function eventCard(title: string, image: CardContent["image"] = null): CardContent {
+  const event = calendarEvent({
+    id: "e1",
+    calendarId: "music",
+    title,
+    start: "2026-04-12T20:00:00+02:00",
+    end: "2026-04-12T22:00:00+02:00",
+    location: { name: "Vondelpark", address: null, geo: null },
+  });
+  return writer.event(event, CALENDAR, "#862e9c", image);
+}
+
+let renderer: CardRenderer;
+let work: string;
+
+beforeAll(async () => {
+  renderer = await CardRenderer.open();
+  work = mkdtempSync(join(tmpdir(), "ecp-cards-"));
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("CardRenderer", () => {
+  it("should draw a 1200 x 630 PNG with the calendar's colour and dark text on white", async () => {
+    const { cards, imageProblem } = await renderer.render(eventCard("Jazz in the park"), [OG_SIZE]);
+    expect(imageProblem).toBeNull();
+    const png = decodePng((cards[0] as { png: Buffer }).png);
+    expect([png.width, png.height]).toEqual([1200, 630]);
+    // The band down the left edge is the calendar's colour, top to bottom.
+    for (const y of [0, 315, 629]) expect(png.hexAt(5, y)).toBe("#862e9c");
+    // The paper is white, and the text on it is dark: a card, not an empty picture.
+    expect(png.hexAt(1190, 620)).toBe("#ffffff");
+    let dark = 0;
+    const colours = new Set<string>();
+    for (let y = 0; y < png.height; y += 3) {
+      for (let x = 40; x < png.width; x += 3) {
+        const hex = png.hexAt(x, y);
+        colours.add(hex);
+        if (Number.parseInt(hex.slice(1, 3), 16) < 80) dark++;
+      }
+    }
+    expect(dark).toBeGreaterThan(1_000);
+    // Anti-aliased type has many shades between ink and paper.
+    expect(colours.size).toBeGreaterThan(20);
+  });
+
+  it("should draw the structured data's shapes in their sizes", async () => {
+    const { cards } = await renderer.render(eventCard("Jazz"), STRUCTURED_DATA_SIZES);
+    const sizes = cards.map((card) => {
+      const png = decodePng(card.png);
+      return [png.width, png.height];
+    });
+    expect(sizes).toEqual(STRUCTURED_DATA_SIZES.map((size) => [size.width, size.height]));
+    for (const [width, height] of sizes as [number, number][]) {
+      // Google: at least 50,000 pixels, and 16:9, 4:3, 1:1.
+      expect(width * height).toBeGreaterThanOrEqual(50_000);
+    }
+    const ratios = sizes.map(([w, h]) => (w as number) / (h as number));
+    expect(ratios[0]).toBeCloseTo(16 / 9, 2);
+    expect(ratios[1]).toBeCloseTo(4 / 3, 2);
+    expect(ratios[2]).toBe(1);
+  });
+
+  it("should give the same bytes for the same card, from another renderer too", async () => {
+    const content = eventCard("Repair Café: bring what is broken");
+    const first = await renderer.render(content, [OG_SIZE, ...STRUCTURED_DATA_SIZES]);
+    const again = await renderer.render(content, [OG_SIZE, ...STRUCTURED_DATA_SIZES]);
+    const other = await (await CardRenderer.open()).render(content, [
+      OG_SIZE,
+      ...STRUCTURED_DATA_SIZES,
+    ]);
+    const bytes = (result: typeof first) => result.cards.map((card) => card.png.toString("base64"));
+    expect(bytes(again)).toEqual(bytes(first));
+    expect(bytes(other)).toEqual(bytes(first));
+    // And a different card differs.
+    const changed = await renderer.render(eventCard("Repair Café: bring what is broken!"), [
+      OG_SIZE,
+    ]);
+    expect(changed.cards[0]?.png.equals(first.cards[0]?.png as Buffer)).toBe(false);
+  });
+
+  it("should draw the event's image from the bytes the build kept, and do without one it cannot read", async () => {
+    const svg = join(work, "picture.svg");
+    writeFileSync(
+      svg,
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#0b7285"/></svg>',
+    );
+    const withImage = await renderer.render(
+      eventCard("Jazz", { name: "picture.svg", cachePath: svg }),
+      [OG_SIZE],
+    );
+    expect(withImage.imageProblem).toBeNull();
+    const png = decodePng((withImage.cards[0] as { png: Buffer }).png);
+    // Beside the text on a wide card: the right-hand side is the picture.
+    expect(png.hexAt(1150, 315)).toBe("#0b7285");
+
+    const broken = join(work, "broken.jpg");
+    writeFileSync(broken, "not an image at all");
+    const without = await renderer.render(
+      eventCard("Jazz", { name: "broken.jpg", cachePath: broken }),
+      [OG_SIZE],
+    );
+    expect(without.imageProblem).toMatch(/broken\.jpg/);
+    expect(decodePng((without.cards[0] as { png: Buffer }).png).hexAt(1150, 315)).toBe("#ffffff");
+  });
+
+  it("should draw a hostile title as its own text", async () => {
+    const title = `<script>alert("x")</script> {{ site.title }} & <b>bold</b>`;
+    const content = eventCard(title);
+    expect(content.title).toBe(title);
+    // The renderer's own layout of the card: the title is one run of text, verbatim.
+    const takumi = new Renderer();
+    for (const { file: _, ...font } of cardFonts().fonts) await takumi.registerFont(font);
+    const measured = await takumi.measure(cardNode(content, OG_SIZE, null), OG_SIZE);
+    const texts: string[] = [];
+    const walk = (node: { runs: { text: string }[]; children: unknown[] }) => {
+      texts.push(node.runs.map((run) => run.text).join(""));
+      for (const child of node.children) walk(child as typeof node);
+    };
+    walk(measured);
+    expect(texts.some((text) => text.replace(/\s+/g, " ").includes(title))).toBe(true);
+    const { cards } = await renderer.render(content, [OG_SIZE]);
+    expect(decodePng((cards[0] as { png: Buffer }).png).width).toBe(1200);
+  });
+});
+
+// The layout is plain data: no markup is ever parsed from the portal's text.
+describe("cardNode", () => {
+  it("should put the texts in text nodes, never in markup", () => {
+    const content = eventCard("<img src=x onerror=alert(1)>");
+    const texts: string[] = [];
+    const walk = (node: Node) => {
+      if (node.type === "text") texts.push(node.text);
+      if (node.type === "container") for (const child of node.children ?? []) walk(child);
+    };
+    walk(cardNode(content, OG_SIZE, null));
+    expect(texts).toContain("<img src=x onerror=alert(1)>");
+  });
+});

@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CardContent, CardWriter } from "../../src/cards/card-content.ts";
+import { OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
+import { CardStudio } from "../../src/cards/card-studio.ts";
+import type { Calendar } from "../../src/model/types.ts";
+import { calendarEvent } from "../helpers/events.ts";
+import { pngSize } from "../helpers/png.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+/** Renders counted, not timed: what the cache saves a build. */
+
+const CALENDAR: Calendar = {
+  id: "music",
+  name: "Music",
+  description: "",
+  timeZone: "Europe/Amsterdam",
+  color: "#862e9c",
+  updatedAt: null,
+};
+const writer = new CardWriter({
+  lang: "en-GB",
+  uiLanguage: "en",
+  title: "Buurtleven",
+  description: "",
+  address: "events.example.org",
+});
+const ALL = [OG_SIZE, ...STRUCTURED_DATA_SIZES];
+
+function card(n: number, title = `Event ${n}`): CardContent {
+  const event = calendarEvent({
+    id: `e${n}`,
+    calendarId: "music",
+    title,
+    start: "2026-04-12T20:00:00+02:00",
+    end: "2026-04-12T22:00:00+02:00",
+  });
+  return writer.event(event, CALENDAR, "#862e9c", null);
+}
+
+describe("CardStudio", () => {
+  it("should render each card once, reuse kept ones, and render only what changed", async () => {
+    const dir = tempDir("cards-");
+    const cold = await CardStudio.open(dir, { concurrency: 2 });
+    const contents = [1, 2, 3].map((n) => card(n));
+    const files = contents.flatMap((content) => cold.request(content, ALL));
+    // Asked twice in one build (early, then for the pages): still once.
+    for (const content of contents) cold.request(content, ALL);
+    await cold.settled();
+    expect(cold.stats).toMatchObject({ rendered: 12, reused: 0 });
+    for (const file of files) {
+      expect(pngSize(readFileSync(file.cachePath))).toEqual({
+        width: file.size.width,
+        height: file.size.height,
+      });
+    }
+
+    // A later build (a new process): the same content is in the cache, nothing is drawn.
+    const warm = await CardStudio.open(dir, { concurrency: 2 });
+    const again = contents.flatMap((content) => warm.request(content, ALL));
+    await warm.settled();
+    expect(warm.stats).toMatchObject({ rendered: 0, reused: 12 });
+    expect(again.map((file) => file.key)).toEqual(files.map((file) => file.key));
+
+    // One event edited: its four cards, and no other.
+    const changed = await CardStudio.open(dir, { concurrency: 2 });
+    const edited = [card(1), card(2, "Event 2, moved indoors"), card(3)];
+    const next = edited.flatMap((content) => changed.request(content, ALL));
+    await changed.settled();
+    expect(changed.stats).toMatchObject({ rendered: 4, reused: 8 });
+
+    // The cache keeps what the last build used, nothing older.
+    expect(changed.prune(new Set(next.map((file) => file.key)))).toBe(4);
+    expect(readdirSync(dir).sort()).toEqual(next.map((file) => `${file.key}.png`).sort());
+    await Promise.all([cold.close(), warm.close(), changed.close()]);
+  });
+
+  it("should name a card by everything it shows", async () => {
+    const studio = await CardStudio.open(tempDir("cards-"));
+    const key = (content: CardContent) => studio.files(content, [OG_SIZE])[0]?.key;
+    const base = card(1);
+    expect(key(card(1))).toBe(key(base));
+    expect(key({ ...base, title: "Other" })).not.toBe(key(base));
+    expect(key({ ...base, colors: ["#0b7285"] })).not.toBe(key(base));
+    expect(key({ ...base, lang: "nl" })).not.toBe(key(base));
+    // An image by its bytes' hash (its name), wherever the build keeps it.
+    const image = { name: "ab12.jpg", cachePath: join("/one", "ab12.jpg") };
+    const moved = { name: "ab12.jpg", cachePath: join("/other", "ab12.jpg") };
+    expect(key({ ...base, image })).not.toBe(key(base));
+    expect(key({ ...base, image: moved })).toBe(key({ ...base, image }));
+    expect(studio.files(base, [OG_SIZE])[0]?.key).not.toBe(
+      studio.files(base, [STRUCTURED_DATA_SIZES[0] as typeof OG_SIZE])[0]?.key,
+    );
+    await studio.close();
+  });
+});
