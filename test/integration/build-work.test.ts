@@ -103,6 +103,9 @@ describe("build work", () => {
     // The rich results shares count each event page's JSON-LD once, as it is rendered.
     expect(cold.richResults.events).toBe(count(cold, "rendered.calendars/event.njk"));
     expect(cold.richResults.required).toMatchObject({ name: 1, startDate: 1 });
+    // Four share cards per event (drawn while the portal was read), each once.
+    expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
+    expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * EVENTS);
     const coldIndex = searchIndexFiles(await tree(join(work, "site")));
 
     const warm = await build(join(work, "site"));
@@ -115,6 +118,7 @@ describe("build work", () => {
     // The same records: the last build's index is reused, not indexed again by Pagefind.
     expect(count(warm, "searchIndexBuilt")).toBe(0);
     expect(count(warm, "searchIndexReused")).toBe(1);
+    expect(count(warm, "cards.rendered")).toBe(0);
     expect(searchIndexFiles(await tree(join(work, "site")))).toEqual(coldIndex);
 
     const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(NOW) });
@@ -128,8 +132,10 @@ describe("build work", () => {
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
+    expect(count(changed, "cards.rendered")).toBe(4 * edited.length);
     expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
-  });
+    // Three builds of 300 events with their share cards, on two shared cores.
+  }, 300_000);
 
   it("should write two files fewer per event with EVENT_EMBEDS=off, and no card", async () => {
     const on = await build(join(work, "embeds-on"));
@@ -151,8 +157,9 @@ describe("build work", () => {
       synthetic: { ...SYNTHETIC, eventsPerCalendar: 2 * SYNTHETIC.eventsPerCalendar },
     });
     try {
-      const small = await build(join(work, "small"));
-      const large = await build(join(work, "large"), {}, double);
+      // About pages, not pictures: without share cards.
+      const small = await build(join(work, "small"), { SHARE_CARDS: "off" });
+      const large = await build(join(work, "large"), { SHARE_CARDS: "off" }, double);
       expect(large.events).toBe(2 * EVENTS);
       const growth = count(large, "rendered.eleventy") - count(small, "rendered.eleventy");
       // 300 more events add list pages (20 events each, in the calendar, category and

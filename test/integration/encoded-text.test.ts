@@ -310,9 +310,10 @@ describe("build from a portal that HTML-encodes its text", () => {
     () => {
       const feeds = files.filter((file) => /(^|\/)(feed|atom)\.xml$/.test(file));
       const jsonFeeds = files.filter((file) => /(^|\/)feed\.json$/.test(file));
-      // The site, the calendar, the category, the pair of both, and the events' one place.
-      expect(feeds).toHaveLength(10);
-      expect(jsonFeeds).toHaveLength(5);
+      // The site, the calendar, the category and the pair of both (RSS, Atom, JSON
+      // Feed each), and the events' one place (RSS).
+      expect(feeds).toHaveLength(9);
+      expect(jsonFeeds).toHaveLength(4);
       const readings = readText<FeedReading>(output, feeds);
       const titled = (titles: readonly string[]) =>
         EVENTS.map((event) => titles.find((title) => title.endsWith(` · ${event.title}`)));

@@ -70,7 +70,7 @@ class Builds {
   constructor(readonly portal: RunningPortal) {}
 
   /** One build of the site at `now`, sharing the fetch cache (and published state) with the others. */
-  async build(now: string): Promise<Metrics> {
+  async build(now: string, env: Record<string, string> = {}): Promise<Metrics> {
     const metricsFile = join(this.work, `metrics-${++this.#count}.json`);
     const run = await runScript(
       "src/cli/build.ts",
@@ -82,6 +82,7 @@ class Builds {
         EVENT_API_CACHE_DIR: join(this.work, "cache"),
         EVENT_API_PAGE_SIZE_PARAM: "limit",
         EVENT_API_PAGE_SIZE: "100",
+        ...env,
       },
     );
     expect(run.status, run.log).toBe(0);
@@ -173,8 +174,10 @@ describe("one event edited in a 10,000-event site", () => {
     builds.remove();
   }, 300_000);
 
-  it("should change its page, its .ics, its card, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
-    const first = await builds.build(NOW);
+  it("should change its page, its .ics, its cards, the lists and month that show it, its feeds and calendars, the search index and the JSON that holds it: a few dozen files", async () => {
+    // One share card per event (SHARE_CARDS=og): 10,000 rather than 40,000 to draw.
+    const og = { SHARE_CARDS: "og" };
+    const first = await builds.build(NOW, og);
     expect(first.files).toBeGreaterThan(30_000);
     const before = snapshotTree(builds.site);
     // A later clock that crosses no date-relative moment: only the edit makes a difference.
@@ -188,13 +191,15 @@ describe("one event edited in a 10,000-event site", () => {
       .sort((a, b) => Date.parse(a.start) - Date.parse(b.start))[0];
     if (!event) throw new Error("the synthetic dataset has no event ahead");
     portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
-    const second = await builds.build(new Date(later).toISOString());
+    const second = await builds.build(new Date(later).toISOString(), og);
     const diff = diffTrees(before, snapshotTree(builds.site));
     expectCountsOf(diff, second);
-    // Only the search index names files by their content: its renamed files are the new and removed ones.
-    expect(
-      [...diff.added, ...diff.removed].filter((file) => !file.startsWith("pagefind/")),
-    ).toEqual([]);
+    // Only the search index and the share cards name files by their content: their
+    // renamed files are the new and removed ones; the edited event's card is one of them.
+    const byContent = (file: string) => file.startsWith("pagefind/") || file.startsWith("cards/");
+    expect([...diff.added, ...diff.removed].filter((file) => !byContent(file))).toEqual([]);
+    expect(diff.added.filter((file) => file.startsWith("cards/"))).toHaveLength(1);
+    expect(diff.removed.filter((file) => file.startsWith("cards/"))).toHaveLength(1);
     const eventPage = `${paths.event(event.calendarId, event.id).slice(1)}index.html`;
     expect(diff.changed).toEqual(
       expect.arrayContaining([
