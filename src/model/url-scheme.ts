@@ -157,11 +157,14 @@ export const FEED_FILE_NAMES = {
 export type FeedFormat = "rss" | "atom" | "json" | "ics";
 
 /**
- * The files a scope has: every format, but a series (often two or three
- * dates) gets its calendar and one feed, RSS, the one every reader reads.
+ * The files a scope has: every format, but a place and a series (there are
+ * many, a series often of two or three dates) get their calendar and one
+ * feed, RSS, the one every reader reads: a third of the feeds' bytes.
  */
 export function scopeFormats(scope: FeedScope): readonly FeedFormat[] {
-  return scope.kind === "series" ? ["rss", "ics"] : ["rss", "atom", "json", "ics"];
+  return scope.kind === "place" || scope.kind === "series"
+    ? ["rss", "ics"]
+    : ["rss", "atom", "json", "ics"];
 }
 
 /** Site paths of a scope's page and files. */

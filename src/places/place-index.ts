@@ -41,6 +41,7 @@ export class PlaceIndex {
   readonly all: readonly PlaceSummary[];
   readonly #byIdentity: ReadonlyMap<string, PlaceSummary>;
   readonly #identities = new WeakMap<CalendarEvent, string | null>();
+  readonly #typed = new Map<string, string | null>();
 
   /** `upcoming` in the site's order; `past` most recent first (src/site/views.ts). */
   constructor(upcoming: readonly CalendarEvent[], past: readonly CalendarEvent[]) {
@@ -97,11 +98,20 @@ export class PlaceIndex {
     return identity === null ? undefined : this.#byIdentity.get(identity);
   }
 
-  /** An event's place identity, worked out once per event. */
+  /** An event's place identity, worked out once per event, and once per place as typed. */
   identityOf(event: CalendarEvent): string | null {
     let identity = this.#identities.get(event);
     if (identity === undefined) {
-      identity = placeIdentity(event.location);
+      const place = event.location;
+      // Events of one place repeat its text: normalizing it once is enough.
+      const typed = place
+        ? `${place.id ?? ""}\u0000${place.name ?? ""}\u0000${place.address?.formatted ?? ""}`
+        : "";
+      identity = this.#typed.get(typed);
+      if (identity === undefined) {
+        identity = placeIdentity(place);
+        this.#typed.set(typed, identity);
+      }
       this.#identities.set(event, identity);
     }
     return identity;

@@ -1,6 +1,6 @@
 import type { CalendarEvent } from "../model/types.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
-import { assignSegments } from "../places/key-text.ts";
+import { assignSegments, normalizeKeyText } from "../places/key-text.ts";
 import type { PlaceIndex, PlaceSummary } from "../places/place-index.ts";
 import { proposedSeriesSegment, seriesIdentity } from "./series-key.ts";
 import { detectSeriesRule, type SeriesRule } from "./series-rule.ts";
@@ -62,6 +62,7 @@ export class SeriesIndex {
   readonly #byIdentity: ReadonlyMap<string, SeriesSummary>;
   readonly #places: PlaceIndex;
   readonly #identities = new WeakMap<CalendarEvent, string>();
+  readonly #titles = new Map<string, string>();
   /** Each upcoming date's position among its series' upcoming dates. */
   readonly #positions = new WeakMap<CalendarEvent, number>();
 
@@ -163,7 +164,13 @@ export class SeriesIndex {
   #identityOf(event: CalendarEvent): string {
     let identity = this.#identities.get(event);
     if (identity === undefined) {
-      identity = seriesIdentity(event, this.#places.identityOf(event));
+      // The dates of a series repeat its title: normalizing it once is enough.
+      let title = this.#titles.get(event.title);
+      if (title === undefined) {
+        title = normalizeKeyText(event.title);
+        this.#titles.set(event.title, title);
+      }
+      identity = seriesIdentity(event, this.#places.identityOf(event), title);
       this.#identities.set(event, identity);
     }
     return identity;

@@ -18,10 +18,17 @@ import { normalizeKeyText, slugWithHash } from "../places/key-text.ts";
  * Either way it takes two events or more to make a series.
  */
 
-/** What tells one series from another, given the event's place identity. */
-export function seriesIdentity(event: CalendarEvent, placeIdentity: string | null): string {
+/**
+ * What tells one series from another, given the event's place identity and
+ * its title normalized (`normalizeKeyText`, which the caller may keep per title).
+ */
+export function seriesIdentity(
+  event: CalendarEvent,
+  placeIdentity: string | null,
+  normalizedTitle: string = normalizeKeyText(event.title),
+): string {
   if (event.seriesId) return `id\u0000${event.calendarId}\u0000${event.seriesId}`;
-  return `rule\u0000${event.calendarId}\u0000${normalizeKeyText(event.title)}\u0000${placeIdentity ?? ""}`;
+  return `rule\u0000${event.calendarId}\u0000${normalizedTitle}\u0000${placeIdentity ?? ""}`;
 }
 
 /** The segment a series asks for in its calendar, before collisions are settled. */

@@ -66,7 +66,7 @@ describe("a site under a path prefix", () => {
     expect(paths.filter((path) => path.includes("/events/calendars/")).length).toBeGreaterThan(170);
     // Places and series: their pages, feeds and calendars, in the folder too.
     expect(paths).toContain("/events/places/");
-    for (const file of ["index.html", "feed.xml", "atom.xml", "feed.json", "calendar.ics"]) {
+    for (const file of ["index.html", "feed.xml", "calendar.ics"]) {
       const found = paths.filter((path) =>
         new RegExp(`^/events/places/[^/]+/${file === "index.html" ? "" : file}$`).test(path),
       );

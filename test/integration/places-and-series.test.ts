@@ -229,26 +229,26 @@ describe("places of the demo build", () => {
     }
   });
 
-  it("should give each place a JSON Feed with its events in the feed window", () => {
+  it("should give each place an RSS feed with its events in the feed window, and no other feed", () => {
     for (const name of places.keys()) {
-      const file = `${folderOf("places", slugOf(name))}/feed.json`;
-      const feed = JSON.parse(read(file)) as {
-        version: string;
-        title: string;
-        feed_url: string;
-        items: { url: string }[];
-      };
-      expect(feed.version).toBe("https://jsonfeed.org/version/1");
-      expect(feed.feed_url).toBe(`${DEMO_SITE_URL}/${file}`);
-      expect(feed.items.map((item) => item.url).sort()).toEqual(expectedUrls(events, file));
+      const folder = folderOf("places", slugOf(name));
+      const rss = read(`${folder}/feed.xml`);
+      // Item ids are the event pages (docs/feeds.md), written as permalink guids.
+      const guids = [...rss.matchAll(/<guid isPermaLink="true">([^<]+)<\/guid>/g)].map(
+        (match) => match[1] ?? "",
+      );
+      expect(guids.sort(), name).toEqual(expectedUrls(events, `${folder}/feed.xml`));
+      expect(rss).toContain(`<atom:link href="${DEMO_SITE_URL}/${folder}/feed.xml" rel="self"`);
+      expect(existsSync(join(site.dir, folder, "atom.xml")), name).toBe(false);
+      expect(existsSync(join(site.dir, folder, "feed.json")), name).toBe(false);
     }
   });
 
   it.skipIf(!hasFeedparser)(
-    "should give each place RSS and Atom feeds that feedparser reads, one entry per event in the window",
+    "should give each place an RSS feed that feedparser reads, one entry per event in the window",
     () => {
-      const files = [...places.keys()].flatMap((name) =>
-        ["feed.xml", "atom.xml"].map((feed) => `${folderOf("places", slugOf(name))}/${feed}`),
+      const files = [...places.keys()].map(
+        (name) => `${folderOf("places", slugOf(name))}/feed.xml`,
       );
       const parsed = parseFeeds(files.map((file) => join(site.dir, file)));
       for (const [index, feed] of parsed.entries()) {

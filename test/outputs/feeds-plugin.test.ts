@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe("feeds-plugin", () => {
-  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, four for each place, and one .ics per event", () => {
+  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, RSS and a calendar for each place, and one .ics per event", () => {
     const scopes = [
       "/",
       ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id)),
@@ -74,14 +74,12 @@ describe("feeds-plugin", () => {
       ),
       "page/index.html",
       "search/subscriptions.json",
-      // A place's four files (no QR code: its page shows none), in a folder named by its
-      // name and 10 hex digits; series (two dates or more of one title) have none here.
+      // A place's RSS and calendar (no QR code: its page shows none), in a folder named by
+      // its name and 10 hex digits; series (two dates or more of one title) have none here.
       ...[...new Set(hostileSnapshot.events.map((event) => event.location?.name ?? ""))]
         .filter(Boolean)
         .flatMap((name) =>
-          ["feed.xml", "atom.xml", "feed.json", "calendar.ics"].map(
-            (file) => `places/${slugOf(name)}-#/${file}`,
-          ),
+          ["feed.xml", "calendar.ics"].map((file) => `places/${slugOf(name)}-#/${file}`),
         ),
     ].sort();
     expect(
