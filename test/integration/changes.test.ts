@@ -618,5 +618,6 @@ describe("changes between two builds", () => {
     expect(site.log).toContain(`previous state: ${state} (`);
     const report = site.stdout.slice(site.stdout.indexOf("Build report"));
     expect(report).toMatch(/^ {4}reinstated 1 {3}Cycling Tour along the Amstel$/m);
-  });
+    // Three builds (a trial, the demo, the site): more than the default minute on a busy machine.
+  }, 180_000);
 });

@@ -289,7 +289,8 @@ describe.skipIf(!hasChromium())(
         const { frame, problems } = await openWidget(`/embed/culture/events/${HOSTILE_SEGMENT}/`);
         expect(await frame.textContent(".ecp-name")).toBe(HOSTILE_TITLE);
         expect(await frame.evaluate(() => document.title)).toBe(`${HOSTILE_TITLE} · Events`);
-        expect(await frame.evaluate(() => document.scripts.length)).toBe(1);
+        // Only the page's own two (frame.js, widget.js): the title added none.
+        expect(await frame.evaluate(() => document.scripts.length)).toBe(2);
         expect(problems).toEqual([]);
       });
 
@@ -456,7 +457,7 @@ describe.skipIf(!hasChromium())(
         for (const [index, query] of cases.entries()) {
           const { frame, problems } = await openWidget(`/embed/_all/${query}`);
           expect(await titles(frame), query).toEqual(expected[index]);
-          expect(await frame.evaluate(() => document.scripts.length), query).toBe(1);
+          expect(await frame.evaluate(() => document.scripts.length), query).toBe(2);
           expect(await frame.evaluate(() => document.images.length), query).toBe(0);
           expect(problems, query).toEqual([]);
         }
