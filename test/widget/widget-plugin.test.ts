@@ -146,7 +146,8 @@ describe("widget-plugin", () => {
       provider_name: "Agenda Zuid",
       provider_url: "https://example.org/agenda/",
       cache_age: 1800,
-      html: '<iframe src="https://example.org/agenda/embed/community/events/e-dst/" title="Night Walk Across the Clock Change" width="100%" height="440" loading="lazy" style="border:0"></iframe>',
+      // WordPress's shape, as a calendar's answer: the fallback link, then the iframe.
+      html: '<blockquote hidden><a href="https://example.org/agenda/calendars/community/events/e-dst/">Night Walk Across the Clock Change</a></blockquote><iframe src="https://example.org/agenda/embed/community/events/e-dst/" width="480" height="440" frameborder="0" scrolling="no" title="Night Walk Across the Clock Change"></iframe>',
       width: 480,
       height: 440,
       thumbnail_url: "https://media.example.org/walk.jpg",
@@ -156,7 +157,7 @@ describe("widget-plugin", () => {
     const hostileTitle = JSON.parse(read("oembed/culture/events/_57656972642f49443f3c783e.json"));
     expect(hostileTitle.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
     expect(hostileTitle.html).toBe(
-      '<iframe src="https://example.org/agenda/embed/culture/events/_57656972642f49443f3c783e/" title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028" width="100%" height="220" loading="lazy" style="border:0"></iframe>',
+      '<blockquote hidden><a href="https://example.org/agenda/calendars/culture/events/_57656972642f49443f3c783e/">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028</a></blockquote><iframe src="https://example.org/agenda/embed/culture/events/_57656972642f49443f3c783e/" width="480" height="220" frameborder="0" scrolling="no" title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028"></iframe>',
     );
     expect([hostileTitle.width, hostileTitle.height, hostileTitle.thumbnail_url]).toEqual([
       480,
