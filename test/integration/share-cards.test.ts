@@ -140,7 +140,7 @@ describe("share cards", () => {
     expect(new Set([cards.home, cards.calendar, cards.category, cards.event]).size).toBe(4);
     // The event's card says what the event page says.
     const eventPage = page(pages.event);
-    const title = /<h1>([^<]*)<\/h1>/.exec(eventPage)?.[1] as string;
+    const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(eventPage)?.[1] as string;
     expect(meta(eventPage)["og:image:alt"]).toContain(title);
   });
 
