@@ -62,9 +62,10 @@ export const paths = {
   /** Page `n` of a paged list whose first page is `first`. */
   listPage: (first: string, n: number) => (n === 1 ? first : `${first}page/${n}/`),
   subscribe: () => "/subscribe/",
-  /** What is on today, tomorrow, this weekend... (src/site/when): `/today/`, `/next-week/`. */
-  when: (key: string) => `/${key}/`,
-  calendarWhen: (calendarId: string, key: string) => `/calendars/${segment(calendarId)}/${key}/`,
+  /** What is on today, tomorrow, this weekend... (src/site/when): `/when/today/`, `/when/next-week/`. */
+  when: (key: string) => `/when/${key}/`,
+  calendarWhen: (calendarId: string, key: string) =>
+    `/calendars/${segment(calendarId)}/when/${key}/`,
   /** The search page; filters ride in the query string (docs/site.md, "Search and filters"). */
   search: (filters: Readonly<Record<string, string>> = {}) => {
     const query = new URLSearchParams(filters).toString();

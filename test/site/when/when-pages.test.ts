@@ -223,7 +223,7 @@ describe("the when pages in Dutch", () => {
   afterAll(() => removeBuild(dutch));
 
   it("should name the pages and the days in Dutch", () => {
-    const html = readFileSync(join(dutch.dir, "today", "index.html"), "utf8");
+    const html = readFileSync(join(dutch.dir, `${paths.when("today").slice(1)}index.html`), "utf8");
     expect(html).toMatch(
       /<span data-when-in="0">Vandaag,\s*<time datetime="2026-03-20">vrijdag 20 maart 2026<\/time>/,
     );

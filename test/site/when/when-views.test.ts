@@ -116,7 +116,7 @@ describe("the when pages", () => {
     const today = page(pages, "today");
     expect(shown(today, 0)).toEqual({ "2026-03-20": ["exhibition", "morning", "late"] });
     expect(today.variants[0]?.today).toBe("2026-03-20");
-    expect(today.path).toBe("/today/");
+    expect(today.path).toBe("/when/today/");
     expect(today.jsonPath).toBe("/api/when/today.json");
   });
 
@@ -231,7 +231,7 @@ describe("the when pages", () => {
     const { pages: all, scopes } = whenViews(split, "2026-03-20T00:00:00Z");
     expect(scopes.map((scope) => scope.calendarId)).toEqual([null, "city", "new-york"]);
     const nyToday = page(all, "today", "new-york");
-    expect(nyToday.path).toBe("/calendars/new-york/today/");
+    expect(nyToday.path).toBe("/calendars/new-york/when/today/");
     expect(nyToday.jsonPath).toBe("/api/calendars/new-york/when/today.json");
     expect(nyToday.variants[0]?.today).toBe("2026-03-19");
     expect(shown(nyToday, 0)).toEqual({ "2026-03-19": ["nyc"] });

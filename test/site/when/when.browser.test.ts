@@ -103,6 +103,9 @@ describe.runIf(hasChromium())("the when pages in a browser", () => {
   const todayJson = paths.apiWhen("today").slice(1);
 
   it("should show the build's day at the build's time", async () => {
+    // Served with the production policy: scripts from the site only, nothing inline.
+    const csp = (await fetch(server.origin + today)).headers.get("content-security-policy");
+    expect(csp).toContain("script-src 'self';");
     const { page, problems } = await open(today);
     const view = await seen(page);
     expect(view.heading).toBe("Today, Friday, 20 March 2026");
