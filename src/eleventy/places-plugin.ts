@@ -48,9 +48,17 @@ export default function placesPlugin(
   eleventyConfig.addFilter("moreDates", (event: CalendarEvent) =>
     site.collapseSeries ? views().series.moreAfter(event) : 0,
   );
-  eleventyConfig.addFilter("seriesRule", (series: SeriesSummary | null) =>
-    series?.rule ? describeSeriesRule(series.rule, site.lang) : "",
-  );
+  // Said on every page of the series' dates: worked out once per series of the run.
+  const rules = new WeakMap<SeriesSummary, string>();
+  eleventyConfig.addFilter("seriesRule", (series: SeriesSummary | null) => {
+    if (!series?.rule) return "";
+    let text = rules.get(series);
+    if (text === undefined) {
+      text = describeSeriesRule(series.rule, site.lang);
+      rules.set(series, text);
+    }
+    return text;
+  });
   eleventyConfig.addFilter("placeLinks", (summary: PlaceSummary) => placeLinks(summary.place));
   eleventyConfig.addFilter("placeJsonLd", (page: PlacePage) => {
     const events = page.days.flatMap((day) => day.events);
