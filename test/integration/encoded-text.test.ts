@@ -310,7 +310,9 @@ describe("build from a portal that HTML-encodes its text", () => {
     () => {
       const feeds = files.filter((file) => /(^|\/)(feed|atom)\.xml$/.test(file));
       const jsonFeeds = files.filter((file) => /(^|\/)feed\.json$/.test(file));
-      expect(feeds).toHaveLength(8);
+      // The site's, the calendar's, the category's and the pair's RSS and Atom, and the place's RSS.
+      expect(feeds).toHaveLength(9);
+      expect(feeds.filter((file) => file.startsWith("places/"))).toHaveLength(1);
       expect(jsonFeeds).toHaveLength(4);
       const readings = readText<FeedReading>(output, feeds);
       const titled = (titles: readonly string[]) =>
