@@ -179,6 +179,9 @@ export class CardStudio {
     this.#broken ??= new Error("The share card studio is closed.");
     if (this.#worker.exitCode !== null || this.#worker.signalCode !== null) return;
     const exited = new Promise((done) => this.#worker.once("exit", done));
+    // Held while it stops: an unreferenced process would let this one end
+    // before its exit is seen, silently, with the build's error unsaid.
+    this.#hold(true);
     this.#worker.kill();
     await exited;
   }

@@ -55,7 +55,7 @@ describe("a build for Cloudflare Pages with the event downloads inline", () => {
     expect(site.stdout).toContain(`  files      ${files.length}, `);
     expect(site.stdout).toMatch(
       new RegExp(
-        `host {7}Cloudflare Pages: ${files.length} of 20,000 files \\(paid plans 100,000\\), largest file [\\d.]+ KB of 25 MiB`,
+        `host {7}Cloudflare Pages: ${files.length.toLocaleString("en-US")} of 20,000 files \\(paid plans 100,000\\), largest file [\\d.]+ KB of 25 MiB`,
       ),
     );
   });
