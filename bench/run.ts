@@ -24,7 +24,7 @@ import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
  *   --out file.json       also write the figures as JSON
  *   --portal              add the reference portal's own throughput
  *   --no-search           skip the search index section (built for the 10,000-event portal)
- *   --share-cards mode    SHARE_CARDS for the builds: all (default), og or off (docs/share-cards.md)
+ *   --share-cards mode    SHARE_CARDS for the builds: auto (default), all, og or off (docs/share-cards.md)
  */
 
 const SIZES: Readonly<Record<string, string>> = {
@@ -47,7 +47,7 @@ const { values } = parseArgs({
     out: { type: "string" },
     portal: { type: "boolean", default: false },
     search: { type: "boolean", default: true },
-    "share-cards": { type: "string", default: "all" },
+    "share-cards": { type: "string", default: "auto" },
   },
   allowNegative: true,
 });
@@ -55,8 +55,8 @@ const latencyMs = positive("latency", values.latency);
 const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
 const repeat = Math.min(5, positive("repeat", values.repeat));
 const shareCards = values["share-cards"];
-if (!["all", "og", "off"].includes(shareCards)) {
-  throw new Error(`--share-cards: expected all, og or off, got "${shareCards}"`);
+if (!["auto", "all", "og", "off"].includes(shareCards)) {
+  throw new Error(`--share-cards: expected auto, all, og or off, got "${shareCards}"`);
 }
 const medium =
   values.disk || !existsSync("/dev/shm")

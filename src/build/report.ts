@@ -34,6 +34,8 @@ export interface BuildReportInput {
    * (src/outputs/rich-results.ts); omitted, no lines.
    */
   readonly richResults?: RichResults;
+  /** The share cards published and drawn (src/cards/share-cards.ts); null or omitted: no line. */
+  readonly cards?: string | null;
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
@@ -57,6 +59,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     `  files      ${input.files}${size} in ${input.output}`,
     ...fileChangeLines(input.fileChanges),
     ...(input.host ? [`  host       ${input.host}`] : []),
+    ...(input.cards ? [`  cards      ${input.cards}`] : []),
     ...(input.richResults ? richResultsLines(input.richResults) : []),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),

@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import type { ShareCardsMode } from "../config/cards.ts";
+import { AUTO_ALL_MAX_EVENTS, eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -55,9 +55,13 @@ interface EventCards {
   readonly structuredData: readonly string[];
 }
 
-/** The sizes an event's cards come in. */
-function eventSizes(mode: ShareCardsMode): readonly CardSize[] {
-  return mode === "all" ? [OG_SIZE, ...STRUCTURED_DATA_SIZES] : [OG_SIZE];
+/**
+ * The sizes an event's cards come in. Before the event count is known
+ * (drawing early, during the fetch), `auto` asks for the link preview card
+ * only; the three other shapes follow once the count says `all`.
+ */
+function eventSizes(shapes: ShareCardsMode): readonly CardSize[] {
+  return shapes === "all" ? [OG_SIZE, ...STRUCTURED_DATA_SIZES] : [OG_SIZE];
 }
 
 export class ShareCards {
@@ -70,8 +74,19 @@ export class ShareCards {
   /** Every file to publish, once each. */
   readonly #files = new Map<string, CardFile>();
 
-  constructor(data: SiteData, site: SiteConfig, studio: CardStudio, mode: ShareCardsMode) {
+  /** What each event page gets: four cards (`all`) or the link preview card only (`og`). */
+  readonly shapes: "all" | "og";
+  readonly #mode: Exclude<ShareCardsMode, "off">;
+
+  constructor(
+    data: SiteData,
+    site: SiteConfig,
+    studio: CardStudio,
+    mode: Exclude<ShareCardsMode, "off">,
+  ) {
     this.#site = site;
+    this.#mode = mode;
+    this.shapes = eventCardShapes(mode, data.views.eventPages.length);
     this.#studio = studio;
     const writer = new CardWriter(cardSite(site));
     const colors = calendarColors(data.calendars);
@@ -83,7 +98,7 @@ export class ShareCards {
       ]),
     );
 
-    const sizes = eventSizes(mode);
+    const sizes = eventSizes(this.shapes);
     for (const { event, calendar } of data.views.eventPages) {
       // Only an image the build copied into the site: a card never fetches one itself.
       const image = (event.image && images.get(event.image.url)) ?? null;
@@ -139,6 +154,22 @@ export class ShareCards {
   /** Resolves once every card is rendered (or kept from an earlier build). */
   settled(): Promise<void> {
     return this.#studio.settled(this.#files.keys());
+  }
+
+  /**
+   * The build report's line: the cards published, how many were drawn, and
+   * the shapes each event got (and why, under `auto`).
+   */
+  reportLine(drawn: number): string {
+    const shapes =
+      this.shapes === "all"
+        ? "each event 1200x630 and Google's 16:9, 4:3 and 1:1"
+        : "each event 1200x630 only";
+    const why =
+      this.#mode === "auto"
+        ? ` (SHARE_CARDS=auto: ${number(this.#events.size)} event pages, ${this.shapes === "all" ? "up to" : "more than"} ${number(AUTO_ALL_MAX_EVENTS)}${this.shapes === "og" ? "; all draws the other shapes too" : ""})`
+        : ` (SHARE_CARDS=${this.#mode})`;
+    return `${number(this.#files.size)} files, ${number(drawn)} drawn; ${shapes}${why}`;
   }
 
   /** Files of cards in the structured data's shapes only: what SHARE_CARDS=og would not write. */
@@ -239,6 +270,8 @@ function calendarColors(calendars: readonly Calendar[]): (calendar: Calendar) =>
   );
   return (calendar) => byId.get(calendar.id) ?? calendarColor(calendar, 0);
 }
+
+const number = (value: number) => value.toLocaleString("en-US");
 
 function eventKey(event: Pick<CalendarEvent, "calendarId" | "id">): string {
   return `${event.calendarId}\u0000${event.id}`;

@@ -156,6 +156,7 @@ runCli(async () => {
         host: host.line,
         changes: changes.report,
         richResults: written?.richResults,
+        cards: written?.cards,
       }),
     );
     if (values.metrics) {

@@ -9,17 +9,34 @@ import { ConfigError } from "../errors.ts";
  *   files per event;
  * - `og`: the link preview card only, which the structured data names too:
  *   one file per event, for sites large enough that files or build time count;
- * - `off`: none; a page's preview shows the event's own image, if any.
+ * - `off`: none; a page's preview shows the event's own image, if any;
+ * - `auto` (the default): `all` for a site of up to AUTO_ALL_MAX_EVENTS event
+ *   pages, `og` above. Google's three shapes cost about twice the link
+ *   preview card's drawing: worth it where a cold build stays short, not on
+ *   a site of many thousands of events, whose cold build they would make
+ *   2.9 times as long (docs/share-cards.md, measured with npm run bench).
  */
-export const SHARE_CARDS_MODES = ["all", "og", "off"] as const;
+export const SHARE_CARDS_MODES = ["auto", "all", "og", "off"] as const;
 export type ShareCardsMode = (typeof SHARE_CARDS_MODES)[number];
+
+/** Up to this many event pages, SHARE_CARDS=auto draws every shape; above, the link preview card only. */
+export const AUTO_ALL_MAX_EVENTS = 2_500;
+
+/** The cards of each event page a build draws: `all` (four shapes) or `og` (one). */
+export function eventCardShapes(
+  mode: Exclude<ShareCardsMode, "off">,
+  eventPages: number,
+): "all" | "og" {
+  if (mode !== "auto") return mode;
+  return eventPages <= AUTO_ALL_MAX_EVENTS ? "all" : "og";
+}
 
 export interface CardsConfig {
   readonly mode: ShareCardsMode;
 }
 
 export function readCardsConfig(env: NodeJS.ProcessEnv): CardsConfig {
-  const raw = env.SHARE_CARDS?.trim().toLowerCase() || "all";
+  const raw = env.SHARE_CARDS?.trim().toLowerCase() || "auto";
   if (!(SHARE_CARDS_MODES as readonly string[]).includes(raw)) {
     throw new ConfigError(
       `SHARE_CARDS: expected ${SHARE_CARDS_MODES.join(", ")}, got "${env.SHARE_CARDS?.trim()}".`,

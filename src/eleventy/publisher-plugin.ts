@@ -71,6 +71,8 @@ export interface WrittenFiles {
   readonly searchIndex: SearchIndexStats;
   /** What of Google's Event rich results the event pages' JSON-LD carries. */
   readonly richResults: RichResults;
+  /** The build report's share cards line; null without cards. */
+  readonly cards: string | null;
 }
 
 /**
@@ -136,7 +138,7 @@ export default function publisherPlugin(
       directories: { output: string };
       results: readonly { outputPath: string | false }[];
     }) => {
-      const { publication, searchIndex, warnings } = await requireRun(run);
+      const { publication, searchIndex, warnings, renderedBefore } = await requireRun(run);
       const output = resolve(event.directories.output);
       const taken = event.results.flatMap((result) =>
         result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
@@ -153,6 +155,7 @@ export default function publisherPlugin(
         writer,
       );
       const { cards } = publication;
+      let cardsLine: string | null = null;
       if (cards && options.cards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
@@ -162,6 +165,7 @@ export default function publisherPlugin(
         count("cards.busyMs", Math.round(stats.busyMs));
         count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
+        cardsLine = cards.reportLine(stats.rendered - renderedBefore);
         // The cache keeps what this build published, nothing older.
         options.cards.studio.prune(cards.keys());
       }
@@ -173,6 +177,7 @@ export default function publisherPlugin(
         warnings: [...new Set(warnings)],
         searchIndex: indexStats,
         richResults: publication.richResults.summary(),
+        cards: cardsLine,
       });
     },
   );
@@ -182,9 +187,13 @@ interface Run {
   readonly publication: Publication;
   readonly searchIndex: ReturnType<typeof buildSearchIndex>;
   readonly warnings: string[];
+  /** Cards the studio had drawn before this run (`npm start` keeps one studio across runs). */
+  readonly renderedBefore: number;
 }
 
 async function startRun(options: PublisherOptions): Promise<Run> {
+  // Before loading: cards drawn during the fetch are this run's too.
+  const renderedBefore = options.cards?.studio.stats.rendered ?? 0;
   const data = await options.loadData();
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -217,6 +226,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     },
     searchIndex,
     warnings,
+    renderedBefore,
   };
 }
 

@@ -37,6 +37,8 @@ function smallDemo(): PortalDataset {
 
 interface Metrics {
   readonly counters: Readonly<Record<string, number>>;
+  /** The build's log, with its report. */
+  readonly log: string;
 }
 
 let portal: RunningPortal;
@@ -59,7 +61,7 @@ async function build(
     ...env,
   });
   expect(run.status, run.log).toBe(0);
-  return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
+  return { ...JSON.parse(readFileSync(metricsFile, "utf8")), log: run.log } as Metrics;
 }
 
 const rendered = (metrics: Metrics) => metrics.counters["cards.rendered"] ?? 0;
@@ -173,9 +175,14 @@ describe("share cards", () => {
     // though most were asked for twice (while fetching, then for the pages).
     expect(cards).toHaveLength(4 * eventPages + calendars + categories + 1);
     expect(rendered(cold)).toBe(cards.length);
+    // The default draws every shape for a site of this size, and the report says why.
+    expect(cold.log).toContain(
+      `  cards      ${cards.length} files, ${cards.length} drawn; each event 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${eventPages} event pages, up to 2,500)`,
+    );
 
     const warm = await build(site, join(work, "cache"));
     expect(rendered(warm)).toBe(0);
+    expect(warm.log).toContain(`  cards      ${cards.length} files, 0 drawn;`);
     expect(warm.counters["cards.reused"]).toBe(cards.length);
     expect(listFilesSync(join(site, "cards"))).toEqual(cards);
 
@@ -202,11 +209,33 @@ describe("share cards", () => {
     }
   });
 
+  it("should draw the link preview card only with SHARE_CARDS=og, and name it in the structured data", async () => {
+    const og = join(work, "og");
+    const metrics = await build(og, join(work, "og-cache"), { SHARE_CARDS: "og" });
+    const withImage = dataset.events.find((e) => e.image) as { id: string; calendarId: string };
+    const html = readFileSync(
+      join(og, "calendars", withImage.calendarId, "events", withImage.id, "index.html"),
+      "utf8",
+    );
+    const images = jsonLd(html).image as string[];
+    expect(images).toHaveLength(2);
+    expect(images[1]).toBe(meta(html)["og:image"]);
+    const eventPages = listFilesSync(join(og, "calendars")).filter((file) =>
+      /^[^/]+\/events\/[^/]+\/index\.html$/.test(file),
+    ).length;
+    const cards = listFilesSync(join(og, "cards")).length;
+    expect(cards).toBeLessThan(eventPages * 2);
+    expect(metrics.log).toContain(
+      `  cards      ${cards} files, ${cards} drawn; each event 1200x630 only (SHARE_CARDS=og)`,
+    );
+  });
+
   it("should write no cards with SHARE_CARDS=off, and fall back to the event's own image", async () => {
     const off = join(work, "off");
     const metrics = await build(off, join(work, "off-cache"), { SHARE_CARDS: "off" });
     expect(rendered(metrics)).toBe(0);
     expect(existsSync(join(off, "cards"))).toBe(false);
+    expect(metrics.log).not.toMatch(/^ {2}cards /m);
     const withImage = dataset.events.find((e) => e.image) as { id: string; calendarId: string };
     const html = readFileSync(
       join(off, "calendars", withImage.calendarId, "events", withImage.id, "index.html"),
