@@ -56,6 +56,7 @@ export class CardStudio {
   readonly #warnings: string[] = [];
   #nextId = 0;
   #rendered = 0;
+  #renderedTold = 0;
   #reused = 0;
   #busyMs = 0;
   #waiters = 0;
@@ -166,6 +167,17 @@ export class CardStudio {
       busyMs: this.#busyMs,
       peakRssMB: this.#peakRssMB,
     };
+  }
+
+  /**
+   * Cards rendered since the last call (or since the studio opened): a
+   * build's own, those drawn while it fetched included, when `npm start`
+   * keeps one studio across builds.
+   */
+  renderedSinceLastAsked(): number {
+    const rendered = this.#rendered - this.#renderedTold;
+    this.#renderedTold = this.#rendered;
+    return rendered;
   }
 
   /** Removes kept cards the last build did not use; forgets them here too. */

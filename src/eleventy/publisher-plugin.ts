@@ -138,7 +138,7 @@ export default function publisherPlugin(
       directories: { output: string };
       results: readonly { outputPath: string | false }[];
     }) => {
-      const { publication, searchIndex, warnings, renderedBefore } = await requireRun(run);
+      const { publication, searchIndex, warnings } = await requireRun(run);
       const output = resolve(event.directories.output);
       const taken = event.results.flatMap((result) =>
         result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
@@ -165,7 +165,7 @@ export default function publisherPlugin(
         count("cards.busyMs", Math.round(stats.busyMs));
         count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
-        cardsLine = cards.reportLine(stats.rendered - renderedBefore);
+        cardsLine = cards.reportLine(options.cards.studio.renderedSinceLastAsked());
         // The cache keeps what this build published, nothing older.
         options.cards.studio.prune(cards.keys());
       }
@@ -187,13 +187,9 @@ interface Run {
   readonly publication: Publication;
   readonly searchIndex: ReturnType<typeof buildSearchIndex>;
   readonly warnings: string[];
-  /** Cards the studio had drawn before this run (`npm start` keeps one studio across runs). */
-  readonly renderedBefore: number;
 }
 
 async function startRun(options: PublisherOptions): Promise<Run> {
-  // Before loading: cards drawn during the fetch are this run's too.
-  const renderedBefore = options.cards?.studio.stats.rendered ?? 0;
   const data = await options.loadData();
   const warnings: string[] = [];
   const warn = (message: string) => {
@@ -226,7 +222,6 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     },
     searchIndex,
     warnings,
-    renderedBefore,
   };
 }
 
