@@ -117,6 +117,12 @@ describe("build work", () => {
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
+    // The index is in parts by the UTC month events start in: only the edited events' parts.
+    const months = new Set(
+      edited.map((event) => new Date(Date.parse(event.start)).toISOString().slice(0, 7)),
+    );
+    expect(count(changed, "searchPartsBuilt")).toBe(months.size);
+    expect(count(changed, "searchPartsReused")).toBe(count(cold, "searchPartsBuilt") - months.size);
     expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
   });
 
