@@ -13,9 +13,6 @@ import type { IndexFile } from "./stable-index.ts";
  * back before the next.
  */
 
-/** Records are sent to Pagefind's process in batches of this many. */
-const BATCH = 500;
-
 export interface PagefindOutput {
   /** Pagefind's files, as it names them (paths relative to the index's folder). */
   readonly files: readonly IndexFile[];
@@ -31,13 +28,12 @@ export async function runPagefind(
     const created = await pagefind.createIndex({ forceLanguage: language });
     if (!created.index) throw failure(created.errors);
     const index = created.index;
-    for (let i = 0; i < records.length; i += BATCH) {
-      const answers = await Promise.all(
-        records.slice(i, i + BATCH).map((record) => index.addCustomRecord(record)),
-      );
-      const errors = answers.flatMap((answer) => answer.errors);
-      if (errors.length) throw failure(errors);
-    }
+    // All of a part's records at once (at most RECORDS_PER_PART): each wait
+    // for Pagefind's answers needs this thread, which Eleventy may hold for
+    // seconds while it renders, so the fewer waits the better.
+    const answers = await Promise.all(records.map((record) => index.addCustomRecord(record)));
+    const errors = answers.flatMap((answer) => answer.errors);
+    if (errors.length) throw failure(errors);
     // The files come back in memory and are written by the site's writer:
     // Pagefind's own writeFiles can answer before its last file is complete,
     // and closing its process then would leave that file cut short.

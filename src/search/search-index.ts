@@ -121,42 +121,52 @@ export async function buildSearchIndex(
   const cache = options.cacheDir
     ? new PartCache(options.cacheDir, { version: PAGEFIND_VERSION, language: site.uiLanguage })
     : null;
-  const built: { part: SearchPart; files: PartFiles }[] = [];
-  const figures: PartFigures[] = [];
+  // The parts the cache holds, then the others indexed one after the other:
+  // while Pagefind indexes one, this thread makes the files of the one before.
+  const reused = new Map(parts.map((part) => [part, cache?.readPart(part) ?? null]));
+  const toIndex = parts.filter((part) => !reused.get(part));
+  const indexed = new Map<SearchPart, { files: PartFiles; figures: PartFigures }>();
   let bundle: SearchBundle | null = null;
-  for (const part of parts) {
-    const reused = cache?.readPart(part) ?? null;
-    if (reused) {
-      count("searchPartsReused");
-      built.push({ part, files: reused });
-      figures.push({
-        key: part.key,
-        records: part.records.length,
-        built: false,
-        ms: 0,
-        peakMB: null,
-      });
-      continue;
-    }
-    const started = performance.now();
-    const output = await runPagefind(part.records, site.uiLanguage);
+  let next = toIndex[0] ? timedRun(toIndex[0], site.uiLanguage) : null;
+  for (let i = 0; next; i++) {
+    const part = toIndex[i] as SearchPart;
+    const { output, ms } = await next;
+    const following = toIndex[i + 1];
+    next = following ? timedRun(following, site.uiLanguage) : null;
+    next?.catch(() => {}); // awaited in the next round, unless this one fails first
     const files = partFiles(part.key, output.files);
     bundle ??= bundleOf(output.files);
-    const ms = performance.now() - started;
     count("searchPartsBuilt");
     count("searchRecordsIndexed", part.records.length);
     peak("searchPartMaxMs", Math.round(ms));
     if (output.peakMB !== null) peak("searchIndexerPeakMB", output.peakMB);
     cache?.writePart(part, files);
-    built.push({ part, files });
-    figures.push({
-      key: part.key,
-      records: part.records.length,
-      built: true,
-      ms,
-      peakMB: output.peakMB,
+    indexed.set(part, {
+      files,
+      figures: {
+        key: part.key,
+        records: part.records.length,
+        built: true,
+        ms,
+        peakMB: output.peakMB,
+      },
     });
   }
+  const built = parts.map((part) => {
+    const fromCache = reused.get(part);
+    if (fromCache) count("searchPartsReused");
+    return { part, files: fromCache ?? (indexed.get(part)?.files as PartFiles) };
+  });
+  const figures = parts.map(
+    (part): PartFigures =>
+      indexed.get(part)?.figures ?? {
+        key: part.key,
+        records: part.records.length,
+        built: false,
+        ms: 0,
+        peakMB: null,
+      },
+  );
   // The whole index is new when any part is; counted for the build's report and tests.
   count(figures.some((part) => part.built) ? "searchIndexBuilt" : "searchIndexReused");
   bundle ??= cache?.readBundle() ?? null;
@@ -174,6 +184,13 @@ export async function buildSearchIndex(
     parts: figures,
     writeTo: (writer) => ({ records: records.length, ...writeFiles(root, built, writer) }),
   };
+}
+
+/** Pagefind's indexing of one part, timed from its start to its files. */
+async function timedRun(part: SearchPart, language: string) {
+  const started = performance.now();
+  const output = await runPagefind(part.records, language);
+  return { output, ms: performance.now() - started };
 }
 
 /**
