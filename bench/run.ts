@@ -12,7 +12,8 @@ import { benchPortal } from "./portal.ts";
 import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
 
 /**
- * `npm run bench`: cold, warm and changed builds of a synthetic portal,
+ * `npm run bench`: cold, warm, changed (5% of events) and edited (one event)
+ * builds of a synthetic portal,
  * against floors measured in the same run (docs/performance.md). Prints
  * figures and ratios; never fails on a threshold.
  *
@@ -189,6 +190,14 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       }
     });
 
+    // One more edit, after the changed build: what a build for one edited event costs
+    // (the search index's part of that event's month alone is indexed again).
+    const one = dataset.events[dataset.events.length >> 1];
+    const editedRun = await build("edited", async () => {
+      round++;
+      if (one) portal.updateEvent(one.calendarId, one.id, { title: `${one.title} [${round}]` });
+    });
+
     const files = cold.metrics?.files ?? 0;
     const renderFloor = await measureRenderFloor(files, work);
     const fetch = fetchFloor({
@@ -218,6 +227,7 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
         changedEvents: changed.length,
         ...figures(changedRun, renderFloor, fetch.seconds),
       },
+      edited: figures(editedRun, renderFloor, fetch.seconds),
     };
     print(label, result, renderFloor, fetch);
     return result;
@@ -259,6 +269,13 @@ function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
     cardsReused: counter("cards.reused"),
     // While at least one card was being drawn (in the background, from the fetch on).
     cardsBusySeconds: round3(counter("cards.busyMs") / 1000),
+    // The search index in parts (src/search): what Pagefind indexed, and what the build waited for it.
+    searchPartsBuilt: counter("searchPartsBuilt"),
+    searchPartsReused: counter("searchPartsReused"),
+    searchRecordsIndexed: counter("searchRecordsIndexed"),
+    searchPartMaxSeconds: round3(counter("searchPartMaxMs") / 1000),
+    searchIndexerPeakMB: counter("searchIndexerPeakMB"),
+    searchWaitSeconds: round3(phase("search index")),
     phases: Object.fromEntries(
       Object.entries(metrics.phases).map(([name, ms]) => [name, round3(ms / 1000)]),
     ),
@@ -272,7 +289,12 @@ type Figures = ReturnType<typeof figures>;
 
 function print(
   label: string,
-  result: { cold: Figures; warm: Figures; changed: Figures & { changedEvents: number } },
+  result: {
+    cold: Figures;
+    warm: Figures;
+    changed: Figures & { changedEvents: number };
+    edited: Figures;
+  },
   floor: RenderFloor,
   fetch: { requests: number; seconds: number },
 ) {
@@ -292,7 +314,7 @@ function print(
   ];
   table(
     ["build", "total s", ...phases, "other", "peak MB", "files/s"],
-    (["cold", "warm", "changed"] as const).map((name) => {
+    (["cold", "warm", "changed", "edited"] as const).map((name) => {
       const f = result[name];
       return [
         name,
@@ -309,7 +331,7 @@ function print(
   );
   table(
     ["build", "cards rendered", "reused", "drawing s", "cards/s while drawing"],
-    (["cold", "warm", "changed"] as const).map((name) => {
+    (["cold", "warm", "changed", "edited"] as const).map((name) => {
       const f = result[name];
       return [
         name,
@@ -332,7 +354,7 @@ function print(
       "reused",
       "times parsed",
     ],
-    (["cold", "warm", "changed"] as const).map((name) => {
+    (["cold", "warm", "changed", "edited"] as const).map((name) => {
       const f = result[name];
       return [
         name,
@@ -348,7 +370,33 @@ function print(
     }),
   );
   console.log(
-    `  changed build: ${fmt(result.changed.changedEvents)} events edited in the portal (every ${CHANGE_EVERY}th)`,
+    `  changed build: ${fmt(result.changed.changedEvents)} events edited in the portal (every ${CHANGE_EVERY}th); edited: one more event edited`,
+  );
+  table(
+    [
+      "build",
+      "search parts indexed",
+      "reused",
+      "records indexed",
+      "slowest part s",
+      "Pagefind peak MB",
+      "index phase s",
+    ],
+    (["cold", "warm", "changed", "edited"] as const).map((name) => {
+      const f = result[name];
+      return [
+        name,
+        fmt(f.searchPartsBuilt),
+        fmt(f.searchPartsReused),
+        fmt(f.searchRecordsIndexed),
+        f.searchPartMaxSeconds.toFixed(2),
+        f.searchIndexerPeakMB ? fmt(f.searchIndexerPeakMB) : "-",
+        f.searchWaitSeconds.toFixed(2),
+      ];
+    }),
+  );
+  console.log(
+    "  (index phase: waiting for the search index after rendering, Pagefind running beside it, and writing its files)",
   );
   console.log(
     `\n  Floors: render ${floor.seconds.toFixed(2)} s, ${fmt(floor.peakRssMB)} MB (bare Eleventy, ${fmt(floor.pages)} one-line pages); fetch ${fetch.seconds.toFixed(2)} s (${fmt(fetch.requests)} requests x ${latencyMs} ms / ${maxConcurrency})`,

@@ -50,6 +50,11 @@ export function count(name: string, by = 1): void {
   counters.set(name, (counters.get(name) ?? 0) + by);
 }
 
+/** Keeps the largest value seen (a peak, such as memory), with the counters. */
+export function peak(name: string, value: number): void {
+  counters.set(name, Math.max(counters.get(name) ?? value, value));
+}
+
 export interface Metrics {
   /** Milliseconds per phase. */
   readonly phases: Readonly<Record<string, number>>;

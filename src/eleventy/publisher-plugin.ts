@@ -49,7 +49,7 @@ type EleventyConfig = any;
 
 export interface PublisherOptions {
   readonly site: SiteConfig;
-  /** EVENT_API_CACHE_DIR: the last search index is reused from there. */
+  /** EVENT_API_CACHE_DIR: the search index's unchanged parts are reused from there. */
   readonly cacheDir: string;
   /** The site's data for one run: a build loads it once; `npm start` again for every rebuild. */
   readonly loadData: () => Promise<SiteData>;

@@ -71,8 +71,10 @@ export const paths = {
     const query = new URLSearchParams(filters).toString();
     return query ? `/search/?${query}` : "/search/";
   },
-  /** The search index's files (Pagefind's bundle). */
+  /** The search index's files (Pagefind's bundle, the list of parts: src/search/index-layout.ts). */
   searchIndex: () => "/pagefind/",
+  /** One part of the search index (src/search/search-parts.ts): a Pagefind index of its own. */
+  searchIndexPart: (key: string) => `/pagefind/${segment(key)}/`,
   /** Every subscription the search page can offer (docs/feeds.md). */
   subscriptionsJson: () => "/search/subscriptions.json",
   embedGuide: () => "/embed/",

@@ -1,36 +1,35 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { deserialize, serialize } from "node:v8";
-import * as pagefind from "pagefind";
-import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
-import { count } from "../metrics.ts";
+import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { FileWriter } from "../render/file-writer.ts";
+import {
+  bundleOf,
+  type PartFiles,
+  partFiles,
+  partSummary,
+  rootFiles,
+  type SearchBundle,
+} from "./index-layout.ts";
+import { runPagefind } from "./pagefind-indexer.ts";
+import { PartCache } from "./part-cache.ts";
+import { type SearchPart, searchParts } from "./search-parts.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
-import { type IndexFile, stableIndexFiles } from "./stable-index.ts";
+import type { IndexFile } from "./stable-index.ts";
 
 /**
- * Writes the site's search index with Pagefind (its Node API and native
- * binary from the `pagefind` and `@pagefind/<platform>` packages): one custom
- * record per published event, built from the snapshot rather than by
- * crawling the written pages, so it does not depend on how pages are
- * rendered. The browser (templates/assets/search.js) loads the bundle's
- * pagefind.js (paths.searchIndex) and the index chunks it needs for a query;
- * nothing runs on a server.
+ * Writes the site's search index with Pagefind: one custom record per
+ * published event, built from the snapshot rather than by crawling the
+ * written pages, so it does not depend on how pages are rendered. The index
+ * is made of parts (search-parts.ts: the events of one month each), each a
+ * Pagefind index of its own, indexed one after the other and kept between
+ * builds; the browser (templates/assets/search.js) merges the parts a search
+ * needs (index-layout.ts says how they are laid out). Nothing runs on a
+ * server.
  */
-
-/**
- * Pagefind writes its own ready-made search interfaces next to the index; the
- * site has its own (templates/search.njk), so these are removed.
- */
-const UNUSED_FILES = /^pagefind-(ui|component-ui|modular-ui|highlight)\.(js|css)$/;
-
-/** Records are sent to Pagefind's process in batches of this many. */
-const BATCH = 500;
 
 /** What the site data (src/site/load.ts) holds; `views.events` are the published events. */
 export interface SearchIndexInput {
@@ -50,8 +49,20 @@ export interface SearchIndexStats {
   readonly bytes: number;
 }
 
+/** What became of one part in this build. */
+export interface PartFigures {
+  readonly key: string;
+  readonly records: number;
+  /** Indexed by Pagefind in this build (false: taken from the cache). */
+  readonly built: boolean;
+  /** Pagefind's time for it, records to files, in ms (0 when reused). */
+  readonly ms: number;
+  /** Pagefind's peak memory while indexing it, in MB (null when reused or unknown). */
+  readonly peakMB: number | null;
+}
+
 /** Builds the records for a site: the labels come from the site's language. */
-function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
+export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
   const messages = loadMessages(site.uiLanguage);
   return searchRecords(input.views.events, input.calendars, {
     lang: site.lang,
@@ -69,126 +80,124 @@ export async function writeSearchIndex(
   outputDir: string,
   input: SearchIndexInput,
   site: SearchIndexSite,
-): Promise<SearchIndexStats> {
-  return (await buildSearchIndex(input, site)).writeTo(new FileWriter(outputDir));
+  options: SearchIndexOptions = {},
+): Promise<SearchIndexStats & { readonly parts: readonly PartFigures[] }> {
+  const index = await buildSearchIndex(input, site, options);
+  return { ...index.writeTo(new FileWriter(outputDir)), parts: index.parts };
+}
+
+export interface SearchIndexOptions {
+  /** EVENT_API_CACHE_DIR: parts whose records did not change are taken from there. */
+  readonly cacheDir?: string;
+  /** At most this many records in a part (search-parts.ts; for tests and the benchmark). */
+  readonly maxRecordsPerPart?: number;
 }
 
 /** An index Pagefind has built, held in memory until the site's files are written. */
 export interface BuiltSearchIndex {
   readonly records: number;
+  readonly parts: readonly PartFigures[];
   writeTo(writer: FileWriter): SearchIndexStats;
 }
 
 /**
- * Indexes the site's events: Pagefind does the work in its own process, so a
- * build starts this before rendering and writes the files afterwards, and
- * the indexing runs beside Eleventy instead of after it.
+ * Indexes the site's events, part by part: Pagefind does the work in its own
+ * process, so a build starts this before rendering and writes the files
+ * afterwards, and the indexing runs beside Eleventy instead of after it.
+ * One part at a time, each in a Pagefind process of its own, so that the
+ * memory Pagefind needs is that of the largest part, not of the whole index.
  *
- * With `cacheDir` (EVENT_API_CACHE_DIR), the index of the last build is kept
- * there and reused when the records and the Pagefind version are the same:
- * Pagefind's output for the same records is the same index, and a rebuild in
- * which no event changed (a date-relative one, or a retried deploy) then
- * skips the largest single cost of the build.
+ * With `cacheDir`, each part is kept there and reused while its records
+ * stay the same (part-cache.ts): a build in which no event changed indexes
+ * nothing, and one in which an event changed indexes only that event's part.
  */
 export async function buildSearchIndex(
   input: SearchIndexInput,
   site: SearchIndexSite,
-  options: { readonly cacheDir?: string } = {},
+  options: SearchIndexOptions = {},
 ): Promise<BuiltSearchIndex> {
   const records = recordsFor(input, site);
-  const cache = options.cacheDir ? new IndexCache(options.cacheDir, records, site) : null;
-  const reused = cache?.read() ?? null;
-  const files = reused ?? (await indexRecords(records, site.uiLanguage));
-  if (reused) count("searchIndexReused");
-  else {
-    count("searchIndexBuilt");
-    cache?.write(files);
+  const parts = searchParts(records, { maxRecords: options.maxRecordsPerPart });
+  const cache = options.cacheDir
+    ? new PartCache(options.cacheDir, { version: PAGEFIND_VERSION, language: site.uiLanguage })
+    : null;
+  // The parts the cache holds, then the others indexed one after the other:
+  // while Pagefind indexes one, this thread makes the files of the one before.
+  const reused = new Map(parts.map((part) => [part, cache?.readPart(part) ?? null]));
+  const toIndex = parts.filter((part) => !reused.get(part));
+  const indexed = new Map<SearchPart, { files: PartFiles; figures: PartFigures }>();
+  let bundle: SearchBundle | null = null;
+  let next = toIndex[0] ? timedRun(toIndex[0], site.uiLanguage) : null;
+  for (let i = 0; next; i++) {
+    const part = toIndex[i] as SearchPart;
+    const { output, ms } = await next;
+    const following = toIndex[i + 1];
+    next = following ? timedRun(following, site.uiLanguage) : null;
+    next?.catch(() => {}); // awaited in the next round, unless this one fails first
+    const files = partFiles(part.key, output.files);
+    bundle ??= bundleOf(output.files);
+    count("searchPartsBuilt");
+    count("searchRecordsIndexed", part.records.length);
+    peak("searchPartMaxMs", Math.round(ms));
+    if (output.peakMB !== null) peak("searchIndexerPeakMB", output.peakMB);
+    cache?.writePart(part, files);
+    indexed.set(part, {
+      files,
+      figures: {
+        key: part.key,
+        records: part.records.length,
+        built: true,
+        ms,
+        peakMB: output.peakMB,
+      },
+    });
   }
+  const built = parts.map((part) => {
+    const fromCache = reused.get(part);
+    if (fromCache) count("searchPartsReused");
+    return { part, files: fromCache ?? (indexed.get(part)?.files as PartFiles) };
+  });
+  const figures = parts.map(
+    (part): PartFigures =>
+      indexed.get(part)?.figures ?? {
+        key: part.key,
+        records: part.records.length,
+        built: false,
+        ms: 0,
+        peakMB: null,
+      },
+  );
+  // The whole index is new when any part is; counted for the build's report and tests.
+  count(figures.some((part) => part.built) ? "searchIndexBuilt" : "searchIndexReused");
+  bundle ??= cache?.readBundle() ?? null;
+  if (!bundle) {
+    // Every part came from the cache but the bundle did not: an index of one
+    // record (or none) gives Pagefind's script and WebAssembly for the language.
+    bundle = bundleOf((await runPagefind(records.slice(0, 1), site.uiLanguage)).files);
+  }
+  cache?.writeBundle(bundle);
+  cache?.prune();
+  const summaries = built.map(({ part, files }) => partSummary(part, files));
+  const root = rootFiles(bundle, summaries);
   return {
     records: records.length,
-    writeTo: (writer) => ({ records: records.length, ...writeFiles(files, writer) }),
+    parts: figures,
+    writeTo: (writer) => ({ records: records.length, ...writeFiles(root, built, writer) }),
   };
 }
 
-async function indexRecords(records: readonly SearchRecord[], language: string) {
-  try {
-    const created = await pagefind.createIndex({ forceLanguage: language });
-    if (!created.index) throw failure(created.errors);
-    const index = created.index;
-    for (let i = 0; i < records.length; i += BATCH) {
-      const answers = await Promise.all(
-        records.slice(i, i + BATCH).map((record) => index.addCustomRecord(record)),
-      );
-      const errors = answers.flatMap((answer) => answer.errors);
-      if (errors.length) throw failure(errors);
-    }
-    // The files come back in memory and are written here: Pagefind's own
-    // writeFiles can answer before its last file is complete, and closing
-    // its process then would leave that file cut short.
-    const built = await index.getFiles();
-    if (built.errors.length) throw failure(built.errors);
-    return stableIndexFiles(built.files as readonly IndexFile[]);
-  } finally {
-    await pagefind.close();
-  }
+/** Pagefind's indexing of one part, timed from its start to its files. */
+async function timedRun(part: SearchPart, language: string) {
+  const started = performance.now();
+  const output = await runPagefind(part.records, language);
+  return { output, ms: performance.now() - started };
 }
 
 /**
- * Pagefind's version is part of the key: another version may write another
- * index; and so is how the files are laid out here (2: stable-index.ts).
+ * Pagefind's version is part of the cache's key: another version may write
+ * another index.
  */
 const PAGEFIND_VERSION = pagefindVersion();
-const LAYOUT = 2;
-const CACHE_PREFIX = "search-index-";
-
-/**
- * The last build's index, one file in the cache folder named by a hash of
- * what the index is made from. Best effort both ways: a missing, unreadable
- * or unwritable cache only means Pagefind indexes again.
- */
-class IndexCache {
-  readonly #dir: string;
-  readonly #file: string;
-
-  constructor(cacheDir: string, records: readonly SearchRecord[], site: SearchIndexSite) {
-    // Record by record: one string of every record would be ~100 MB at 100,000 events.
-    const hash = createHash("sha256").update(
-      JSON.stringify([PAGEFIND_VERSION, LAYOUT, site.uiLanguage]),
-    );
-    for (const record of records) hash.update(`\n${JSON.stringify(record)}`);
-    const key = hash.digest("hex").slice(0, 32);
-    this.#dir = cacheDir;
-    this.#file = join(cacheDir, `${CACHE_PREFIX}${key}.v8`);
-  }
-
-  read(): readonly IndexFile[] | null {
-    try {
-      const files = deserialize(readFileSync(this.#file)) as IndexFile[];
-      return Array.isArray(files) && files.every((f) => f.content instanceof Uint8Array)
-        ? files
-        : null;
-    } catch {
-      return null;
-    }
-  }
-
-  write(files: readonly IndexFile[]): void {
-    try {
-      mkdirSync(this.#dir, { recursive: true });
-      for (const name of readdirSync(this.#dir)) {
-        if (name.startsWith(CACHE_PREFIX)) rmSync(join(this.#dir, name), { force: true });
-      }
-      const temporary = `${this.#file}.${process.pid}.tmp`;
-      writeFileSync(
-        temporary,
-        serialize(files.map((file) => ({ path: file.path, content: file.content }))),
-      );
-      renameSync(temporary, this.#file);
-    } catch {
-      // Not kept: the next build indexes again.
-    }
-  }
-}
 
 /** Read from its package.json, which the package does not export: found above its entry file. */
 function pagefindVersion(): string {
@@ -206,22 +215,21 @@ function pagefindVersion(): string {
 
 /** Writes the index files into the site's search index folder (paths.searchIndex). */
 function writeFiles(
-  files: readonly IndexFile[],
+  root: readonly IndexFile[],
+  parts: readonly { readonly files: PartFiles }[],
   writer: FileWriter,
 ): Omit<SearchIndexStats, "records"> {
   let written = 0;
   let bytes = 0;
-  for (const file of files) {
-    const name = file.path.replace(/^\/+/, "");
-    if (UNUSED_FILES.test(name)) continue;
-    if (name.split("/").includes("..")) throw failure([`unexpected file ${file.path}`]);
-    writer.write(paths.searchIndex() + name, file.content);
+  const write = (path: string, content: Uint8Array) => {
+    writer.write(path, content);
     written++;
-    bytes += file.content.byteLength;
+    bytes += content.byteLength;
+  };
+  for (const file of root) write(paths.searchIndex() + file.path, file.content);
+  for (const { files } of parts) {
+    for (const file of files.files)
+      write(paths.searchIndexPart(files.key) + file.path, file.content);
   }
   return { files: written, bytes };
-}
-
-function failure(errors: readonly string[]): PublishError {
-  return new PublishError(`Pagefind could not build the search index: ${errors.join("; ")}`);
 }

@@ -18,6 +18,11 @@ import { compareCodeUnits } from "../model/order.ts";
  * as Pagefind names them: `<language>_<7 hex>.pf_filter` and
  * `pagefind.<language>_<10 hex>.pf_meta`, with pagefind-entry.json pointing
  * at the new metadata file.
+ *
+ * With `pagePrefix`, every page (the fragment a result's data() loads) is
+ * named with it in front: the part's key, which the browser reads from a
+ * merged result's id to put results from several parts in one order
+ * (search-parts.ts). The metadata lists the pages by name; nothing else does.
  */
 
 export interface IndexFile {
@@ -29,9 +34,14 @@ const SIGNATURE_BYTES = 12;
 const FILTER = /^(?<dir>\/?filter\/)(?<name>(?<language>[^/_]+)_[0-9a-f]+)\.pf_filter$/;
 const META = /^(?<dir>\/?)pagefind\.(?<name>(?<language>[^/_]+)_[0-9a-f]+)\.pf_meta$/;
 const ENTRY = /^\/?pagefind-entry\.json$/;
+const FRAGMENT = /^(?<dir>\/?fragment\/)(?<name>[^/]+)\.pf_fragment$/;
 
 /** The index files with filter and metadata files in a stable order and named by their content. */
-export function stableIndexFiles(files: readonly IndexFile[]): IndexFile[] {
+export function stableIndexFiles(
+  files: readonly IndexFile[],
+  options: { readonly pagePrefix?: string } = {},
+): IndexFile[] {
+  const pagePrefix = options.pagePrefix ?? "";
   const renamedFilters = new Map<string, string>();
   const out: IndexFile[] = [];
   for (const file of files) {
@@ -52,6 +62,12 @@ export function stableIndexFiles(files: readonly IndexFile[]): IndexFile[] {
     // [version, pages, index chunks, [[filter, file name], ...], sorts, meta fields]
     const [signature, meta] = read(file.content);
     const fields = [...(meta as unknown[])];
+    if (pagePrefix) {
+      fields[1] = (fields[1] as [string, number][]).map(([page, words]) => [
+        `${pagePrefix}${page}`,
+        words,
+      ]);
+    }
     fields[3] = (fields[3] as [string, string][])
       .map(([filter, hash]): [string, string] => [filter, renamedFilters.get(hash) ?? hash])
       .sort(byFirst);
@@ -63,6 +79,14 @@ export function stableIndexFiles(files: readonly IndexFile[]): IndexFile[] {
   }
   for (const file of files) {
     if (FILTER.test(file.path) || META.test(file.path)) continue;
+    const fragment = FRAGMENT.exec(file.path)?.groups;
+    if (fragment) {
+      out.push({
+        path: `${fragment.dir}${pagePrefix}${fragment.name}.pf_fragment`,
+        content: file.content,
+      });
+      continue;
+    }
     if (!ENTRY.test(file.path)) {
       out.push(file);
       continue;

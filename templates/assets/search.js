@@ -4,8 +4,8 @@
  * place, when (today, weekend, week, month, range with from and to),
  * attendance (online, in-person), cancelled=hide and page. This script keeps
  * the form and the URL in step, asks the static Pagefind index in /pagefind/
- * (built from the snapshot, src/search/), and shows the results as the lists
- * do: upcoming events first, by start, then past ones, most recent first.
+ * (built from the snapshot in parts, src/search/, merged here), and shows
+ * the results as the lists do: upcoming events first, by start, then past ones, most recent first.
  * It offers the subscription that holds exactly the filtered events, or says
  * which one is nearest (/search/subscriptions.json). Portal text is only ever
  * written with textContent.
@@ -18,7 +18,8 @@ const form = /** @type {HTMLFormElement | null} */ (document.getElementById("sea
 /**
  * @typedef {{ q: string, calendar: string, category: string, place: string, when: string,
  *   from: string, to: string, attendance: string, cancelled: string, page: number }} State
- * @typedef {{ id: string, data: () => Promise<{ url: string, meta: Record<string, string> }> }} Hit
+ * @typedef {{ id: string, score: number, data: () => Promise<{ url: string, meta: Record<string, string> }> }} Hit
+ * @typedef {{ key: string, entry: string, records: number, firstDay: string, lastDay: string }} Part
  * @typedef {{ calendar: string | null, category: string | null, name: string, page: string,
  *   https: string, webcal: string, google: string, outlook: string, office365: string,
  *   rss: string, atom: string, json: string, qr: string }} Subscription
@@ -175,17 +176,70 @@ if (root && form) {
     return list;
   }
 
-  /** @type {Promise<any> | null} */
+  /*
+   * The index comes in parts, one Pagefind index per month of events
+   * (src/search/search-parts.ts), listed in the site's order in parts.json.
+   * pagefind.js opens the index with no pages beside it (which gives it its
+   * worker and WebAssembly, fetched once) and merges the parts a search's
+   * days can reach, each once; a part outside them cannot match and is not
+   * loaded (docs/site.md, "Search and filters").
+   */
+  const partsUrl = new URL(config.parts || "/pagefind/parts.json", location.href);
+  /** @type {Promise<{ module: any, parts: Part[], merged: Map<string, Promise<void>> }> | null} */
   let pagefind = null;
   const loadIndex = () => {
-    pagefind ??= import(config.index || "/pagefind/pagefind.js").then(async (module) => {
+    pagefind ??= Promise.all([
+      import(config.index || "/pagefind/pagefind.js"),
+      // Always the current list: it names the parts' entry files by their content.
+      fetch(partsUrl, { cache: "no-cache" }).then((response) => {
+        if (!response.ok) throw new Error(`${partsUrl.pathname}: ${response.status}`);
+        return response.json();
+      }),
+    ]).then(async ([module, list]) => {
       // Results are site paths; the site's folder (a path prefix, or "/") comes first.
-      await module.options({ baseUrl: config.base || "/" });
+      await module.options({ baseUrl: config.base || "/", metaCacheTag: list.entry });
       await module.init();
-      return module;
+      return { module, parts: Array.isArray(list.parts) ? list.parts : [], merged: new Map() };
     });
     return pagefind;
   };
+
+  /**
+   * Merges the parts with events on any day from first to last (once each).
+   * @param {{ module: any, parts: Part[], merged: Map<string, Promise<void>> }} index
+   * @param {string} first @param {string} last
+   */
+  function mergeParts(index, first, last) {
+    const needed = index.parts.filter(
+      (part) => part.records > 0 && part.firstDay <= last && part.lastDay >= first,
+    );
+    return Promise.all(
+      needed.map((part) => {
+        let merging = index.merged.get(part.key);
+        if (!merging) {
+          merging = index.module.mergeIndex(new URL(`${part.key}/`, partsUrl).pathname, {
+            baseUrl: config.base || "/",
+            metaCacheTag: part.entry,
+          });
+          index.merged.set(part.key, merging);
+        }
+        return merging;
+      }),
+    );
+  }
+
+  /**
+   * Merged results in the site's order. Pagefind sorts within one index
+   * only: a merged result's score is its place in its own part's order
+   * (negative when ascending), and its id starts with its part's key. The
+   * parts are consecutive runs of the order, so part first, then that place.
+   * @param {Hit[]} hits @param {Part[]} parts @param {1 | -1} direction 1: soonest first
+   */
+  function inOrder(hits, parts, direction) {
+    const rank = new Map(parts.map((part, i) => [part.key, i]));
+    const partOf = (/** @type {Hit} */ hit) => rank.get(hit.id.slice(0, hit.id.indexOf("_"))) ?? 0;
+    return [...hits].sort((a, b) => direction * (partOf(a) - partOf(b)) || b.score - a.score);
+  }
 
   /** @type {Promise<Subscription[]> | null} */
   let subscriptions = null;
@@ -216,15 +270,18 @@ if (root && form) {
       const pastDays =
         span[0] < now ? days(span[0], span[1] < now ? span[1] : addDays(now, -1)) : [];
       const term = state.q || null;
+      const searched = [...pastDays, ...upcomingDays];
+      if (searched.length) await mergeParts(index, searched[0] || "", searched.at(-1) || "");
+      if (mine !== run) return;
       const [upcoming, past] = await Promise.all([
         upcomingDays.length
-          ? index.search(term, {
+          ? index.module.search(term, {
               filters: { ...filters, day: { any: upcomingDays } },
               sort: { start: "asc" },
             })
           : { results: [] },
         pastDays.length
-          ? index.search(term, {
+          ? index.module.search(term, {
               filters: { ...filters, day: { any: pastDays } },
               sort: { start: "desc" },
             })
@@ -235,8 +292,12 @@ if (root && form) {
       const upcomingIds = new Set(upcoming.results.map((/** @type {Hit} */ hit) => hit.id));
       /** @type {Hit[]} */
       const hits = [
-        ...upcoming.results,
-        ...past.results.filter((/** @type {Hit} */ hit) => !upcomingIds.has(hit.id)),
+        ...inOrder(upcoming.results, index.parts, 1),
+        ...inOrder(
+          past.results.filter((/** @type {Hit} */ hit) => !upcomingIds.has(hit.id)),
+          index.parts,
+          -1,
+        ),
       ];
       const pageCount = Math.max(1, Math.ceil(hits.length / perPage));
       const page = Math.min(state.page, pageCount);

@@ -133,6 +133,12 @@ describe("build work", () => {
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     expect(count(changed, "cards.rendered")).toBe(4 * edited.length);
+    // The index is in parts by the UTC month events start in: only the edited events' parts.
+    const months = new Set(
+      edited.map((event) => new Date(Date.parse(event.start)).toISOString().slice(0, 7)),
+    );
+    expect(count(changed, "searchPartsBuilt")).toBe(months.size);
+    expect(count(changed, "searchPartsReused")).toBe(count(cold, "searchPartsBuilt") - months.size);
     expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
     // Three builds of 300 events with their share cards, on two shared cores.
   }, 300_000);

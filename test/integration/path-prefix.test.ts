@@ -51,6 +51,7 @@ describe("a site under a path prefix", () => {
       "/events/search/",
       "/events/search/subscriptions.json",
       "/events/pagefind/pagefind.js",
+      "/events/pagefind/parts.json",
       "/events/feed.xml",
       "/events/calendar.ics",
       "/events/sitemap.xml",
@@ -93,6 +94,15 @@ describe("a site under a path prefix", () => {
       page.on("response", (response) => {
         if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
       });
+      // The search index's parts, merged by the page's worker, in the folder too.
+      const parts = new Set<string>();
+      context.on("request", (request) => {
+        const path = new URL(request.url()).pathname;
+        const part = /^\/events\/pagefind\/([^/]+)\/pagefind-entry\.json$/.exec(path)?.[1];
+        if (part) parts.add(part);
+        else if (path.includes("/pagefind/") && !path.startsWith("/events/pagefind/"))
+          problems.push(`outside the folder: ${path}`);
+      });
       try {
         await page.goto(`${start}search/?q=jazz`);
         const first = page.locator("#search-results a").first();
@@ -102,6 +112,7 @@ describe("a site under a path prefix", () => {
         await first.click();
         await page.waitForURL(/\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
         expect(await page.locator("h1").first().textContent()).toMatch(/jazz/i);
+        expect(parts.size).toBeGreaterThan(1);
         // The header's search form stays in the folder too.
         await page.fill("#site-search-q", "market");
         await page.press("#site-search-q", "Enter");

@@ -80,6 +80,8 @@ interface Opened {
   readonly context: BrowserContext;
   /** Console errors, page errors, CSP violations and requests to other origins. */
   readonly problems: string[];
+  /** The path of every request the page and its worker made. */
+  readonly requested: string[];
 }
 
 describe.runIf(hasChromium())("the search page in a browser", () => {
@@ -127,6 +129,8 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
         Reflect.deleteProperty(window, "Worker");
       });
     }
+    const requested: string[] = [];
+    context.on("request", (r) => requested.push(new URL(r.url()).pathname));
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (m) => {
@@ -138,7 +142,7 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     });
     const response = await page.goto(server.origin + path);
     expect(response?.status(), path).toBe(200);
-    return { page, context, problems };
+    return { page, context, problems, requested };
   }
 
   /** Waits for the search to answer; returns the status line. */
@@ -262,6 +266,99 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       await page.context().close();
     }
     expect(narrower).toBe(cases.length);
+  });
+
+  /** The search index's parts (/pagefind/parts.json), as the build listed them. */
+  async function indexParts(): Promise<{ key: string; firstDay: string; lastDay: string }[]> {
+    const list = (await (await fetch(`${server.origin}/pagefind/parts.json`)).json()) as {
+      parts: { key: string; firstDay: string; lastDay: string }[];
+    };
+    return list.parts;
+  }
+
+  /** The site's order (start, then calendar and event id), as one index sorted it. */
+  const siteOrder = (a: DatasetEvent, b: DatasetEvent) => {
+    const key = (e: DatasetEvent) =>
+      `${new Date(instants(e).start.toMillis()).toISOString()} ${e.calendarId} ${e.id}`;
+    return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  };
+
+  /**
+   * Every result path in the order one index gave them: events on a day of
+   * the window from today on, soonest first, then the others with a day of
+   * the window before today, most recent first.
+   */
+  function expectedOrder(keep: (e: DatasetEvent) => boolean, window?: [string, string]) {
+    const inWindow = (day: string) => !window || (day >= window[0] && day <= window[1]);
+    const matching = events.filter(keep);
+    const upcoming = matching.filter((e) => daysOf(e).some((d) => d >= TODAY && inWindow(d)));
+    const past = matching.filter(
+      (e) => !upcoming.includes(e) && daysOf(e).some((d) => d < TODAY && inWindow(d)),
+    );
+    return [...upcoming.sort(siteOrder), ...past.sort(siteOrder).reverse()].map(
+      (e) => paths([e])[0],
+    );
+  }
+
+  it("should give the results of one index, in its order, from an index in parts", async () => {
+    const parts = await indexParts();
+    expect(parts.length).toBeGreaterThan(3);
+    const month = (e: DatasetEvent) =>
+      new Date(instants(e).start.toMillis()).toISOString().slice(0, 7);
+    const cases: [string, (e: DatasetEvent) => boolean, [string, string]?][] = [
+      ["", () => true],
+      ["q=walk", (e) => /\bwalk/i.test(textOf(e))],
+      ["q=market&cancelled=hide", (e) => /\bmarket/i.test(textOf(e)) && e.status !== "cancelled"],
+      ["calendar=community", (e) => e.calendarId === "community"],
+      [
+        "category=family&attendance=in-person",
+        (e) => e.categories.some((c) => c.id === "family") && e.attendanceMode !== "online",
+      ],
+      ["when=range&from=2026-02-15&to=2026-04-30", () => true, ["2026-02-15", "2026-04-30"]],
+    ];
+    for (const [query, keep, window] of cases) {
+      const expected = expectedOrder(keep, window);
+      // Results from several parts: their order is the merge's, not one index's.
+      const months = new Set(events.filter((e) => expected.includes(paths([e])[0])).map(month));
+      expect(months.size, query).toBeGreaterThan(1);
+      const { page, problems } = await open(`/search/?${query}`);
+      const rows = await allRows(page);
+      expect(
+        rows.map((row) => row.path),
+        query,
+      ).toEqual(expected);
+      expect(problems, query).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it("should load Pagefind's WebAssembly once, and only the parts a search's days can reach", async () => {
+    const parts = await indexParts();
+    const opened = async (query: string) => {
+      const { page, context, problems, requested } = await open(`/search/?${query}`);
+      const rows = await allRows(page);
+      const loaded = new Set(
+        requested.flatMap(
+          (path) => /^\/pagefind\/([^/]+)\/pagefind-entry\.json$/.exec(path)?.[1] ?? [],
+        ),
+      );
+      const wasm = requested.filter((path) => /^\/pagefind\/.*wasm\./.test(path));
+      await context.close();
+      return { rows, loaded, wasm, problems };
+    };
+
+    const everything = await opened("q=walk");
+    expect(everything.loaded).toEqual(new Set(parts.map((part) => part.key)));
+    expect(everything.wasm).toEqual(["/pagefind/wasm.en.pagefind"]);
+    expect(everything.problems).toEqual([]);
+
+    const today = await opened("when=today");
+    const reach = parts.filter((part) => part.firstDay <= TODAY && part.lastDay >= TODAY);
+    expect(reach.length).toBeGreaterThan(0);
+    expect(reach.length).toBeLessThan(parts.length);
+    expect(today.loaded).toEqual(new Set(reach.map((part) => part.key)));
+    expect(today.rows.map((row) => row.path)).toEqual(expectedOrder(() => true, [TODAY, TODAY]));
+    expect(today.problems).toEqual([]);
   });
 
   it("should restore its state from the URL, keep the URL in step, and go back", async () => {

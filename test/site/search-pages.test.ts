@@ -94,27 +94,38 @@ describe("search entry points", () => {
     );
   });
 
-  it("should write the search index next to the site, without Pagefind's own interface files", () => {
+  it("should write the search index next to the site in parts, without Pagefind's own interface files", () => {
     const files = readdirSync(join(dir, "pagefind"));
     for (const name of [
       "pagefind.js",
       "pagefind-worker.js",
       "pagefind-entry.json",
+      "parts.json",
       "wasm.en.pagefind",
     ]) {
       expect(files, name).toContain(name);
     }
     expect(files.filter((name) => /ui|highlight/.test(name))).toEqual([]);
-    const entry = JSON.parse(read("pagefind/pagefind-entry.json")) as {
-      languages: Record<string, { page_count: number }>;
+    // The index pagefind.js opens first has no pages: every event is in one of the parts.
+    const entryOf = (path: string) =>
+      JSON.parse(read(path)) as { languages: Record<string, { page_count: number }> };
+    expect(entryOf("pagefind/pagefind-entry.json").languages.en?.page_count).toBe(0);
+    const { parts } = JSON.parse(read("pagefind/parts.json")) as {
+      parts: { key: string; records: number }[];
     };
-    expect(entry.languages.en?.page_count).toBe(events.length);
-    // Every compressed part is complete: a file cut short would not decompress.
-    const parts = readdirSync(join(dir, "pagefind"), { recursive: true, encoding: "utf8" }).filter(
-      (name) => /\.(pagefind|pf_\w+)$/.test(name),
+    expect(parts.length).toBeGreaterThan(1);
+    const pageCounts = parts.map(
+      (part) => entryOf(`pagefind/${part.key}/pagefind-entry.json`).languages.en?.page_count,
     );
-    expect(parts.length).toBeGreaterThan(events.length);
-    for (const name of parts) {
+    expect(pageCounts).toEqual(parts.map((part) => part.records));
+    expect(pageCounts.reduce((sum = 0, count = 0) => sum + count, 0)).toBe(events.length);
+    // Every compressed file is complete: a file cut short would not decompress.
+    const compressed = readdirSync(join(dir, "pagefind"), {
+      recursive: true,
+      encoding: "utf8",
+    }).filter((name) => /\.(pagefind|pf_\w+)$/.test(name));
+    expect(compressed.length).toBeGreaterThan(events.length);
+    for (const name of compressed) {
       expect(() => gunzipSync(readFileSync(join(dir, "pagefind", name))), name).not.toThrow();
     }
   });

@@ -1,0 +1,112 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, sep } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { writeSearchIndex } from "../../src/search/search-index.ts";
+import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+
+/*
+ * The search index written by the real Pagefind, in parts, with and without
+ * the cache folder: what a site folder holds, and what the next build takes
+ * from the cache instead of indexing again.
+ */
+
+const SITE = { lang: "en-GB", uiLanguage: "en", timeZone: "Europe/Amsterdam" };
+const work = mkdtempSync(join(tmpdir(), "ecp-search-index-"));
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const input = (events = fixtureSnapshot.events) => ({
+  calendars: fixtureSnapshot.calendars,
+  views: { events },
+});
+
+/** Every file of a site's search index folder, its bytes by path. */
+function indexFiles(site: string): Map<string, string> {
+  const root = join(site, "pagefind");
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(
+      path
+        .slice(root.length + 1)
+        .split(sep)
+        .join("/"),
+      readFileSync(path, "base64"),
+    );
+  }
+  return files;
+}
+
+let sites = 0;
+const nextSite = () => join(work, `site-${++sites}`);
+
+describe("writeSearchIndex", () => {
+  it("should give a site without events an index that answers, with no parts", async () => {
+    const site = nextSite();
+    const stats = await writeSearchIndex(site, input([]), SITE);
+    expect(stats.records).toBe(0);
+    expect(stats.parts).toEqual([]);
+    const files = indexFiles(site);
+    expect(JSON.parse(readFileSync(join(site, "pagefind/parts.json"), "utf8")).parts).toEqual([]);
+    const entry = JSON.parse(readFileSync(join(site, "pagefind/pagefind-entry.json"), "utf8")) as {
+      languages: Record<string, { hash: string; wasm: string; page_count: number }>;
+    };
+    const [language] = Object.values(entry.languages);
+    expect(language?.page_count).toBe(0);
+    // What pagefind.js loads: the metadata and WebAssembly the entry names, and its worker.
+    for (const name of [
+      "pagefind.js",
+      "pagefind-worker.js",
+      `pagefind.${language?.hash}.pf_meta`,
+      `wasm.${language?.wasm}.pagefind`,
+    ]) {
+      expect(files.has(name), name).toBe(true);
+    }
+  });
+
+  it("should take unchanged parts from the cache, and Pagefind's script from it too, with the same bytes", async () => {
+    const cacheDir = join(work, "cache");
+    const first = nextSite();
+    const cold = await writeSearchIndex(first, input(), SITE, { cacheDir });
+    expect(cold.parts.length).toBeGreaterThan(1);
+    expect(cold.parts.every((part) => part.built)).toBe(true);
+    expect(cold.parts.reduce((sum, part) => sum + part.records, 0)).toBe(
+      fixtureSnapshot.events.length,
+    );
+
+    const second = nextSite();
+    const warm = await writeSearchIndex(second, input(), SITE, { cacheDir });
+    expect(warm.parts.filter((part) => part.built)).toEqual([]);
+    expect(indexFiles(second)).toEqual(indexFiles(first));
+
+    // A cache that lost Pagefind's script and WebAssembly but kept the parts:
+    // no part is indexed again, and the site gets the same files.
+    for (const name of readdirSync(cacheDir)) {
+      if (name.startsWith("search-bundle-")) rmSync(join(cacheDir, name));
+    }
+    const third = nextSite();
+    const partial = await writeSearchIndex(third, input(), SITE, { cacheDir });
+    expect(partial.parts.filter((part) => part.built)).toEqual([]);
+    expect(indexFiles(third)).toEqual(indexFiles(first));
+
+    // One event less: its month's part is indexed again, and no other.
+    const [dropped, ...rest] = fixtureSnapshot.events;
+    const month = new Date(Date.parse(dropped?.start ?? "")).toISOString().slice(0, 7);
+    const fourth = nextSite();
+    const fewer = await writeSearchIndex(fourth, input(rest), SITE, { cacheDir });
+    expect(fewer.parts.filter((part) => part.built).map((part) => part.key)).toEqual([month]);
+    const before = indexFiles(first);
+    const after = indexFiles(fourth);
+    for (const [path, bytes] of after) {
+      if (!path.startsWith(`${month}/`) && path !== "parts.json") {
+        expect(before.get(path), path).toBe(bytes);
+      }
+    }
+    // The parts it no longer needs are not kept.
+    expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-part-")).length).toBe(
+      fewer.parts.length,
+    );
+  }, 120_000);
+});
