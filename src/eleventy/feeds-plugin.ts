@@ -7,17 +7,13 @@ import { addToCalendarLinks, withInlineIcs } from "../outputs/ics-add-to-calenda
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
 import type { Publication } from "./publication.ts";
+import { addFilter, type NunjucksAmender } from "./template-filters.ts";
 
 /**
  * Filters for feed autodiscovery, subscribe and add-to-calendar links
  * (docs/feeds.md). The files themselves are written by the publisher plugin
  * (src/outputs/feed-files.ts).
  */
-
-/** The subset of Eleventy's UserConfig this plugin calls. */
-interface EleventyConfigLike {
-  addFilter(name: string, filter: (...args: never[]) => unknown): void;
-}
 
 export interface FeedsPluginOptions {
   readonly site: SiteConfig;
@@ -26,29 +22,30 @@ export interface FeedsPluginOptions {
 }
 
 export default function feedsPlugin(
-  eleventyConfig: EleventyConfigLike,
+  eleventyConfig: NunjucksAmender,
   options: FeedsPluginOptions,
 ): void {
   const { site, current } = options;
-  eleventyConfig.addFilter("feedLinks", (scope: unknown, kind?: string) =>
+  addFilter(eleventyConfig, "feedLinks", (scope: unknown, kind?: string) =>
     feedLinks(toScope(scope, kind), site),
   );
-  eleventyConfig.addFilter("feedUrls", (scope: unknown, kind?: string) =>
+  addFilter(eleventyConfig, "feedUrls", (scope: unknown, kind?: string) =>
     feedUrls(toScope(scope, kind), site.url),
   );
-  eleventyConfig.addFilter("subscribeLinks", (httpsIcsUrl: string, name: string) =>
+  addFilter(eleventyConfig, "subscribeLinks", (httpsIcsUrl: string, name: string) =>
     subscribeLinks(httpsIcsUrl, name),
   );
-  eleventyConfig.addFilter("addToCalendarLinks", (event: CalendarEvent, eventUrl?: string) => {
+  addFilter(eleventyConfig, "addToCalendarLinks", (event: CalendarEvent, eventUrl?: string) => {
     const links = addToCalendarLinks(event, eventUrl ?? eventPageUrl(site.url, event), site.lang);
     if (!links || site.eventIcs === "file") return links;
     // No event.ics is written (src/outputs/feed-files.ts): the link carries its bytes.
     const ics = renderEventIcs(event, { site, dataUpdatedAt: current().scopes.dataUpdatedAt });
     return withInlineIcs(links, ics);
   });
-  eleventyConfig.addFilter("qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
+  addFilter(eleventyConfig, "qrSvg", (text: string, label?: string) => renderQrSvg(text, label));
   // How a scope's calendar.ics was trimmed to its size budget (null: it was not).
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "icsTrim",
     (scope: unknown, kind?: string) => current().scopes.plan(toScope(scope, kind)).trim,
   );

@@ -10,6 +10,7 @@ import type { SeriesSummary } from "../series/series-index.ts";
 import { describeSeriesRule } from "../series/series-text.ts";
 import type { PlacePage } from "../site/views.ts";
 import type { Publication } from "./publication.ts";
+import { addFilter, type NunjucksAmender } from "./template-filters.ts";
 
 /**
  * Filters for places and series (docs/site.md, "Places" and "Series"): what
@@ -18,11 +19,6 @@ import type { Publication } from "./publication.ts";
  * of a place or a series. The pages themselves are templates/places/ and
  * templates/series/; their files are the feed scopes' (src/outputs/feed-scopes.ts).
  */
-
-/** The subset of Eleventy's UserConfig this plugin calls. */
-interface EleventyConfigLike {
-  addFilter(name: string, filter: (...args: never[]) => unknown): void;
-}
 
 export interface PlacesPluginOptions {
   readonly site: SiteConfig;
@@ -33,24 +29,24 @@ export interface PlacesPluginOptions {
 const FEED_LABELS = { rss: "RSS", atom: "Atom", json: "JSON Feed" } as const;
 
 export default function placesPlugin(
-  eleventyConfig: EleventyConfigLike,
+  eleventyConfig: NunjucksAmender,
   options: PlacesPluginOptions,
 ): void {
   const { site, current } = options;
   const views = () => current().data.views;
-  eleventyConfig.addFilter("placeOf", (event: CalendarEvent) => views().places.of(event) ?? null);
-  eleventyConfig.addFilter("seriesOf", (event: CalendarEvent) => views().series.of(event) ?? null);
+  addFilter(eleventyConfig, "placeOf", (event: CalendarEvent) => views().places.of(event) ?? null);
+  addFilter(eleventyConfig, "seriesOf", (event: CalendarEvent) => views().series.of(event) ?? null);
   // The next date of an event's series and a few more, for its page.
-  eleventyConfig.addFilter("otherDates", (event: CalendarEvent) =>
+  addFilter(eleventyConfig, "otherDates", (event: CalendarEvent) =>
     views().series.otherDates(event),
   );
   // COLLAPSE_SERIES: how many more upcoming dates a list row stands for.
-  eleventyConfig.addFilter("moreDates", (event: CalendarEvent) =>
+  addFilter(eleventyConfig, "moreDates", (event: CalendarEvent) =>
     site.collapseSeries ? views().series.moreAfter(event) : 0,
   );
   // Said on every page of the series' dates: worked out once per series of the run.
   const rules = new WeakMap<SeriesSummary, string>();
-  eleventyConfig.addFilter("seriesRule", (series: SeriesSummary | null) => {
+  addFilter(eleventyConfig, "seriesRule", (series: SeriesSummary | null) => {
     if (!series?.rule) return "";
     let text = rules.get(series);
     if (text === undefined) {
@@ -59,8 +55,8 @@ export default function placesPlugin(
     }
     return text;
   });
-  eleventyConfig.addFilter("placeLinks", (summary: PlaceSummary) => placeLinks(summary.place));
-  eleventyConfig.addFilter("placeJsonLd", (page: PlacePage) => {
+  addFilter(eleventyConfig, "placeLinks", (summary: PlaceSummary) => placeLinks(summary.place));
+  addFilter(eleventyConfig, "placeJsonLd", (page: PlacePage) => {
     const events = page.days.flatMap((day) => day.events);
     return jsonForScript(
       placeJsonLd(
@@ -74,7 +70,8 @@ export default function placesPlugin(
     );
   });
   // A place's or a series' calendar and feeds, without a QR code: site paths for the feeds.
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "scopeSubscribe",
     (scope: PlaceSummary["scope"] | SeriesSummary["scope"]) => {
       const files = scopeFiles(scope);

@@ -1,4 +1,5 @@
 import type { Publication } from "./publication.ts";
+import { addFilter } from "./template-filters.ts";
 
 /**
  * Filters for the search page and the filter forms (docs/site.md, "Search
@@ -17,9 +18,9 @@ export interface SearchPluginOptions {
 
 export default function searchPlugin(eleventyConfig: EleventyConfig, options: SearchPluginOptions) {
   const { current } = options;
-  eleventyConfig.addFilter("searchFacts", () => current().searchFacts);
+  addFilter(eleventyConfig, "searchFacts", () => current().searchFacts);
   // The calendar x category pairs offered to subscribers.
-  eleventyConfig.addFilter("subscribedPairs", () =>
+  addFilter(eleventyConfig, "subscribedPairs", () =>
     current().scopes.subscriptions.calendarCategories.map((entry) => entry.scope),
   );
 }

@@ -21,6 +21,7 @@ import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
 import type { Publication } from "./publication.ts";
+import { addFilter } from "./template-filters.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -40,52 +41,53 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
   eleventyConfig.addPlugin(nunjucksCachePlugin);
   eleventyConfig.setNunjucksEnvironmentOptions({ autoescape: true });
 
-  eleventyConfig.addFilter("t", (key: string, values?: Record<string, unknown>) =>
+  addFilter(eleventyConfig, "t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),
   );
   // Every address a page writes comes from the URL scheme (src/model/url-scheme.ts):
   // links to the site's own pages and files by path, in the site's folder, so a
   // local preview works too; absolute URLs for what is read elsewhere (metadata).
-  eleventyConfig.addFilter("href", (path: string) => urls.href(path));
-  eleventyConfig.addFilter("absoluteUrl", (path: string) => urls.absolute(path));
+  addFilter(eleventyConfig, "href", (path: string) => urls.href(path));
+  addFilter(eleventyConfig, "absoluteUrl", (path: string) => urls.absolute(path));
   // An absolute URL of this site (feeds and calendars carry those) as a link by path.
-  eleventyConfig.addFilter("localLink", (url: string) => {
+  addFilter(eleventyConfig, "localLink", (url: string) => {
     const path = url.startsWith(`${urls.siteUrl}/`) ? urls.sitePath(url) : null;
     return path === null ? url : urls.href(path);
   });
-  eleventyConfig.addFilter("segment", (id: string) => encodeIdSegment(id));
-  eleventyConfig.addFilter("when", (event: CalendarEvent) => formatWhen(event, site.lang));
-  eleventyConfig.addFilter("timeRange", (event: CalendarEvent, pageZone?: string) =>
+  addFilter(eleventyConfig, "segment", (id: string) => encodeIdSegment(id));
+  addFilter(eleventyConfig, "when", (event: CalendarEvent) => formatWhen(event, site.lang));
+  addFilter(eleventyConfig, "timeRange", (event: CalendarEvent, pageZone?: string) =>
     formatListTime(event, site.lang, pageZone),
   );
-  eleventyConfig.addFilter("dayLabel", (isoDate: string, zone: string) =>
+  addFilter(eleventyConfig, "dayLabel", (isoDate: string, zone: string) =>
     formatLocalDay(isoDate, site.lang, zone),
   );
-  eleventyConfig.addFilter("monthLabel", (year: number, month: number) =>
+  addFilter(eleventyConfig, "monthLabel", (year: number, month: number) =>
     formatMonth(year, month, site.lang),
   );
-  eleventyConfig.addFilter("weekdays", (width?: "short" | "long") =>
+  addFilter(eleventyConfig, "weekdays", (width?: "short" | "long") =>
     weekdayNames(site.lang, width),
   );
-  eleventyConfig.addFilter("dayNumber", (isoDate: string) => Number(isoDate.slice(8, 10)));
-  eleventyConfig.addFilter("readableDateTime", (iso: string) =>
+  addFilter(eleventyConfig, "dayNumber", (isoDate: string) => Number(isoDate.slice(8, 10)));
+  addFilter(eleventyConfig, "readableDateTime", (iso: string) =>
     formatDateTime(iso, site.lang, site.timeZone),
   );
   // "Data updated": the newest modification the page shows, else the snapshot's; never the build's clock.
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "dataUpdated",
     (view: unknown) => viewUpdatedAt(view) ?? current().data.updatedAt,
   );
-  eleventyConfig.addFilter("zoneName", (event: CalendarEvent) =>
+  addFilter(eleventyConfig, "zoneName", (event: CalendarEvent) =>
     zoneDisplayName(event.timeZone, site.lang),
   );
-  eleventyConfig.addFilter("mapLink", (place: Place | null) => {
+  addFilter(eleventyConfig, "mapLink", (place: Place | null) => {
     if (!place?.geo) return null;
     const { lat, lon } = place.geo;
     return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
   });
   // The start before the latest new date (src/changes), in the event's zone.
-  eleventyConfig.addFilter("previousWhen", (event: CalendarEvent) => {
+  addFilter(eleventyConfig, "previousWhen", (event: CalendarEvent) => {
     const previous = event.history?.previousStarts.at(-1);
     if (!previous) return "";
     return event.allDay
@@ -93,27 +95,27 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
       : formatDateTime(previous, site.lang, event.timeZone);
   });
   // Where an event that moved to another calendar is now; "" for any other event.
-  eleventyConfig.addFilter("movedUrl", (event: CalendarEvent) => {
+  addFilter(eleventyConfig, "movedUrl", (event: CalendarEvent) => {
     const removed = event.history?.removed;
     return removed?.kind === "moved"
       ? urls.absolute(paths.event(removed.calendarId, event.id))
       : "";
   });
-  eleventyConfig.addFilter("isoDate", (iso: string) => iso.slice(0, 10));
-  eleventyConfig.addFilter("head", <T>(items: readonly T[], count: number) =>
+  addFilter(eleventyConfig, "isoDate", (iso: string) => iso.slice(0, 10));
+  addFilter(eleventyConfig, "head", <T>(items: readonly T[], count: number) =>
     items.slice(0, count),
   );
-  eleventyConfig.addFilter("eventHref", (event: CalendarEvent) =>
+  addFilter(eleventyConfig, "eventHref", (event: CalendarEvent) =>
     urls.href(paths.event(event.calendarId, event.id)),
   );
-  eleventyConfig.addFilter("calendarHref", (calendarId: string) =>
+  addFilter(eleventyConfig, "calendarHref", (calendarId: string) =>
     urls.href(paths.calendar(calendarId)),
   );
-  eleventyConfig.addFilter("categoryHref", (categoryId: string) =>
+  addFilter(eleventyConfig, "categoryHref", (categoryId: string) =>
     urls.href(paths.category(categoryId)),
   );
-  eleventyConfig.addFilter("calendarClass", (calendarId: string) => calendarClass(calendarId));
-  eleventyConfig.addFilter("eventJsonLd", (event: CalendarEvent) => {
+  addFilter(eleventyConfig, "calendarClass", (calendarId: string) => calendarClass(calendarId));
+  addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) => {
     const jsonLd = eventJsonLd(
       event,
       urls.absolute(paths.event(event.calendarId, event.id)),
@@ -124,27 +126,28 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     return jsonForScript(jsonLd);
   });
   // Microformats2 values (h-event, h-adr): src/site/microformats/.
-  eleventyConfig.addFilter("hEventStart", hEventStart);
-  eleventyConfig.addFilter("hEventEnd", hEventEnd);
-  eleventyConfig.addFilter("addressParts", addressParts);
+  addFilter(eleventyConfig, "hEventStart", hEventStart);
+  addFilter(eleventyConfig, "hEventEnd", hEventEnd);
+  addFilter(eleventyConfig, "addressParts", addressParts);
   // The page's share card (src/cards): an event's own, its calendar's or
   // category's, else the site's; null with SHARE_CARDS=off.
-  eleventyConfig.addFilter("shareCard", (subject: unknown) => shareCardOf(current(), subject));
-  eleventyConfig.addFilter(
+  addFilter(eleventyConfig, "shareCard", (subject: unknown) => shareCardOf(current(), subject));
+  addFilter(
+    eleventyConfig,
     "calendarName",
     (calendarId: string) =>
       current().data.calendars.find((c) => c.id === calendarId)?.name ?? calendarId,
   );
-  eleventyConfig.addFilter("calendarSummary", (calendarId: string) =>
+  addFilter(eleventyConfig, "calendarSummary", (calendarId: string) =>
     current().data.views.calendars.find((s) => s.calendar.id === calendarId),
   );
   // The month view opens on the current month, or the nearest one with events.
-  eleventyConfig.addFilter("firstUpcomingMonth", (months: readonly MonthRef[]) => {
+  addFilter(eleventyConfig, "firstUpcomingMonth", (months: readonly MonthRef[]) => {
     const now = site.now.setZone(site.timeZone).toFormat("yyyy-MM");
     const key = (m: MonthRef) => `${m.year}-${String(m.month).padStart(2, "0")}`;
     return months.find((m) => key(m) >= now) ?? months.at(-1) ?? null;
   });
-  eleventyConfig.addFilter("sitemapEntries", () => sitemapEntries(current().data));
+  addFilter(eleventyConfig, "sitemapEntries", () => sitemapEntries(current().data));
 }
 
 /**

@@ -5,6 +5,7 @@ import { formatDayRange, WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
 import type { DayRange, WhenKey } from "../site/when/ranges.ts";
 import type { WhenPage } from "../site/when/when-views.ts";
 import type { Publication } from "./publication.ts";
+import { addFilter } from "./template-filters.ts";
 
 /**
  * Filters for the "when" pages (Today, This weekend...; docs/site.md, "What's
@@ -27,21 +28,22 @@ export default function whenPlugin(eleventyConfig: EleventyConfig, options: When
   const { site, current } = options;
   const messages = loadMessages(site.uiLanguage);
   // The pages of the site (no argument) or of one calendar, in WHEN_KEYS order.
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "whenPages",
     (calendarId?: string | null): readonly WhenPage[] =>
       current().data.when.scopes.find((scope) => scope.calendarId === (calendarId || null))
         ?.pages ?? [],
   );
-  eleventyConfig.addFilter("whenName", (key: WhenKey) =>
+  addFilter(eleventyConfig, "whenName", (key: WhenKey) =>
     translate(messages, WHEN_MESSAGE_KEYS[key].name),
   );
-  eleventyConfig.addFilter("whenEmpty", (key: WhenKey) =>
+  addFilter(eleventyConfig, "whenEmpty", (key: WhenKey) =>
     translate(messages, WHEN_MESSAGE_KEYS[key].empty),
   );
-  eleventyConfig.addFilter("whenDates", (range: DayRange) => formatDayRange(range, site.lang));
+  addFilter(eleventyConfig, "whenDates", (range: DayRange) => formatDayRange(range, site.lang));
   // Where a page that is out of date sends its visitors: the scope's upcoming events.
-  eleventyConfig.addFilter("whenAllEventsPath", (page: WhenPage) =>
+  addFilter(eleventyConfig, "whenAllEventsPath", (page: WhenPage) =>
     page.calendar ? paths.calendar(page.calendar.id) : paths.events(),
   );
 }

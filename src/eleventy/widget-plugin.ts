@@ -8,6 +8,7 @@ import {
   eventOembedLinkTag,
 } from "../widget/event-card/event-card-snippets.ts";
 import { type EmbedSnippets, embedSnippets, oembedLinkTag } from "../widget/snippets.ts";
+import { addFilter, type NunjucksAmender } from "./template-filters.ts";
 
 /**
  * Filters for the calendar page's "Embed" section, the event page's "Embed
@@ -21,11 +22,6 @@ interface EventPageLike {
   readonly calendar: Pick<Calendar, "id">;
 }
 
-/** The part of Eleventy's configuration API this plugin uses. */
-export interface EleventyConfigLike {
-  addFilter(name: string, filter: (this: unknown, ...args: never[]) => unknown): void;
-}
-
 export interface WidgetPluginOptions {
   readonly site: SiteConfig;
   /** DEPLOY_TARGET (default netlify): whether discovery names the oEmbed endpoint or the static answer. */
@@ -33,31 +29,33 @@ export interface WidgetPluginOptions {
 }
 
 export default function widgetPlugin(
-  eleventyConfig: EleventyConfigLike,
+  eleventyConfig: NunjucksAmender,
   options: WidgetPluginOptions,
 ): void {
   const { site } = options;
   const discovery = oembedDiscovery(options.deployTarget ?? "netlify", site.urls);
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "embedSnippets",
     (calendar: Calendar): EmbedSnippets => embedSnippets(calendar, site),
   );
-  eleventyConfig.addFilter("oembedLink", (calendar: Calendar) =>
+  addFilter(eleventyConfig, "oembedLink", (calendar: Calendar) =>
     oembedLinkTag(calendar, site, discovery),
   );
-  eleventyConfig.addFilter("oembedUrl", (calendar: Calendar) =>
+  addFilter(eleventyConfig, "oembedUrl", (calendar: Calendar) =>
     oembedDiscoveryUrl(calendar.id, site.urls, discovery),
   );
   // An event's card is offered while the event is in the portal, and not at
   // all with EVENT_EMBEDS=off (no card is written then).
   const embeddable = (page: EventPageLike | undefined): page is EventPageLike =>
     site.eventEmbeds && page?.event !== undefined && !page.event.history?.removed;
-  eleventyConfig.addFilter(
+  addFilter(
+    eleventyConfig,
     "eventEmbed",
     (page: EventPageLike | undefined): EventEmbedSnippets | null =>
       embeddable(page) ? eventEmbedSnippets(page.event, page.calendar, site) : null,
   );
-  eleventyConfig.addFilter("eventOembedLink", (page: EventPageLike | undefined) =>
+  addFilter(eleventyConfig, "eventOembedLink", (page: EventPageLike | undefined) =>
     embeddable(page) ? eventOembedLinkTag(page.event, page.calendar, site) : "",
   );
 }
