@@ -16,6 +16,7 @@ import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
+import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
@@ -24,6 +25,7 @@ import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.
 import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
+import { sitemapEntries } from "../site/sitemap.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import placesPlugin from "./places-plugin.ts";
@@ -239,6 +241,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),
     whenJsonFileGroup(data.when, site.url),
+    sitemapFileGroup(sitemapEntries(data), (path) => site.urls.absolute(path)),
     ...widgetFileGroups(data, site, json, {
       pages: data.views.eventPages,
       inlineIcs: (event) =>

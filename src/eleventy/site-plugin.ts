@@ -17,7 +17,6 @@ import {
   zoneDisplayName,
 } from "../site/format.ts";
 import { addressParts, hEventEnd, hEventStart } from "../site/microformats/h-event.ts";
-import { sitemapEntries } from "../site/sitemap.ts";
 import type { MonthRef } from "../site/views.ts";
 import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
 import type { Publication } from "./publication.ts";
@@ -147,7 +146,6 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     const key = (m: MonthRef) => `${m.year}-${String(m.month).padStart(2, "0")}`;
     return months.find((m) => key(m) >= now) ?? months.at(-1) ?? null;
   });
-  addFilter(eleventyConfig, "sitemapEntries", () => sitemapEntries(current().data));
 }
 
 /**

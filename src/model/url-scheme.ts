@@ -113,6 +113,8 @@ export const paths = {
   buildState: () => "/api/build-state.json",
   buildStateCalendar: (calendarId: string) => `/api/build-state/${segment(calendarId)}.json`,
   sitemap: () => "/sitemap.xml",
+  /** One file of a sitemap too long for one (src/outputs/sitemap-files.ts), from 1. */
+  sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   robots: () => "/robots.txt",
   notFound: () => "/404.html",
   /** Files a host reads from the deploy and does not serve (src/build/host-files.ts). */

@@ -25,6 +25,15 @@ function runPython<T>(script: string, paths: readonly string[]): T {
 export const parseFeeds = (paths: readonly string[]): PyFeed[] =>
   runPython("parse-feeds.py", paths);
 
+/** Sitemap files as Python's strict XML parser reads them (python/parse-sitemaps.py), by path. */
+export const parseSitemaps = (paths: readonly string[]): Record<string, PySitemap> =>
+  runPython("parse-sitemaps.py", paths);
+
+export interface PySitemap {
+  readonly kind: "urlset" | "sitemapindex";
+  readonly items: readonly { readonly loc: string; readonly lastmod: string | null }[];
+}
+
 /** .ics files as Python's icalendar reads them (python/parse-ics.py). */
 export const parseIcs = (paths: readonly string[]): PyCalendar[] =>
   runPython("parse-ics.py", paths);

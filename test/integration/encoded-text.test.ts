@@ -80,12 +80,15 @@ interface SearchFragment {
 
 /** Pagefind's fragment files: gzip, a signature, then the record as JSON. */
 function searchFragments(dir: string, files: readonly string[]): SearchFragment[] {
-  return files
-    .filter((file) => /^pagefind\/fragment\/.+\.pf_fragment$/.test(file))
-    .map((file) => {
-      const text = gunzipSync(readFileSync(join(dir, file))).toString("utf8");
-      return JSON.parse(text.slice(text.indexOf("{"))) as SearchFragment;
-    });
+  return (
+    files
+      // The index is in parts (src/search/search-parts.ts): pagefind/<part>/fragment/.
+      .filter((file) => /^pagefind\/[^/]+\/fragment\/.+\.pf_fragment$/.test(file))
+      .map((file) => {
+        const text = gunzipSync(readFileSync(join(dir, file))).toString("utf8");
+        return JSON.parse(text.slice(text.indexOf("{"))) as SearchFragment;
+      })
+  );
 }
 
 /** Every string in a JSON value, but HTML ones (`content_html`), with where it is. */

@@ -144,8 +144,9 @@ describe.runIf(hasChromium())("the widget's when option", () => {
     const handle = await page.locator("iframe").elementHandle();
     const frame = await handle?.contentFrame();
     if (!frame) throw new Error("no widget frame");
-    expect(new URL(frame.url()).searchParams.get("when")).toBe("weekend");
+    // Once the widget is ready, the frame has left about:blank for the embed page.
     await frame.waitForSelector("#ecp[data-state=ready]");
+    expect(new URL(frame.url()).searchParams.get("when")).toBe("weekend");
     expect(await titles(frame)).toEqual(titlesOf(json, 0));
   });
 });

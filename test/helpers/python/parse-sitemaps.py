@@ -1,0 +1,23 @@
+"""Parse sitemap files with Python's strict XML parser; print JSON for the tests.
+
+Usage: /usr/bin/python3 parse-sitemaps.py FILE...
+"""
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def describe(path):
+    root = ET.parse(path).getroot()
+    kind = root.tag.replace(NS, "")
+    child = "url" if kind == "urlset" else "sitemap"
+    items = [
+        {"loc": item.findtext(NS + "loc"), "lastmod": item.findtext(NS + "lastmod")}
+        for item in root.findall(NS + child)
+    ]
+    return {"kind": kind, "items": items}
+
+
+print(json.dumps({path: describe(path) for path in sys.argv[1:]}))
