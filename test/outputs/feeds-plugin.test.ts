@@ -74,6 +74,8 @@ describe("feeds-plugin", () => {
       ),
       "page/index.html",
       "search/subscriptions.json",
+      // The publisher writes the sitemap as a file too (src/outputs/sitemap-files.ts).
+      "sitemap.xml",
       // A place's RSS and calendar (no QR code: its page shows none), in a folder named by
       // its name and 10 hex digits; series (two dates or more of one title) have none here.
       ...[...new Set(hostileSnapshot.events.map((event) => event.location?.name ?? ""))]
