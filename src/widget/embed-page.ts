@@ -73,7 +73,7 @@ export function widgetPageContext(site: Pick<EmbedPageSite, "urls" | "lang">): W
     lang,
     locale: widgetLocale(lang, site.lang),
     labels,
-    newTab: `<span class="ecp-sr"> ${escapeHtml(labels.newTab)}</span>`,
+    newTab: `<span class="ecp-sr ecp-newtab"> ${escapeHtml(labels.newTab)}</span>`,
   };
 }
 

@@ -216,6 +216,8 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     const href = await link.evaluate((a) => (a as HTMLAnchorElement).href);
     const title = await link.locator(".ecp-name").textContent();
     expect(href.startsWith(`${widget.origin}/calendars/${CALENDAR}/events/`)).toBe(true);
+    // So no link tells a screen reader it opens a new tab.
+    expect(await frame.getByRole("link", { name: /new tab/i }).count()).toBe(0);
     await link.click();
     await page.waitForURL(href, { timeout: 10_000 });
     expect(await page.locator("h1").first().textContent()).toContain(title ?? "");

@@ -49,7 +49,7 @@ describe("event card", () => {
       '<time datetime="2026-03-29T01:30:00+01:00">Sunday, 29 March 2026 at 01:30 CET – Sunday, 29 March 2026 at 04:00 CEST</time>',
     );
     expect(html).toContain(
-      '<a class="ecp-link" href="/calendars/community/events/e-dst/" target="_blank" rel="noopener"><span class="ecp-name">Night Walk Across the Clock Change</span><span class="ecp-sr"> (opens in a new tab)</span></a>',
+      '<a class="ecp-link" href="/calendars/community/events/e-dst/" target="_blank" rel="noopener"><span class="ecp-name">Night Walk Across the Clock Change</span><span class="ecp-sr ecp-newtab"> (opens in a new tab)</span></a>',
     );
     expect(html).toContain('<p class="ecp-where">Vondelpark fountain, Amsterdam</p>');
     expect(html).toContain(

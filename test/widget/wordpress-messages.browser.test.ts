@@ -151,6 +151,9 @@ describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
     const links = async () => (await posted(page)).filter((m) => m.message === "link");
     const event = frame.locator(".ecp-link").first();
     const eventHref = await event.evaluate((a) => (a as HTMLAnchorElement).href);
+    // They open in WordPress's window, so no link says it opens a new tab.
+    expect(await frame.getByRole("link").count()).toBeGreaterThan(1);
+    expect(await frame.getByRole("link", { name: /new tab/i }).count()).toBe(0);
     expect(eventHref.startsWith(`${embedServer.origin}${paths.calendar("culture")}events/`)).toBe(
       true,
     );
@@ -172,7 +175,8 @@ describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
     await expect
       .poll(async () => (await posted(page)).at(-1))
       .toEqual({ type: "ecp:resize", height, id: "ecp-abc" });
-    // Links keep opening a new tab, as on any other site.
+    // Links keep opening a new tab, as on any other site, and say so.
+    expect(await frame.getByRole("link", { name: /new tab/i }).count()).toBeGreaterThan(1);
     await frame.locator(".ecp-link").first().click();
     await expect.poll(() => popups.length).toBe(1);
     expect((await posted(page)).filter((m) => m.message !== undefined)).toEqual([]);

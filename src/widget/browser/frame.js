@@ -53,6 +53,10 @@
 
   if (!secret) return;
 
+  // Links open in WordPress's top window (below), not in a new tab: the
+  // stylesheet drops the "opens in a new tab" each link announces elsewhere.
+  document.documentElement.setAttribute("data-ecp-links", "top");
+
   // WordPress's script may load after this page reported its height: it says so.
   window.addEventListener("message", (event) => {
     const data = event.data;

@@ -230,7 +230,7 @@
 
   function relabel() {
     if (!root) return;
-    for (const span of root.querySelectorAll(".ecp-head a .ecp-sr, .ecp-foot a .ecp-sr")) {
+    for (const span of root.querySelectorAll(".ecp-head a .ecp-newtab, .ecp-foot a .ecp-newtab")) {
       span.textContent = ` ${L.newTab}`;
     }
     const calendars = root.querySelector("#ecp-calendars");
@@ -327,7 +327,7 @@
     // `newDate` arrived in the public JSON later: absent means no badge.
     if (event.newDate === true && event.status !== "cancelled")
       link.append(" ", el("span", "ecp-badge ecp-badge--new-date", L.newDate));
-    link.append(el("span", "ecp-sr", ` ${L.newTab}`));
+    link.append(el("span", "ecp-sr ecp-newtab", ` ${L.newTab}`));
     return link;
   }
 
