@@ -4,7 +4,8 @@
  * wraps every call three times (the page's data copied into `this`, a
  * benchmark timer, a check for promises): about half a second of a
  * 10,000-event build, spent on filters that read only their arguments and
- * the publisher's values, never `this` (docs/performance.md, "Filters").
+ * the publisher's values, never `this` (docs/performance.md, "What changed,
+ * and its effect", item 10).
  * Eleventy applies `amendLibrary` to each environment it creates, so
  * `npm start`'s rebuilds get them too.
  */
