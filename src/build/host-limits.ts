@@ -1,6 +1,6 @@
 import type { DeployTarget } from "../config/deploy.ts";
 import type { OutputCount } from "./output-files.ts";
-import { formatBytes } from "./report.ts";
+import { formatBytes, formatCount } from "./report.ts";
 
 /**
  * What each host refuses, as its documentation states it, checked against
@@ -68,32 +68,32 @@ export function checkHostLimits({
   const warnings: string[] = [];
   const saving = [
     eventIcsFiles > 0
-      ? ` EVENT_ICS=inline writes ${number(eventIcsFiles)} fewer files (no event.ics per event).`
+      ? ` EVENT_ICS=inline writes ${formatCount(eventIcsFiles)} fewer files (no event.ics per event).`
       : "",
     eventEmbedFiles > 0
-      ? ` EVENT_EMBEDS=off writes ${number(eventEmbedFiles)} fewer files (no card and oEmbed answer per event).`
+      ? ` EVENT_EMBEDS=off writes ${formatCount(eventEmbedFiles)} fewer files (no card and oEmbed answer per event).`
       : "",
     structuredDataCards > 0
-      ? ` SHARE_CARDS=og writes ${number(structuredDataCards)} fewer files (one share card per event instead of four).`
+      ? ` SHARE_CARDS=og writes ${formatCount(structuredDataCards)} fewer files (one share card per event instead of four).`
       : "",
   ].join("");
 
   if (limits.files) {
     const { free, paid } = limits.files;
     parts.push(
-      `${number(count.files)} of ${number(free)} files${paid ? ` (paid plans ${number(paid)})` : ""}`,
+      `${formatCount(count.files)} of ${formatCount(free)} files${paid ? ` (paid plans ${formatCount(paid)})` : ""}`,
     );
     if (paid !== undefined && count.files > paid) {
       warnings.push(
-        `${number(count.files)} files: more than ${limits.name} takes on any plan (${number(paid)}; free plan ${number(free)}).${saving}`,
+        `${formatCount(count.files)} files: more than ${limits.name} takes on any plan (${formatCount(paid)}; free plan ${formatCount(free)}).${saving}`,
       );
     } else if (count.files > free) {
       warnings.push(
-        `${number(count.files)} files: more than ${limits.name} takes on the free plan (${number(free)})${paid ? `; paid plans take ${number(paid)}` : ""}.${saving}`,
+        `${formatCount(count.files)} files: more than ${limits.name} takes on the free plan (${formatCount(free)})${paid ? `; paid plans take ${formatCount(paid)}` : ""}.${saving}`,
       );
     } else if (count.files > free * NEAR) {
       warnings.push(
-        `${number(count.files)} files: close to the ${number(free)} ${limits.name} takes on the free plan.${saving}`,
+        `${formatCount(count.files)} files: close to the ${formatCount(free)} ${limits.name} takes on the free plan.${saving}`,
       );
     }
   }
@@ -121,8 +121,4 @@ export function checkHostLimits({
     }
   }
   return { line: `${limits.name}: ${parts.join(", ")}`, warnings };
-}
-
-function number(value: number): string {
-  return value.toLocaleString("en-US");
 }

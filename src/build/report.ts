@@ -1,4 +1,6 @@
+import type { CardsSummary } from "../cards/share-cards.ts";
 import type { ChangeReport, ReportItem } from "../changes/detect-changes.ts";
+import { AUTO_ALL_MAX_EVENTS } from "../config/cards.ts";
 import { type RichResults, richResultsLines } from "../outputs/rich-results.ts";
 import type { FileChanges } from "./output-files.ts";
 
@@ -35,7 +37,7 @@ export interface BuildReportInput {
    */
   readonly richResults?: RichResults;
   /** The share cards published and drawn (src/cards/share-cards.ts); null or omitted: no line. */
-  readonly cards?: string | null;
+  readonly cards?: CardsSummary | null;
 }
 
 /** Warnings beyond this many are counted, not listed, so the report stays short. */
@@ -59,7 +61,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     `  files      ${input.files}${size} in ${input.output}`,
     ...fileChangeLines(input.fileChanges),
     ...(input.host ? [`  host       ${input.host}`] : []),
-    ...(input.cards ? [`  cards      ${input.cards}`] : []),
+    ...(input.cards ? [`  cards      ${cardsLine(input.cards)}`] : []),
     ...(input.richResults ? richResultsLines(input.richResults) : []),
     `  warnings   ${input.warnings.length}`,
     ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
@@ -68,6 +70,26 @@ export function formatBuildReport(input: BuildReportInput): string {
   if (hidden > 0) lines.push(`    … and ${hidden} more`);
   lines.push(`  time       ${input.seconds.toFixed(1)} s`);
   return lines.join("\n");
+}
+
+/** The cards published, drawn, the shapes each event got and, under `auto`, why. */
+function cardsLine(cards: CardsSummary): string {
+  const shapes =
+    cards.shapes === "all"
+      ? "each event 1200x630 and Google's 16:9, 4:3 and 1:1"
+      : "each event 1200x630 only";
+  const limit = `${cards.shapes === "all" ? "up to" : "more than"} ${formatCount(AUTO_ALL_MAX_EVENTS)}`;
+  const more = cards.shapes === "og" ? "; all draws the other shapes too" : "";
+  const why =
+    cards.mode === "auto"
+      ? `SHARE_CARDS=auto: ${formatCount(cards.eventPages)} event pages, ${limit}${more}`
+      : `SHARE_CARDS=${cards.mode}`;
+  return `${formatCount(cards.files)} files, ${formatCount(cards.drawn)} drawn; ${shapes} (${why})`;
+}
+
+/** A count with thousands separators, as every report line writes them: "10,023". */
+export function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
 }
 
 function changeLines(changes: ChangeReport | null | undefined): string[] {

@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import { AUTO_ALL_MAX_EVENTS, eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
+import { eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -37,6 +37,17 @@ export async function openShareCards(
 ): Promise<ShareCardsSetup | null> {
   if (mode === "off") return null;
   return { studio: await CardStudio.open(join(cacheDir, "cards")), mode };
+}
+
+/** The share cards of a build, for its report. */
+export interface CardsSummary {
+  /** Card files the site has. */
+  readonly files: number;
+  readonly drawn: number;
+  /** What each event page got: four cards, or the link preview card only. */
+  readonly shapes: "all" | "og";
+  readonly mode: Exclude<ShareCardsMode, "off">;
+  readonly eventPages: number;
 }
 
 /** What a page's `og:image` says. */
@@ -156,20 +167,15 @@ export class ShareCards {
     return this.#studio.settled(this.#files.keys());
   }
 
-  /**
-   * The build report's line: the cards published, how many were drawn, and
-   * the shapes each event got (and why, under `auto`).
-   */
-  reportLine(drawn: number): string {
-    const shapes =
-      this.shapes === "all"
-        ? "each event 1200x630 and Google's 16:9, 4:3 and 1:1"
-        : "each event 1200x630 only";
-    const why =
-      this.#mode === "auto"
-        ? ` (SHARE_CARDS=auto: ${number(this.#events.size)} event pages, ${this.shapes === "all" ? "up to" : "more than"} ${number(AUTO_ALL_MAX_EVENTS)}${this.shapes === "og" ? "; all draws the other shapes too" : ""})`
-        : ` (SHARE_CARDS=${this.#mode})`;
-    return `${number(this.#files.size)} files, ${number(drawn)} drawn; ${shapes}${why}`;
+  /** What the build report says of the cards (src/build/report.ts); `drawn`: by this build. */
+  summary(drawn: number): CardsSummary {
+    return {
+      files: this.#files.size,
+      drawn,
+      shapes: this.shapes,
+      mode: this.#mode,
+      eventPages: this.#events.size,
+    };
   }
 
   /** Files of cards in the structured data's shapes only: what SHARE_CARDS=og would not write. */
@@ -270,8 +276,6 @@ function calendarColors(calendars: readonly Calendar[]): (calendar: Calendar) =>
   );
   return (calendar) => byId.get(calendar.id) ?? calendarColor(calendar, 0);
 }
-
-const number = (value: number) => value.toLocaleString("en-US");
 
 function eventKey(event: Pick<CalendarEvent, "calendarId" | "id">): string {
   return `${event.calendarId}\u0000${event.id}`;

@@ -4,7 +4,7 @@ import { defaultHeaderRules } from "../build/headers.ts";
 import { hostOutputs } from "../build/host-files.ts";
 import { withMapTiles } from "../build/map-policy.ts";
 import { pagePathOf } from "../build/page-policy.ts";
-import { ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
+import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
@@ -73,8 +73,8 @@ export interface WrittenFiles {
   readonly searchIndex: SearchIndexStats;
   /** What of Google's Event rich results the event pages' JSON-LD carries. */
   readonly richResults: RichResults;
-  /** The build report's share cards line; null without cards. */
-  readonly cards: string | null;
+  /** The share cards for the build report; null without cards. */
+  readonly cards: CardsSummary | null;
 }
 
 /**
@@ -157,7 +157,7 @@ export default function publisherPlugin(
         writer,
       );
       const { cards } = publication;
-      let cardsLine: string | null = null;
+      let cardsSummary: CardsSummary | null = null;
       if (cards && options.cards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
@@ -167,7 +167,7 @@ export default function publisherPlugin(
         count("cards.busyMs", Math.round(stats.busyMs));
         count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
-        cardsLine = cards.reportLine(options.cards.studio.renderedSinceLastAsked());
+        cardsSummary = cards.summary(options.cards.studio.renderedSinceLastAsked());
         // The cache keeps what this build published, nothing older.
         options.cards.studio.prune(cards.keys());
       }
@@ -179,7 +179,7 @@ export default function publisherPlugin(
         warnings: [...new Set(warnings)],
         searchIndex: indexStats,
         richResults: publication.richResults.summary(),
-        cards: cardsLine,
+        cards: cardsSummary,
       });
     },
   );

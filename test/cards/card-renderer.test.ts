@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Node, Renderer } from "@takumi-rs/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CardContent, CardWriter } from "../../src/cards/card-content.ts";
+import type { CardContent } from "../../src/cards/card-content.ts";
 import { cardFonts } from "../../src/cards/card-fonts.ts";
 import { cardNode, OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
 import { CardRenderer } from "../../src/cards/card-renderer.ts";
-import type { Calendar } from "../../src/model/types.ts";
+import { CARD_CALENDAR, cardWriter } from "../helpers/cards.ts";
 import { calendarEvent } from "../helpers/events.ts";
 import { decodePng } from "../helpers/png.ts";
 
@@ -16,21 +16,8 @@ import { decodePng } from "../helpers/png.ts";
  * back with a PNG decoder of the tests' own (test/helpers/png.ts).
  */
 
-const CALENDAR: Calendar = {
-  id: "music",
-  name: "Music",
-  description: "",
-  timeZone: "Europe/Amsterdam",
-  color: "#862e9c",
-  updatedAt: null,
-};
-const writer = new CardWriter({
-  lang: "en-GB",
-  uiLanguage: "en",
-  title: "Buurtleven",
-  description: "",
-  address: "events.example.org",
-});
+const CALENDAR = CARD_CALENDAR;
+const writer = cardWriter;
 
 function eventCard(title: string, image: CardContent["image"] = null): CardContent {
   const event = calendarEvent({

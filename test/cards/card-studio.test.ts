@@ -1,31 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CardContent, CardWriter } from "../../src/cards/card-content.ts";
+import type { CardContent } from "../../src/cards/card-content.ts";
 import { OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
 import { CardStudio } from "../../src/cards/card-studio.ts";
-import type { Calendar } from "../../src/model/types.ts";
+import { CARD_CALENDAR, cardWriter } from "../helpers/cards.ts";
 import { calendarEvent } from "../helpers/events.ts";
 import { pngSize } from "../helpers/png.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 /** Renders counted, not timed: what the cache saves a build. */
 
-const CALENDAR: Calendar = {
-  id: "music",
-  name: "Music",
-  description: "",
-  timeZone: "Europe/Amsterdam",
-  color: "#862e9c",
-  updatedAt: null,
-};
-const writer = new CardWriter({
-  lang: "en-GB",
-  uiLanguage: "en",
-  title: "Buurtleven",
-  description: "",
-  address: "events.example.org",
-});
+const CALENDAR = CARD_CALENDAR;
+const writer = cardWriter;
 const ALL = [OG_SIZE, ...STRUCTURED_DATA_SIZES];
 
 function card(n: number, title = `Event ${n}`): CardContent {
