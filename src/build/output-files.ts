@@ -1,6 +1,14 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import {
+  contentHash,
+  type FileHashes,
+  type KnownFile,
+  keepPublished,
+  type PublishedFiles,
+} from "../render/published-copy.ts";
+
+export type { FileHashes, PublishedFiles } from "../render/published-copy.ts";
 
 /**
  * The files of a built site with a hash of each one's bytes: what hosts that
@@ -9,9 +17,6 @@ import { dirname, join } from "node:path";
  * publish, so the next build can say how many files it adds, changes and
  * removes (docs/deploy.md, "Only what changed").
  */
-
-/** Site-relative path ("calendars/x/index.html") -> content hash. */
-export type FileHashes = ReadonlyMap<string, string>;
 
 /** What a build wrote, as the report and the host limits (host-limits.ts) count it. */
 export interface OutputCount {
@@ -36,13 +41,26 @@ export interface FileChanges {
 
 const LIST_VERSION = 1;
 
+export interface HashOutputOptions {
+  /** Files hashed when they were written: taken as they are, not read again. */
+  readonly known?: ReadonlyMap<string, KnownFile>;
+  /** The last publish's files: any other file with the same bytes is replaced by its published copy. */
+  readonly published?: PublishedFiles | null;
+}
+
 /**
  * Reads and hashes every file under `root` (one pass: the count, sizes and
  * largest file come with it). Synchronous: tens of thousands of small reads
  * cost several times more through libuv's thread pool than directly.
+ * `kept` counts the files that are the published copies (keepPublished).
  */
-export function hashOutput(root: string): OutputFiles {
+export function hashOutput(
+  root: string,
+  options: HashOutputOptions = {},
+): OutputFiles & { readonly kept: number } {
+  const { known, published } = options;
   const hashes = new Map<string, string>();
+  let kept = 0;
   let bytes = 0;
   let pages = 0;
   let largestFile: OutputCount["largestFile"] = null;
@@ -52,17 +70,42 @@ export function hashOutput(root: string): OutputFiles {
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isDirectory()) pending.push(path);
       else if (entry.isFile()) {
-        const content = readFileSync(join(root, path));
-        bytes += content.byteLength;
-        if (!largestFile || content.byteLength > largestFile.bytes) {
-          largestFile = { path, bytes: content.byteLength };
+        let file = known?.get(path);
+        if (!file) {
+          const content = readFileSync(join(root, path));
+          file = { hash: contentHash(content), bytes: content.byteLength };
+          if (published && keepInPlace(published, path, file, join(root, path))) kept++;
+        } else if (file.kept) {
+          kept++;
+        }
+        bytes += file.bytes;
+        if (!largestFile || file.bytes > largestFile.bytes) {
+          largestFile = { path, bytes: file.bytes };
         }
         if (entry.name.endsWith(".html")) pages++;
-        hashes.set(path, contentHash(content));
+        hashes.set(path, file.hash);
       }
     }
   }
-  return { hashes, files: hashes.size, bytes, pages, largestFile };
+  return { hashes, files: hashes.size, bytes, pages, largestFile, kept };
+}
+
+/** Replaces a written file by its published copy (keepPublished), through a link beside it. */
+function keepInPlace(
+  published: PublishedFiles,
+  path: string,
+  file: KnownFile,
+  target: string,
+): boolean {
+  const temporary = `${target}.kept-${process.pid}`;
+  if (!keepPublished(published, path, file, temporary)) return false;
+  try {
+    renameSync(temporary, target);
+    return true;
+  } catch {
+    rmSync(temporary, { force: true });
+    return false;
+  }
 }
 
 /** How `next` differs from `previous`, file by file. */
@@ -104,9 +147,4 @@ export function writeFileList(path: string, hashes: FileHashes): void {
     `${JSON.stringify({ version: LIST_VERSION, files: Object.fromEntries(hashes) })}\n`,
   );
   renameSync(temporary, path);
-}
-
-/** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
-function contentHash(content: Uint8Array): string {
-  return createHash("sha256").update(content).digest("base64url").slice(0, 22);
 }

@@ -4,6 +4,7 @@ import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup } from "../render/file-group.ts";
+import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import { calendarColor } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import { siteWindowUntil } from "../site/views.ts";
@@ -22,6 +23,9 @@ import { type CardFile, CardStudio } from "./card-studio.ts";
  * Cards: every event page (also of a deleted or moved event), every
  * calendar (its lists and months share one), every category with a page,
  * and the site (the home page and every other page).
+ *
+ * In a split build (src/shards) every shard knows every card's address, for
+ * its pages, and draws and writes only the cards of its share.
  */
 
 /** What a build draws its cards with: one studio per process, and SHARE_CARDS. */
@@ -78,12 +82,13 @@ function eventSizes(shapes: ShareCardsMode): readonly CardSize[] {
 export class ShareCards {
   readonly #site: SiteConfig;
   readonly #studio: CardStudio;
+  readonly #shard: Shard;
   readonly #events = new Map<string, EventCards>();
   readonly #calendars = new Map<string, ShareCard>();
   readonly #categories = new Map<string, ShareCard>();
   readonly #siteCard: ShareCard;
-  /** Every file to publish, once each. */
-  readonly #files = new Map<string, CardFile>();
+  /** Every file to publish, once each, with its shard key (src/shards). */
+  readonly #files = new Map<string, { readonly file: CardFile; readonly shardKey: ShardKey }>();
 
   /** What each event page gets: four cards (`all`) or the link preview card only (`og`). */
   readonly shapes: "all" | "og";
@@ -94,8 +99,10 @@ export class ShareCards {
     site: SiteConfig,
     studio: CardStudio,
     mode: Exclude<ShareCardsMode, "off">,
+    shard: Shard = WHOLE_BUILD,
   ) {
     this.#site = site;
+    this.#shard = shard;
     this.#mode = mode;
     this.shapes = eventCardShapes(mode, data.views.eventPages.length);
     this.#studio = studio;
@@ -114,7 +121,7 @@ export class ShareCards {
       // Only an image the build copied into the site: a card never fetches one itself.
       const image = (event.image && images.get(event.image.url)) ?? null;
       const content = writer.event(event, calendar, colors(calendar), image);
-      const [og, ...more] = this.#request(content, sizes);
+      const [og, ...more] = this.#request(content, sizes, eventShardKey(event));
       const ogCard = this.#card(og as CardFile, content);
       this.#events.set(eventKey(event), {
         og: ogCard,
@@ -180,28 +187,32 @@ export class ShareCards {
 
   /** Files of cards in the structured data's shapes only: what SHARE_CARDS=og would not write. */
   structuredDataFiles(): number {
-    return [...this.#files.values()].filter((file) => file.size !== OG_SIZE).length;
+    return [...this.#files.values()].filter(({ file }) => file.size !== OG_SIZE).length;
   }
 
   /** The cards as files of the site, copied from the cache (call after `settled`). */
   fileGroup(read: (path: string) => Uint8Array): FileGroup {
-    return fileGroup<CardFile>({
+    return fileGroup<{ readonly file: CardFile; readonly shardKey: ShardKey }>({
       phase: "cards",
       name: "cards",
       items: [...this.#files.values()],
-      path: (file) => paths.card(file.name),
-      render: (file) => read(file.cachePath),
+      path: ({ file }) => paths.card(file.name),
+      render: ({ file }) => read(file.cachePath),
+      shardKey: ({ shardKey }) => shardKey,
     });
   }
 
-  #request(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
+  /** The cards' files; drawn and published only when this shard owns them. */
+  #request(content: CardContent, sizes: readonly CardSize[], shardKey: ShardKey): CardFile[] {
+    if (!owns(this.#shard, shardKey)) return this.#studio.files(content, sizes);
     const files = this.#studio.request(content, sizes);
-    for (const file of files) this.#files.set(file.key, file);
+    for (const file of files) this.#files.set(file.key, { file, shardKey });
     return files;
   }
 
+  /** A site-wide card (a calendar's, a category's, the site's). */
   #one(content: CardContent): CardFile {
-    return this.#request(content, [OG_SIZE])[0] as CardFile;
+    return this.#request(content, [OG_SIZE], null)[0] as CardFile;
   }
 
   #url(file: CardFile): string {
@@ -232,6 +243,7 @@ export function earlyEventCards(
   site: SiteConfig,
   studio: CardStudio,
   mode: ShareCardsMode,
+  shard: Shard = WHOLE_BUILD,
 ): (event: CalendarEvent, calendars: readonly Calendar[]) => void {
   const writer = new CardWriter(cardSite(site));
   const sizes = eventSizes(mode);
@@ -244,6 +256,7 @@ export function earlyEventCards(
   } | null = null;
   return (event, calendars) => {
     if (event.image || nowMs >= siteWindowUntil(event, site.pastDays)) return;
+    if (!owns(shard, eventShardKey(event))) return;
     if (known?.calendars !== calendars) {
       known = {
         calendars,

@@ -1,30 +1,20 @@
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkHostLimits } from "../build/host-limits.ts";
-import {
-  compareFiles,
-  type FileHashes,
-  hashOutput,
-  readFileList,
-  writeFileList,
-} from "../build/output-files.ts";
-import { loadPreviousManifest } from "../build/previous-manifest.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
+import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
 import { formatBuildReport } from "../build/report.ts";
-import { checkShrink, parseManifestCounts } from "../build/shrink-guard.ts";
 import { earlyEventCards, openShareCards } from "../cards/share-cards.ts";
-import { savePublishedState } from "../changes/previous-state.ts";
-import { publishedStateFolder } from "../changes/state-location.ts";
+import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
-import { PublishError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
-import { paths } from "../model/url-scheme.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
+import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
+import { siteDataDigest, writeShardRecord } from "../shards/shard-record.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/load-snapshot.ts";
 import { connectPortal } from "./connect-portal.ts";
@@ -34,14 +24,33 @@ import { runCli } from "./run.ts";
  * `npm run build`: read the settings once, fetch the portal's snapshot, work
  * out what changed since the last publish, render the site into a staging
  * folder next to the output, check it against what is published, then swap it
- * into place. Each stage hands the next what it needs. Any failure leaves the
- * previously published output as it was (docs/deploy.md, "Safe builds").
+ * into place (src/build/publish-site.ts). Each stage hands the next what it
+ * needs. Any failure leaves the previously published output as it was
+ * (docs/deploy.md, "Safe builds").
+ *
+ * With `--shard I/N` it renders one share of a build split over machines
+ * (src/shards) into its output folder, for `npm run merge-shards` to put
+ * together and publish into `--target` (default `_site`): the folder whose
+ * published state the shards compare with.
  */
 runCli(async () => {
   const { values } = parseArgs({
-    options: { output: { type: "string", default: "_site" }, metrics: { type: "string" } },
+    options: {
+      output: { type: "string" },
+      metrics: { type: "string" },
+      shard: { type: "string" },
+      target: { type: "string" },
+    },
   });
-  const output = values.output;
+  // With --shard, even 1/1, the output is a shard's, for merge-shards to publish.
+  const sharded = values.shard !== undefined;
+  const shard = values.shard !== undefined ? parseShard(values.shard) : WHOLE_BUILD;
+  if (sharded && !values.output) {
+    throw new Error("--shard needs --output DIR: a folder of its own for each shard");
+  }
+  const output = values.output ?? DEFAULT_OUTPUT;
+  // The published site this build compares with: its own output, or the shards' merge's.
+  const target = sharded ? (values.target ?? DEFAULT_OUTPUT) : output;
   const started = performance.now();
   const config = readBuildConfig(process.env);
   const { site } = config;
@@ -59,16 +68,18 @@ runCli(async () => {
         now: site.now.toJSDate(),
         sink: process.stderr,
         // Share cards are drawn while the build waits on the portal (src/cards).
-        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode) : undefined,
+        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode, shard) : undefined,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
-      return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output })) };
+      return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output: target })) };
     } finally {
       await portal.close();
     }
   })();
   const { fetched, data, changes } = loaded;
 
+  // What the last publish left: files this build would write again unchanged are kept.
+  const published = sharded ? null : lastPublishedFiles(config, output);
   const staging = await prepareStaging(output);
   try {
     let written: WrittenFiles | undefined;
@@ -78,79 +89,79 @@ runCli(async () => {
       cacheDir: config.cacheDir,
       deployTarget: config.deploy.target,
       cards,
+      shard,
+      published,
       loadData: async () => data,
       onWritten: (files) => {
         written = files;
       },
     });
     await timedAsync("render", () => eleventy.write());
-    await writeBuildState({
+    if (owns(shard, null)) {
+      await writeBuildState({
+        staging,
+        output: target,
+        config,
+        api: portal.recorded,
+        lists: fetched.lists,
+        published: data,
+        changes: changes.next,
+      });
+    }
+    const counters = () => readMetrics().counters;
+    const hostCounts = () => ({
+      eventIcs: counters()["rendered.event.ics"] ?? 0,
+      eventEmbeds:
+        (counters()["rendered.event card"] ?? 0) + (counters()["rendered.event oembed"] ?? 0),
+      structuredDataCards: counters()["cards.structuredDataFiles"] ?? 0,
+    });
+    const warnings = [...data.warnings, ...(written?.warnings ?? [])];
+
+    if (sharded) {
+      // A share of the site: merge-shards checks and publishes the whole.
+      await writeShardRecord(staging, {
+        shard,
+        siteUrl: site.url,
+        now: site.now.toUTC().toISO() ?? "",
+        data: timed("shard", () => siteDataDigest(data)),
+        counts: hostCounts(),
+        warnings,
+        state: owns(shard, null) ? changes.next : null,
+      });
+      await timedAsync("publish", () => publishAtomically(staging, output));
+      const seconds = (performance.now() - started) / 1000;
+      console.log(
+        `Shard ${describeShard(shard)}: ${written?.files ?? 0} files of its share written to ${output} in ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
+      );
+      await writeMetrics(values.metrics, { shard: describeShard(shard), seconds });
+      return;
+    }
+
+    const outcome = await publishSite({
       staging,
       output,
       config,
-      api: portal.recorded,
-      lists: fetched.lists,
-      published: data,
-      changes: changes.next,
+      state: changes.next,
+      published,
+      known: written?.known,
     });
-
-    // Every file, hashed: what the report counts, and what the next build compares with.
-    const outputFiles = timed("hash", () => hashOutput(staging));
-    // Kept beside the published state of this output folder and SITE_URL (src/changes/state-location.ts).
-    const fileList = join(publishedStateFolder(config.cacheDir, output, site.url), "files.json");
-    const fileChanges = timed("hash", () => {
-      const before =
-        readFileList(fileList) ?? (existsSync(output) ? hashOutput(output).hashes : null);
-      return before && compareFiles(before, outputFiles.hashes);
-    });
-
-    const manifestPath = join(staging, paths.apiManifest());
-    const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));
-    if ("problem" in built) {
-      throw new PublishError(`The built ${paths.apiManifest()} is unusable: ${built.problem}.`);
-    }
-    const previous = await loadPreviousManifest({
-      siteUrl: site.url,
-      outputDir: output,
-      publishedSite: config.publish.publishedSite,
-    });
-    const shrink = checkShrink({
-      previous: previous.manifest,
-      next: built.manifest,
-      ...config.publish.shrinkGuard,
-    });
-
-    await timedAsync("publish", () => publishAtomically(staging, output));
-    // Only a published site moves on the state the next build compares with.
-    const stateWarnings = [
-      ...(await keepPublishedState({ cacheDir: config.cacheDir, output }, changes.next)),
-      ...keepFileList(fileList, outputFiles.hashes),
-    ];
     const host = checkHostLimits({
       target: config.deploy.target,
-      count: outputFiles,
-      eventIcsFiles: readMetrics().counters["rendered.event.ics"] ?? 0,
-      eventEmbedFiles:
-        (readMetrics().counters["rendered.event card"] ?? 0) +
-        (readMetrics().counters["rendered.event oembed"] ?? 0),
-      structuredDataCards: readMetrics().counters["cards.structuredDataFiles"] ?? 0,
+      count: outcome.files,
+      eventIcsFiles: hostCounts().eventIcs,
+      eventEmbedFiles: hostCounts().eventEmbeds,
+      structuredDataCards: hostCounts().structuredDataCards,
     });
     const seconds = (performance.now() - started) / 1000;
     console.log(
       formatBuildReport({
         calendars: data.calendars.length,
-        events: built.manifest.totals.events,
-        pages: outputFiles.pages,
-        files: outputFiles.files,
-        bytes: outputFiles.bytes,
-        fileChanges,
-        warnings: [
-          ...data.warnings,
-          ...(written?.warnings ?? []),
-          ...shrink.warnings,
-          ...stateWarnings,
-          ...host.warnings,
-        ],
+        events: outcome.manifest.totals.events,
+        pages: outcome.files.pages,
+        files: outcome.files.files,
+        bytes: outcome.files.bytes,
+        fileChanges: outcome.changes,
+        warnings: [...warnings, ...outcome.warnings, ...host.warnings],
         seconds,
         output,
         host: host.line,
@@ -159,27 +170,23 @@ runCli(async () => {
         cards: written?.cards,
       }),
     );
-    if (values.metrics) {
-      // For npm run bench and the tests that count work (docs/performance.md).
-      const metrics = {
-        events: built.manifest.totals.events,
-        calendars: data.calendars.length,
-        files: outputFiles.files,
-        bytes: outputFiles.bytes,
-        pages: outputFiles.pages,
-        largestFile: outputFiles.largestFile,
-        // Compared with the last publish's files; null when there was nothing to compare with.
-        filesNew: fileChanges?.added ?? null,
-        filesChanged: fileChanges?.changed ?? null,
-        filesRemoved: fileChanges?.removed ?? null,
-        seconds,
-        peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-        // Shares of Google's Event rich results fields in the event pages' JSON-LD.
-        richResults: written ? richResultsMetrics(written.richResults) : null,
-        ...readMetrics(),
-      };
-      await writeFile(values.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
-    }
+    await writeMetrics(values.metrics, {
+      events: outcome.manifest.totals.events,
+      calendars: data.calendars.length,
+      files: outcome.files.files,
+      bytes: outcome.files.bytes,
+      pages: outcome.files.pages,
+      largestFile: outcome.files.largestFile,
+      // Compared with the last publish's files; null when there was nothing to compare with.
+      filesNew: outcome.changes?.added ?? null,
+      filesChanged: outcome.changes?.changed ?? null,
+      filesRemoved: outcome.changes?.removed ?? null,
+      // Unchanged files kept as published rather than written again (src/render/published-copy.ts).
+      filesKept: outcome.kept,
+      seconds,
+      // Shares of Google's Event rich results fields in the event pages' JSON-LD.
+      richResults: written ? richResultsMetrics(written.richResults) : null,
+    });
   } catch (error) {
     await discardStaging(staging);
     throw error;
@@ -189,29 +196,13 @@ runCli(async () => {
   }
 });
 
-/** Writes the published state; a failure is a warning (the site is already published). */
-async function keepPublishedState(
-  place: Parameters<typeof savePublishedState>[0],
-  state: Parameters<typeof savePublishedState>[1],
-): Promise<string[]> {
-  try {
-    await savePublishedState(place, state);
-    return [];
-  } catch (error) {
-    return [
-      `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
-    ];
-  }
-}
-
-/** Keeps the published files' hashes for the next build's counts; a failure is a warning. */
-function keepFileList(path: string, hashes: FileHashes): string[] {
-  try {
-    writeFileList(path, hashes);
-    return [];
-  } catch (error) {
-    return [
-      `The list of published files could not be kept (${(error as Error).message}); the next build counts changed files against the output folder.`,
-    ];
-  }
+/** For npm run bench and the tests that count work (docs/performance.md): the figures, then the phases and counters. */
+async function writeMetrics(path: string | undefined, figures: Record<string, unknown>) {
+  if (!path) return;
+  const metrics = {
+    ...figures,
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    ...readMetrics(),
+  };
+  await writeFile(path, `${JSON.stringify(metrics, null, 2)}\n`);
 }

@@ -66,6 +66,23 @@ export function readBuildConfig(
   };
 }
 
+/** What the publish step reads (`npm run merge-shards`): no portal, the settings of the site and its host. */
+export type PublishStepConfig = Pick<BuildConfig, "site" | "publish" | "deploy" | "cacheDir">;
+
+export function readPublishStepConfig(
+  env: NodeJS.ProcessEnv,
+  options: BuildConfigOptions = {},
+): PublishStepConfig {
+  const interval = resolveRebuildInterval(env, options.netlifyToml);
+  const site = readSiteConfig(env, { rebuildIntervalMinutes: interval.minutes });
+  return {
+    site,
+    publish: readPublishConfig(env, site.url),
+    deploy: readDeployConfig(env),
+    cacheDir: readApiOptions(env).cacheDir,
+  };
+}
+
 /**
  * A missing EVENT_API_URL while SITE_URL names a published site is far more
  * likely a lost secret than a wish to publish demo events over the real ones,

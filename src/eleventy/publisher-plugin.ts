@@ -8,6 +8,7 @@ import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/sh
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
+import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
@@ -20,8 +21,17 @@ import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
+import type { KnownFile, PublishedFiles } from "../render/published-copy.ts";
 import { searchFacts } from "../search/search-facts.ts";
 import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.ts";
+import {
+  eventShardKey,
+  isSplit,
+  owns,
+  type Shard,
+  type ShardKey,
+  WHOLE_BUILD,
+} from "../shards/shard.ts";
 import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
@@ -63,6 +73,10 @@ export interface PublisherOptions {
   readonly deployTarget?: DeployTarget;
   /** Share cards (src/cards): the studio that renders them and SHARE_CARDS; none when absent. */
   readonly cards?: ShareCardsSetup | null;
+  /** A split build's share (src/shards); default: the whole build. */
+  readonly shard?: Shard;
+  /** The last publish's files: those this run would write again unchanged are kept (src/render/published-copy.ts). */
+  readonly published?: PublishedFiles | null;
 }
 
 export interface WrittenFiles {
@@ -75,6 +89,8 @@ export interface WrittenFiles {
   readonly richResults: RichResults;
   /** The share cards for the build report; null without cards. */
   readonly cards: CardsSummary | null;
+  /** Every file written besides Eleventy's pages, hashed (src/build/output-files.ts reads them). */
+  readonly known: ReadonlyMap<string, KnownFile>;
 }
 
 /**
@@ -83,11 +99,19 @@ export interface WrittenFiles {
  */
 const STREAMED_TEMPLATES = ["calendars/event.njk", "places/place.njk", "series/series.njk"];
 
+/** Which shard renders a streamed page: an event's page goes with its event, the others are site-wide. */
+function streamedShardKey(template: string, item: unknown): ShardKey {
+  return template === "calendars/event.njk"
+    ? eventShardKey((item as { event: CalendarEvent }).event)
+    : null;
+}
+
 export default function publisherPlugin(
   eleventyConfig: EleventyConfig,
   options: PublisherOptions,
 ): void {
   const { site } = options;
+  const shard = options.shard ?? WHOLE_BUILD;
   // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/build/map-policy.ts).
   const host = hostOutputs(
     options.deployTarget ?? "netlify",
@@ -116,7 +140,18 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(searchPlugin, { current });
   eleventyConfig.addPlugin(whenPlugin, { site, current });
   eleventyConfig.addPlugin(placesPlugin, { site, current });
-  eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
+  if (owns(shard, null)) {
+    eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
+  } else {
+    // Another shard than the first renders only per-event files: none of
+    // Eleventy's own pages, which are site-wide (the streamed ones still
+    // render with Eleventy's engine and data, see streamed-pages.ts).
+    const input = relative(
+      process.cwd(),
+      resolve(eleventyConfig.directories?.input ?? "templates"),
+    );
+    eleventyConfig.ignores.add(`${input}/**`);
+  }
   const hostPage = host.page;
   if (hostPage) {
     // Eleventy's pages and the streamed ones (which run Eleventy's transforms).
@@ -146,8 +181,10 @@ export default function publisherPlugin(
         result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
       );
       count("rendered.eleventy", taken.length);
-      const writer = new FileWriter(output, { taken });
-      await streamed.render(writer);
+      const writer = new FileWriter(output, { taken, published: options.published });
+      await streamed.render(writer, (template, item) =>
+        owns(shard, streamedShardKey(template, item)),
+      );
       const groups = [...siteFileGroups(publication, warnings), ...host.files];
       writeFileGroups(
         [
@@ -155,21 +192,23 @@ export default function publisherPlugin(
           mediaFiles(publication.data.media),
         ],
         writer,
+        shard,
       );
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
       if (cards && options.cards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
-        writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer);
+        writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer, shard);
         warnings.push(...options.cards.studio.takeWarnings());
         const { stats } = options.cards.studio;
         count("cards.busyMs", Math.round(stats.busyMs));
         count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
         cardsSummary = cards.summary(options.cards.studio.renderedSinceLastAsked());
-        // The cache keeps what this build published, nothing older.
-        options.cards.studio.prune(cards.keys());
+        // The cache keeps what this build published, nothing older; shards
+        // may share a cache folder, and none removes another's cards.
+        if (!isSplit(shard)) options.cards.studio.prune(cards.keys());
       }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
@@ -180,6 +219,7 @@ export default function publisherPlugin(
         searchIndex: indexStats,
         richResults: publication.richResults.summary(),
         cards: cardsSummary,
+        known: writer.known,
       });
     },
   );
@@ -198,7 +238,10 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     warnings.push(message);
   };
   // Pagefind indexes in its own process while Eleventy renders; the files are written after.
-  const searchIndex = buildSearchIndex(data, options.site, { cacheDir: options.cacheDir });
+  const searchIndex = buildSearchIndex(data, options.site, {
+    cacheDir: options.cacheDir,
+    shard: options.shard,
+  });
   searchIndex.catch(() => {}); // awaited once Eleventy has rendered, unless rendering fails first
   const scopes = new FeedScopes(data, options.site, warn);
   // Every calendar file's size budget is worked out here, once, rather than
@@ -211,7 +254,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     options.cards &&
     timed("cards", () => {
       const { studio, mode } = options.cards as ShareCardsSetup;
-      return new ShareCards(data, options.site, studio, mode);
+      return new ShareCards(data, options.site, studio, mode, options.shard);
     });
   return {
     publication: {

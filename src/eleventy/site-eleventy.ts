@@ -2,6 +2,8 @@ import Eleventy from "@11ty/eleventy";
 import type { ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
+import type { PublishedFiles } from "../render/published-copy.ts";
+import type { Shard } from "../shards/shard.ts";
 import type { SiteData } from "../site/load.ts";
 import publisherPlugin, { type WrittenFiles } from "./publisher-plugin.ts";
 
@@ -22,6 +24,10 @@ export interface SiteEleventyOptions {
   readonly deployTarget?: DeployTarget;
   /** Share cards: the studio and SHARE_CARDS (null: none). */
   readonly cards?: ShareCardsSetup | null;
+  /** A split build's share (src/shards); default: the whole build. */
+  readonly shard?: Shard;
+  /** The last publish's files, kept where unchanged (src/render/published-copy.ts). */
+  readonly published?: PublishedFiles | null;
   /** Eleventy's configuration callback for anything else (the dev server's options). */
   // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
   readonly configure?: (eleventyConfig: any) => void;
@@ -42,6 +48,8 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
         onWritten: options.onWritten,
         deployTarget: options.deployTarget,
         cards: options.cards,
+        shard: options.shard,
+        published: options.published,
       });
       options.configure?.(eleventyConfig);
     },

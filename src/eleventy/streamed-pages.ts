@@ -84,8 +84,15 @@ export class StreamedPages {
     });
   }
 
-  /** Renders and writes every page of the streamed templates (call once Eleventy has written its pages). */
-  async render(writer: FileWriter): Promise<void> {
+  /**
+   * Renders and writes every page of the streamed templates (call once
+   * Eleventy has written its pages); with `mine`, only the items it accepts
+   * (a split build's share, src/shards).
+   */
+  async render(
+    writer: FileWriter,
+    mine: (template: string, item: unknown) => boolean = () => true,
+  ): Promise<void> {
     const directories = this.#directories;
     const engine = this.#engine;
     if (!directories || !this.#globals) throw new Error("Streamed pages: Eleventy did not start");
@@ -119,7 +126,10 @@ export class StreamedPages {
       if (content === false) continue;
       const template = new PageTemplate(source, engine, content);
       const items = template.items(globals);
+      let rendered = 0;
       for (let index = 0; index < items.length; index++) {
+        if (!mine(name, items[index])) continue;
+        rendered++;
         const page = template.render(globals, items[index], index);
         const html = hasTransforms
           ? await runTransforms(
@@ -131,7 +141,7 @@ export class StreamedPages {
           : page.content;
         timed("write", () => writer.write(page.outputPath, html));
       }
-      count(`rendered.${name}`, items.length);
+      count(`rendered.${name}`, rendered);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { CalendarEvent } from "../model/types.ts";
 import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
+import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
@@ -82,6 +83,7 @@ export function feedFileGroups(
             ? [...data.events, ...deleted]
             : data.events,
       path: (event) => paths.eventIcs(event),
+      shardKey: eventShardKey,
       render: (event) =>
         renderEventIcs(event, {
           site: { url: site.url, lang: site.lang },

@@ -1,4 +1,5 @@
 import { count, timed } from "../metrics.ts";
+import { owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import type { FileWriter } from "./file-writer.ts";
 
 /**
@@ -18,6 +19,12 @@ export interface FileGroup<T = unknown> {
   /** The file's site path (src/model/url-scheme.ts). */
   path(item: T): string;
   render(item: T): string | Uint8Array;
+  /**
+   * Which shard of a split build writes an item (src/shards/shard.ts): a
+   * group of one file per event names the event's key. Without it the group
+   * is site-wide, written by shard 1.
+   */
+  readonly shardKey?: (item: T) => ShardKey;
 }
 
 /** Declares a group, keeping its item type inside (a list holds groups of several types). */
@@ -34,12 +41,22 @@ export function singleFile(
   return fileGroup({ phase, name: path, items: [path], path: () => path, render });
 }
 
-export function writeFileGroups(groups: readonly FileGroup[], writer: FileWriter): void {
+/** Renders and writes the groups' files, those of `shard`'s share only. */
+export function writeFileGroups(
+  groups: readonly FileGroup[],
+  writer: FileWriter,
+  shard: Shard = WHOLE_BUILD,
+): void {
   for (const group of groups) {
+    const { shardKey } = group;
+    if (!shardKey && !owns(shard, null)) continue;
+    let rendered = 0;
     for (const item of group.items) {
+      if (shardKey && !owns(shard, shardKey(item))) continue;
       const content = timed(group.phase, () => group.render(item));
       timed("write", () => writer.write(group.path(item), content));
+      rendered++;
     }
-    count(`rendered.${group.name}`, group.items.length);
+    count(`rendered.${group.name}`, rendered);
   }
 }

@@ -58,6 +58,7 @@ export function partFiles(key: string, output: readonly IndexFile[]): PartFiles 
     if (path.split("/").includes("..")) throw unexpected(`unexpected file ${file.path}`);
     files.push({ path, content: file.content });
   }
+  if (!files.some((file) => file.path === ENTRY)) throw unexpected(`no ${ENTRY} in part ${key}`);
   return { key, files };
 }
 
@@ -94,19 +95,21 @@ function relative(file: IndexFile): string {
 /** What parts.json says of a part. */
 export interface PartSummary {
   readonly key: string;
-  /** A hash of its entry file: the browser's cache tag for it (Pagefind's metaCacheTag). */
+  /**
+   * The browser's cache tag for its entry file (Pagefind's metaCacheTag): a
+   * hash of what the part is made from (part-cache.ts), which changes
+   * whenever its files do and is known without indexing it.
+   */
   readonly entry: string;
   readonly records: number;
   readonly firstDay: string;
   readonly lastDay: string;
 }
 
-export function partSummary(part: SearchPart, files: PartFiles): PartSummary {
-  const entry = files.files.find((file) => file.path === ENTRY);
-  if (!entry) throw unexpected(`no ${ENTRY} in part ${part.key}`);
+export function partSummary(part: SearchPart, fingerprint: string): PartSummary {
   return {
     key: part.key,
-    entry: hex(entry.content, 10),
+    entry: fingerprint.slice(0, 10),
     records: part.records.length,
     firstDay: part.firstDay,
     lastDay: part.lastDay,

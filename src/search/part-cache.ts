@@ -26,15 +26,40 @@ const BUNDLE_PREFIX = "search-bundle-";
 /** What earlier layouts kept (one file for the whole index): removed when the parts are. */
 const OLD_PREFIXES = ["search-index-"];
 
+/** What, besides its records, makes a part's files what they are. */
+export interface PartSettings {
+  /** Pagefind's. */
+  readonly version: string;
+  readonly language: string;
+}
+
+/**
+ * A hash of everything a part's files are made from (its key, records, the
+ * language, Pagefind's version, the layout): its name here, and the cache
+ * tag of its entry file in parts.json, which every shard of a split build
+ * can give without indexing the part (src/shards).
+ */
+export function partFingerprint(part: SearchPart, settings: PartSettings | string): string {
+  const key = typeof settings === "string" ? settings : settingsKey(settings);
+  // Record by record: one string of every record would be ~10 MB for a part of 10,000.
+  const hash = createHash("sha256").update(key).update(`\n${part.key}`);
+  for (const record of part.records) hash.update(`\n${JSON.stringify(record)}`);
+  return hash.digest("hex").slice(0, 32);
+}
+
+function settingsKey(settings: PartSettings): string {
+  return JSON.stringify([settings.version, LAYOUT, settings.language]);
+}
+
 export class PartCache {
   readonly #dir: string;
   readonly #settings: string;
   /** The files this build read or wrote: the others are removed by prune(). */
   readonly #used = new Set<string>();
 
-  constructor(dir: string, settings: { readonly version: string; readonly language: string }) {
+  constructor(dir: string, settings: PartSettings) {
     this.#dir = dir;
-    this.#settings = JSON.stringify([settings.version, LAYOUT, settings.language]);
+    this.#settings = settingsKey(settings);
   }
 
   readPart(part: SearchPart): PartFiles | null {
@@ -76,10 +101,7 @@ export class PartCache {
   }
 
   #partName(part: SearchPart): string {
-    // Record by record: one string of every record would be ~10 MB for a part of 10,000.
-    const hash = createHash("sha256").update(this.#settings).update(`\n${part.key}`);
-    for (const record of part.records) hash.update(`\n${JSON.stringify(record)}`);
-    return `${PART_PREFIX}${hash.digest("hex").slice(0, 32)}.v8`;
+    return `${PART_PREFIX}${partFingerprint(part, this.#settings)}.v8`;
   }
 
   #bundleName(): string {

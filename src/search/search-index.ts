@@ -6,6 +6,7 @@ import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { FileWriter } from "../render/file-writer.ts";
+import { isSplit, owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import {
   bundleOf,
   type PartFiles,
@@ -15,7 +16,7 @@ import {
   type SearchBundle,
 } from "./index-layout.ts";
 import { runPagefind } from "./pagefind-indexer.ts";
-import { PartCache } from "./part-cache.ts";
+import { PartCache, partFingerprint } from "./part-cache.ts";
 import { type SearchPart, searchParts } from "./search-parts.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
 import type { IndexFile } from "./stable-index.ts";
@@ -91,6 +92,11 @@ export interface SearchIndexOptions {
   readonly cacheDir?: string;
   /** At most this many records in a part (search-parts.ts; for tests and the benchmark). */
   readonly maxRecordsPerPart?: number;
+  /**
+   * A split build's share (src/shards): the parts it owns are indexed and
+   * written; shard 1 writes the files every part shares (parts.json, the bundle).
+   */
+  readonly shard?: Shard;
 }
 
 /** An index Pagefind has built, held in memory until the site's files are written. */
@@ -110,6 +116,10 @@ export interface BuiltSearchIndex {
  * With `cacheDir`, each part is kept there and reused while its records
  * stay the same (part-cache.ts): a build in which no event changed indexes
  * nothing, and one in which an event changed indexes only that event's part.
+ *
+ * In a split build each shard indexes and writes its own parts; parts.json
+ * names every part by what it is made from, so shard 1 writes it without
+ * the other shards' files.
  */
 export async function buildSearchIndex(
   input: SearchIndexInput,
@@ -117,10 +127,11 @@ export async function buildSearchIndex(
   options: SearchIndexOptions = {},
 ): Promise<BuiltSearchIndex> {
   const records = recordsFor(input, site);
-  const parts = searchParts(records, { maxRecords: options.maxRecordsPerPart });
-  const cache = options.cacheDir
-    ? new PartCache(options.cacheDir, { version: PAGEFIND_VERSION, language: site.uiLanguage })
-    : null;
+  const shard = options.shard ?? WHOLE_BUILD;
+  const allParts = searchParts(records, { maxRecords: options.maxRecordsPerPart });
+  const parts = allParts.filter((part) => owns(shard, searchPartShardKey(part.key)));
+  const settings = { version: PAGEFIND_VERSION, language: site.uiLanguage };
+  const cache = options.cacheDir ? new PartCache(options.cacheDir, settings) : null;
   // The parts the cache holds, then the others indexed one after the other:
   // while Pagefind indexes one, this thread makes the files of the one before.
   const reused = new Map(parts.map((part) => [part, cache?.readPart(part) ?? null]));
@@ -169,16 +180,21 @@ export async function buildSearchIndex(
   );
   // The whole index is new when any part is; counted for the build's report and tests.
   count(figures.some((part) => part.built) ? "searchIndexBuilt" : "searchIndexReused");
-  bundle ??= cache?.readBundle() ?? null;
-  if (!bundle) {
-    // Every part came from the cache but the bundle did not: an index of one
-    // record (or none) gives Pagefind's script and WebAssembly for the language.
-    bundle = bundleOf((await runPagefind(records.slice(0, 1), site.uiLanguage)).files);
+  const root = owns(shard, null) ? await sharedFiles() : [];
+  // Shards may share one cache folder: none removes what another one uses.
+  if (!isSplit(shard)) cache?.prune();
+
+  async function sharedFiles() {
+    bundle ??= cache?.readBundle() ?? null;
+    if (!bundle) {
+      // Every part came from the cache but the bundle did not: an index of one
+      // record (or none) gives Pagefind's script and WebAssembly for the language.
+      bundle = bundleOf((await runPagefind(records.slice(0, 1), site.uiLanguage)).files);
+    }
+    cache?.writeBundle(bundle);
+    const summaries = allParts.map((part) => partSummary(part, partFingerprint(part, settings)));
+    return rootFiles(bundle, summaries);
   }
-  cache?.writeBundle(bundle);
-  cache?.prune();
-  const summaries = built.map(({ part, files }) => partSummary(part, files));
-  const root = rootFiles(bundle, summaries);
   return {
     records: records.length,
     parts: figures,

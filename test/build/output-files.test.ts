@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,6 +42,7 @@ describe("hashOutput", () => {
       bytes: 9,
       pages: 2,
       largestFile: { path: "index.html", bytes: 5 },
+      kept: 0,
     });
     expect([...output.hashes.keys()].sort()).toEqual([
       "a/b/index.html",
@@ -48,6 +50,36 @@ describe("hashOutput", () => {
       "c.ics",
       "index.html",
     ]);
+  });
+});
+
+describe("hashOutput with the last publish's files", () => {
+  it("should keep the published copy of each file with the same bytes, and no other", async () => {
+    await writeTree(join(root, "published"), { "same.html": "x", "edited.xml": "1" });
+    await writeTree(join(root, "staging"), { "same.html": "x", "edited.xml": "2", "new.ics": "n" });
+    const published = {
+      folder: join(root, "published"),
+      hashes: hashOutput(join(root, "published")).hashes,
+    };
+    const output = hashOutput(join(root, "staging"), { published });
+    expect(output.kept).toBe(1);
+    // The same file on disk (one inode, two names): hosts that compare times and sizes skip it.
+    const inode = (path: string) => statSync(join(root, path)).ino;
+    expect(inode("staging/same.html")).toBe(inode("published/same.html"));
+    expect(inode("staging/edited.xml")).not.toBe(inode("published/edited.xml"));
+    expect(await readFile(join(root, "staging/edited.xml"), "utf8")).toBe("2");
+  });
+
+  it("should write a file whose published copy is not what the list says (edited by hand)", async () => {
+    await writeTree(join(root, "published"), { "a.html": "old" });
+    const published = {
+      folder: join(root, "published"),
+      hashes: hashOutput(join(root, "published")).hashes,
+    };
+    await writeTree(join(root, "published"), { "a.html": "edited" });
+    await writeTree(join(root, "staging"), { "a.html": "old" });
+    expect(hashOutput(join(root, "staging"), { published }).kept).toBe(0);
+    expect(await readFile(join(root, "staging/a.html"), "utf8")).toBe("old");
   });
 });
 

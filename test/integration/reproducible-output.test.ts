@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ import { listFilesSync } from "../helpers/files.ts";
 
 interface Metrics {
   readonly files: number;
+  readonly filesKept: number;
   readonly filesNew: number | null;
   readonly filesChanged: number | null;
   readonly filesRemoved: number | null;
@@ -107,11 +108,20 @@ function expectCountsOf(diff: TreeDiff, metrics: Metrics): void {
     filesNew: metrics.filesNew,
     filesChanged: metrics.filesChanged,
     filesRemoved: metrics.filesRemoved,
+    // Only new and changed files are written; every other one is kept as published.
+    filesWritten: metrics.files - metrics.filesKept,
   }).toEqual({
     filesNew: diff.added.length,
     filesChanged: diff.changed.length,
     filesRemoved: diff.removed.length,
+    filesWritten: diff.added.length + diff.changed.length,
   });
+}
+
+/** A file's identity on disk and its modification time: what rsync and `aws s3 sync` compare. */
+function identity(path: string): string {
+  const stat = statSync(path);
+  return `${stat.ino} ${stat.mtimeMs}`;
 }
 
 describe("a rebuild from an unchanged portal", () => {
@@ -195,15 +205,29 @@ describe("one event edited in a 10,000-event site", () => {
       .filter((e) => Date.parse(e.start) > Date.parse(NOW) + 2 * 86_400_000)
       .sort((a, b) => Date.parse(a.start) - Date.parse(b.start))[0];
     if (!event) throw new Error("the synthetic dataset has no event ahead");
+    const eventPage = `${paths.event(event.calendarId, event.id).slice(1)}index.html`;
+    const other = dataset.events.find((e) => e.calendarId !== event.calendarId) ?? event;
+    const otherPage = `${paths.event(other.calendarId, other.id).slice(1)}index.html`;
+    const identities = [eventPage, otherPage, "404.html"].map((file) =>
+      identity(join(builds.site, file)),
+    );
     portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
     const second = await builds.build(new Date(later).toISOString(), noCards);
     const diff = diffTrees(before, snapshotTree(builds.site));
     expectCountsOf(diff, second);
+    // The edited event's page is written anew; an unchanged event page and an
+    // unchanged page of Eleventy's are the very files published before.
+    const [edited, ...unchanged] = [eventPage, otherPage, "404.html"];
+    expect(diff.changed).toContain(edited);
+    expect(diff.changed).not.toContain(unchanged[0]);
+    expect(diff.changed).not.toContain(unchanged[1]);
+    expect(
+      [eventPage, otherPage, "404.html"].map((file) => identity(join(builds.site, file))),
+    ).toEqual([expect.not.stringMatching(`^${identities[0]}$`), identities[1], identities[2]]);
     // Only the search index names files by their content: its renamed files are the new and removed ones.
     expect(
       [...diff.added, ...diff.removed].filter((file) => !file.startsWith("pagefind/")),
     ).toEqual([]);
-    const eventPage = `${paths.event(event.calendarId, event.id).slice(1)}index.html`;
     expect(diff.changed).toEqual(
       expect.arrayContaining([
         eventPage,

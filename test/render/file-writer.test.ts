@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,26 @@ describe("file-writer", () => {
     expect(await readFile(join(root, "a/b/index.html"), "utf8")).toBe("<p>é</p>");
     expect(writer.files).toBe(2);
     expect(writer.bytes).toBe(Buffer.byteLength("<p>é</p>") + 15);
+  });
+
+  it("should keep the last publish's copy of a file with the same bytes instead of writing it, and say so", async () => {
+    const first = new FileWriter(join(root, "published"));
+    first.write("same.html", "x");
+    first.write("edited.xml", "1");
+    const published = {
+      folder: join(root, "published"),
+      hashes: new Map([...first.known].map(([path, file]) => [path, file.hash])),
+    };
+    const next = new FileWriter(join(root, "next"), { published });
+    next.write("same.html", "x");
+    next.write("edited.xml", "2");
+    const inode = (path: string) => statSync(join(root, path)).ino;
+    expect(inode("next/same.html")).toBe(inode("published/same.html"));
+    expect(inode("next/edited.xml")).not.toBe(inode("published/edited.xml"));
+    expect(await readFile(join(root, "next/edited.xml"), "utf8")).toBe("2");
+    expect(next.known.get("same.html")?.kept).toBe(true);
+    expect(next.known.get("edited.xml")?.kept).toBeUndefined();
+    expect(next.files).toBe(2);
   });
 
   it("should refuse a path written before, by itself or by Eleventy", () => {

@@ -2,6 +2,7 @@ import type { SiteConfig } from "../../config/site.ts";
 import type { CalendarEvent } from "../../model/types.ts";
 import { paths } from "../../model/url-scheme.ts";
 import { type FileGroup, fileGroup } from "../../render/file-group.ts";
+import { eventShardKey } from "../../shards/shard.ts";
 import type { EventPage } from "../../site/views.ts";
 import { offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
 import { writeEventOembedJson } from "./event-card-snippets.ts";
@@ -27,6 +28,7 @@ export function eventCardFileGroups(
       name: "event card",
       items,
       path: ({ calendar, event }) => `${paths.embedEvent(calendar.id, event.id)}index.html`,
+      shardKey: ({ event }) => eventShardKey(event),
       render: ({ calendar, event }) =>
         renderEventCard({
           event,
@@ -41,6 +43,7 @@ export function eventCardFileGroups(
       name: "event oembed",
       items,
       path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
+      shardKey: ({ event }) => eventShardKey(event),
       render: ({ calendar, event }) => writeEventOembedJson(event, calendar, site),
     }),
   ];

@@ -1,0 +1,143 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { savePublishedState } from "../changes/previous-state.ts";
+import type { PublishedState } from "../changes/published-state.ts";
+import { publishedStateFolder } from "../changes/state-location.ts";
+import type { BuildConfig } from "../config/build-config.ts";
+import { PublishError } from "../errors.ts";
+import { count, timed, timedAsync } from "../metrics.ts";
+import { paths } from "../model/url-scheme.ts";
+import type { KnownFile } from "../render/published-copy.ts";
+import {
+  compareFiles,
+  type FileChanges,
+  type FileHashes,
+  hashOutput,
+  type OutputFiles,
+  type PublishedFiles,
+  readFileList,
+  writeFileList,
+} from "./output-files.ts";
+import { loadPreviousManifest } from "./previous-manifest.ts";
+import { publishAtomically } from "./publish.ts";
+import { checkShrink, type ManifestCounts, parseManifestCounts } from "./shrink-guard.ts";
+
+/**
+ * The publish step, after a site is rendered into its staging folder (by
+ * `npm run build`, or put together from shards by `npm run merge-shards`):
+ * hash every file, keeping the published copy of each unchanged one; check
+ * the new manifest against the published one (the shrink guard); swap the
+ * staging folder in; then keep what the next build compares with (the
+ * published state and the file list). Any failure before the swap leaves
+ * the published site as it was (docs/deploy.md, "Safe builds").
+ */
+
+export interface PublishSiteInput {
+  readonly staging: string;
+  readonly output: string;
+  readonly config: Pick<BuildConfig, "site" | "cacheDir" | "publish">;
+  /** What this publish tells the next build about its events (src/changes); null: nothing. */
+  readonly state: PublishedState | null;
+  /** The last publish's files, as `lastPublishedFiles` read them before rendering. */
+  readonly published: PublishedFiles | null;
+  /** Files hashed as they were written (src/render/file-writer.ts): not read again. */
+  readonly known?: ReadonlyMap<string, KnownFile>;
+}
+
+export interface PublishOutcome {
+  readonly files: OutputFiles;
+  /** Against the last publish; null when there was nothing to compare with. */
+  readonly changes: FileChanges | null;
+  /** Files that are the published copies, kept rather than written again. */
+  readonly kept: number;
+  readonly manifest: ManifestCounts;
+  readonly warnings: readonly string[];
+}
+
+/** Where the list of a site's published files is kept (beside its published state). */
+function fileListPath(config: PublishSiteInput["config"], output: string): string {
+  return join(publishedStateFolder(config.cacheDir, output, config.site.url), "files.json");
+}
+
+/**
+ * The files the last publish into `output` left there, from the list it
+ * kept; null when there is no list or no folder (a first build, another
+ * machine): the build then writes every file.
+ */
+export function lastPublishedFiles(
+  config: PublishSiteInput["config"],
+  output: string,
+): PublishedFiles | null {
+  if (!existsSync(output)) return null;
+  const hashes = readFileList(fileListPath(config, output));
+  return hashes && { folder: resolve(output), hashes };
+}
+
+export async function publishSite(input: PublishSiteInput): Promise<PublishOutcome> {
+  const { staging, output, config } = input;
+  const { site } = config;
+  const files = timed("hash", () =>
+    hashOutput(staging, { known: input.known, published: input.published }),
+  );
+  count("files.kept", files.kept);
+  count("files.written", files.files - files.kept);
+  const changes = timed("hash", () => {
+    const before =
+      input.published?.hashes ?? (existsSync(output) ? hashOutput(output).hashes : null);
+    return before && compareFiles(before, files.hashes);
+  });
+
+  const manifestPath = join(staging, paths.apiManifest());
+  const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));
+  if ("problem" in built) {
+    throw new PublishError(`The built ${paths.apiManifest()} is unusable: ${built.problem}.`);
+  }
+  const previous = await loadPreviousManifest({
+    siteUrl: site.url,
+    outputDir: output,
+    publishedSite: config.publish.publishedSite,
+  });
+  const shrink = checkShrink({
+    previous: previous.manifest,
+    next: built.manifest,
+    ...config.publish.shrinkGuard,
+  });
+
+  await timedAsync("publish", () => publishAtomically(staging, output));
+  // Only a published site moves on the state the next build compares with.
+  const warnings = [
+    ...shrink.warnings,
+    ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
+    ...keepFileList(fileListPath(config, output), files.hashes),
+  ];
+  return { files, changes, kept: files.kept, manifest: built.manifest, warnings };
+}
+
+/** Writes the published state; a failure is a warning (the site is already published). */
+async function keepPublishedState(
+  cacheDir: string,
+  output: string,
+  state: PublishedState,
+): Promise<string[]> {
+  try {
+    await savePublishedState({ cacheDir, output }, state);
+    return [];
+  } catch (error) {
+    return [
+      `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    ];
+  }
+}
+
+/** Keeps the published files' hashes for the next build's counts; a failure is a warning. */
+function keepFileList(path: string, hashes: FileHashes): string[] {
+  try {
+    writeFileList(path, hashes);
+    return [];
+  } catch (error) {
+    return [
+      `The list of published files could not be kept (${(error as Error).message}); the next build counts changed files against the output folder.`,
+    ];
+  }
+}

@@ -1,0 +1,83 @@
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { checkHostLimits } from "../build/host-limits.ts";
+import { discardStaging, prepareStaging } from "../build/publish.ts";
+import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
+import { formatBuildReport } from "../build/report.ts";
+import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
+import { readPublishStepConfig } from "../config/build-config.ts";
+import { PublishError } from "../errors.ts";
+import { timedAsync } from "../metrics.ts";
+import { mergeShards } from "../shards/merge.ts";
+import { runCli } from "./run.ts";
+
+/**
+ * `npm run merge-shards -- --output DIR SHARD_DIR...`: puts the outputs of
+ * `npm run build -- --shard I/N` together (src/shards/merge.ts) and publishes
+ * them as one build does (src/build/publish-site.ts): the shrink guard once
+ * on the whole site, the atomic swap into DIR, the published state and file
+ * list for the next build. Reads the publish step's settings as the build
+ * does (SITE_URL, EVENT_API_CACHE_DIR, the shrink guard's, DEPLOY_TARGET):
+ * run it with the shards' environment. It needs no portal.
+ */
+runCli(async () => {
+  const { values, positionals } = parseArgs({
+    options: { output: { type: "string", default: DEFAULT_OUTPUT } },
+    allowPositionals: true,
+  });
+  const started = performance.now();
+  const output = values.output;
+  const config = readPublishStepConfig(process.env);
+  await mkdir(dirname(resolve(output)), { recursive: true });
+  const published = lastPublishedFiles(config, output);
+  const staging = await prepareStaging(output);
+  try {
+    const merged = await timedAsync("merge", () => mergeShards(positionals, staging));
+    // Shard 1 rendered everything site-wide, and the state of the events it publishes.
+    const first = merged.records.find((record) => record.shard.index === 1);
+    if (!first || first.siteUrl !== config.site.url) {
+      throw new PublishError(
+        `merge-shards: the shards were built for SITE_URL ${first?.siteUrl}, this merge runs with ${config.site.url}; run it with the shards' settings.`,
+      );
+    }
+    const outcome = await publishSite({
+      staging,
+      output,
+      config,
+      state: first.state,
+      published,
+    });
+    const sum = (pick: (counts: (typeof merged.records)[number]["counts"]) => number) =>
+      merged.records.reduce((total, record) => total + pick(record.counts), 0);
+    const host = checkHostLimits({
+      target: config.deploy.target,
+      count: outcome.files,
+      eventIcsFiles: sum((counts) => counts.eventIcs),
+      eventEmbedFiles: sum((counts) => counts.eventEmbeds),
+      structuredDataCards: sum((counts) => counts.structuredDataCards),
+    });
+    console.log(`Merged ${merged.records.length} shards: ${merged.files} files.`);
+    console.log(
+      formatBuildReport({
+        calendars: outcome.manifest.calendars.length,
+        events: outcome.manifest.totals.events,
+        pages: outcome.files.pages,
+        files: outcome.files.files,
+        bytes: outcome.files.bytes,
+        fileChanges: outcome.changes,
+        warnings: [
+          ...new Set(merged.records.flatMap((record) => record.warnings)),
+          ...outcome.warnings,
+          ...host.warnings,
+        ],
+        seconds: (performance.now() - started) / 1000,
+        output,
+        host: host.line,
+      }),
+    );
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+});

@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { linkSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** Site-relative path ("calendars/x/index.html") -> content hash. */
+export type FileHashes = ReadonlyMap<string, string>;
+
+/**
+ * The files the last publish put in the output folder, with their hashes
+ * (its kept list): a build keeps each one whose bytes it would write again
+ * instead of writing a copy (keepPublished).
+ */
+export interface PublishedFiles {
+  /** The output folder as published. */
+  readonly folder: string;
+  readonly hashes: FileHashes;
+}
+
+/** A file already hashed where it was written (src/render/file-writer.ts). */
+export interface KnownFile {
+  readonly hash: string;
+  readonly bytes: number;
+  /** The published copy was kept (keepPublished) rather than written. */
+  readonly kept?: boolean;
+}
+
+/**
+ * Puts the published copy of `path` at `target` when it has the bytes the
+ * build would write: a hard link, so the file keeps its inode and
+ * modification time and the staging folder's swap (publish.ts) leaves it
+ * exactly as it was. Hosts and tools that upload what changed by time and
+ * size (rsync, `aws s3 sync`) then skip it too, not only those that compare
+ * contents. False when it cannot (no such file, another size, another file
+ * system): the caller writes the bytes instead.
+ */
+export function keepPublished(
+  published: PublishedFiles | null | undefined,
+  path: string,
+  known: KnownFile,
+  target: string,
+): boolean {
+  if (!published || published.hashes.get(path) !== known.hash) return false;
+  const source = join(published.folder, path);
+  try {
+    if (statSync(source).size !== known.bytes) return false;
+    linkSync(source, target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
+export function contentHash(content: Uint8Array): string {
+  return createHash("sha256").update(content).digest("base64url").slice(0, 22);
+}

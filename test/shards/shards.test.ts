@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
+import { runScript } from "../helpers/demo-build.ts";
+import {
+  type BuildMetrics,
+  counter,
+  fileTree,
+  type MeteredBuildOptions,
+  meteredBuild,
+} from "../helpers/metered-build.ts";
+
+/*
+ * A build split over machines (docs/performance.md, "A build over several
+ * machines"): `npm run build -- --shard I/N` renders one share each,
+ * `npm run merge-shards` puts them together, and the merged site is the
+ * single build's, byte for byte. The shards run one after the other here
+ * (as separate jobs would, each with the same clock and data).
+ */
+
+const SYNTHETIC = { calendars: 3, eventsPerCalendar: 60 };
+const EVENTS = SYNTHETIC.calendars * SYNTHETIC.eventsPerCalendar;
+// Small parts, so that the search index has parts for every shard to own.
+const settings = { SHARE_CARDS: "og", SITE_NOW: NOW };
+
+let portal: RunningPortal;
+let work: string;
+let runs = 0;
+let single: Map<string, string>;
+let singleMetrics: BuildMetrics;
+
+const options = (cache: string, extra: Partial<MeteredBuildOptions> = {}): MeteredBuildOptions => ({
+  portal,
+  cacheDir: join(work, cache),
+  metricsFile: join(work, `metrics-${++runs}.json`),
+  env: settings,
+  ...extra,
+});
+
+beforeAll(async () => {
+  portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
+  work = mkdtempSync(join(tmpdir(), "ecp-shards-"));
+  singleMetrics = await meteredBuild(join(work, "single"), options("cache-single"));
+  single = await fileTree(join(work, "single"));
+}, 300_000);
+
+afterAll(async () => {
+  await portal.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Builds every shard of `count` into its own folder, then merges them; returns each shard's figures. */
+async function splitBuild(count: number): Promise<{
+  shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
+  merged: string;
+  log: string;
+}> {
+  const cache = `cache-${count}`;
+  const merged = join(work, `merged-${count}`);
+  const shards = [];
+  for (let index = 1; index <= count; index++) {
+    const folder = join(work, `shard-${count}-${index}`);
+    const metrics = await meteredBuild(
+      folder,
+      options(cache, { args: ["--shard", `${index}/${count}`, "--target", merged] }),
+    );
+    shards.push({ folder, metrics, files: await fileTree(folder) });
+  }
+  const run = await merge(
+    merged,
+    cache,
+    shards.map((shard) => shard.folder),
+  );
+  expect(run.status, run.log).toBe(0);
+  return { shards, merged, log: run.log };
+}
+
+function merge(output: string, cache: string, folders: readonly string[]) {
+  return runScript("src/cli/merge-shards.ts", ["--output", output, ...folders], {
+    EVENT_API_CACHE_DIR: join(work, cache),
+    ...settings,
+  });
+}
+
+/** A shard's own files: its record (.shard/) is not part of the site. */
+const siteFiles = (files: Map<string, string>) =>
+  [...files.keys()].filter((file) => !file.startsWith(".shard/"));
+
+describe("a build split over shards", () => {
+  for (const count of [1, 2, 4]) {
+    it(`should merge ${count} shard${count > 1 ? "s" : ""} into exactly the single build's files, each file written by one shard`, async () => {
+      const { shards, merged, log } = await splitBuild(count);
+      expect(await fileTree(merged)).toEqual(single);
+      expect(log).toContain(`Merged ${count} shards: ${single.size} files.`);
+      // Disjoint shares that add up to the site.
+      const written = shards.flatMap((shard) => siteFiles(shard.files));
+      expect(new Set(written).size).toBe(written.length);
+      expect(written.length).toBe(single.size);
+      // Each event's page, .ics, card and oEmbed answer is rendered by one shard, once.
+      for (const name of [
+        "rendered.calendars/event.njk",
+        "rendered.event.ics",
+        "rendered.event card",
+        "rendered.event oembed",
+      ]) {
+        const total = shards.reduce((sum, shard) => sum + counter(shard.metrics, name), 0);
+        expect(total, name).toBe(counter(singleMetrics, name));
+      }
+      const pages = shards.map((shard) => counter(shard.metrics, "rendered.calendars/event.njk"));
+      expect(pages.reduce((a, b) => a + b, 0)).toBe(EVENTS);
+      // Every search part indexed by one shard.
+      const parts = shards.reduce(
+        (sum, shard) => sum + counter(shard.metrics, "searchPartsBuilt"),
+        0,
+      );
+      expect(parts).toBe(counter(singleMetrics, "searchPartsBuilt"));
+      expect(parts).toBeGreaterThan(1);
+      if (count > 1) {
+        // Shares of a fair size: no shard without event pages.
+        expect(Math.min(...pages)).toBeGreaterThan(0);
+        // Only shard 1 renders Eleventy's site-wide pages, feeds and assets.
+        for (const shard of shards.slice(1)) {
+          const files = siteFiles(shard.files);
+          expect(counter(shard.metrics, "rendered.eleventy")).toBe(0);
+          expect(files).not.toContain("index.html");
+          expect(files).not.toContain("feed.xml");
+          expect(files.filter((file) => file.startsWith("assets/"))).toEqual([]);
+          expect(files.some((file) => /^calendars\/[^/]+\/events\//.test(file))).toBe(true);
+        }
+      }
+    }, 300_000);
+  }
+
+  it("should refuse shards that are not the shares of one build, and publish nothing", async () => {
+    const cache = "cache-refusals";
+    const folder = (name: string) => join(work, `refusal-${name}`);
+    const target = folder("site");
+    const shard = (name: string, share: string, env: Record<string, string> = {}) =>
+      meteredBuild(
+        folder(name),
+        options(cache, {
+          args: ["--shard", share, "--target", target],
+          env: { ...settings, ...env },
+        }),
+      );
+    await shard("a", "1/2");
+    await shard("b", "2/2");
+    await shard("b-later", "2/2", { SITE_NOW: "2026-11-22T13:00:00Z" });
+
+    const missing = await merge(target, cache, [folder("a")]);
+    expect(missing.status).toBe(1);
+    expect(missing.log).toContain("shard 2/2 missing");
+    const twice = await merge(target, cache, [folder("a"), folder("a")]);
+    expect(twice.log).toContain("are both shard 1/2");
+    const clock = await merge(target, cache, [folder("a"), folder("b-later")]);
+    expect(clock.log).toContain("clock (SITE_NOW)");
+    const notShard = await merge(target, cache, [folder("a"), join(work, "single")]);
+    expect(notShard.log).toContain("is not the output of `npm run build -- --shard I/N`");
+    for (const run of [twice, clock, notShard]) expect(run.status).toBe(1);
+    // Nothing was published by the refused merges.
+    await expect(fileTree(target)).rejects.toThrow();
+
+    const ok = await merge(target, cache, [folder("b"), folder("a")]);
+    expect(ok.status, ok.log).toBe(0);
+    expect((await fileTree(target)).size).toBe(single.size);
+  }, 300_000);
+});
