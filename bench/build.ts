@@ -39,9 +39,10 @@ export async function runBuild(options: {
   readonly metricsFile: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** More arguments: `--shard 2/4 --target DIR`. */
+  readonly args?: readonly string[];
 }): Promise<BuildRun> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(env)) if (PROJECT_VARIABLES.test(name)) delete env[name];
+  const env = benchEnv(options.env);
   const started = performance.now();
   const { code, log } = await run(
     [
@@ -52,8 +53,9 @@ export async function runBuild(options: {
       options.output,
       "--metrics",
       options.metricsFile,
+      ...(options.args ?? []),
     ],
-    { ...env, PREVIOUS_MANIFEST_URL: "none", ...options.env },
+    env,
     options.timeoutMs,
   );
   const wallSeconds = (performance.now() - started) / 1000;
@@ -67,6 +69,15 @@ export async function runBuild(options: {
   }
   const metrics = JSON.parse(await readFile(options.metricsFile, "utf8")) as BuildMetrics;
   return { ok: true, wallSeconds, metrics };
+}
+
+/** The shell's environment without the project's settings, then the benchmark's. */
+export function benchEnv(
+  settings: Readonly<Record<string, string>>,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of Object.keys(env)) if (PROJECT_VARIABLES.test(name)) delete env[name];
+  return { ...env, PREVIOUS_MANIFEST_URL: "none", ...settings };
 }
 
 /** Runs a Node script; asynchronous on purpose: the portal the build talks to runs in this process. */

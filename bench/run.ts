@@ -10,6 +10,7 @@ import { type BuildRun, runBuild } from "./build.ts";
 import { fetchFloor, measureRenderFloor, type RenderFloor } from "./floors.ts";
 import { benchPortal } from "./portal.ts";
 import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
+import { benchShards, type ShardsFigures } from "./shards.ts";
 
 /**
  * `npm run bench`: cold, warm, changed (5% of events) and edited (one event)
@@ -26,6 +27,8 @@ import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
  *   --portal              add the reference portal's own throughput
  *   --no-search           skip the search index section (built for the 10,000-event portal)
  *   --share-cards mode    SHARE_CARDS for the builds: auto (default), all, og or off (docs/share-cards.md)
+ *   --shards n[,n...]     also the build split over n shards and merged (src/shards): each shard
+ *                         cold alone (projected to n runners) and all of a warm build at once here
  */
 
 const SIZES: Readonly<Record<string, string>> = {
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     portal: { type: "boolean", default: false },
     search: { type: "boolean", default: true },
     "share-cards": { type: "string", default: "auto" },
+    shards: { type: "string", default: "" },
   },
   allowNegative: true,
 });
@@ -59,6 +63,13 @@ const shareCards = values["share-cards"];
 if (!["auto", "all", "og", "off"].includes(shareCards)) {
   throw new Error(`--share-cards: expected auto, all, og or off, got "${shareCards}"`);
 }
+const shardCounts = values.shards
+  ? values.shards.split(",").map((n) => {
+      const count = positive("shards", n.trim());
+      if (count < 1 || count > 16) throw new Error(`--shards: 1 to 16 shards, got ${n}`);
+      return count;
+    })
+  : [];
 const medium =
   values.disk || !existsSync("/dev/shm")
     ? { name: "disk", dir: tmpdir() }
@@ -198,6 +209,19 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       if (one) portal.updateEvent(one.calendarId, one.id, { title: `${one.title} [${round}]` });
     });
 
+    const shardRuns: ShardsFigures[] = [];
+    for (const shards of shardCounts) {
+      shardRuns.push(
+        await benchShards({
+          shards,
+          work,
+          env,
+          timeoutMs,
+          beforeEach: () => portal.resetCounters(),
+        }),
+      );
+    }
+
     const files = cold.metrics?.files ?? 0;
     const renderFloor = await measureRenderFloor(files, work);
     const fetch = fetchFloor({
@@ -228,8 +252,10 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
         ...figures(changedRun, renderFloor, fetch.seconds),
       },
       edited: figures(editedRun, renderFloor, fetch.seconds),
+      shards: shardRuns,
     };
     print(label, result, renderFloor, fetch);
+    if (shardRuns.length > 0) printShards(shardRuns, cold.wallSeconds, warm.wallSeconds);
     return result;
   } finally {
     await portal.close();
@@ -413,6 +439,39 @@ function print(
       ],
       ["total / both floors", ...[cold, warm, changed].map((f) => x(f.totalRatio))],
     ],
+  );
+}
+
+function printShards(runs: readonly ShardsFigures[], coldSeconds: number, warmSeconds: number) {
+  console.log(
+    `\n  Split over shards (src/shards), each with its own cache; the single build: cold ${coldSeconds.toFixed(2)} s, warm ${warmSeconds.toFixed(2)} s`,
+  );
+  table(
+    [
+      "shards",
+      "cold, each alone s",
+      "merge s",
+      "n runners s",
+      "speed-up",
+      "peak MB",
+      "warm, all here s",
+      "merge s",
+      "speed-up here",
+    ],
+    runs.map((r) => [
+      r.shards,
+      r.coldShardSeconds.map((s) => s.toFixed(1)).join(" "),
+      r.coldMergeSeconds.toFixed(2),
+      r.coldProjectedSeconds.toFixed(2),
+      x(coldSeconds / r.coldProjectedSeconds),
+      fmt(Math.max(...r.coldPeakRssMB)),
+      r.warmTogetherSeconds.toFixed(2),
+      r.warmMergeSeconds.toFixed(2),
+      x(warmSeconds / (r.warmTogetherSeconds + r.warmMergeSeconds)),
+    ]),
+  );
+  console.log(
+    "  (n runners: the slowest shard's cold build alone plus the merge, what n separate machines would take;\n   here: a warm build's shards at once on this machine's cores, then the merge)",
   );
 }
 

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -35,5 +37,94 @@ describe("the publish workflow", () => {
       .split(/\n(?=\s+- )/)
       .find((block) => block.includes("actions/cache@"));
     expect(cacheStep).toMatch(new RegExp(`\\n\\s+path: ${cacheDir?.replace(".", "\\.")}\\n`));
+  });
+});
+
+/*
+ * .github/workflows/publish-sharded.yml splits the build over a matrix of
+ * shards (docs/performance.md, "A build over several machines"): one clock
+ * for all, each shard's folder uploaded with its record, merged once.
+ */
+/** A GitHub Actions expression as the workflow spells it: `${{ inner }}`. */
+const expr = (inner: string) => `$${"{{"} ${inner} }}`;
+
+describe("the sharded publish workflow", () => {
+  const sharded = readFileSync(
+    join(import.meta.dirname, "../../.github/workflows/publish-sharded.yml"),
+    "utf8",
+  );
+  const steps = sharded.split(/\n(?=\s+- )/);
+  const step = (name: string) => steps.find((block) => block.includes(`name: ${name}`)) ?? "";
+  const envOf = (block: string) =>
+    Object.fromEntries(
+      [...(block.split(/\n\s+env:\n/)[1] ?? "").matchAll(/^\s+([A-Z_]+): (.+)$/gm)].map((m) => [
+        m[1],
+        (m[2] ?? "").trim(),
+      ]),
+    );
+  /** A step's `run: |` script, unindented. */
+  const scriptOf = (block: string) => {
+    const lines = (block.split(/\n\s+run: \|\n/)[1] ?? "").split("\n");
+    const indent = /^\s*/.exec(lines[0] ?? "")?.[0].length ?? 0;
+    const script: string[] = [];
+    for (const line of lines) {
+      if (line.trim() && line.length - line.trimStart().length < indent) break;
+      script.push(line.slice(indent));
+    }
+    return script.join("\n");
+  };
+
+  it("should plan one clock and the list of shards from BUILD_SHARDS", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ecp-plan-"));
+    try {
+      const outputs = join(dir, "outputs");
+      for (const [shards, expected] of [
+        ["3", "[1,2,3]"],
+        ["", "[1,2,3,4]"],
+      ] as const) {
+        writeFileSync(outputs, "");
+        execFileSync("bash", ["-c", scriptOf(step("The build's clock and shards"))], {
+          env: { ...process.env, GITHUB_OUTPUT: outputs, BUILD_SHARDS: shards },
+        });
+        const values = Object.fromEntries(
+          readFileSync(outputs, "utf8")
+            .trim()
+            .split("\n")
+            .map((line) => line.split("=") as [string, string]),
+        );
+        expect(values.shards).toBe(expected);
+        expect(JSON.parse(values.shards ?? "")).toHaveLength(Number(values.count));
+        expect(values.now).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("should build each shard of the matrix at the plan's clock, and upload it with its record", () => {
+    expect(sharded).toContain(`shard: ${expr("fromJSON(needs.plan.outputs.shards)")}`);
+    const build = step("Build shard");
+    expect(build).toContain('npm run build -- --shard "$SHARD/$COUNT" --output "shard-$SHARD"');
+    const env = envOf(build);
+    expect(env.SHARD).toBe(expr("matrix.shard"));
+    expect(env.COUNT).toBe(expr("needs.plan.outputs.count"));
+    expect(env.SITE_NOW).toBe(expr("needs.plan.outputs.now"));
+    const upload = steps.find((block) => block.includes("actions/upload-artifact@")) ?? "";
+    expect(upload).toContain(`path: shard-${expr("matrix.shard")}`);
+    // The record merge-shards checks is in .shard/, which upload-artifact leaves out by default.
+    expect(upload).toContain("include-hidden-files: true");
+  });
+
+  it("should merge every shard's folder once, then deploy the merged site", () => {
+    const download = steps.find((block) => block.includes("actions/download-artifact@")) ?? "";
+    expect(download).toContain("pattern: shard-*");
+    expect(download).toContain("path: shards");
+    expect(step("Merge the shards")).toContain(
+      "npm run merge-shards -- --output _site shards/shard-*",
+    );
+    expect(step("Deploy to Netlify")).toContain("--dir _site");
+    expect(sharded.indexOf("name: Merge the shards")).toBeLessThan(
+      sharded.indexOf("name: Deploy to Netlify"),
+    );
   });
 });
