@@ -245,10 +245,12 @@ async function startRun(options: PublisherOptions): Promise<Run> {
   searchIndex.catch(() => {}); // awaited once Eleventy has rendered, unless rendering fails first
   const scopes = new FeedScopes(data, options.site, warn);
   // Every calendar file's size budget is worked out here, once, rather than
-  // inside the first page that mentions it.
-  timed("ics", () => {
-    for (const scope of scopes.withFiles) scopes.plan(scope);
-  });
+  // inside the first page that mentions it; by the shard that writes them.
+  if (owns(options.shard ?? WHOLE_BUILD, null)) {
+    timed("ics", () => {
+      for (const scope of scopes.withFiles) scopes.plan(scope);
+    });
+  }
   // Every card is asked for now, and renders while Eleventy renders the pages.
   const cards =
     options.cards &&
