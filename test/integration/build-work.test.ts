@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { NOW } from "../helpers/clock.ts";
-import { runScript } from "../helpers/demo-build.ts";
+import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 
 /**
  * The build's work, counted instead of timed (docs/performance.md): what a
@@ -17,10 +16,7 @@ import { runScript } from "../helpers/demo-build.ts";
 const SYNTHETIC = { calendars: 3, eventsPerCalendar: 100 };
 const EVENTS = SYNTHETIC.calendars * SYNTHETIC.eventsPerCalendar;
 
-interface Metrics {
-  readonly events: number;
-  readonly files: number;
-  readonly counters: Readonly<Record<string, number>>;
+interface Metrics extends BuildMetrics {
   readonly richResults: {
     readonly events: number;
     readonly required: Readonly<Record<string, number>>;
@@ -48,36 +44,16 @@ async function build(
   env: Record<string, string> = {},
   target: RunningPortal = portal,
 ): Promise<Metrics> {
-  const metricsFile = join(work, `metrics-${++builds}.json`);
-  const run = await runScript("src/cli/build.ts", ["--output", output, "--metrics", metricsFile], {
-    EVENT_API_URL: target.url,
-    EVENT_API_TOKEN: target.token,
-    EVENT_API_CACHE_DIR: join(work, "cache", target === portal ? "main" : "other"),
-    EVENT_API_PAGE_SIZE_PARAM: "limit",
-    ...env,
-  });
-  expect(run.status, run.log).toBe(0);
-  return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
+  return (await meteredBuild(output, {
+    portal: target,
+    cacheDir: join(work, "cache", target === portal ? "main" : "other"),
+    metricsFile: join(work, `metrics-${++builds}.json`),
+    env,
+  })) as Metrics;
 }
 
-const count = (metrics: Metrics, name: string) => metrics.counters[name] ?? 0;
-
-/** Every file's bytes by path. */
-async function tree(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(
-      path
-        .slice(root.length + 1)
-        .split(sep)
-        .join("/"),
-      (await readFile(path)).toString("base64"),
-    );
-  }
-  return files;
-}
+const count = (metrics: Metrics, name: string) => counter(metrics, name);
+const tree = fileTree;
 
 function searchIndexFiles(files: Map<string, string>): Map<string, string> {
   return new Map([...files].filter(([file]) => file.startsWith("pagefind/")));

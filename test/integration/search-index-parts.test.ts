@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { NOW } from "../helpers/clock.ts";
-import { runScript } from "../helpers/demo-build.ts";
+import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 
 /*
  * The search index in parts (docs/site.md, "Search and filters"), built
@@ -16,10 +16,6 @@ import { runScript } from "../helpers/demo-build.ts";
 
 const SYNTHETIC = { calendars: 3, eventsPerCalendar: 100 };
 const EVENTS = SYNTHETIC.calendars * SYNTHETIC.eventsPerCalendar;
-
-interface Metrics {
-  readonly counters: Readonly<Record<string, number>>;
-}
 
 interface PartsList {
   readonly parts: readonly { readonly key: string; readonly records: number }[];
@@ -41,37 +37,18 @@ afterAll(async () => {
 
 const site = () => join(work, "site");
 
-async function build(): Promise<Metrics> {
-  const metricsFile = join(work, `metrics-${++builds}.json`);
-  const run = await runScript("src/cli/build.ts", ["--output", site(), "--metrics", metricsFile], {
-    EVENT_API_URL: portal.url,
-    EVENT_API_TOKEN: portal.token,
-    EVENT_API_CACHE_DIR: join(work, "cache"),
-    EVENT_API_PAGE_SIZE_PARAM: "limit",
+function build(): Promise<BuildMetrics> {
+  return meteredBuild(site(), {
+    portal,
+    cacheDir: join(work, "cache"),
+    metricsFile: join(work, `metrics-${++builds}.json`),
   });
-  expect(run.status, run.log).toBe(0);
-  return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
 }
 
-const count = (metrics: Metrics, name: string) => metrics.counters[name] ?? 0;
+const count = counter;
 
 /** Every file of the search index's folder, its bytes by path (relative to the folder). */
-function indexFiles(): Map<string, string> {
-  const root = join(site(), "pagefind");
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(
-      path
-        .slice(root.length + 1)
-        .split(sep)
-        .join("/"),
-      readFileSync(path).toString("base64"),
-    );
-  }
-  return files;
-}
+const indexFiles = () => fileTree(join(site(), "pagefind"));
 
 /** The top-level names (a part's folder, or a shared file) whose files differ between two builds. */
 function touched(before: Map<string, string>, after: Map<string, string>): Set<string> {
@@ -104,13 +81,13 @@ describe("the search index in parts", () => {
     expect(count(cold, "searchPartsBuilt")).toBe(parts.length);
     expect(count(cold, "searchPartsReused")).toBe(0);
     expect(count(cold, "searchRecordsIndexed")).toBe(EVENTS);
-    const coldFiles = indexFiles();
+    const coldFiles = await indexFiles();
 
     const warm = await build();
     expect(count(warm, "searchPartsBuilt")).toBe(0);
     expect(count(warm, "searchPartsReused")).toBe(parts.length);
     expect(count(warm, "searchRecordsIndexed")).toBe(0);
-    expect(indexFiles()).toEqual(coldFiles);
+    expect(await indexFiles()).toEqual(coldFiles);
 
     // A new title: the event's part alone is indexed again, and only its files
     // and the list of parts (which names the part's new entry) change.
@@ -122,7 +99,7 @@ describe("the search index in parts", () => {
     expect(count(changed, "searchPartsBuilt")).toBe(1);
     expect(count(changed, "searchPartsReused")).toBe(parts.length - 1);
     expect(count(changed, "searchRecordsIndexed")).toBe(editedPart?.records);
-    const changedFiles = indexFiles();
+    const changedFiles = await indexFiles();
     expect(touched(coldFiles, changedFiles)).toEqual(new Set([editedPart?.key, "parts.json"]));
 
     // A new date a month and a half later: the part it left and the part it
@@ -146,6 +123,6 @@ describe("the search index in parts", () => {
     expect(expected.size).toBe(2);
     expect(count(rescheduled, "searchPartsBuilt")).toBe(2);
     expect(count(rescheduled, "searchPartsReused")).toBe(parts.length - 2);
-    expect(touched(changedFiles, indexFiles())).toEqual(new Set([...expected, "parts.json"]));
+    expect(touched(changedFiles, await indexFiles())).toEqual(new Set([...expected, "parts.json"]));
   }, 300_000);
 });
