@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { PartFiles, SearchBundle } from "./index-layout.ts";
@@ -62,17 +70,26 @@ export class PartCache {
     this.#settings = settingsKey(settings);
   }
 
-  readPart(part: SearchPart): PartFiles | null {
-    const name = this.#partName(part);
+  /** Whether a part with this fingerprint (partFingerprint) is kept here. */
+  has(fingerprint: string): boolean {
+    const name = partName(fingerprint);
     this.#used.add(name);
-    const value = this.#read(name) as PartFiles | null;
-    return value && value.key === part.key && validFiles(value.files) ? value : null;
+    return existsSync(join(this.#dir, name));
   }
 
-  writePart(part: SearchPart, files: PartFiles): void {
-    const name = this.#partName(part);
+  /** The kept part; null when missing or unreadable. */
+  readPart(fingerprint: string, key: string): PartFiles | null {
+    const name = partName(fingerprint);
     this.#used.add(name);
-    this.#write(name, { key: files.key, files: plain(files.files) });
+    const value = this.#read(name) as PartFiles | null;
+    return value && value.key === key && validFiles(value.files) ? value : null;
+  }
+
+  /** Keeps a part; false when it could not be (the caller keeps the files itself). */
+  writePart(fingerprint: string, files: PartFiles): boolean {
+    const name = partName(fingerprint);
+    this.#used.add(name);
+    return this.#write(name, { key: files.key, files: plain(files.files) });
   }
 
   readBundle(): SearchBundle | null {
@@ -100,10 +117,6 @@ export class PartCache {
     }
   }
 
-  #partName(part: SearchPart): string {
-    return `${PART_PREFIX}${partFingerprint(part, this.#settings)}.v8`;
-  }
-
   #bundleName(): string {
     const hash = createHash("sha256").update(this.#settings).digest("hex").slice(0, 32);
     return `${BUNDLE_PREFIX}${hash}.v8`;
@@ -117,17 +130,23 @@ export class PartCache {
     }
   }
 
-  #write(name: string, value: unknown): void {
+  #write(name: string, value: unknown): boolean {
     try {
       mkdirSync(this.#dir, { recursive: true });
       const file = join(this.#dir, name);
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, serialize(value));
       renameSync(temporary, file);
+      return true;
     } catch {
       // Not kept: the next build indexes this part again.
+      return false;
     }
   }
+}
+
+function partName(fingerprint: string): string {
+  return `${PART_PREFIX}${fingerprint}.v8`;
 }
 
 function validFiles(files: unknown): files is IndexFile[] {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PublishError } from "../errors.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
 import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
@@ -10,13 +11,14 @@ import { isSplit, owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../s
 import {
   bundleOf,
   type PartFiles,
+  type PartSummary,
   partFiles,
   partSummary,
   rootFiles,
   type SearchBundle,
 } from "./index-layout.ts";
 import { runPagefind } from "./pagefind-indexer.ts";
-import { PartCache, partFingerprint } from "./part-cache.ts";
+import { PartCache, type PartSettings, partFingerprint } from "./part-cache.ts";
 import { type SearchPart, searchParts } from "./search-parts.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
 import type { IndexFile } from "./stable-index.ts";
@@ -126,80 +128,133 @@ export async function buildSearchIndex(
   site: SearchIndexSite,
   options: SearchIndexOptions = {},
 ): Promise<BuiltSearchIndex> {
-  const records = recordsFor(input, site);
   const shard = options.shard ?? WHOLE_BUILD;
-  const allParts = searchParts(records, { maxRecords: options.maxRecordsPerPart });
-  const parts = allParts.filter((part) => owns(shard, searchPartShardKey(part.key)));
   const settings = { version: PAGEFIND_VERSION, language: site.uiLanguage };
   const cache = options.cacheDir ? new PartCache(options.cacheDir, settings) : null;
+  // What is held until the files are written: a part's files only when the
+  // cache could not keep them, and its records only until Pagefind has them
+  // (a 100,000-event site's records and index are hundreds of MB).
+  const { owned, summaries, sample, records } = planParts(input, site, {
+    settings,
+    shard,
+    cache,
+    maxRecords: options.maxRecordsPerPart,
+  });
   // The parts the cache holds, then the others indexed one after the other:
   // while Pagefind indexes one, this thread makes the files of the one before.
-  const reused = new Map(parts.map((part) => [part, cache?.readPart(part) ?? null]));
-  const toIndex = parts.filter((part) => !reused.get(part));
-  const indexed = new Map<SearchPart, { files: PartFiles; figures: PartFigures }>();
+  const toIndex = owned.filter((part) => part.pending);
   let bundle: SearchBundle | null = null;
-  let next = toIndex[0] ? timedRun(toIndex[0], site.uiLanguage) : null;
+  const run = (i: number) => {
+    const part = toIndex[i]?.pending;
+    const started = part ? timedRun(part, site.uiLanguage) : null;
+    started?.catch(() => {}); // awaited in its round, unless an earlier one fails first
+    return started;
+  };
+  let next = run(0);
   for (let i = 0; next; i++) {
-    const part = toIndex[i] as SearchPart;
+    const part = toIndex[i] as (typeof toIndex)[number];
     const { output, ms } = await next;
-    const following = toIndex[i + 1];
-    next = following ? timedRun(following, site.uiLanguage) : null;
-    next?.catch(() => {}); // awaited in the next round, unless this one fails first
+    part.pending = null;
+    next = run(i + 1);
     const files = partFiles(part.key, output.files);
     bundle ??= bundleOf(output.files);
     count("searchPartsBuilt");
-    count("searchRecordsIndexed", part.records.length);
+    count("searchRecordsIndexed", part.records);
     peak("searchPartMaxMs", Math.round(ms));
     if (output.peakMB !== null) peak("searchIndexerPeakMB", output.peakMB);
-    cache?.writePart(part, files);
-    indexed.set(part, {
-      files,
-      figures: {
-        key: part.key,
-        records: part.records.length,
-        built: true,
-        ms,
-        peakMB: output.peakMB,
-      },
-    });
+    if (!cache?.writePart(part.fingerprint, files)) part.files = files;
+    part.figures = { key: part.key, records: part.records, built: true, ms, peakMB: output.peakMB };
   }
-  const built = parts.map((part) => {
-    const fromCache = reused.get(part);
-    if (fromCache) count("searchPartsReused");
-    return { part, files: fromCache ?? (indexed.get(part)?.files as PartFiles) };
+  const figures = owned.map((part): PartFigures => {
+    if (part.figures) return part.figures;
+    count("searchPartsReused");
+    return { key: part.key, records: part.records, built: false, ms: 0, peakMB: null };
   });
-  const figures = parts.map(
-    (part): PartFigures =>
-      indexed.get(part)?.figures ?? {
-        key: part.key,
-        records: part.records.length,
-        built: false,
-        ms: 0,
-        peakMB: null,
-      },
-  );
   // The whole index is new when any part is; counted for the build's report and tests.
   count(figures.some((part) => part.built) ? "searchIndexBuilt" : "searchIndexReused");
-  const root = owns(shard, null) ? await sharedFiles() : [];
-  // Shards may share one cache folder: none removes what another one uses.
-  if (!isSplit(shard)) cache?.prune();
-
-  async function sharedFiles() {
+  let root: IndexFile[] = [];
+  if (owns(shard, null)) {
     bundle ??= cache?.readBundle() ?? null;
     if (!bundle) {
       // Every part came from the cache but the bundle did not: an index of one
       // record (or none) gives Pagefind's script and WebAssembly for the language.
-      bundle = bundleOf((await runPagefind(records.slice(0, 1), site.uiLanguage)).files);
+      bundle = bundleOf((await runPagefind(sample, site.uiLanguage)).files);
     }
     cache?.writeBundle(bundle);
-    const summaries = allParts.map((part) => partSummary(part, partFingerprint(part, settings)));
-    return rootFiles(bundle, summaries);
+    root = rootFiles(bundle, summaries);
   }
-  return {
-    records: records.length,
-    parts: figures,
-    writeTo: (writer) => ({ records: records.length, ...writeFiles(root, built, writer) }),
+  // Shards may share one cache folder: none removes what another one uses.
+  if (!isSplit(shard)) cache?.prune();
+  const readPart = (part: (typeof owned)[number]): PartFiles => {
+    const files = part.files ?? cache?.readPart(part.fingerprint, part.key);
+    if (!files) {
+      throw new PublishError(
+        `The search index's part ${part.key} went missing from ${options.cacheDir} during the build; build again.`,
+      );
+    }
+    return files;
   };
+  return {
+    records,
+    parts: figures,
+    writeTo: (writer) => ({ records, ...writeFiles(root, owned, readPart, writer) }),
+  };
+}
+
+/** One part of this shard's, while the index is built. */
+interface OwnedPart {
+  readonly key: string;
+  readonly records: number;
+  readonly fingerprint: string;
+  /** The part, records and all, until Pagefind has indexed it; null once it has, or when cached. */
+  pending: SearchPart | null;
+  /** Its files when the cache could not keep them. */
+  files: PartFiles | null;
+  figures: PartFigures | null;
+}
+
+interface PartsPlan {
+  readonly owned: OwnedPart[];
+  /** Every part's line in parts.json. */
+  readonly summaries: readonly PartSummary[];
+  /** One record (or none): enough for an index that gives Pagefind's bundle. */
+  readonly sample: readonly SearchRecord[];
+  readonly records: number;
+}
+
+/**
+ * The site's records in parts, each named by its fingerprint; of the
+ * records, only those of this shard's parts the cache does not hold are
+ * kept (in `pending`), until they are indexed.
+ */
+function planParts(
+  input: SearchIndexInput,
+  site: SearchIndexSite,
+  options: {
+    readonly settings: PartSettings;
+    readonly shard: Shard;
+    readonly cache: PartCache | null;
+    readonly maxRecords: number | undefined;
+  },
+): PartsPlan {
+  const records = recordsFor(input, site);
+  const parts = searchParts(records, { maxRecords: options.maxRecords });
+  const summaries: PartSummary[] = [];
+  const owned: OwnedPart[] = [];
+  for (const part of parts) {
+    const fingerprint = partFingerprint(part, options.settings);
+    summaries.push(partSummary(part, fingerprint));
+    if (!owns(options.shard, searchPartShardKey(part.key))) continue;
+    owned.push({
+      key: part.key,
+      records: part.records.length,
+      fingerprint,
+      pending: options.cache?.has(fingerprint) ? null : part,
+      files: null,
+      figures: null,
+    });
+  }
+  return { owned, summaries, sample: records.slice(0, 1), records: records.length };
 }
 
 /** Pagefind's indexing of one part, timed from its start to its files. */
@@ -229,10 +284,11 @@ function pagefindVersion(): string {
   return "unknown";
 }
 
-/** Writes the index files into the site's search index folder (paths.searchIndex). */
-function writeFiles(
+/** Writes the index files into the site's search index folder (paths.searchIndex), a part at a time. */
+function writeFiles<Part extends { readonly key: string }>(
   root: readonly IndexFile[],
-  parts: readonly { readonly files: PartFiles }[],
+  parts: readonly Part[],
+  read: (part: Part) => PartFiles,
   writer: FileWriter,
 ): Omit<SearchIndexStats, "records"> {
   let written = 0;
@@ -243,7 +299,8 @@ function writeFiles(
     bytes += content.byteLength;
   };
   for (const file of root) write(paths.searchIndex() + file.path, file.content);
-  for (const { files } of parts) {
+  for (const part of parts) {
+    const files = read(part);
     for (const file of files.files)
       write(paths.searchIndexPart(files.key) + file.path, file.content);
   }
