@@ -95,9 +95,22 @@ export interface WrittenFiles {
 
 /**
  * The templates rendered one page at a time outside Eleventy's pagination:
- * a page per event, and the pages of places and series, which grow with the events.
+ * a page per event, and every other template with a page per item (lists,
+ * months, categories, places, series, the "when" pages), whose number grows
+ * with the events. Eleventy keeps every page it renders until its run ends;
+ * at 100,000 events these were 20,000 pages and 400 MB of HTML
+ * (docs/performance.md, "Memory at 100,000 events").
  */
-const STREAMED_TEMPLATES = ["calendars/event.njk", "places/place.njk", "series/series.njk"];
+const STREAMED_TEMPLATES = [
+  "calendars/event.njk",
+  "calendars/list.njk",
+  "calendars/month.njk",
+  "categories/category.njk",
+  "events.njk",
+  "when/when.njk",
+  "places/place.njk",
+  "series/series.njk",
+];
 
 /** Which shard renders a streamed page: an event's page goes with its event, the others are site-wide. */
 function streamedShardKey(template: string, item: unknown): ShardKey {
