@@ -97,8 +97,10 @@ runCli(async () => {
       },
     });
     await timedAsync("render", () => eleventy.write());
+    // The files the build state replaced after the writer hashed them are hashed anew.
+    const rewritten = new Set<string>();
     if (owns(shard, null)) {
-      await writeBuildState({
+      const paths = await writeBuildState({
         staging,
         output: target,
         config,
@@ -107,6 +109,7 @@ runCli(async () => {
         published: data,
         changes: changes.next,
       });
+      for (const path of paths) rewritten.add(path);
     }
     const counters = () => readMetrics().counters;
     const hostCounts = () => ({
@@ -143,7 +146,7 @@ runCli(async () => {
       config,
       state: changes.next,
       published,
-      known: written?.known,
+      known: written && new Map([...written.known].filter(([path]) => !rewritten.has(path))),
     });
     const host = checkHostLimits({
       target: config.deploy.target,

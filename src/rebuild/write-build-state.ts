@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { createRedactor } from "../api/auth.ts";
 import type { PortalLists } from "../api/list-recorder.ts";
@@ -43,7 +43,14 @@ export interface WriteBuildStateOptions {
   readonly log?: (line: string) => void;
 }
 
-export async function writeBuildState(options: WriteBuildStateOptions): Promise<void> {
+/**
+ * Writes the build state's files into the staging folder and records the
+ * changed feeds in its manifest; returns the site paths it wrote
+ * ("api/manifest.json"...), which the build hashes anew. Each file is
+ * replaced, never rewritten in place: a staging file may be a link to the
+ * published one (src/render/published-copy.ts).
+ */
+export async function writeBuildState(options: WriteBuildStateOptions): Promise<string[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   const { site, publish } = options.config;
   const { lists } = options;
@@ -60,21 +67,32 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   });
   // Validators and ids come from the portal: nothing of the token may pass.
   const redact = createRedactor(options.api.token);
+  const written: string[] = [];
   for (const [path, text] of files) {
     const target = join(options.staging, ...path.split("/").filter(Boolean));
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, redact(text));
+    await replaceFile(target, redact(text));
+    written.push(path.replace(/^\/+/, ""));
   }
   // As feed addresses: what the WebSub ping sends the hub, and what a reader subscribes to.
   await recordInManifest(options.staging, {
     feedsChanged: feedsChanged.map((path) => site.urls.absolute(path)),
   });
+  written.push(paths.apiManifest().replace(/^\/+/, ""));
   const when = nextChange
     ? `next date-relative change ${isoSeconds(nextChange.at)}, rebuild due ${isoSeconds(nextChange.rebuildAt)} (${nextChange.rebuildReason})`
     : "no date-relative change ahead";
   log(
     `build state: ${paths.buildState().slice(1)}${lists ? "" : " (built from cached data)"}; ${when}; ${feedsChanged.length} of ${Object.keys(feeds).length} feeds changed`,
   );
+  return written;
+}
+
+/** Writes a new file in place of `path`: a link to a published file keeps its bytes. */
+async function replaceFile(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
 }
 
 /**
@@ -88,7 +106,7 @@ async function recordInManifest(
 ): Promise<void> {
   const path = join(staging, ...paths.apiManifest().split("/").filter(Boolean));
   const manifest = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-  await writeFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
+  await replaceFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
 async function hashFeeds(root: string): Promise<Record<string, string>> {

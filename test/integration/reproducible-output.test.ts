@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileList } from "../../src/build/output-files.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
+import { contentHash } from "../../src/render/published-copy.ts";
 import { hoursAfterNow, NOW, NOW_MS } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
 import { listFilesSync } from "../helpers/files.ts";
@@ -160,6 +162,17 @@ describe("a rebuild from an unchanged portal", () => {
     const diff = diffTrees(before, afterRebuild);
     expect(diff).toEqual({ added: [], changed: ["api/manifest.json"], removed: [] });
     expectCountsOf(diff, second);
+    // The kept list says what each published file holds, the manifest too
+    // (rewritten by the build state after it was first written).
+    const [listFile] = readdirSync(join(builds.work, "cache", "published")).map((key) =>
+      join(builds.work, "cache", "published", key, "files.json"),
+    );
+    const list = readFileList(listFile ?? "");
+    expect(list?.size).toBe(afterRebuild.size);
+    const wrong = [...(list ?? [])].filter(
+      ([file, hash]) => contentHash(readFileSync(join(builds.site, file))) !== hash,
+    );
+    expect(wrong).toEqual([]);
 
     builds.forgetSearchIndex();
     const third = await builds.build(latest);
