@@ -446,32 +446,46 @@ function printShards(runs: readonly ShardsFigures[], coldSeconds: number, warmSe
   console.log(
     `\n  Split over shards (src/shards), each with its own cache; the single build: cold ${coldSeconds.toFixed(2)} s, warm ${warmSeconds.toFixed(2)} s`,
   );
+  const each = (seconds: readonly number[]) => seconds.map((s) => s.toFixed(1)).join(" ");
   table(
     [
       "shards",
-      "cold, each alone s",
+      "build",
+      "each shard alone s",
       "merge s",
       "n runners s",
       "speed-up",
-      "peak MB",
-      "warm, all here s",
-      "merge s",
+      "all here s",
       "speed-up here",
     ],
-    runs.map((r) => [
-      r.shards,
-      r.coldShardSeconds.map((s) => s.toFixed(1)).join(" "),
-      r.coldMergeSeconds.toFixed(2),
-      r.coldProjectedSeconds.toFixed(2),
-      x(coldSeconds / r.coldProjectedSeconds),
-      fmt(Math.max(...r.coldPeakRssMB)),
-      r.warmTogetherSeconds.toFixed(2),
-      r.warmMergeSeconds.toFixed(2),
-      x(warmSeconds / (r.warmTogetherSeconds + r.warmMergeSeconds)),
+    runs.flatMap((r) => [
+      [
+        r.shards,
+        "cold",
+        each(r.coldShardSeconds),
+        r.coldMergeSeconds.toFixed(2),
+        r.coldProjectedSeconds.toFixed(2),
+        x(coldSeconds / r.coldProjectedSeconds),
+        "-",
+        "-",
+      ],
+      [
+        r.shards,
+        "warm",
+        each(r.warmShardSeconds),
+        r.warmMergeSeconds.toFixed(2),
+        r.warmProjectedSeconds.toFixed(2),
+        x(warmSeconds / r.warmProjectedSeconds),
+        (r.warmTogetherSeconds + r.warmTogetherMergeSeconds).toFixed(2),
+        x(warmSeconds / (r.warmTogetherSeconds + r.warmTogetherMergeSeconds)),
+      ],
     ]),
   );
   console.log(
-    "  (n runners: the slowest shard's cold build alone plus the merge, what n separate machines would take;\n   here: a warm build's shards at once on this machine's cores, then the merge)",
+    `  peak MB of a shard: ${runs.map((r) => `${r.shards} shards ${fmt(Math.max(...r.coldPeakRssMB))}`).join(", ")}`,
+  );
+  console.log(
+    "  (n runners: the slowest shard alone plus the merge, what n separate machines would take;\n   all here: a warm build's shards at once on this machine's cores, then the merge)",
   );
 }
 

@@ -7,9 +7,9 @@ import { type BuildRun, benchEnv, run, runBuild } from "./build.ts";
  * (src/shards), each with its own cache folder as on separate runners, and
  * merged with `npm run merge-shards`. Two figures per n:
  *
- * - projected to n runners: each shard cold, alone on the machine, one
- *   after the other; the split build would take the slowest shard plus the
- *   merge;
+ * - projected to n runners: each shard cold, then warm, alone on the
+ *   machine, one after the other; the split build would take the slowest
+ *   shard plus the merge;
  * - as processes here: the n shards of a warm build at once on this
  *   machine's cores, then the merge.
  */
@@ -21,8 +21,12 @@ export interface ShardsFigures {
   readonly coldMergeSeconds: number;
   /** The slowest shard plus the merge: the split cold build on n runners. */
   readonly coldProjectedSeconds: number;
-  readonly warmTogetherSeconds: number;
+  /** Each shard's warm build alone, in seconds. */
+  readonly warmShardSeconds: readonly number[];
   readonly warmMergeSeconds: number;
+  readonly warmProjectedSeconds: number;
+  readonly warmTogetherSeconds: number;
+  readonly warmTogetherMergeSeconds: number;
   /** Each shard's peak RSS in the cold builds, MB. */
   readonly coldPeakRssMB: readonly number[];
   /** Each shard's time waiting on the portal in the cold builds, in seconds. */
@@ -83,20 +87,30 @@ export async function benchShards(options: {
   }
   const coldMergeSeconds = await merge();
 
-  const started = performance.now();
-  const warm = await Promise.all(indexes.map((index) => shard(index, "warm")));
-  for (const [i, result] of warm.entries()) checked(result, `warm shard ${i + 1}/${shards}`);
-  const warmTogetherSeconds = (performance.now() - started) / 1000;
+  const warm: BuildRun[] = [];
+  for (const index of indexes) {
+    warm.push(checked(await shard(index, "warm"), `warm shard ${index}/${shards}`));
+  }
   const warmMergeSeconds = await merge();
 
+  const started = performance.now();
+  const together = await Promise.all(indexes.map((index) => shard(index, "together")));
+  for (const [i, result] of together.entries()) checked(result, `warm shard ${i + 1}/${shards}`);
+  const warmTogetherSeconds = (performance.now() - started) / 1000;
+  const warmTogetherMergeSeconds = await merge();
+
   const coldShardSeconds = cold.map((result) => result.wallSeconds);
+  const warmShardSeconds = warm.map((result) => result.wallSeconds);
   return {
     shards,
     coldShardSeconds,
     coldMergeSeconds,
     coldProjectedSeconds: Math.max(...coldShardSeconds) + coldMergeSeconds,
-    warmTogetherSeconds,
+    warmShardSeconds,
     warmMergeSeconds,
+    warmProjectedSeconds: Math.max(...warmShardSeconds) + warmMergeSeconds,
+    warmTogetherSeconds,
+    warmTogetherMergeSeconds,
     coldPeakRssMB: cold.map((result) => result.metrics?.peakRssMB ?? 0),
     coldFetchSeconds: cold.map((result) => (result.metrics?.phases.fetch ?? 0) / 1000),
   };

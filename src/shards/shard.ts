@@ -6,7 +6,7 @@ import type { CalendarEvent } from "../model/types.ts";
  * (an event's page, `.ics`, embed card, oEmbed answer and share cards) and
  * the search index's parts are divided by a stable hash of their key; shard
  * 1 also renders everything site-wide (lists, calendars, feeds, public JSON,
- * assets, places, series). Every shard reads the same snapshot and renders
+ * assets, places, series), and with three shards or more only that. Every shard reads the same snapshot and renders
  * its share exactly as a single build would, so the shards' outputs are
  * disjoint and together are the single build's output, byte for byte
  * (`npm run merge-shards`).
@@ -38,11 +38,20 @@ export function isSplit(shard: Shard): boolean {
   return shard.count > 1;
 }
 
-/** Whether this shard renders the output of `key` (null: site-wide, shard 1's). */
+/**
+ * Whether this shard renders the output of `key` (null: site-wide, shard
+ * 1's). With three shards or more, shard 1 renders the site-wide outputs
+ * only and the others share the per-event ones: the site-wide outputs are
+ * about as much work as all the per-event ones at 10,000 events
+ * (docs/performance.md, "A build over several machines"), so shard 1
+ * taking a share of both would be the slowest.
+ */
 export function owns(shard: Shard, key: ShardKey): boolean {
   if (shard.count === 1) return true;
   if (key === null) return shard.index === 1;
-  return fnv1a(key) % shard.count === shard.index - 1;
+  const eventShards = shard.count >= 3 ? shard.count - 1 : shard.count;
+  const first = shard.count - eventShards + 1;
+  return fnv1a(key) % eventShards === shard.index - first;
 }
 
 /** The key of everything one event publishes: its page, `.ics`, embed card, share cards. */
