@@ -30,6 +30,8 @@ export interface OutputCount {
 
 export interface OutputFiles extends OutputCount {
   readonly hashes: FileHashes;
+  /** Each file's size in bytes, by the same paths. */
+  readonly sizes: ReadonlyMap<string, number>;
 }
 
 export interface FileChanges {
@@ -60,6 +62,7 @@ export function hashOutput(
 ): OutputFiles & { readonly kept: number } {
   const { known, published } = options;
   const hashes = new Map<string, string>();
+  const sizes = new Map<string, number>();
   let kept = 0;
   let bytes = 0;
   let pages = 0;
@@ -84,10 +87,11 @@ export function hashOutput(
         }
         if (entry.name.endsWith(".html")) pages++;
         hashes.set(path, file.hash);
+        sizes.set(path, file.bytes);
       }
     }
   }
-  return { hashes, files: hashes.size, bytes, pages, largestFile, kept };
+  return { hashes, sizes, files: hashes.size, bytes, pages, largestFile, kept };
 }
 
 /** Replaces a written file by its published copy (keepPublished), through a link beside it. */

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkHostLimits } from "../build/host-limits.ts";
+import { hashOutput } from "../build/output-files.ts";
 import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
 import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
 import { formatBuildReport } from "../build/report.ts";
@@ -120,8 +121,10 @@ runCli(async () => {
     });
     const warnings = [...data.warnings, ...(written?.warnings ?? [])];
 
+    const known = written && new Map([...written.known].filter(([path]) => !rewritten.has(path)));
     if (sharded) {
-      // A share of the site: merge-shards checks and publishes the whole.
+      // A share of the site: merge-shards checks and publishes the whole, with these hashes.
+      const files = timed("hash", () => hashOutput(staging, { known }));
       await writeShardRecord(staging, {
         shard,
         siteUrl: site.url,
@@ -129,6 +132,7 @@ runCli(async () => {
         data: timed("shard", () => siteDataDigest(data)),
         counts: hostCounts(),
         warnings,
+        files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
         state: owns(shard, null) ? changes.next : null,
       });
       await timedAsync("publish", () => publishAtomically(staging, output));
@@ -146,7 +150,7 @@ runCli(async () => {
       config,
       state: changes.next,
       published,
-      known: written && new Map([...written.known].filter(([path]) => !rewritten.has(path))),
+      known,
     });
     const host = checkHostLimits({
       target: config.deploy.target,

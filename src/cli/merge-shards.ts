@@ -33,7 +33,7 @@ runCli(async () => {
   const published = lastPublishedFiles(config, output);
   const staging = await prepareStaging(output);
   try {
-    const merged = await timedAsync("merge", () => mergeShards(positionals, staging));
+    const merged = await timedAsync("merge", () => mergeShards(positionals, staging, published));
     // Shard 1 rendered everything site-wide, and the state of the events it publishes.
     const first = merged.records.find((record) => record.shard.index === 1);
     if (!first || first.siteUrl !== config.site.url) {
@@ -47,6 +47,7 @@ runCli(async () => {
       config,
       state: first.state,
       published,
+      known: merged.known,
     });
     const sum = (pick: (counts: (typeof merged.records)[number]["counts"]) => number) =>
       merged.records.reduce((total, record) => total + pick(record.counts), 0);
@@ -57,7 +58,7 @@ runCli(async () => {
       eventEmbedFiles: sum((counts) => counts.eventEmbeds),
       structuredDataCards: sum((counts) => counts.structuredDataCards),
     });
-    console.log(`Merged ${merged.records.length} shards: ${merged.files} files.`);
+    console.log(`Merged ${merged.records.length} shards: ${merged.known.size} files.`);
     console.log(
       formatBuildReport({
         calendars: outcome.manifest.calendars.length,

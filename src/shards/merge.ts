@@ -1,6 +1,7 @@
-import { constants, copyFileSync, linkSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { constants, copyFileSync, linkSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { PublishError } from "../errors.ts";
+import { type KnownFile, keepPublished, type PublishedFiles } from "../render/published-copy.ts";
 import { describeShard } from "./shard.ts";
 import { readShardRecord, SHARD_FOLDER, type ShardRecord } from "./shard-record.ts";
 
@@ -12,20 +13,53 @@ import { readShardRecord, SHARD_FOLDER, type ShardRecord } from "./shard-record.
  * (copied otherwise), so the shards' folders stay as they were and a failed
  * merge can be run again. Two shards with the same file is an error: the
  * shares are disjoint by construction (src/shards/shard.ts).
+ *
+ * The shards' records list their files with their hashes, so nothing is
+ * read again: a file with the bytes of the last publish's is kept as
+ * published (src/render/published-copy.ts), as a single build keeps it.
  */
 export interface MergedShards {
   readonly records: readonly ShardRecord[];
-  readonly files: number;
+  /** Every merged file, hashed (for the publish step's hashOutput). */
+  readonly known: ReadonlyMap<string, KnownFile>;
 }
 
-export async function mergeShards(folders: readonly string[], into: string): Promise<MergedShards> {
-  if (folders.length === 0)
+export async function mergeShards(
+  folders: readonly string[],
+  into: string,
+  published: PublishedFiles | null = null,
+): Promise<MergedShards> {
+  if (folders.length === 0) {
     throw new PublishError("merge-shards: name the shards' output folders.");
+  }
   const records = await Promise.all(folders.map((folder) => readShardRecord(folder)));
   checkShares(records, folders);
-  let files = 0;
-  for (const folder of folders) files += linkTree(folder, into, "");
-  return { records, files };
+  const known = new Map<string, KnownFile>();
+  const folderMade = new Set<string>();
+  records.forEach((record, i) => {
+    const from = folders[i] as string;
+    for (const [path, hash, bytes] of record.files) {
+      if (known.has(path)) {
+        throw new PublishError(
+          `merge-shards: two shards wrote ${path}; the shards' outputs must be disjoint.`,
+        );
+      }
+      if (path.split("/").includes("..") || path.startsWith(`${SHARD_FOLDER}/`)) {
+        throw new PublishError(`merge-shards: ${from} lists a file outside its site: ${path}.`);
+      }
+      const target = join(into, path);
+      const folder = dirname(target);
+      if (!folderMade.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folderMade.add(folder);
+      }
+      const file: KnownFile = { hash, bytes };
+      const kept = keepPublished(published, path, file, target);
+      if (!kept) linkOrCopy(join(from, path), target);
+      known.set(path, kept ? { ...file, kept } : file);
+    }
+  });
+  return { records, known };
 }
 
 function checkShares(records: readonly ShardRecord[], folders: readonly string[]): void {
@@ -62,32 +96,13 @@ function checkShares(records: readonly ShardRecord[], folders: readonly string[]
   }
 }
 
-/** Links (or copies) every file of `from`/`path` into `into`, leaving out the shard's record. */
-function linkTree(from: string, into: string, path: string): number {
-  let files = 0;
-  mkdirSync(join(into, path), { recursive: true });
-  for (const entry of readdirSync(join(from, path), { withFileTypes: true })) {
-    if (!path && entry.name === SHARD_FOLDER) continue;
-    const child = path ? `${path}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      files += linkTree(from, into, child);
-      continue;
-    }
-    const source = join(from, child);
-    const target = join(into, child);
-    try {
-      linkSync(source, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") {
-        throw new PublishError(
-          `merge-shards: two shards wrote ${child}; the shards' outputs must be disjoint.`,
-        );
-      }
-      // Another file system, or one without hard links: a copy.
-      copyFileSync(source, target, constants.COPYFILE_EXCL);
-    }
-    files++;
+/** A hard link where the file system allows, else a copy. */
+function linkOrCopy(source: string, target: string): void {
+  try {
+    linkSync(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw error;
+    // Another file system, or one without hard links: a copy.
+    copyFileSync(source, target, constants.COPYFILE_EXCL);
   }
-  return files;
 }

@@ -32,6 +32,8 @@ export interface ShardRecord {
     readonly structuredDataCards: number;
   };
   readonly warnings: readonly string[];
+  /** Every file of the shard's share: [site path, content hash, bytes] (src/build/output-files.ts). */
+  readonly files: readonly (readonly [string, string, number])[];
   /** Shard 1's: what the merged site tells the next build about its events (src/changes). */
   readonly state: PublishedState | null;
 }
@@ -62,7 +64,8 @@ export async function readShardRecord(folder: string): Promise<ShardRecord> {
     !Number.isInteger(shard?.count) ||
     typeof json.data !== "string" ||
     typeof json.siteUrl !== "string" ||
-    typeof json.now !== "string"
+    typeof json.now !== "string" ||
+    !Array.isArray(json.files)
   ) {
     throw new PublishError(`${path} is not a shard record of this version.`);
   }

@@ -36,7 +36,7 @@ describe("hashOutput", () => {
     });
     const output = hashOutput(join(root, "site"));
     // The largest file is what hosts limit (src/build/host-limits.ts); --metrics carries it.
-    const { hashes: _, ...count } = output;
+    const { hashes: _, sizes, ...count } = output;
     expect(count).toEqual({
       files: 4,
       bytes: 9,
@@ -44,6 +44,7 @@ describe("hashOutput", () => {
       largestFile: { path: "index.html", bytes: 5 },
       kept: 0,
     });
+    expect(sizes.get("a/b/index.html")).toBe(3);
     expect([...output.hashes.keys()].sort()).toEqual([
       "a/b/index.html",
       "a/feed.xml",
