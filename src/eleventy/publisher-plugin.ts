@@ -97,9 +97,9 @@ export interface WrittenFiles {
  * The templates rendered one page at a time outside Eleventy's pagination:
  * a page per event, and every other template with a page per item (lists,
  * months, categories, places, series, the "when" pages), whose number grows
- * with the events. Eleventy keeps every page it renders until its run ends;
- * at 100,000 events these were 20,000 pages and 400 MB of HTML
- * (docs/performance.md, "Memory at 100,000 events").
+ * with the events. Eleventy keeps every page it renders until its run ends:
+ * at 100,000 events the 13,208 list, month, category and "when" pages it
+ * rendered held 1.4 GB (docs/performance.md, "Memory at 100,000 events").
  */
 const STREAMED_TEMPLATES = [
   "calendars/event.njk",

@@ -20,7 +20,7 @@ import {
  *
  * Each file is hashed as it is written (what the build's file list and the
  * hosts compare); given the last publish's files, one whose bytes are the
- * same is not written but kept as published (output-files.ts, keepPublished).
+ * same is not written but kept as published (published-copy.ts).
  */
 export class FileWriter {
   readonly #root: string;

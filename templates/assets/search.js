@@ -190,7 +190,7 @@ if (root && form) {
   const loadIndex = () => {
     pagefind ??= Promise.all([
       import(config.index || "/pagefind/pagefind.js"),
-      // Always the current list: it names the parts' entry files by their content.
+      // Always the current list: it tags the parts' entry files by what they are made from.
       fetch(partsUrl, { cache: "no-cache" }).then((response) => {
         if (!response.ok) throw new Error(`${partsUrl.pathname}: ${response.status}`);
         return response.json();
