@@ -27,6 +27,13 @@ export function filesWithContent(dir: string): { name: string; content: string }
   }));
 }
 
+/** Every file's bytes (base64) by its path below root, with forward slashes. */
+export function fileBytesSync(root: string): Map<string, string> {
+  return new Map(
+    listFilesSync(root).map((path) => [path, readFileSync(join(root, path)).toString("base64")]),
+  );
+}
+
 /** A file of a built site, as text. */
 export const readSiteFile = (dir: string, file: string): string =>
   readFileSync(join(dir, file), "utf8");

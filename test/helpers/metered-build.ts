@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
-import { join, sep } from "node:path";
 import { expect } from "vitest";
 import type { RunningPortal } from "../../src/portal/index.ts";
 import { runScript } from "./demo-build.ts";
+import { fileBytesSync } from "./files.ts";
 
 /**
  * Builds through the real CLI against a test's portal with `--metrics`, for
@@ -56,17 +55,5 @@ export const counter = (metrics: BuildMetrics, name: string): number => metrics.
 
 /** Every file's bytes (base64) by its path relative to `root`, with "/". */
 export async function fileTree(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(
-      path
-        .slice(root.length + 1)
-        .split(sep)
-        .join("/"),
-      (await readFile(path)).toString("base64"),
-    );
-  }
-  return files;
+  return fileBytesSync(root);
 }

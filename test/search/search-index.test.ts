@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeSearchIndex } from "../../src/search/search-index.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fileBytesSync } from "../helpers/files.ts";
 
 /*
  * The search index written by the real Pagefind, in parts, with and without
@@ -22,22 +23,7 @@ const input = (events = fixtureSnapshot.events) => ({
 });
 
 /** Every file of a site's search index folder, its bytes by path. */
-function indexFiles(site: string): Map<string, string> {
-  const root = join(site, "pagefind");
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    files.set(
-      path
-        .slice(root.length + 1)
-        .split(sep)
-        .join("/"),
-      readFileSync(path, "base64"),
-    );
-  }
-  return files;
-}
+const indexFiles = (site: string) => fileBytesSync(join(site, "pagefind"));
 
 let sites = 0;
 const nextSite = () => join(work, `site-${++sites}`);
