@@ -138,7 +138,7 @@ runCli(async () => {
       await timedAsync("publish", () => publishAtomically(staging, output));
       const seconds = (performance.now() - started) / 1000;
       console.log(
-        `Shard ${describeShard(shard)}: ${written?.files ?? 0} files of its share written to ${output} in ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
+        `Shard ${describeShard(shard)}: ${files.files} files of its share in ${output}, ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
       );
       await writeMetrics(values.metrics, { shard: describeShard(shard), seconds });
       return;
