@@ -458,28 +458,28 @@ function printShards(runs: readonly ShardsFigures[], coldSeconds: number, warmSe
       "all here s",
       "speed-up here",
     ],
-    runs.flatMap((r) => [
-      [
-        r.shards,
-        "cold",
-        each(r.coldShardSeconds),
-        r.coldMergeSeconds.toFixed(2),
-        r.coldProjectedSeconds.toFixed(2),
-        x(coldSeconds / r.coldProjectedSeconds),
-        "-",
-        "-",
-      ],
-      [
-        r.shards,
-        "warm",
-        each(r.warmShardSeconds),
-        r.warmMergeSeconds.toFixed(2),
-        r.warmProjectedSeconds.toFixed(2),
-        x(warmSeconds / r.warmProjectedSeconds),
-        (r.warmTogetherSeconds + r.warmTogetherMergeSeconds).toFixed(2),
-        x(warmSeconds / (r.warmTogetherSeconds + r.warmTogetherMergeSeconds)),
-      ],
-    ]),
+    runs.flatMap((r) => {
+      const row = (build: string, shards: readonly number[], merge: number, single: number) => {
+        const projected = Math.max(...shards) + merge;
+        return [
+          r.shards,
+          build,
+          each(shards),
+          merge.toFixed(2),
+          projected.toFixed(2),
+          x(single / projected),
+        ];
+      };
+      const here = r.warmTogetherSeconds + r.warmTogetherMergeSeconds;
+      return [
+        [...row("cold", r.coldShardSeconds, r.coldMergeSeconds, coldSeconds), "-", "-"],
+        [
+          ...row("warm", r.warmShardSeconds, r.warmMergeSeconds, warmSeconds),
+          here.toFixed(2),
+          x(warmSeconds / here),
+        ],
+      ];
+    }),
   );
   console.log(
     `  peak MB of a shard: ${runs.map((r) => `${r.shards} shards ${fmt(Math.max(...r.coldPeakRssMB))}`).join(", ")}`,

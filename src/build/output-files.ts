@@ -4,6 +4,7 @@ import {
   contentHash,
   type FileHashes,
   type KnownFile,
+  type KnownFiles,
   keepPublished,
   type PublishedFiles,
 } from "../render/published-copy.ts";
@@ -45,7 +46,7 @@ const LIST_VERSION = 1;
 
 export interface HashOutputOptions {
   /** Files hashed when they were written: taken as they are, not read again. */
-  readonly known?: ReadonlyMap<string, KnownFile>;
+  readonly known?: KnownFiles;
   /** The last publish's files: any other file with the same bytes is replaced by its published copy. */
   readonly published?: PublishedFiles | null;
 }

@@ -8,7 +8,7 @@ import type { BuildConfig } from "../config/build-config.ts";
 import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
-import type { KnownFile } from "../render/published-copy.ts";
+import type { KnownFiles } from "../render/published-copy.ts";
 import {
   compareFiles,
   type FileChanges,
@@ -42,15 +42,14 @@ export interface PublishSiteInput {
   /** The last publish's files, as `lastPublishedFiles` read them before rendering. */
   readonly published: PublishedFiles | null;
   /** Files hashed as they were written (src/render/file-writer.ts): not read again. */
-  readonly known?: ReadonlyMap<string, KnownFile>;
+  readonly known?: KnownFiles;
 }
 
 export interface PublishOutcome {
-  readonly files: OutputFiles;
+  /** Every file, hashed; `kept`: those that are the published copies, not written again. */
+  readonly files: OutputFiles & { readonly kept: number };
   /** Against the last publish; null when there was nothing to compare with. */
   readonly changes: FileChanges | null;
-  /** Files that are the published copies, kept rather than written again. */
-  readonly kept: number;
   readonly manifest: ManifestCounts;
   readonly warnings: readonly string[];
 }
@@ -111,7 +110,7 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
     ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
     ...keepFileList(fileListPath(config, output), files.hashes),
   ];
-  return { files, changes, kept: files.kept, manifest: built.manifest, warnings };
+  return { files, changes, manifest: built.manifest, warnings };
 }
 
 /** Writes the published state; a failure is a warning (the site is already published). */

@@ -121,7 +121,10 @@ runCli(async () => {
     });
     const warnings = [...data.warnings, ...(written?.warnings ?? [])];
 
-    const known = written && new Map([...written.known].filter(([path]) => !rewritten.has(path)));
+    const writtenFiles = written?.known;
+    const known = writtenFiles && {
+      get: (path: string) => (rewritten.has(path) ? undefined : writtenFiles.get(path)),
+    };
     if (sharded) {
       // A share of the site: merge-shards checks and publishes the whole, with these hashes.
       const files = timed("hash", () => hashOutput(staging, { known }));
@@ -189,7 +192,7 @@ runCli(async () => {
       filesChanged: outcome.changes?.changed ?? null,
       filesRemoved: outcome.changes?.removed ?? null,
       // Unchanged files kept as published rather than written again (src/render/published-copy.ts).
-      filesKept: outcome.kept,
+      filesKept: outcome.files.kept,
       seconds,
       // Shares of Google's Event rich results fields in the event pages' JSON-LD.
       richResults: written ? richResultsMetrics(written.richResults) : null,

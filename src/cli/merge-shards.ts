@@ -7,9 +7,9 @@ import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
 import { formatBuildReport } from "../build/report.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { readPublishStepConfig } from "../config/build-config.ts";
-import { PublishError } from "../errors.ts";
 import { timedAsync } from "../metrics.ts";
 import { mergeShards } from "../shards/merge.ts";
+import type { ShardRecord } from "../shards/shard-record.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -33,14 +33,11 @@ runCli(async () => {
   const published = lastPublishedFiles(config, output);
   const staging = await prepareStaging(output);
   try {
-    const merged = await timedAsync("merge", () => mergeShards(positionals, staging, published));
+    const merged = await timedAsync("merge", () =>
+      mergeShards(positionals, staging, { siteUrl: config.site.url, published }),
+    );
     // Shard 1 rendered everything site-wide, and the state of the events it publishes.
-    const first = merged.records.find((record) => record.shard.index === 1);
-    if (!first || first.siteUrl !== config.site.url) {
-      throw new PublishError(
-        `merge-shards: the shards were built for SITE_URL ${first?.siteUrl}, this merge runs with ${config.site.url}; run it with the shards' settings.`,
-      );
-    }
+    const first = merged.records.find((record) => record.shard.index === 1) as ShardRecord;
     const outcome = await publishSite({
       staging,
       output,

@@ -16,6 +16,9 @@ export interface PublishedFiles {
   readonly hashes: FileHashes;
 }
 
+/** Files already hashed where they were written, by site path: what hashOutput needs of them. */
+export type KnownFiles = Pick<ReadonlyMap<string, KnownFile>, "get">;
+
 /** A file already hashed where it was written (src/render/file-writer.ts). */
 export interface KnownFile {
   readonly hash: string;

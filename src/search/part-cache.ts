@@ -47,10 +47,9 @@ export interface PartSettings {
  * tag of its entry file in parts.json, which every shard of a split build
  * can give without indexing the part (src/shards).
  */
-export function partFingerprint(part: SearchPart, settings: PartSettings | string): string {
-  const key = typeof settings === "string" ? settings : settingsKey(settings);
+export function partFingerprint(part: SearchPart, settings: PartSettings): string {
   // Record by record: one string of every record would be ~10 MB for a part of 10,000.
-  const hash = createHash("sha256").update(key).update(`\n${part.key}`);
+  const hash = createHash("sha256").update(settingsKey(settings)).update(`\n${part.key}`);
   for (const record of part.records) hash.update(`\n${JSON.stringify(record)}`);
   return hash.digest("hex").slice(0, 32);
 }

@@ -27,13 +27,25 @@ export interface MergedShards {
 export async function mergeShards(
   folders: readonly string[],
   into: string,
-  published: PublishedFiles | null = null,
+  options: {
+    /** SITE_URL of this merge: the shards must have been built for it. */
+    readonly siteUrl: string;
+    /** The last publish's files, kept where unchanged. */
+    readonly published: PublishedFiles | null;
+  },
 ): Promise<MergedShards> {
+  const { published } = options;
   if (folders.length === 0) {
     throw new PublishError("merge-shards: name the shards' output folders.");
   }
   const records = await Promise.all(folders.map((folder) => readShardRecord(folder)));
   checkShares(records, folders);
+  const { siteUrl } = records[0] as ShardRecord;
+  if (siteUrl !== options.siteUrl) {
+    throw new PublishError(
+      `merge-shards: the shards were built for SITE_URL ${siteUrl}, this merge runs with ${options.siteUrl}; run it with the shards' settings.`,
+    );
+  }
   const known = new Map<string, KnownFile>();
   const folderMade = new Set<string>();
   records.forEach((record, i) => {
