@@ -1,13 +1,14 @@
 // Heap snapshots of a build at a chosen moment, for docs/performance.md
-// ("Memory at 100,000 events"). A build spends its peak inside synchronous
-// loops (the streamed pages, the file groups and the search index are
-// written with writeFileSync, the output hashed with readFileSync), where
-// `node --heapsnapshot-signal` cannot act: a signal waits for a turn of the
-// event loop. This preload counts those calls and writes a snapshot at the
-// N-th write, or when a trigger file appears:
+// ("Memory at 100,000 events"). A build spends its peak inside long loops
+// that write files (the streamed pages, the file groups, the search index),
+// which let the event loop turn only every 20 ms (src/render/event-loop-turns.ts),
+// so `node --heapsnapshot-signal` acts, but at no chosen point. This
+// preload counts the files written (writeFileSync, and linkSync for files
+// kept from the last publish) and writes a snapshot at the N-th, or when a
+// trigger file appears:
 //
 //   HEAP_SNAPSHOT_DIR=dir            snapshots and the memory log go here (required)
-//   HEAP_SNAPSHOT_AT_WRITES=N[,M]    a snapshot at the N-th (M-th...) writeFileSync call
+//   HEAP_SNAPSHOT_AT_WRITES=N[,M]    a snapshot at the N-th (M-th...) file written (writeFileSync or linkSync)
 //   touch dir/snapshot-<pid>         a snapshot at the next check (every 100 calls)
 //
 // Every 5,000 calls it appends process.memoryUsage() to dir/memory-<pid>.log.
@@ -28,7 +29,7 @@ if (dir) {
   const atWrites = new Set(
     (process.env.HEAP_SNAPSHOT_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
   );
-  const { writeFileSync, readFileSync, existsSync, rmSync } = fs;
+  const { writeFileSync, linkSync, readFileSync, existsSync, rmSync } = fs;
   fs.mkdirSync(dir, { recursive: true });
   const log = fs.openSync(join(dir, `memory-${process.pid}.log`), "a");
   let writes = 0;
@@ -54,7 +55,7 @@ if (dir) {
   const check = (isWrite) => {
     const calls = writes + reads;
     if (calls % 5000 === 0) logMemory();
-    if (isWrite && atWrites.has(writes)) snapshot(`writeFileSync call ${writes}`);
+    if (isWrite && atWrites.has(writes)) snapshot(`file written ${writes}`);
     else if (calls % 100 === 0 && existsSync(trigger)) {
       rmSync(trigger, { force: true });
       snapshot("trigger file");
@@ -64,6 +65,12 @@ if (dir) {
     writes++;
     check(true);
     return writeFileSync.apply(this, args);
+  };
+  // A file kept from the last publish is linked, not written (src/render/published-copy.ts).
+  fs.linkSync = function (...args) {
+    writes++;
+    check(true);
+    return linkSync.apply(this, args);
   };
   fs.readFileSync = function (...args) {
     reads++;

@@ -19,6 +19,7 @@ import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
 import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
+import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import type { KnownFile, PublishedFiles } from "../render/published-copy.ts";
@@ -195,16 +196,19 @@ export default function publisherPlugin(
       );
       count("rendered.eleventy", taken.length);
       const writer = new FileWriter(output, { taken, published: options.published });
-      await streamed.render(writer, (template, item) =>
+      // Pagefind and the card workers go on beside the rendering only if the event loop turns.
+      const turns = new EventLoopTurns();
+      await streamed.render(writer, turns, (template, item) =>
         owns(shard, streamedShardKey(template, item)),
       );
       const groups = [...siteFileGroups(publication, warnings), ...host.files];
-      writeFileGroups(
+      await writeFileGroups(
         [
           ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
           mediaFiles(publication.data.media),
         ],
         writer,
+        turns,
         shard,
       );
       const { cards } = publication;
@@ -212,7 +216,12 @@ export default function publisherPlugin(
       if (cards && options.cards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
-        writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer, shard);
+        await writeFileGroups(
+          [cards.fileGroup((path) => readFileSync(path))],
+          writer,
+          turns,
+          shard,
+        );
         warnings.push(...options.cards.studio.takeWarnings());
         const { stats } = options.cards.studio;
         count("cards.busyMs", Math.round(stats.busyMs));

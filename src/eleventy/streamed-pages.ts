@@ -6,6 +6,7 @@ import {
   runTransforms,
   type Transforms,
 } from "../render/eleventy-steps.ts";
+import type { EventLoopTurns } from "../render/event-loop-turns.ts";
 import type { FileWriter } from "../render/file-writer.ts";
 import {
   type NunjucksEngine,
@@ -87,10 +88,12 @@ export class StreamedPages {
   /**
    * Renders and writes every page of the streamed templates (call once
    * Eleventy has written its pages); with `mine`, only the items it accepts
-   * (a split build's share, src/shards).
+   * (a split build's share, src/shards). The event loop turns now and then
+   * (`turns`), so that work beside this thread goes on meanwhile.
    */
   async render(
     writer: FileWriter,
+    turns: EventLoopTurns,
     mine: (template: string, item: unknown) => boolean = () => true,
   ): Promise<void> {
     const directories = this.#directories;
@@ -129,6 +132,7 @@ export class StreamedPages {
       let rendered = 0;
       for (let index = 0; index < items.length; index++) {
         if (!mine(name, items[index])) continue;
+        if (turns.due()) await turns.take();
         rendered++;
         const page = template.render(globals, items[index], index);
         const html = hasTransforms

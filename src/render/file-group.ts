@@ -1,5 +1,6 @@
 import { count, timed } from "../metrics.ts";
 import { owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
+import type { EventLoopTurns } from "./event-loop-turns.ts";
 import type { FileWriter } from "./file-writer.ts";
 
 /**
@@ -41,18 +42,20 @@ export function singleFile(
   return fileGroup({ phase, name: path, items: [path], path: () => path, render });
 }
 
-/** Renders and writes the groups' files, those of `shard`'s share only. */
-export function writeFileGroups(
+/** Renders and writes the groups' files, those of `shard`'s share only, letting the event loop turn now and then. */
+export async function writeFileGroups(
   groups: readonly FileGroup[],
   writer: FileWriter,
+  turns: EventLoopTurns,
   shard: Shard = WHOLE_BUILD,
-): void {
+): Promise<void> {
   for (const group of groups) {
     const { shardKey } = group;
     if (!shardKey && !owns(shard, null)) continue;
     let rendered = 0;
     for (const item of group.items) {
       if (shardKey && !owns(shard, shardKey(item))) continue;
+      if (turns.due()) await turns.take();
       const content = timed(group.phase, () => group.render(item));
       timed("write", () => writer.write(group.path(item), content));
       rendered++;

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamedPages } from "../../src/eleventy/streamed-pages.ts";
+import { EventLoopTurns } from "../../src/render/event-loop-turns.ts";
 import { FileWriter } from "../../src/render/file-writer.ts";
 
 // A template using what site owners use: layouts in a chain, layout front
@@ -48,7 +49,13 @@ const THINGS = [
 let root: string;
 let cwd: string;
 
-async function build(streamed: boolean): Promise<Record<string, string>> {
+/** How many pages were written when a callback queued after the first one ran. */
+interface Beside {
+  readonly turnEveryMs: number;
+  filesWhenItRan?: number;
+}
+
+async function build(streamed: boolean, beside?: Beside): Promise<Record<string, string>> {
   const output = streamed ? "streamed" : "eleventy";
   // Laid out as the project is: input and output folders inside the working directory.
   const eleventy = new Eleventy("in", output, {
@@ -76,7 +83,18 @@ async function build(streamed: boolean): Promise<Record<string, string>> {
         eleventyConfig.on(
           "eleventy.after",
           async ({ directories }: { directories: { output: string } }) => {
-            await pages.render(new FileWriter(directories.output));
+            const writer = new FileWriter(directories.output);
+            const write = writer.write.bind(writer);
+            // Work queued once the first page is written, as an indexer's answer would be.
+            writer.write = (path, content) => {
+              write(path, content);
+              if (writer.files === 1) {
+                setImmediate(() => {
+                  if (beside) beside.filesWhenItRan = writer.files;
+                });
+              }
+            };
+            await pages.render(writer, new EventLoopTurns(beside?.turnEveryMs ?? 20));
           },
         );
       }
@@ -121,6 +139,17 @@ describe("page-template", () => {
     expect(byEleventy.a).toContain("<div>a</div> preprocessed");
     expect(byEleventy.a).toMatch(/<!-- \/things\/a\/ -->$/);
     expect(streamed).toEqual(byEleventy);
+  });
+
+  it("should let the event loop turn while it renders, so that work beside it goes on", async () => {
+    // The search indexer and the card workers answer through this thread's event loop.
+    const turning: Beside = { turnEveryMs: 0 };
+    await build(true, turning);
+    expect(turning.filesWhenItRan).toBe(1);
+    // Without a turn due, the queued work waits until every page is written.
+    const holding: Beside = { turnEveryMs: 60_000 };
+    await build(true, holding);
+    expect(holding.filesWhenItRan).toBe(THINGS.length);
   });
 
   it("should refuse a template whose data files it would not read, naming the file", async () => {
