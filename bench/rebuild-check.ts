@@ -12,7 +12,7 @@ import type { PortalSnapshot } from "../src/model/types.ts";
 import type { WireRecord } from "../src/model/wire.ts";
 import { PublicJson } from "../src/outputs/public-json.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../src/portal/index.ts";
-import { DateChanges } from "../src/rebuild/next-change.ts";
+import { DateChanges, nextDateChange } from "../src/rebuild/next-change.ts";
 import { rebuildIfChanged } from "../src/rebuild/rebuild-if-changed.ts";
 import { writeBuildState } from "../src/rebuild/write-build-state.ts";
 
@@ -199,8 +199,7 @@ async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelay
       },
       api: config,
       lists: recorder.result(client),
-      published: snapshot,
-      changes: null,
+      nextChange: nextDateChange(snapshot, siteConfig, dateDelayMs),
       log: () => undefined,
     });
     return site;

@@ -11,7 +11,8 @@
 //   HEAP_SNAPSHOT_AT_WRITES=N[,M]    a snapshot at the N-th (M-th...) file written (writeFileSync or linkSync)
 //   touch dir/snapshot-<pid>         a snapshot at the next check (every 100 calls)
 //
-// Every 5,000 calls it appends process.memoryUsage() to dir/memory-<pid>.log.
+// Every 5,000 calls, and every second the event loop turns, it appends
+// process.memoryUsage() to dir/memory-<pid>.log.
 // v8.writeHeapSnapshot collects garbage first, as the signal does; writing a
 // snapshot of a 2.5 GB heap needs 10 GB or more besides.
 //
@@ -78,5 +79,7 @@ if (dir) {
     return readFileSync.apply(this, args);
   };
   syncBuiltinESMExports();
+  // And every second while the event loop turns (publishing, waiting on the portal).
+  setInterval(() => logMemory(" timer"), 1000).unref();
   process.on("exit", () => logMemory(" exit"));
 }

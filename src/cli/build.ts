@@ -3,22 +3,18 @@ import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { checkHostLimits } from "../build/host-limits.ts";
 import { hashOutput } from "../build/output-files.ts";
-import { discardStaging, prepareStaging, publishAtomically } from "../build/publish.ts";
-import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
+import { discardStaging, publishAtomically } from "../build/publish.ts";
+import { publishSite } from "../build/publish-site.ts";
 import { formatBuildReport } from "../build/report.ts";
-import { earlyEventCards, openShareCards } from "../cards/share-cards.ts";
+import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
-import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
-import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
-import { writeBuildState } from "../rebuild/write-build-state.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
-import { siteDataDigest, writeShardRecord } from "../shards/shard-record.ts";
-import { loadSiteData } from "../site/load.ts";
-import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import { writeShardRecord } from "../shards/shard-record.ts";
 import { connectPortal } from "./connect-portal.ts";
+import { renderSite } from "./render-site.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -61,145 +57,98 @@ runCli(async () => {
   // Fetch before rendering anything: an unusable API fails here, with its own message.
   const portal = await connectPortal(config);
   const cards = await openShareCards(config.cacheDir, config.cards.mode);
-  const loaded = await (async () => {
-    try {
-      const fetched = await loadSnapshot({
-        config: portal.api,
-        defaultTimeZone: site.timeZone,
-        now: site.now.toJSDate(),
-        sink: process.stderr,
-        // Share cards are drawn while the build waits on the portal (src/cards).
-        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode, shard) : undefined,
-      });
-      // Images are copied from the portal while it is still there (the demo's stops).
-      return { fetched, ...(await loadSiteData(fetched.snapshot, { ...config, output: target })) };
-    } finally {
-      await portal.close();
-    }
-  })();
-  const { fetched, data, changes } = loaded;
-
-  // What the last publish left: files this build would write again unchanged are kept.
-  const published = sharded ? null : lastPublishedFiles(config, output);
-  const staging = await prepareStaging(output);
   try {
-    let written: WrittenFiles | undefined;
-    const eleventy = siteEleventy({
-      output: staging,
-      site,
-      cacheDir: config.cacheDir,
-      deployTarget: config.deploy.target,
-      cards,
-      shard,
-      published,
-      loadData: async () => data,
-      onWritten: (files) => {
-        written = files;
-      },
-    });
-    await timedAsync("render", () => eleventy.write());
-    // The files the build state replaced after the writer hashed them are hashed anew.
-    const rewritten = new Set<string>();
-    if (owns(shard, null)) {
-      const paths = await writeBuildState({
-        staging,
-        output: target,
-        config,
-        api: portal.recorded,
-        lists: fetched.lists,
-        published: data,
-        changes: changes.next,
+    // The site's data stays inside the render stage; publishing gets what it needs.
+    const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
+    const { staging, written, rewritten, warnings } = rendered;
+    try {
+      const counters = () => readMetrics().counters;
+      const hostCounts = () => ({
+        eventIcs: counters()["rendered.event.ics"] ?? 0,
+        eventEmbeds:
+          (counters()["rendered.event card"] ?? 0) + (counters()["rendered.event oembed"] ?? 0),
+        structuredDataCards: counters()["cards.structuredDataFiles"] ?? 0,
       });
-      for (const path of paths) rewritten.add(path);
-    }
-    const counters = () => readMetrics().counters;
-    const hostCounts = () => ({
-      eventIcs: counters()["rendered.event.ics"] ?? 0,
-      eventEmbeds:
-        (counters()["rendered.event card"] ?? 0) + (counters()["rendered.event oembed"] ?? 0),
-      structuredDataCards: counters()["cards.structuredDataFiles"] ?? 0,
-    });
-    const warnings = [...data.warnings, ...(written?.warnings ?? [])];
+      const writtenFiles = written?.known;
+      const known = writtenFiles && {
+        get: (path: string) => (rewritten.has(path) ? undefined : writtenFiles.get(path)),
+      };
+      if (sharded) {
+        // A share of the site: merge-shards checks and publishes the whole, with these hashes.
+        const files = timed("hash", () => hashOutput(staging, { known }));
+        await writeShardRecord(staging, {
+          shard,
+          siteUrl: site.url,
+          now: site.now.toUTC().toISO() ?? "",
+          data: rendered.dataDigest ?? "",
+          counts: hostCounts(),
+          warnings,
+          files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
+          state: owns(shard, null) ? rendered.state : null,
+        });
+        await timedAsync("publish", () => publishAtomically(staging, output));
+        const seconds = (performance.now() - started) / 1000;
+        console.log(
+          `Shard ${describeShard(shard)}: ${files.files} files of its share in ${output}, ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
+        );
+        await writeMetrics(values.metrics, { shard: describeShard(shard), seconds });
+        return;
+      }
 
-    const writtenFiles = written?.known;
-    const known = writtenFiles && {
-      get: (path: string) => (rewritten.has(path) ? undefined : writtenFiles.get(path)),
-    };
-    if (sharded) {
-      // A share of the site: merge-shards checks and publishes the whole, with these hashes.
-      const files = timed("hash", () => hashOutput(staging, { known }));
-      await writeShardRecord(staging, {
-        shard,
-        siteUrl: site.url,
-        now: site.now.toUTC().toISO() ?? "",
-        data: timed("shard", () => siteDataDigest(data)),
-        counts: hostCounts(),
-        warnings,
-        files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
-        state: owns(shard, null) ? changes.next : null,
+      const outcome = await publishSite({
+        staging,
+        output,
+        config,
+        state: rendered.state,
+        published: rendered.published,
+        known,
       });
-      await timedAsync("publish", () => publishAtomically(staging, output));
+      const host = checkHostLimits({
+        target: config.deploy.target,
+        count: outcome.files,
+        eventIcsFiles: hostCounts().eventIcs,
+        eventEmbedFiles: hostCounts().eventEmbeds,
+        structuredDataCards: hostCounts().structuredDataCards,
+      });
       const seconds = (performance.now() - started) / 1000;
       console.log(
-        `Shard ${describeShard(shard)}: ${files.files} files of its share in ${output}, ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
+        formatBuildReport({
+          calendars: rendered.calendars,
+          events: outcome.manifest.totals.events,
+          pages: outcome.files.pages,
+          files: outcome.files.files,
+          bytes: outcome.files.bytes,
+          fileChanges: outcome.changes,
+          warnings: [...warnings, ...outcome.warnings, ...host.warnings],
+          seconds,
+          output,
+          host: host.line,
+          changes: rendered.changes,
+          richResults: written?.richResults,
+          cards: written?.cards,
+        }),
       );
-      await writeMetrics(values.metrics, { shard: describeShard(shard), seconds });
-      return;
-    }
-
-    const outcome = await publishSite({
-      staging,
-      output,
-      config,
-      state: changes.next,
-      published,
-      known,
-    });
-    const host = checkHostLimits({
-      target: config.deploy.target,
-      count: outcome.files,
-      eventIcsFiles: hostCounts().eventIcs,
-      eventEmbedFiles: hostCounts().eventEmbeds,
-      structuredDataCards: hostCounts().structuredDataCards,
-    });
-    const seconds = (performance.now() - started) / 1000;
-    console.log(
-      formatBuildReport({
-        calendars: data.calendars.length,
+      await writeMetrics(values.metrics, {
         events: outcome.manifest.totals.events,
-        pages: outcome.files.pages,
+        calendars: rendered.calendars,
         files: outcome.files.files,
         bytes: outcome.files.bytes,
-        fileChanges: outcome.changes,
-        warnings: [...warnings, ...outcome.warnings, ...host.warnings],
+        pages: outcome.files.pages,
+        largestFile: outcome.files.largestFile,
+        // Compared with the last publish's files; null when there was nothing to compare with.
+        filesNew: outcome.changes?.added ?? null,
+        filesChanged: outcome.changes?.changed ?? null,
+        filesRemoved: outcome.changes?.removed ?? null,
+        // Unchanged files kept as published rather than written again (src/render/published-copy.ts).
+        filesKept: outcome.files.kept,
         seconds,
-        output,
-        host: host.line,
-        changes: changes.report,
-        richResults: written?.richResults,
-        cards: written?.cards,
-      }),
-    );
-    await writeMetrics(values.metrics, {
-      events: outcome.manifest.totals.events,
-      calendars: data.calendars.length,
-      files: outcome.files.files,
-      bytes: outcome.files.bytes,
-      pages: outcome.files.pages,
-      largestFile: outcome.files.largestFile,
-      // Compared with the last publish's files; null when there was nothing to compare with.
-      filesNew: outcome.changes?.added ?? null,
-      filesChanged: outcome.changes?.changed ?? null,
-      filesRemoved: outcome.changes?.removed ?? null,
-      // Unchanged files kept as published rather than written again (src/render/published-copy.ts).
-      filesKept: outcome.files.kept,
-      seconds,
-      // Shares of Google's Event rich results fields in the event pages' JSON-LD.
-      richResults: written ? richResultsMetrics(written.richResults) : null,
-    });
-  } catch (error) {
-    await discardStaging(staging);
-    throw error;
+        // Shares of Google's Event rich results fields in the event pages' JSON-LD.
+        richResults: written ? richResultsMetrics(written.richResults) : null,
+      });
+    } catch (error) {
+      await discardStaging(staging);
+      throw error;
+    }
   } finally {
     // Every card the site needs is written; one drawn early and not needed need not finish.
     await cards?.studio.close();

@@ -243,6 +243,12 @@ export default function publisherPlugin(
         cards: cardsSummary,
         known: writer.known,
       });
+      // The run's data goes with the run. Eleventy keeps its last layouts in
+      // a cache of its module, and through them its Nunjucks environment and
+      // this plugin's filters: holding the run here would keep the site's data
+      // for as long as the process, through the publish step that follows.
+      run = undefined;
+      ready = undefined;
     },
   );
 }

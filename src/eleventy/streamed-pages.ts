@@ -108,6 +108,10 @@ export class StreamedPages {
       collections: _collections,
       ...globals
     } = await this.#globals;
+    // This run's data is not kept past it: Eleventy keeps its configuration
+    // (and with it this object) in a module cache after the run.
+    this.#globals = undefined;
+    this.#captureGlobals = undefined;
     const transforms = (this.#config.transforms ?? {}) as Transforms;
     const preprocessors = (this.#config.preprocessors ?? {}) as Preprocessors;
     const hasTransforms = Object.keys(transforms).length > 0;

@@ -4,13 +4,11 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { createRedactor } from "../api/auth.ts";
 import type { PortalLists } from "../api/list-recorder.ts";
 import { PublishedSite } from "../api/published-site.ts";
-import type { PublishedState } from "../changes/published-state.ts";
 import type { ApiConfig } from "../config/api.ts";
 import type { BuildConfig } from "../config/build-config.ts";
-import type { PortalSnapshot } from "../model/types.ts";
 import { FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
 import { composeBuildState } from "./build-state.ts";
-import { isoSeconds, nextDateChange } from "./next-change.ts";
+import { isoSeconds, type NextChange } from "./next-change.ts";
 import { readBuildState } from "./read-build-state.ts";
 
 /**
@@ -36,10 +34,12 @@ export interface WriteBuildStateOptions {
   readonly api: ApiConfig;
   /** The lists as fetched (src/snapshot); null when built from the stale cache. */
   readonly lists: PortalLists | null;
-  /** What the site publishes (changes add removed events). */
-  readonly published: Pick<PortalSnapshot, "events" | "calendars">;
-  /** The changes' state this build publishes (announcements, removed events). */
-  readonly changes: PublishedState | null;
+  /**
+   * When the published site next changes by date alone (nextDateChange, from
+   * what the site publishes and the changes' state): worked out by the
+   * caller while it still holds the site's data.
+   */
+  readonly nextChange: NextChange | null;
   readonly log?: (line: string) => void;
 }
 
@@ -57,7 +57,7 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const feeds = await hashFeeds(options.staging);
   const previous = await previousFeeds(options.output, publish.publishedSite);
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
-  const nextChange = nextDateChange(options.published, site, publish.dateDelayMs, options.changes);
+  const { nextChange } = options;
   const files = composeBuildState({
     siteUrl: site.url,
     config: options.api,

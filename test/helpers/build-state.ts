@@ -4,6 +4,7 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { readPublishConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
+import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "./clock.ts";
@@ -31,6 +32,7 @@ export async function publishState(
   });
   const siteUrl = DEMO_SITE_URL;
   const siteConfig = readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl });
+  const publishConfig = readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl);
   mkdirSync(join(site, "api"), { recursive: true });
   writeFileSync(
     join(site, "api", "manifest.json"),
@@ -41,12 +43,11 @@ export async function publishState(
     output: site,
     config: {
       site: siteConfig,
-      publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl),
+      publish: publishConfig,
     },
     api: config,
     lists,
-    published: snapshot,
-    changes: null,
+    nextChange: nextDateChange(snapshot, siteConfig, publishConfig.dateDelayMs),
     log: () => undefined,
   });
   return site;

@@ -1,0 +1,178 @@
+import type { PortalLists } from "../api/list-recorder.ts";
+import type { PublishedFiles } from "../build/output-files.ts";
+import { discardStaging, prepareStaging } from "../build/publish.ts";
+import { lastPublishedFiles } from "../build/publish-site.ts";
+import { earlyEventCards, type ShareCardsSetup } from "../cards/share-cards.ts";
+import type { ChangeReport } from "../changes/detect-changes.ts";
+import type { PublishedState } from "../changes/published-state.ts";
+import type { BuildConfig } from "../config/build-config.ts";
+import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
+import { siteEleventy } from "../eleventy/site-eleventy.ts";
+import { timed, timedAsync } from "../metrics.ts";
+import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
+import { writeBuildState } from "../rebuild/write-build-state.ts";
+import { owns, type Shard } from "../shards/shard.ts";
+import { siteDataDigest } from "../shards/shard-record.ts";
+import { loadSiteData, type SiteData } from "../site/load.ts";
+import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import type { PortalConnection } from "./connect-portal.ts";
+
+/**
+ * The first stage of `npm run build` (src/cli/build.ts): fetch the portal's
+ * snapshot, make the site's data, render it into a staging folder and write
+ * the build state. It hands the publish step only what that needs: the
+ * site's data, its views and what is memoized per event (most of a large
+ * build's memory: docs/performance.md, "Memory at 100,000 events") stay
+ * behind, to be collected before the output is hashed and swapped in.
+ */
+
+export interface RenderSiteInput {
+  readonly config: BuildConfig;
+  readonly portal: PortalConnection;
+  readonly cards: ShareCardsSetup | null;
+  readonly shard: Shard;
+  /** A split build's share: its output is a shard's, published by merge-shards. */
+  readonly sharded: boolean;
+  /** The folder rendered for (its staging folder is made beside it). */
+  readonly output: string;
+  /** The published site this build compares with: `output`, or the shards' merge's. */
+  readonly target: string;
+}
+
+export interface RenderedSite {
+  readonly staging: string;
+  /** The last publish's files, read before rendering (null: none, or a shard). */
+  readonly published: PublishedFiles | null;
+  /** What the publisher wrote besides Eleventy's pages, hashed; undefined if Eleventy never got there. */
+  readonly written: WrittenFiles | undefined;
+  /** Files the build state replaced after the writer hashed them: to be hashed anew. */
+  readonly rewritten: ReadonlySet<string>;
+  readonly calendars: number;
+  /** The data's warnings, then the outputs'. */
+  readonly warnings: readonly string[];
+  /** What changed since the last publish (null: nothing to compare with). */
+  readonly changes: ChangeReport | null;
+  /** What the next build compares with, once this one is published. */
+  readonly state: PublishedState;
+  /** A digest of the site's data, which every shard of a split build must share; null when not split. */
+  readonly dataDigest: string | null;
+}
+
+export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> {
+  const { staging, lists, nextChange, ...rendered } = await loadAndRender(input);
+  // The site's data is gone by now: the build state needs only what was kept of it.
+  try {
+    const rewritten = new Set<string>();
+    if (owns(input.shard, null)) {
+      const paths = await writeBuildState({
+        staging,
+        output: input.target,
+        config: input.config,
+        api: input.portal.recorded,
+        lists,
+        nextChange,
+      });
+      for (const path of paths) rewritten.add(path);
+    }
+    return { staging, ...rendered, rewritten };
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+}
+
+/** What rendering leaves for the build state, besides what publishing needs. */
+interface Rendered extends Omit<RenderedSite, "rewritten"> {
+  readonly lists: PortalLists | null;
+  readonly nextChange: NextChange | null;
+}
+
+/** Fetches, makes the site's data and renders it: the data lives and dies in here. */
+async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
+  const { config, portal, cards, shard } = input;
+  const { site } = config;
+  const { lists, data, changes } = await (async () => {
+    try {
+      const fetched = await loadSnapshot({
+        config: portal.api,
+        defaultTimeZone: site.timeZone,
+        now: site.now.toJSDate(),
+        sink: process.stderr,
+        // Share cards are drawn while the build waits on the portal (src/cards).
+        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode, shard) : undefined,
+      });
+      // Images are copied from the portal while it is still there (the demo's stops).
+      const siteData = await loadSiteData(fetched.snapshot, { ...config, output: input.target });
+      return { lists: fetched.lists, ...siteData };
+    } finally {
+      await portal.close();
+    }
+  })();
+  const kept = {
+    lists,
+    calendars: data.calendars.length,
+    changes: changes.report,
+    state: changes.next,
+    nextChange: nextDateChange(data, site, config.publish.dateDelayMs, changes.next),
+    dataDigest: input.sharded ? timed("shard", () => siteDataDigest(data)) : null,
+  };
+
+  // What the last publish left: files this build would write again unchanged are kept.
+  const published = input.sharded ? null : lastPublishedFiles(config, input.output);
+  const staging = await prepareStaging(input.output);
+  try {
+    const handover = runHandover(data);
+    const eleventy = siteEleventy({
+      output: staging,
+      site,
+      cacheDir: config.cacheDir,
+      deployTarget: config.deploy.target,
+      cards,
+      shard,
+      published,
+      loadData: handover.loadData,
+      onWritten: handover.onWritten,
+    });
+    await timedAsync("render", () => eleventy.write());
+    const written = handover.written();
+    return {
+      ...kept,
+      staging,
+      published,
+      written,
+      warnings: [...data.warnings, ...(written?.warnings ?? [])],
+    };
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+}
+
+/**
+ * What passes between this stage and the publisher plugin, through
+ * functions made here rather than inside renderSite: Eleventy keeps the last
+ * run's configuration, plugin options included, in a cache of its module,
+ * so a function made inside renderSite would keep its scope, and the site's
+ * data with it, for as long as the process. The data is given once and
+ * forgotten; what was written is taken once.
+ */
+function runHandover(data: SiteData) {
+  let held: SiteData | undefined = data;
+  let written: WrittenFiles | undefined;
+  return {
+    loadData: async (): Promise<SiteData> => {
+      if (!held) throw new Error("The site's data was already handed to Eleventy.");
+      const given = held;
+      held = undefined;
+      return given;
+    },
+    onWritten: (files: WrittenFiles): void => {
+      written = files;
+    },
+    written: (): WrittenFiles | undefined => {
+      const taken = written;
+      written = undefined;
+      return taken;
+    },
+  };
+}
