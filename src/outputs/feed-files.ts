@@ -42,6 +42,7 @@ export function feedFileGroups(
       items: files.filter((file) => file.format !== "ics"),
       path: pathOf,
       render: ({ scope, format }) => renderFeed(scopes, scope, format as Exclude<Format, "ics">),
+      done: () => scopes.entries.clear(),
     }),
     fileGroup({
       phase: "ics",
@@ -89,7 +90,10 @@ export function feedFileGroups(
           site: { url: site.url, lang: site.lang },
           dataUpdatedAt: scopes.dataUpdatedAt,
           warn,
+          vevents: scopes.vevents,
         }),
+      // The last of the calendar files (the scopes' plans keep what they need).
+      done: () => scopes.vevents.clear(),
     }),
   ];
 }
@@ -102,6 +106,7 @@ function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom"
     dataUpdatedAt: scopes.dataUpdatedAt,
     ...(description ? { description } : {}),
     announcements: scopes.announcements(scope),
+    entries: scopes.entries,
   };
   const events = scopes.events(scope, "feed");
   if (format === "rss") return renderRss(events, options);

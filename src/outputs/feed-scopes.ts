@@ -1,5 +1,6 @@
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { PerEvent } from "../model/per-event.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
 import type { PlaceIndex } from "../places/place-index.ts";
@@ -7,12 +8,14 @@ import type { SeriesIndex } from "../series/series-index.ts";
 import { describeSeriesRule } from "../series/series-text.ts";
 import type { FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
+import type { FeedEntry } from "./feeds-entry.ts";
 import type { Warn } from "./feeds-window.ts";
 import {
   type CalendarOptions,
   type CalendarPlan,
   type IcsSiteOptions,
   planCalendar,
+  type VeventMemo,
 } from "./ics.ts";
 import {
   calendarCategoryScopes,
@@ -68,6 +71,13 @@ export class FeedScopes {
   readonly dataUpdatedAt: string;
   /** Every scope with files: those offered, plus categories and pairs kept for a deleted event. */
   readonly withFiles: readonly FeedScope[];
+  /**
+   * Each event's feed entry and VEVENT lines, made once and shared by every
+   * file that shows the event; cleared once those files are written
+   * (feed-files.ts): at 100,000 events they hold hundreds of MB.
+   */
+  readonly entries = new PerEvent<FeedEntry>();
+  readonly vevents: VeventMemo = new PerEvent();
   readonly #warn: Warn;
   readonly #events = new Map<string, CalendarEvent[]>();
   readonly #plans = new Map<string, CalendarPlan>();
@@ -161,6 +171,7 @@ export class FeedScopes {
       ...(description ? { description } : {}),
       color: calendar?.color ?? null,
       warn: this.#warn,
+      vevents: this.vevents,
     };
   }
 

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
+import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent, Category } from "../model/types.ts";
 import {
@@ -41,21 +42,18 @@ export interface FeedEntryContext {
   readonly dataUpdatedAt: string;
 }
 
-const entryCache = new WeakMap<CalendarEvent, Map<string, FeedEntry>>();
-
-/** One entry per event and context, shared by every feed file it appears in. */
-export function feedEntry(timed: TimedEvent, context: FeedEntryContext): FeedEntry {
+/**
+ * One entry per event and context; with `entries` (a build's: feed-scopes.ts),
+ * built once and shared by every feed file the event appears in.
+ */
+export function feedEntry(
+  timed: TimedEvent,
+  context: FeedEntryContext,
+  entries?: PerEvent<FeedEntry>,
+): FeedEntry {
+  if (!entries) return buildEntry(timed, context);
   const key = `${context.siteUrl}\n${context.lang}\n${context.dataUpdatedAt}`;
-  let byContext = entryCache.get(timed.event);
-  const cached = byContext?.get(key);
-  if (cached) return cached;
-  const entry = buildEntry(timed, context);
-  if (!byContext) {
-    byContext = new Map();
-    entryCache.set(timed.event, byContext);
-  }
-  byContext.set(key, entry);
-  return entry;
+  return entries.get(timed.event, key, () => buildEntry(timed, context));
 }
 
 function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): FeedEntry {

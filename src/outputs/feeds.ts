@@ -1,6 +1,7 @@
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
@@ -42,6 +43,8 @@ export interface FeedOptions {
    * `feedMaxItems` of them.
    */
   readonly announcements?: readonly Announcement[];
+  /** Entries a build shares between its feeds (feed-scopes.ts); none: built for this feed alone. */
+  readonly entries?: PerEvent<FeedEntry>;
 }
 
 const FEED_GENERATOR = "Event Calendar Publisher";
@@ -62,7 +65,7 @@ function prepare(events: readonly CalendarEvent[], options: FeedOptions): Prepar
     ...(options.announcements ?? [])
       .slice(0, site.feedMaxItems)
       .map((announcement) => announcementEntry(announcement, site.lang)),
-    ...selected.map((timed) => feedEntry(timed, context)),
+    ...selected.map((timed) => feedEntry(timed, context, options.entries)),
   ];
   return {
     title: scopeTitle(options.scope, singleLine(site.title)),

@@ -9,6 +9,7 @@ import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
+import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import type { FeedScope } from "../model/url-scheme.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
@@ -64,12 +65,15 @@ export interface CalendarOptions {
   /** "#rrggbb" for Apple's X-APPLE-CALENDAR-COLOR, when the portal gives one. */
   readonly color?: string | null;
   readonly warn?: Warn;
+  /** VEVENTs a build shares between its calendar files (feed-scopes.ts); none: made for this file alone. */
+  readonly vevents?: VeventMemo;
 }
 
 export interface EventIcsOptions {
   readonly site: Pick<IcsSiteOptions, "url" | "lang">;
   readonly dataUpdatedAt: string;
   readonly warn?: Warn;
+  readonly vevents?: VeventMemo;
 }
 
 /** How a subscription was cut to fit its size budget (ics-budget.ts). */
@@ -236,13 +240,15 @@ let eventIcsHeader: string | undefined;
 interface EventContext {
   readonly site: Pick<IcsSiteOptions, "url" | "lang">;
   readonly dataUpdatedAt: string;
+  readonly vevents?: VeventMemo;
 }
 
 /**
  * ical-generator writes the calendar properties (from an event-less calendar)
  * and each VEVENT; the VTIMEZONE blocks (RFC 5545 3.6.5: one per TZID used, in
- * order of first use) and the folding are done here. Each event's lines are
- * computed once per build and reused by every file that contains it.
+ * order of first use) and the folding are done here. With the build's
+ * memo (`vevents`), each event's lines are made once and reused by every file
+ * that contains it.
  */
 function assemble(
   header: string,
@@ -269,7 +275,7 @@ function headLines(header: string, extras: readonly string[], zones: readonly st
   ]);
 }
 
-interface VeventLines {
+export interface VeventLines {
   /** Folded content lines, each ended by CRLF. */
   readonly text: string;
   /** Its UTF-8 size: what the size budget counts. */
@@ -278,13 +284,17 @@ interface VeventLines {
   readonly zone: string | null;
 }
 
-const veventCache = new WeakMap<CalendarEvent, Map<string, VeventLines>>();
+/** An event's VEVENT lines, by context and form: each event's are made once and shared by every file that contains it. */
+export type VeventMemo = PerEvent<VeventLines>;
 
 function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
+  const make = () => makeVeventLines(timed, context, short);
+  if (!context.vevents) return make();
   const key = `${context.site.url}\n${context.site.lang}\n${context.dataUpdatedAt}\n${short}`;
-  let byContext = veventCache.get(timed.event);
-  const cached = byContext?.get(key);
-  if (cached) return cached;
+  return context.vevents.get(timed.event, key, make);
+}
+
+function makeVeventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
   // Counted: the size budget must not cost more VEVENTs (test/integration/ics-budget.test.ts).
   count("ics.vevents");
   const { data, extraLines } = veventData(timed, context, short);
@@ -292,17 +302,7 @@ function veventLines(timed: TimedEvent, context: EventContext, short: boolean): 
   const end = lines.pop();
   if (end !== "END:VEVENT") throw new Error("unexpected ical-generator output");
   const text = joinIcsLines([...lines, ...extraLines, end]);
-  const result = {
-    text,
-    bytes: Buffer.byteLength(text, "utf8"),
-    zone: data.timezone ?? null,
-  };
-  if (!byContext) {
-    byContext = new Map();
-    veventCache.set(timed.event, byContext);
-  }
-  byContext.set(key, result);
-  return result;
+  return { text, bytes: Buffer.byteLength(text, "utf8"), zone: data.timezone ?? null };
 }
 
 const STATUS: Readonly<Record<EventStatus, ICalEventStatus>> = {

@@ -26,6 +26,8 @@ export interface FileGroup<T = unknown> {
    * is site-wide, written by shard 1.
    */
   readonly shardKey?: (item: T) => ShardKey;
+  /** Called once its files are written: what only it needed can go. */
+  readonly done?: () => void;
 }
 
 /** Declares a group, keeping its item type inside (a list holds groups of several types). */
@@ -51,7 +53,10 @@ export async function writeFileGroups(
 ): Promise<void> {
   for (const group of groups) {
     const { shardKey } = group;
-    if (!shardKey && !owns(shard, null)) continue;
+    if (!shardKey && !owns(shard, null)) {
+      group.done?.();
+      continue;
+    }
     let rendered = 0;
     for (const item of group.items) {
       if (shardKey && !owns(shard, shardKey(item))) continue;
@@ -61,5 +66,6 @@ export async function writeFileGroups(
       rendered++;
     }
     count(`rendered.${group.name}`, rendered);
+    group.done?.();
   }
 }

@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import { PerEvent } from "../model/per-event.ts";
 import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { PerEvent } from "./per-event.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and

@@ -7,6 +7,7 @@ import {
   sameLocalDay,
   validEventTimes,
 } from "../model/event-times.ts";
+import { PerEvent } from "../model/per-event.ts";
 import { timeZone } from "../model/time-zone.ts";
 import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -14,7 +15,6 @@ import { PlaceIndex } from "../places/place-index.ts";
 import { type PlacePageOf, placePages } from "../places/place-pages.ts";
 import { SeriesIndex } from "../series/series-index.ts";
 import { type SeriesPage, seriesPages } from "../series/series-pages.ts";
-import { PerEvent } from "./per-event.ts";
 
 /**
  * Everything the page templates iterate over, derived once per build from the

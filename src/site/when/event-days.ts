@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import { endMillis, localStartDate, startMillis } from "../../model/event-times.ts";
+import { PerEvent } from "../../model/per-event.ts";
 import { timeZone } from "../../model/time-zone.ts";
 import type { CalendarEvent } from "../../model/types.ts";
-import { PerEvent } from "../per-event.ts";
 import { addDays, type DayRange } from "./ranges.ts";
 
 /**
