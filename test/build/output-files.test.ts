@@ -111,4 +111,15 @@ describe("the kept list", () => {
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
     expect(readFileList(path)).toBeNull();
   });
+
+  it("should write a list far larger than one write as one JSON document", () => {
+    // Written piece by piece; names with quotes, backslashes and non-ASCII letters.
+    const hashes = new Map(
+      Array.from({ length: 5000 }, (_, i) => [`café/"q"\\${i}/index.html`, `h${i}`] as const),
+    );
+    const path = join(root, "state", "large-list.json");
+    writeFileList(path, hashes);
+    expect(statSync(path).size).toBeGreaterThan(3 * 65536);
+    expect(readFileList(path)).toEqual(hashes);
+  });
 });
