@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { setFlagsFromString } from "node:v8";
 import { checkHostLimits } from "../build/host-limits.ts";
 import { hashOutput } from "../build/output-files.ts";
 import { discardStaging, publishAtomically } from "../build/publish.ts";
@@ -31,13 +30,6 @@ import { runCli } from "./run.ts";
  * together and publish into `--target` (default `_site`): the folder whose
  * published state the shards compare with.
  */
-// V8 lets its heap grow to about twice what is live before it collects it
-// whole; rendering 100,000 pages leaves garbage enough that the build then
-// peaked at 2.8-3.2 GB. A full collection at a fifth more than what is live
-// keeps it near what the build holds (docs/performance.md, "Memory at
-// 100,000 events"). Read by V8 at each collection, so setting it here works.
-setFlagsFromString("--heap-growing-percent=20");
-
 runCli(async () => {
   const { values } = parseArgs({
     options: {

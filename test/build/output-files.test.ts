@@ -115,7 +115,7 @@ describe("the kept list", () => {
   it("should write a list far larger than one write as one JSON document", () => {
     // Written piece by piece; names with quotes, backslashes and non-ASCII letters.
     const hashes = new Map(
-      Array.from({ length: 5000 }, (_, i) => [`café/"q"\\${i}/index.html`, `h${i}`] as const),
+      Array.from({ length: 20_000 }, (_, i) => [`café/"q"\\${i}/index.html`, `h${i}`] as const),
     );
     const path = join(root, "state", "large-list.json");
     writeFileList(path, hashes);
