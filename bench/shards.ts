@@ -19,12 +19,9 @@ export interface ShardsFigures {
   /** Each shard's cold build alone, in seconds (shard 1 first). */
   readonly coldShardSeconds: readonly number[];
   readonly coldMergeSeconds: number;
-  /** The slowest shard plus the merge: the split cold build on n runners. */
-  readonly coldProjectedSeconds: number;
   /** Each shard's warm build alone, in seconds. */
   readonly warmShardSeconds: readonly number[];
   readonly warmMergeSeconds: number;
-  readonly warmProjectedSeconds: number;
   readonly warmTogetherSeconds: number;
   readonly warmTogetherMergeSeconds: number;
   /** Each shard's peak RSS in the cold builds, MB. */
@@ -105,10 +102,8 @@ export async function benchShards(options: {
     shards,
     coldShardSeconds,
     coldMergeSeconds,
-    coldProjectedSeconds: Math.max(...coldShardSeconds) + coldMergeSeconds,
     warmShardSeconds,
     warmMergeSeconds,
-    warmProjectedSeconds: Math.max(...warmShardSeconds) + warmMergeSeconds,
     warmTogetherSeconds,
     warmTogetherMergeSeconds,
     coldPeakRssMB: cold.map((result) => result.metrics?.peakRssMB ?? 0),

@@ -60,7 +60,7 @@ runCli(async () => {
   try {
     // The site's data stays inside the render stage; publishing gets what it needs.
     const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
-    const { staging, written, rewritten, warnings } = rendered;
+    const { staging, written, known, warnings } = rendered;
     try {
       const counters = () => readMetrics().counters;
       const hostCounts = () => ({
@@ -69,10 +69,6 @@ runCli(async () => {
           (counters()["rendered.event card"] ?? 0) + (counters()["rendered.event oembed"] ?? 0),
         structuredDataCards: counters()["cards.structuredDataFiles"] ?? 0,
       });
-      const writtenFiles = written?.known;
-      const known = writtenFiles && {
-        get: (path: string) => (rewritten.has(path) ? undefined : writtenFiles.get(path)),
-      };
       if (sharded) {
         // A share of the site: merge-shards checks and publishes the whole, with these hashes.
         const files = timed("hash", () => hashOutput(staging, { known }));

@@ -12,6 +12,7 @@ import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
+import type { KnownFiles } from "../render/published-copy.ts";
 import { owns, type Shard } from "../shards/shard.ts";
 import { siteDataDigest } from "../shards/shard-record.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
@@ -44,10 +45,14 @@ export interface RenderedSite {
   readonly staging: string;
   /** The last publish's files, read before rendering (null: none, or a shard). */
   readonly published: PublishedFiles | null;
-  /** What the publisher wrote besides Eleventy's pages, hashed; undefined if Eleventy never got there. */
+  /** What the publisher wrote besides Eleventy's pages; undefined if Eleventy never got there. */
   readonly written: WrittenFiles | undefined;
-  /** Files the build state replaced after the writer hashed them: to be hashed anew. */
-  readonly rewritten: ReadonlySet<string>;
+  /**
+   * The files hashed as they were written, for the publish step's
+   * hashOutput: the writer's, less those the build state replaced since
+   * (hashed anew).
+   */
+  readonly known: KnownFiles | undefined;
   readonly calendars: number;
   /** The data's warnings, then the outputs'. */
   readonly warnings: readonly string[];
@@ -75,7 +80,11 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> 
       });
       for (const path of paths) rewritten.add(path);
     }
-    return { staging, ...rendered, rewritten };
+    const hashed = rendered.written?.known;
+    const known = hashed && {
+      get: (path: string) => (rewritten.has(path) ? undefined : hashed.get(path)),
+    };
+    return { staging, ...rendered, known };
   } catch (error) {
     await discardStaging(staging);
     throw error;
@@ -83,7 +92,7 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> 
 }
 
 /** What rendering leaves for the build state, besides what publishing needs. */
-interface Rendered extends Omit<RenderedSite, "rewritten"> {
+interface Rendered extends Omit<RenderedSite, "known"> {
   readonly lists: PortalLists | null;
   readonly nextChange: NextChange | null;
 }
@@ -168,10 +177,10 @@ function collectHeapSooner(): void {
 
 /**
  * What passes between this stage and the publisher plugin, through
- * functions made here rather than inside renderSite: Eleventy keeps the last
- * run's configuration, plugin options included, in a cache of its module,
- * so a function made inside renderSite would keep its scope, and the site's
- * data with it, for as long as the process. The data is given once and
+ * functions made here rather than inside loadAndRender: Eleventy keeps the
+ * last run's configuration, plugin options included, in a cache of its
+ * module, so a function made inside loadAndRender would keep its scope, and
+ * the site's data with it, for as long as the process. The data is given once and
  * forgotten; what was written is taken once.
  */
 function runHandover(data: SiteData) {

@@ -92,7 +92,7 @@ export function feedFileGroups(
           warn,
           vevents: scopes.vevents,
         }),
-      // The last of the calendar files (the scopes' plans keep what they need).
+      // The last group to use the VEVENTs: the scope calendars were written before.
       done: () => scopes.vevents.clear(),
     }),
   ];

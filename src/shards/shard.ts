@@ -6,10 +6,10 @@ import type { CalendarEvent } from "../model/types.ts";
  * (an event's page, `.ics`, embed card, oEmbed answer and share cards) and
  * the search index's parts are divided by a stable hash of their key; shard
  * 1 also renders everything site-wide (lists, calendars, feeds, public JSON,
- * assets, places, series), and with three shards or more only that. Every shard reads the same snapshot and renders
- * its share exactly as a single build would, so the shards' outputs are
- * disjoint and together are the single build's output, byte for byte
- * (`npm run merge-shards`).
+ * assets, places, series), and with three shards or more only that. Every
+ * shard reads the same snapshot and renders its share exactly as a single
+ * build would, so the shards' outputs are disjoint and together are the
+ * single build's output, byte for byte (`npm run merge-shards`).
  */
 export interface Shard {
   /** 1 to `count`. */
