@@ -36,7 +36,7 @@ export function renderHeadersFile(rules: readonly HeaderRule[] = defaultHeaderRu
  */
 function withEmptySplats(rule: HeaderRule): HeaderRule[] {
   const segments = rule.for.split("/");
-  const star = segments.findIndex((part) => part === "*");
+  const star = segments.indexOf("*");
   if (star === -1) return [rule];
   const rest = segments.filter((_, index) => index !== star).join("/");
   if (rest === "") return [rule];

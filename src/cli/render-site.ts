@@ -101,6 +101,7 @@ interface Rendered extends Omit<RenderedSite, "known"> {
 async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
   const { config, portal, cards, shard } = input;
   const { site } = config;
+  const sizeHeap = heapSizer();
   const { lists, data, changes } = await (async () => {
     try {
       const fetched = await loadSnapshot({
@@ -110,6 +111,9 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
         sink: process.stderr,
         // Share cards are drawn while the build waits on the portal (src/cards).
         onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode, shard) : undefined,
+        // As soon as the lists say the site is large: reading and normalizing 100,000
+        // events' details made the peak of a warm build before rendering began.
+        onListed: sizeHeap,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
       const siteData = await loadSiteData(fetched.snapshot, { ...config, output: input.target });
@@ -118,7 +122,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
       await portal.close();
     }
   })();
-  if (data.events.length >= LARGE_SITE_EVENTS) collectHeapSooner();
+  sizeHeap(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
   const kept = {
     lists,
     calendars: data.calendars.length,
@@ -170,9 +174,18 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
  */
 const LARGE_SITE_EVENTS = 25_000;
 
-/** V8 reads this at every collection, so setting it while the process runs takes effect. */
-function collectHeapSooner(): void {
-  setFlagsFromString("--heap-growing-percent=20");
+/**
+ * Tells V8 to collect sooner the first time it is given LARGE_SITE_EVENTS or
+ * more. V8 reads the setting at every collection, so setting it while the
+ * process runs takes effect.
+ */
+function heapSizer(): (events: number) => void {
+  let told = false;
+  return (events) => {
+    if (told || events < LARGE_SITE_EVENTS) return;
+    told = true;
+    setFlagsFromString("--heap-growing-percent=20");
+  };
 }
 
 /**

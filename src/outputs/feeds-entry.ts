@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
-import type { CalendarEvent, Category } from "../model/types.ts";
+import type { Category } from "../model/types.ts";
 import {
   eventTextLabels,
   formatEventDate,

@@ -25,7 +25,8 @@ import {
 export class FileWriter {
   readonly #root: string;
   readonly #folders = new Set<string>();
-  readonly #written: Set<string>;
+  /** Eleventy's own outputs; what this writer writes is in #known. */
+  readonly #taken: ReadonlySet<string>;
   readonly #published: PublishedFiles | null;
   readonly #known = new Map<string, KnownFile>();
   #files = 0;
@@ -41,7 +42,7 @@ export class FileWriter {
     options: { taken?: Iterable<string>; published?: PublishedFiles | null } = {},
   ) {
     this.#root = root;
-    this.#written = new Set(options.taken);
+    this.#taken = new Set(options.taken);
     this.#published = options.published ?? null;
   }
 
@@ -65,10 +66,10 @@ export class FileWriter {
     if (relativePath.startsWith("..") || relativePath === ".") {
       throw new Error(`Refusing to write ${path}: outside the output folder.`);
     }
-    if (this.#written.has(relativePath)) {
+    const sitePath = sep === "/" ? relativePath : relativePath.split(sep).join("/");
+    if (this.#known.has(sitePath) || this.#taken.has(relativePath)) {
       throw new Error(`Two outputs want to write ${relativePath}; each needs its own URL.`);
     }
-    this.#written.add(relativePath);
     const target = join(this.#root, relativePath);
     const folder = dirname(target);
     if (!this.#folders.has(folder)) {
@@ -76,7 +77,6 @@ export class FileWriter {
       this.#folders.add(folder);
     }
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
-    const sitePath = sep === "/" ? relativePath : relativePath.split(sep).join("/");
     const file: KnownFile = { hash: contentHash(bytes), bytes: bytes.byteLength };
     const kept = keepPublished(this.#published, sitePath, file, target);
     if (!kept) writeFileSync(target, bytes);

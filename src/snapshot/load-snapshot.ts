@@ -29,6 +29,8 @@ export interface LoadSnapshotOptions {
    * be left out of it (a duplicate, a calendar that fails).
    */
   readonly onEvent?: (event: CalendarEvent, calendars: readonly Calendar[]) => void;
+  /** How many events the lists have named so far, as they come in. */
+  readonly onListed?: (events: number) => void;
 }
 
 /** What the build fetched: the snapshot, the lists it was read from, the summary figures. */
@@ -71,7 +73,10 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
   let early: EarlyEvents | null = null;
   const client = new PortalClient(config, {
     signal: options.signal,
-    onProgress: (progress) => reporter.update(progress),
+    onProgress: (progress) => {
+      reporter.update(progress);
+      if (progress.phase === "details") options.onListed?.(progress.total);
+    },
     onWarning: warn,
     onListPage: lists.record,
     onCalendars: (records) => early?.calendars(records),

@@ -9,6 +9,7 @@ import {
   localStartDate,
   startMillis,
 } from "../../src/model/event-times.ts";
+import { timeZone } from "../../src/model/time-zone.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 
@@ -105,5 +106,34 @@ describe("event-times", () => {
     expect(endedBefore(e, start.plus({ hours: 1, milliseconds: 1 }).toMillis())).toBe(true);
     const point = event(start, start);
     expect(endedBefore(point, start.toMillis() + 1)).toBe(true);
+  });
+
+  it("should give the times Luxon parses from the strings, in the event's zone, across clock changes", () => {
+    let checked = 0;
+    for (const e of spread()) {
+      const times = eventTimes(e);
+      const zone = timeZone(e.timeZone);
+      const start = DateTime.fromISO(e.start, { zone });
+      const end = DateTime.max(start, DateTime.fromISO(e.end, { zone }));
+      // toISO shows the local time and the offset: both must be the zone's at that instant.
+      expect(times?.start.toISO(), e.start).toBe(start.toISO());
+      expect(times?.end.toISO(), e.end).toBe(end.toISO());
+      expect(times?.start.zoneName).toBe(e.timeZone);
+      const lastDay = e.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
+      expect(times?.lastDay.toISO()).toBe(DateTime.max(start.startOf("day"), lastDay).toISO());
+      checked++;
+    }
+    expect(checked).toBe(600);
+  });
+
+  it("should refuse a day the month does not have, an unknown zone, and read a local time without offset in the event's zone", () => {
+    const start = DateTime.fromISO("2026-02-10T10:00:00", { zone: "Europe/Amsterdam" });
+    const base = event(start, start.plus({ hours: 1 }));
+    expect(eventTimes({ ...base, start: "2026-02-30T10:00:00+01:00" })).toBeNull();
+    expect(eventTimes({ ...base, end: "2026-13-01T10:00:00+01:00" })).toBeNull();
+    expect(eventTimes({ ...base, timeZone: "Mars/Olympus_Mons" })).toBeNull();
+    const local = eventTimes({ ...base, start: "2026-07-01T10:00:00", end: "2026-07-01T12:00:00" });
+    expect(local?.start.toISO()).toBe("2026-07-01T10:00:00.000+02:00");
+    expect(local?.end.toISO()).toBe("2026-07-01T12:00:00.000+02:00");
   });
 });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
+import { readApiConfig } from "../../src/config/api.ts";
+import { readSiteConfig } from "../../src/config/site.ts";
 import { AuthError } from "../../src/errors.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "../helpers/clock.ts";
 import { progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
 import { filesWithContent } from "../helpers/files.ts";
@@ -62,6 +65,28 @@ describe("loadSnapshot", () => {
     );
     expect(updated?.title).toBe("Renamed in the portal");
     expect(updated?.sequence).toBe(target.sequence + 1);
+  });
+
+  it("should say how many events the lists name as they come in, before the details are all read", async () => {
+    const env = apiEnv(portal);
+    const site = readSiteConfig(env);
+    const listed: number[] = [];
+    let detailsWhenListed = -1;
+    const fetched = await loadSnapshot({
+      config: readApiConfig(env),
+      defaultTimeZone: site.timeZone,
+      now: site.now.toJSDate(),
+      sink: null,
+      onListed: (events) => {
+        if (listed.length === 0) detailsWhenListed = portal.counters.byRoute.details ?? 0;
+        listed.push(events);
+      },
+    });
+    const events = fetched.snapshot.events.length;
+    // The build sizes its heap on this while the details still come in (src/cli/render-site.ts).
+    expect(detailsWhenListed).toBeLessThan(events);
+    expect(listed.at(-1)).toBe(events);
+    expect(listed).toEqual([...listed].sort((a, b) => a - b));
   });
 
   it("should not ask the portal again within EVENT_API_CACHE_DURATION", async () => {
