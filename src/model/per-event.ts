@@ -7,26 +7,55 @@ import type { CalendarEvent } from "./types.ts";
  * object, so an answer belongs to one build's data; a memo whose use ends
  * before the build's does (the entries of the feeds, once they are written)
  * is cleared then.
+ *
+ * Nearly every event is asked with one key only (the site's language, its
+ * zone), so an event's first answer is kept beside its key, and a map is made
+ * only for a second key; and each key's text is kept once, however many
+ * events it was made for: a map for each event and memo, and a copy of the
+ * key for each, took two to four times the memory (docs/performance.md,
+ * "Memory at 100,000 events").
  */
 export class PerEvent<T> {
-  #values = new WeakMap<CalendarEvent, Map<string, T>>();
+  #values = new WeakMap<CalendarEvent, Answer<T> | Map<string, T>>();
+  #keys = new Map<string, string>();
 
   get(event: CalendarEvent, key: string, compute: () => T): T {
-    let byKey = this.#values.get(event);
-    if (!byKey) {
-      byKey = new Map();
+    const known = this.#values.get(event);
+    if (known instanceof Map) {
+      const value = known.get(key);
+      if (value !== undefined) return value;
+      const computed = compute();
+      known.set(this.#key(key), computed);
+      return computed;
+    }
+    if (known?.key === key) return known.value;
+    const computed = compute();
+    if (!known) {
+      this.#values.set(event, { key: this.#key(key), value: computed });
+    } else {
+      const byKey = new Map([[known.key, known.value]]);
+      byKey.set(this.#key(key), computed);
       this.#values.set(event, byKey);
     }
-    let value = byKey.get(key);
-    if (value === undefined) {
-      value = compute();
-      byKey.set(key, value);
-    }
-    return value;
+    return computed;
   }
 
   /** Forgets every answer. */
   clear(): void {
     this.#values = new WeakMap();
+    this.#keys = new Map();
   }
+
+  /** The one copy of a key's text. */
+  #key(key: string): string {
+    const kept = this.#keys.get(key);
+    if (kept !== undefined) return kept;
+    this.#keys.set(key, key);
+    return key;
+  }
+}
+
+interface Answer<T> {
+  readonly key: string;
+  readonly value: T;
 }
