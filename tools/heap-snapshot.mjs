@@ -55,15 +55,13 @@ if (dir) {
   const samplingAt = new Set(
     (process.env.HEAP_SAMPLING_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
   );
-  const session = new inspector.Session();
-  if (samplingAt.size > 0) {
-    session.connect();
-    session.post("HeapProfiler.startSampling", { samplingInterval: 16384 });
-  }
+  const session = samplingAt.size > 0 ? new inspector.Session() : null;
+  session?.connect();
+  session?.post("HeapProfiler.startSampling", { samplingInterval: 16384 });
   const sample = () => {
     logMemory(` sampling at ${writes}`);
     // An in-process session answers synchronously.
-    session.post("HeapProfiler.getSamplingProfile", (error, result) => {
+    session?.post("HeapProfiler.getSamplingProfile", (error, result) => {
       if (error) throw error;
       const base = join(dir, `Heap-${process.pid}-${writes}`);
       fs.writeFileSync(`${base}.heapprofile`, JSON.stringify(result.profile));

@@ -12,8 +12,8 @@ import type { CalendarEvent } from "./types.ts";
  * zone), so an event's first answer is kept beside its key, and a map is made
  * only for a second key; and each key's text is kept once, however many
  * events it was made for. A map for each event and memo, and a copy of the
- * key in each, held 24 MB more during a 100,000-event build
- * (docs/performance.md, "Memory at 100,000 events").
+ * key in each, held 24 MB more, sampled while a 100,000-event build wrote its
+ * feeds and calendars (docs/performance.md, "Memory at 100,000 events").
  */
 export class PerEvent<T> {
   #values = new WeakMap<CalendarEvent, Answer<T> | Map<string, T>>();

@@ -80,27 +80,30 @@ function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEve
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
-    if (!readableTimes(event)) {
+    const timed = timedEvent(event);
+    if (!timed) {
       warn(
         `skipped event "${event.id}" in calendar "${event.calendarId}": invalid start/end or time zone`,
       );
       continue;
     }
     seen.add(key);
-    result.push(timedEvent(event));
+    result.push(timed);
   }
   return result.sort(compareTimedEvents);
 }
 
 // An event is in many scopes (the site, its calendar, categories, pairs,
-// place, series) and each scope's list holds it: one Timed per event, not one
-// per event and scope, which at 100,000 events held about 60 MB more.
-const timedOnce = new WeakMap<CalendarEvent, TimedEvent>();
+// place, series) and each scope's list holds it: its times are read and
+// checked once, into one Timed per event, not one per event and scope, which
+// at 100,000 events held about 60 MB more.
+const timedOnce = new WeakMap<CalendarEvent, TimedEvent | null>();
 
-function timedEvent(event: CalendarEvent): TimedEvent {
+/** Null when the event's times or zone are unusable. */
+function timedEvent(event: CalendarEvent): TimedEvent | null {
   let timed = timedOnce.get(event);
-  if (!timed) {
-    timed = new Timed(event, startMillis(event), endMillis(event));
+  if (timed === undefined) {
+    timed = readableTimes(event) ? new Timed(event, startMillis(event), endMillis(event)) : null;
     timedOnce.set(event, timed);
   }
   return timed;
