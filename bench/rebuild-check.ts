@@ -192,6 +192,7 @@ async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelay
     );
     await writeBuildState({
       staging: site,
+      written: [],
       output: site,
       config: {
         site: siteConfig,

@@ -103,7 +103,9 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
     ...config.publish.shrinkGuard,
   });
 
-  await timedAsync("publish", () => publishAtomically(staging, output));
+  await timedAsync("publish", () =>
+    publishAtomically(staging, output, { previousFiles: input.published?.hashes.keys() }),
+  );
   // Only a published site moves on the state the next build compares with.
   const warnings = [
     ...shrink.warnings,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { rmdirSync, rmSync, unlinkSync } from "node:fs";
 import * as nodeFs from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { PublishError } from "../errors.ts";
@@ -18,7 +18,16 @@ import { PublishError } from "../errors.ts";
  */
 export interface PublishFs {
   rename(from: string, to: string): Promise<void>;
-  rm(path: string, options: { recursive: true; force: true }): Promise<void>;
+  /**
+   * `files`: site paths the folder is known to hold (the last publish's
+   * list), which may be removed without walking the folder first; whatever
+   * else it holds is removed too.
+   */
+  rm(
+    path: string,
+    options: { recursive: true; force: true },
+    files?: Iterable<string>,
+  ): Promise<void>;
   mkdir(path: string): Promise<unknown>;
   readdir(path: string): Promise<string[]>;
   stat(path: string): Promise<{ isDirectory(): boolean }>;
@@ -26,6 +35,8 @@ export interface PublishFs {
 
 export interface PublishOptions {
   readonly fs?: PublishFs;
+  /** The files the output folder is known to hold (its last publish's list): see PublishFs.rm. */
+  readonly previousFiles?: Iterable<string>;
   readonly log?: (line: string) => void;
   /** Whether a build with this process id may still be running. */
   readonly isProcessAlive?: (pid: number) => boolean;
@@ -37,7 +48,10 @@ export const nodeFileSystem: PublishFs = {
   // Synchronous on purpose: removing the old site of 530,000 files took
   // fs/promises' rm 27 s and 1.1 GB of memory, fs.rmSync 25 s and 100 MB
   // (docs/performance.md, "Memory at 100,000 events"); the build waits for it either way.
-  rm: async (path, options) => rmSync(path, options),
+  rm: async (path, options, files) => {
+    if (files) removeListed(path, files);
+    rmSync(path, options);
+  },
   mkdir: (path) => nodeFs.mkdir(path),
   readdir: (path) => nodeFs.readdir(path),
   stat: nodeFs.stat,
@@ -114,7 +128,8 @@ export async function publishAtomically(
   ownFolders.delete(staging);
   if (movedAside) {
     // The new site is live; a leftover old copy is only disk space, removed by the next build.
-    await fs.rm(previous, { recursive: true, force: true }).catch((error: unknown) => {
+    const listed = options.previousFiles;
+    await fs.rm(previous, { recursive: true, force: true }, listed).catch((error: unknown) => {
       log(
         `warning: could not remove the old site ${previous} (${describe(error)}); the next build removes it.`,
       );
@@ -183,6 +198,38 @@ export async function cleanStaleStaging(
     done.push(`removed ${folder.path}`);
   }
   return done;
+}
+
+/**
+ * Removes the listed files under `root`, then their folders, deepest first:
+ * the old site's own list saves reading every folder and stating every
+ * entry, half of what removing it cost (0.5 s of 1.0 s for the 53,664 files
+ * of 10,000 events on tmpfs). Anything not listed stays for rmSync to find;
+ * a path that could leave `root` is never followed.
+ */
+function removeListed(root: string, files: Iterable<string>): void {
+  const folders = new Set<string>();
+  for (const file of files) {
+    if (file.startsWith("/") || /(^|[/\\])\.\.([/\\]|$)/.test(file)) continue;
+    try {
+      unlinkSync(join(root, file));
+    } catch {
+      continue; // gone already, or not a file: rmSync decides
+    }
+    for (let end = file.lastIndexOf("/"); end > 0; end = file.lastIndexOf("/", end - 1)) {
+      const folder = file.slice(0, end);
+      if (folders.has(folder)) break; // and so are the folders above it
+      folders.add(folder);
+    }
+  }
+  // A folder's path is longer than its parent's: longest first empties children first.
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(join(root, folder));
+    } catch {
+      // not empty (an unlisted file): rmSync removes it
+    }
+  }
 }
 
 function tempName(output: string, kind: "staging" | "previous"): string {

@@ -72,6 +72,7 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> 
     if (owns(input.shard, null)) {
       const paths = await writeBuildState({
         staging,
+        written: rendered.written?.known.keys() ?? [],
         output: input.target,
         config: input.config,
         api: input.portal.recorded,

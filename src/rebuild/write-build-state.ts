@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { createRedactor } from "../api/auth.ts";
 import type { PortalLists } from "../api/list-recorder.ts";
 import { PublishedSite } from "../api/published-site.ts";
@@ -27,6 +27,12 @@ const FEED_FILES = new Set<string>([
 
 export interface WriteBuildStateOptions {
   readonly staging: string;
+  /**
+   * The site paths of the files the build wrote ("feed.xml",
+   * "calendars/a/atom.xml"...): the feeds are found among them rather than
+   * by walking the staging folder, which at 10,000 events took 0.4 s.
+   */
+  readonly written: Iterable<string>;
   /** The output folder being replaced: its state is the previous one. */
   readonly output: string;
   readonly config: Pick<BuildConfig, "site" | "publish">;
@@ -54,7 +60,7 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const log = options.log ?? ((line: string) => console.log(line));
   const { site, publish } = options.config;
   const { lists } = options;
-  const feeds = await hashFeeds(options.staging);
+  const feeds = await hashFeeds(options.staging, options.written);
   const previous = await previousFeeds(options.output, publish.publishedSite);
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
   const { nextChange } = options;
@@ -109,11 +115,10 @@ async function recordInManifest(
   await replaceFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
-async function hashFeeds(root: string): Promise<Record<string, string>> {
-  const entries = await readdir(root, { recursive: true });
-  const feedPaths = entries
-    .filter((entry) => FEED_FILES.has(basename(entry)))
-    .map((entry) => `/${entry.split(sep).join("/")}`)
+async function hashFeeds(root: string, written: Iterable<string>): Promise<Record<string, string>> {
+  const feedPaths = [...written]
+    .filter((path) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
+    .map((path) => `/${path}`)
     .sort();
   const feeds: Record<string, string> = {};
   for (const path of feedPaths) {

@@ -40,6 +40,7 @@ export async function publishState(
   );
   await writeBuildState({
     staging: site,
+    written: [],
     output: site,
     config: {
       site: siteConfig,

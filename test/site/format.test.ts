@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { formatTimeRange, formatWhen, weekdayNames } from "../../src/site/format.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
@@ -29,6 +30,48 @@ describe("formatWhen", () => {
     expect(formatWhen(event("e-cancelled"), "nl")).toMatch(
       /^zaterdag 4 april 2026,? 20:00\s?–\s?22:00 CEST$/,
     );
+  });
+
+  it("should write a range within one day exactly as Intl's formatRange does", () => {
+    // The text is put together from the times' pattern and the day's names (format.ts).
+    const times = ["00:00", "09:30", "11:45", "12:00", "12:30", "13:00", "23:59"];
+    for (const lang of ["en", "en-GB", "en-US", "en-IN", "nl", "nl-BE"]) {
+      for (const timeZone of ["Europe/Amsterdam", "America/New_York", "Asia/Kolkata"]) {
+        const format = new Intl.DateTimeFormat(lang, {
+          timeZone,
+          weekday: "long",
+          day: "numeric",
+          month: "long",
+          year: "numeric",
+          hour: "2-digit",
+          minute: "2-digit",
+        });
+        for (let day = 0; day < 1100; day += 73) {
+          const date = DateTime.fromISO("2025-01-01", { zone: timeZone }).plus({ days: day });
+          for (const [i, from] of times.entries()) {
+            for (const to of times.slice(i + 1)) {
+              const at = (time: string) => {
+                const [hour, minute] = time.split(":").map(Number);
+                return date.set({ hour, minute });
+              };
+              const start = at(from);
+              const end = at(to);
+              const ranged = {
+                ...event("e-cancelled"),
+                timeZone,
+                start: start.toISO() ?? "",
+                end: end.toISO() ?? "",
+              };
+              const zone = new Intl.DateTimeFormat(lang, { timeZone, timeZoneName: "short" })
+                .formatToParts(start.toJSDate())
+                .find((part) => part.type === "timeZoneName");
+              const expected = format.formatRange(start.toJSDate(), end.toJSDate());
+              expect(formatWhen(ranged, lang)).toBe(`${expected} ${zone?.value}`);
+            }
+          }
+        }
+      }
+    }
   });
 
   it("should show only the start of an event without an end", () => {
