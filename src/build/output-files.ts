@@ -16,9 +16,11 @@ import {
   type KnownFiles,
   keepPublished,
   type PublishedFiles,
+  type RenderedFrom,
+  type RenderedInputs,
 } from "../render/published-copy.ts";
 
-export type { FileHashes, PublishedFiles } from "../render/published-copy.ts";
+export type { FileHashes, PublishedFiles, RenderedInputs } from "../render/published-copy.ts";
 
 /**
  * The files of a built site with a hash of each one's bytes: what hosts that
@@ -42,6 +44,8 @@ export interface OutputFiles extends OutputCount {
   readonly hashes: FileHashes;
   /** Each file's size in bytes, by the same paths. */
   readonly sizes: ReadonlyMap<string, number>;
+  /** What the files rendered from known inputs were rendered from (FileWriter.keepUnchanged). */
+  readonly inputs: RenderedInputs;
 }
 
 export interface FileChanges {
@@ -73,6 +77,7 @@ export function hashOutput(
   const { known, published } = options;
   const hashes = new Map<string, string>();
   const sizes = new Map<string, number>();
+  const inputs = new Map<string, RenderedFrom>();
   let kept = 0;
   let bytes = 0;
   let pages = 0;
@@ -98,10 +103,11 @@ export function hashOutput(
         if (entry.name.endsWith(".html")) pages++;
         hashes.set(path, file.hash);
         sizes.set(path, file.bytes);
+        if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
       }
     }
   }
-  return { hashes, sizes, files: hashes.size, bytes, pages, largestFile, kept };
+  return { hashes, sizes, inputs, files: hashes.size, bytes, pages, largestFile, kept };
 }
 
 /** Replaces a written file by its published copy (keepPublished), through a link beside it. */
@@ -137,19 +143,38 @@ export function compareFiles(previous: FileHashes, next: FileHashes): FileChange
 }
 
 /** The list kept by the last publish; null when there is none or it is unreadable. */
-export function readFileList(path: string): FileHashes | null {
+export function readFileList(
+  path: string,
+): { readonly hashes: FileHashes; readonly inputs: RenderedInputs } | null {
   try {
-    const json = JSON.parse(readFileSync(path, "utf8")) as { version?: unknown; files?: unknown };
+    const json = JSON.parse(readFileSync(path, "utf8")) as {
+      version?: unknown;
+      files?: unknown;
+      inputs?: unknown;
+    };
     if (json.version !== LIST_VERSION || typeof json.files !== "object" || json.files === null) {
       return null;
     }
     const entries = Object.entries(json.files as Record<string, unknown>);
-    return entries.every(([, hash]) => typeof hash === "string")
-      ? new Map(entries as [string, string][])
-      : null;
+    if (!entries.every(([, hash]) => typeof hash === "string")) return null;
+    return { hashes: new Map(entries as [string, string][]), inputs: readInputs(json.inputs) };
   } catch {
     return null;
   }
+}
+
+/** The list's `inputs` ({ path: [digest, bytes] }); what is not of that form is left out. */
+function readInputs(value: unknown): RenderedInputs {
+  const inputs = new Map<string, RenderedFrom>();
+  if (typeof value !== "object" || value === null) return inputs;
+  for (const [path, entry] of Object.entries(value)) {
+    if (!Array.isArray(entry)) continue;
+    const [digest, bytes] = entry as unknown[];
+    if (typeof digest === "string" && typeof bytes === "number") {
+      inputs.set(path, { inputs: digest, bytes });
+    }
+  }
+  return inputs;
 }
 
 /**
@@ -158,7 +183,11 @@ export function readFileList(path: string): FileHashes | null {
  * entries, and its JSON made whole (with an object of every entry before it)
  * was the largest thing the publish step held.
  */
-export function writeFileList(path: string, hashes: FileHashes): void {
+export function writeFileList(
+  path: string,
+  hashes: FileHashes,
+  inputs: RenderedInputs = new Map(),
+): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const file = openSync(temporary, "w");
@@ -167,6 +196,16 @@ export function writeFileList(path: string, hashes: FileHashes): void {
     let first = true;
     for (const [filePath, hash] of hashes) {
       chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify(hash)}`;
+      first = false;
+      if (chunk.length > 1 << 16) {
+        writeSync(file, chunk);
+        chunk = "";
+      }
+    }
+    chunk += `},"inputs":{`;
+    first = true;
+    for (const [filePath, from] of inputs) {
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify([from.inputs, from.bytes])}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);

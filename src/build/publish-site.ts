@@ -12,7 +12,6 @@ import type { KnownFiles } from "../render/published-copy.ts";
 import {
   compareFiles,
   type FileChanges,
-  type FileHashes,
   hashOutput,
   type OutputFiles,
   type PublishedFiles,
@@ -69,8 +68,8 @@ export function lastPublishedFiles(
   output: string,
 ): PublishedFiles | null {
   if (!existsSync(output)) return null;
-  const hashes = readFileList(fileListPath(config, output));
-  return hashes && { folder: resolve(output), hashes };
+  const list = readFileList(fileListPath(config, output));
+  return list && { folder: resolve(output), ...list };
 }
 
 export async function publishSite(input: PublishSiteInput): Promise<PublishOutcome> {
@@ -110,7 +109,7 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   const warnings = [
     ...shrink.warnings,
     ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
-    ...keepFileList(fileListPath(config, output), files.hashes),
+    ...keepFileList(fileListPath(config, output), files),
   ];
   return { files, changes, manifest: built.manifest, warnings };
 }
@@ -132,9 +131,9 @@ async function keepPublishedState(
 }
 
 /** Keeps the published files' hashes for the next build's counts; a failure is a warning. */
-function keepFileList(path: string, hashes: FileHashes): string[] {
+function keepFileList(path: string, files: OutputFiles): string[] {
   try {
-    writeFileList(path, hashes);
+    writeFileList(path, files.hashes, files.inputs);
     return [];
   } catch (error) {
     return [

@@ -3,7 +3,7 @@ import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-sc
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
-import { type FeedOptions, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
+import { type FeedOptions, feedInputs, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
@@ -42,6 +42,10 @@ export function feedFileGroups(
       items: files.filter((file) => file.format !== "ics"),
       path: pathOf,
       render: ({ scope, format }) => renderFeed(scopes, scope, format as Exclude<Format, "ics">),
+      inputs: ({ scope, format }) => {
+        const feed = format as Exclude<Format, "ics">;
+        return feedInputs(scopes.events(scope, "feed"), feedOptions(scopes, scope), feed);
+      },
       done: () => scopes.entries.clear(),
     }),
     fileGroup({
@@ -98,9 +102,9 @@ export function feedFileGroups(
   ];
 }
 
-function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom" | "json"): string {
+function feedOptions(scopes: FeedScopes, scope: FeedScope): FeedOptions {
   const description = scopes.description(scope);
-  const options: FeedOptions = {
+  return {
     site: scopes.site,
     scope,
     dataUpdatedAt: scopes.dataUpdatedAt,
@@ -108,6 +112,10 @@ function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom"
     announcements: scopes.announcements(scope),
     entries: scopes.entries,
   };
+}
+
+function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom" | "json"): string {
+  const options = feedOptions(scopes, scope);
   const events = scopes.events(scope, "feed");
   if (format === "rss") return renderRss(events, options);
   if (format === "atom") return renderAtom(events, options);

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
-import type { Category } from "../model/types.ts";
+import type { CalendarEvent, Category } from "../model/types.ts";
 import {
   eventTextLabels,
   formatEventDate,
@@ -99,6 +99,11 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
       parseInstant(context.dataUpdatedAt) ??
       new Date(0),
   };
+}
+
+/** Whether the event's entry is dated by `dataUpdatedAt`: it has no time of its own (buildEntry's `updated`). */
+export function datedByData(event: CalendarEvent): boolean {
+  return parseInstant(event.updatedAt) === null && parseInstant(event.createdAt) === null;
 }
 
 /** Newest `updated` of the entries; when the data last changed when there are none (never the build clock). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -7,7 +8,7 @@ import type { CalendarEvent } from "../model/types.ts";
 import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
-import { type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
+import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 
@@ -74,6 +75,56 @@ function prepare(events: readonly CalendarEvent[], options: FeedOptions): Prepar
     entries,
     updated: feedUpdated(entries, options.dataUpdatedAt),
   };
+}
+
+/**
+ * Everything a feed's bytes depend on besides the code, as text (FileGroup.inputs):
+ * the format, the settings, the scope, its announcements and each event it
+ * selects, whole. The build's clock only selects the events, so it is left
+ * out; when the data last changed only where a feed shows it (no items, or
+ * an event with no time of its own). A feed whose events and settings are
+ * those of its last publish is then kept as it is, whatever else changed.
+ */
+export function feedInputs(
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+  format: "rss" | "atom" | "json",
+): string {
+  const announcements = options.announcements ?? [];
+  const selected = selectFeedEvents(timedEvents(events, options.warn), options.site).map((timed) =>
+    eventDigest(timed.event),
+  );
+  const dated =
+    (announcements.length === 0 && selected.length === 0) || selected.some((e) => e.datedByData);
+  return JSON.stringify([
+    format,
+    options.scope,
+    JSON.parse(JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value))),
+    dated ? options.dataUpdatedAt : null,
+    options.description ?? null,
+    announcements,
+    selected.map((event) => event.digest),
+  ]);
+}
+
+interface EventDigest {
+  readonly digest: string;
+  readonly datedByData: boolean;
+}
+
+const eventDigests = new WeakMap<CalendarEvent, EventDigest>();
+
+/** A digest of the whole event, once per event object. */
+function eventDigest(event: CalendarEvent): EventDigest {
+  let digest = eventDigests.get(event);
+  if (digest === undefined) {
+    digest = {
+      digest: createHash("sha256").update(JSON.stringify(event)).digest("base64url").slice(0, 22),
+      datedByData: datedByData(event),
+    };
+    eventDigests.set(event, digest);
+  }
+  return digest;
 }
 
 export function renderRss(events: readonly CalendarEvent[], options: FeedOptions): string {

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
+import { codeFingerprint } from "./code-fingerprint.ts";
 import {
   contentHash,
   type KnownFile,
@@ -20,7 +22,9 @@ import {
  *
  * Each file is hashed as it is written (what the build's file list and the
  * hosts compare); given the last publish's files, one whose bytes are the
- * same is not written but kept as published (published-copy.ts).
+ * same is not written but kept as published (published-copy.ts). A file
+ * whose inputs are those it was last published from is not even rendered
+ * (keepUnchanged).
  */
 export class FileWriter {
   readonly #root: string;
@@ -60,8 +64,44 @@ export class FileWriter {
     return this.#bytes;
   }
 
-  /** Writes one file: `path` is relative to the root, or a site path ("/feed.xml"). */
-  write(path: string, content: string | Uint8Array): void {
+  /**
+   * Keeps the published copy of `path` without rendering it when it was
+   * rendered from the same `inputs` (everything its bytes depend on besides
+   * the code, as text: FileGroup.inputs) by the same code; false when the
+   * caller must render and write it, with the same `inputs`.
+   */
+  keepUnchanged(path: string, inputs: string): boolean {
+    const published = this.#published;
+    if (!published?.inputs) return false;
+    const { sitePath, target } = this.#place(path);
+    const before = published.inputs.get(sitePath);
+    const hash = published.hashes.get(sitePath);
+    if (!before || hash === undefined || before.inputs !== inputsDigest(inputs)) return false;
+    const file: KnownFile = { hash, bytes: before.bytes, inputs: before.inputs };
+    if (!keepPublished(published, sitePath, file, target)) return false;
+    this.#add(sitePath, { ...file, kept: true });
+    return true;
+  }
+
+  /**
+   * Writes one file: `path` is relative to the root, or a site path
+   * ("/feed.xml"); `inputs`, what it was rendered from (see keepUnchanged).
+   */
+  write(path: string, content: string | Uint8Array, inputs?: string): void {
+    const { sitePath, target } = this.#place(path);
+    const bytes = typeof content === "string" ? Buffer.from(content) : content;
+    const file: KnownFile = {
+      hash: contentHash(bytes),
+      bytes: bytes.byteLength,
+      ...(inputs === undefined ? {} : { inputs: inputsDigest(inputs) }),
+    };
+    const kept = keepPublished(this.#published, sitePath, file, target);
+    if (!kept) writeFileSync(target, bytes);
+    this.#add(sitePath, kept ? { ...file, kept } : file);
+  }
+
+  /** The file's site path and place on disk, its folder made, once each path. */
+  #place(path: string): { sitePath: string; target: string } {
     const relativePath = normalize(path.replace(/^\/+/, ""));
     if (relativePath.startsWith("..") || relativePath === ".") {
       throw new Error(`Refusing to write ${path}: outside the output folder.`);
@@ -76,12 +116,22 @@ export class FileWriter {
       mkdirSync(folder, { recursive: true });
       this.#folders.add(folder);
     }
-    const bytes = typeof content === "string" ? Buffer.from(content) : content;
-    const file: KnownFile = { hash: contentHash(bytes), bytes: bytes.byteLength };
-    const kept = keepPublished(this.#published, sitePath, file, target);
-    if (!kept) writeFileSync(target, bytes);
-    this.#known.set(sitePath, kept ? { ...file, kept } : file);
-    this.#files++;
-    this.#bytes += bytes.byteLength;
+    return { sitePath, target };
   }
+
+  #add(sitePath: string, file: KnownFile): void {
+    this.#known.set(sitePath, file);
+    this.#files++;
+    this.#bytes += file.bytes;
+  }
+}
+
+/** The inputs with the code that renders them: the same digest means the same bytes. */
+function inputsDigest(inputs: string): string {
+  return createHash("sha256")
+    .update(codeFingerprint())
+    .update("\0")
+    .update(inputs)
+    .digest("base64url")
+    .slice(0, 22);
 }

@@ -14,6 +14,17 @@ export interface PublishedFiles {
   /** The output folder as published. */
   readonly folder: string;
   readonly hashes: FileHashes;
+  /** What some of them were rendered from (FileWriter.keepUnchanged), by the same paths. */
+  readonly inputs?: RenderedInputs;
+}
+
+/** Site path -> what the file was rendered from: its inputs' digest and its size. */
+export type RenderedInputs = ReadonlyMap<string, RenderedFrom>;
+
+export interface RenderedFrom {
+  /** The digest of the inputs and the code that rendered them (FileWriter). */
+  readonly inputs: string;
+  readonly bytes: number;
 }
 
 /** Files already hashed where they were written, by site path: what hashOutput needs of them. */
@@ -25,6 +36,8 @@ export interface KnownFile {
   readonly bytes: number;
   /** The published copy was kept (keepPublished) rather than written. */
   readonly kept?: boolean;
+  /** The digest of what it was rendered from, when its group names it (FileGroup.inputs). */
+  readonly inputs?: string;
 }
 
 /**

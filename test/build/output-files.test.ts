@@ -36,7 +36,9 @@ describe("hashOutput", () => {
     });
     const output = hashOutput(join(root, "site"));
     // The largest file is what hosts limit (src/build/host-limits.ts); --metrics carries it.
-    const { hashes: _, sizes, ...count } = output;
+    const { hashes: _, sizes, inputs, ...count } = output;
+    // Nothing here was rendered by a writer that knew its inputs.
+    expect(inputs.size).toBe(0);
     expect(count).toEqual({
       files: 4,
       bytes: 9,
@@ -107,7 +109,11 @@ describe("the kept list", () => {
     const path = join(root, "state", "published-files.json");
     expect(readFileList(path)).toBeNull();
     writeFileList(path, hashes);
-    expect(readFileList(path)).toEqual(hashes);
+    expect(readFileList(path)).toEqual({ hashes, inputs: new Map() });
+    // What a file was rendered from, for the next build to keep it unrendered.
+    const inputs = new Map([["feed.xml", { inputs: "digest", bytes: 1 }]]);
+    writeFileList(path, hashes, inputs);
+    expect(readFileList(path)).toEqual({ hashes, inputs });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
     expect(readFileList(path)).toBeNull();
   });
@@ -119,7 +125,11 @@ describe("the kept list", () => {
     );
     const path = join(root, "state", "large-list.json");
     writeFileList(path, hashes);
-    expect(statSync(path).size).toBeGreaterThan(3 * 65536);
-    expect(readFileList(path)).toEqual(hashes);
+    const inputs = new Map(
+      [...hashes.keys()].map((file, i) => [file, { inputs: `d${i}`, bytes: i }] as const),
+    );
+    writeFileList(path, hashes, inputs);
+    expect(statSync(path).size).toBeGreaterThan(6 * 65536);
+    expect(readFileList(path)).toEqual({ hashes, inputs });
   });
 });

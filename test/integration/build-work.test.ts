@@ -119,6 +119,56 @@ describe("build work", () => {
     // Three builds of 300 events with their share cards, on two shared cores.
   }, 300_000);
 
+  it("should render a feed again only when what it shows changed, and keep the others as a fresh build writes them", async () => {
+    const own = await startPortal({ port: 0, now: NOW, seed: 3, synthetic: SYNTHETIC });
+    const site = join(work, "feeds");
+    const env = { SHARE_CARDS: "off" };
+    try {
+      const cold = await build(site, env, own);
+      const feeds = count(cold, "rendered.feeds");
+      expect(feeds).toBeGreaterThan(3 * SYNTHETIC.calendars);
+      expect(count(cold, "reused.feeds")).toBe(0);
+
+      const warm = await build(site, env, own);
+      expect(count(warm, "rendered.feeds")).toBe(0);
+      expect(count(warm, "reused.feeds")).toBe(feeds);
+
+      // The next event's title: the feeds that show it are rendered, the others kept.
+      const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 3, now: new Date(NOW) });
+      const [next] = dataset.events
+        .filter((event) => Date.parse(event.start) > Date.parse(NOW))
+        .sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+      if (!next) throw new Error("the synthetic portal has no upcoming event");
+      own.updateEvent(next.calendarId, next.id, { title: `${next.title}, moved indoors` });
+      const edited = await build(site, env, own);
+      const again = count(edited, "rendered.feeds");
+      // At least the site's and its calendar's three feeds; never all of them.
+      expect(again).toBeGreaterThanOrEqual(6);
+      expect(again).toBeLessThan(feeds);
+      expect(again + count(edited, "reused.feeds")).toBe(feeds);
+
+      // Kept or rendered, every feed is the one a build from scratch writes.
+      const fresh = join(work, "feeds-fresh");
+      await meteredBuild(fresh, {
+        portal: own,
+        cacheDir: join(work, "cache", "fresh"),
+        metricsFile: join(work, `metrics-${++builds}.json`),
+        env,
+      });
+      const feedFiles = async (root: string) =>
+        new Map(
+          [...(await tree(root))].filter(([file]) =>
+            /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file),
+          ),
+        );
+      const published = await feedFiles(site);
+      expect(published.size).toBe(feeds);
+      expect(published).toEqual(await feedFiles(fresh));
+    } finally {
+      await own.close();
+    }
+  }, 300_000);
+
   it("should write two files fewer per event with EVENT_EMBEDS=off, and no card", async () => {
     const on = await build(join(work, "embeds-on"));
     const off = await build(join(work, "embeds-off"), { EVENT_EMBEDS: "off" });

@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -43,6 +43,40 @@ describe("file-writer", () => {
     expect(next.known.get("same.html")?.kept).toBe(true);
     expect(next.known.get("edited.xml")?.kept).toBeUndefined();
     expect(next.files).toBe(2);
+  });
+
+  it("should keep a file rendered from the same inputs without its bytes, and only then", async () => {
+    const first = new FileWriter(join(root, "published"));
+    first.write("same.xml", "<feed>same</feed>", "inputs of same");
+    first.write("edited.xml", "<feed>1</feed>", "inputs of edited, 1");
+    first.write("touched.xml", "<feed>t</feed>", "inputs of touched");
+    const published = {
+      folder: join(root, "published"),
+      hashes: new Map([...first.known].map(([path, file]) => [path, file.hash])),
+      inputs: new Map(
+        [...first.known].map(([path, file]) => [
+          path,
+          { inputs: file.inputs ?? "", bytes: file.bytes },
+        ]),
+      ),
+    };
+    // Edited by hand since it was published: its size no longer matches.
+    await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
+
+    const next = new FileWriter(join(root, "next"), { published });
+    expect(next.keepUnchanged("same.xml", "inputs of same")).toBe(true);
+    expect(next.keepUnchanged("edited.xml", "inputs of edited, 2")).toBe(false);
+    expect(next.keepUnchanged("touched.xml", "inputs of touched")).toBe(false);
+    expect(next.keepUnchanged("new.xml", "inputs of new")).toBe(false);
+    next.write("edited.xml", "<feed>2</feed>", "inputs of edited, 2");
+    const inode = (path: string) => statSync(join(root, path)).ino;
+    expect(inode("next/same.xml")).toBe(inode("published/same.xml"));
+    expect(next.known.get("same.xml")).toEqual({ ...first.known.get("same.xml"), kept: true });
+    expect(next.known.get("edited.xml")?.inputs).not.toBe(first.known.get("edited.xml")?.inputs);
+    expect(next.files).toBe(2);
+    expect(next.bytes).toBe(Buffer.byteLength("<feed>same</feed><feed>2</feed>"));
+    // The path is the writer's now: writing it again is refused as any second write.
+    expect(() => next.write("same.xml", "x")).toThrow(/Two outputs want to write same.xml/);
   });
 
   it("should refuse a path written before, by itself or by Eleventy", () => {
