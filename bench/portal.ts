@@ -9,6 +9,12 @@ export interface PortalBenchOptions {
   maxSeconds?: number;
   /** Requests in flight at once. */
   concurrency?: number;
+  /**
+   * Also details from a portal with this latency and this many requests at
+   * once (the builds' portal), one at a time and at its limit: what a
+   * request costs above its latency, the fetch floor's assumption.
+   */
+  latency?: { readonly ms: number; readonly maxConcurrency: number };
 }
 
 export interface Throughput {
@@ -27,6 +33,8 @@ export interface PortalBenchResult {
   listPages: Throughput;
   details: Throughput;
   conditional304: Throughput;
+  /** With `latency`: details one at a time, then at the portal's limit. */
+  withLatency: { readonly one: Throughput; readonly limit: Throughput } | null;
 }
 
 const NOW = "2026-03-20T12:00:00Z";
@@ -86,7 +94,46 @@ export async function benchPortal(options: PortalBenchOptions = {}): Promise<Por
       listPages,
       details,
       conditional304,
+      withLatency: options.latency
+        ? await detailsWithLatency(options.latency, calendars, eventsPerCalendar, maxSeconds)
+        : null,
     };
+  } finally {
+    await pool.close();
+    await portal.close();
+  }
+}
+
+/** Details from a portal with latency: one request at a time, then as many as it serves at once. */
+async function detailsWithLatency(
+  latency: { readonly ms: number; readonly maxConcurrency: number },
+  calendars: number,
+  eventsPerCalendar: number,
+  maxSeconds: number,
+): Promise<{ one: Throughput; limit: Throughput }> {
+  const portal = await startPortal({
+    port: 0,
+    now: NOW,
+    seed: 1,
+    synthetic: { calendars, eventsPerCalendar },
+    latencyMs: latency.ms,
+    maxConcurrency: latency.maxConcurrency,
+  });
+  const pool = new Pool(portal.origin, { connections: latency.maxConcurrency });
+  try {
+    const get = async (i: number) => {
+      const calendar = `cal-${String((i % calendars) + 1).padStart(3, "0")}`;
+      const event = `${calendar}-e${String(((i * 7919) % eventsPerCalendar) + 1).padStart(6, "0")}`;
+      const res = await pool.request({
+        method: "GET",
+        path: `${new URL(portal.url).pathname}/event-calendar/${calendar}/event/${event}/details`,
+        headers: { authorization: `Bearer ${portal.token}` },
+      });
+      await res.body.dump();
+    };
+    const one = await measure(200, maxSeconds, 1, get);
+    const limit = await measure(3_000, maxSeconds, latency.maxConcurrency, get);
+    return { one, limit };
   } finally {
     await pool.close();
     await portal.close();

@@ -24,7 +24,8 @@ import { benchShards, type ShardsFigures } from "./shards.ts";
  *   --disk                write outputs and caches to the system temporary folder, not tmpfs
  *   --repeat n            build each cell n times (at most 5) and keep the fastest
  *   --out file.json       also write the figures as JSON
- *   --portal              add the reference portal's own throughput
+ *   --portal              add the reference portal's own throughput, and a details request's
+ *                         cost above the latency (one at a time, and at --max-concurrency)
  *   --no-search           skip the search index section (built for the 10,000-event portal)
  *   --share-cards mode    SHARE_CARDS for the builds: auto (default), all, og or off (docs/share-cards.md)
  *   --shards n[,n...]     also the build split over n shards and merged (src/shards): each shard
@@ -111,6 +112,7 @@ if (values.portal) {
     eventsPerCalendar: 25_000,
     maxRequests: 3_000,
     maxSeconds: 4,
+    latency: { ms: latencyMs, maxConcurrency },
   });
   section(`Reference portal, ${fmt(portal.events)} events (loaded in ${fmt(portal.loadMs)} ms)`);
   table(
@@ -120,6 +122,15 @@ if (values.portal) {
         ["list pages of 100", portal.listPages],
         ["event details", portal.details],
         ["304 revalidations", portal.conditional304],
+        ...(portal.withLatency
+          ? ([
+              [`details, ${latencyMs} ms latency, 1 at once`, portal.withLatency.one],
+              [
+                `details, ${latencyMs} ms latency, ${maxConcurrency} at once`,
+                portal.withLatency.limit,
+              ],
+            ] as const)
+          : []),
       ] as const
     ).map(([name, t]) => [
       name,

@@ -53,7 +53,22 @@ function readLabels(lang: string): EventTextLabels {
 
 /** "Sun 29 Mar 2026" in the site language, on the event's calendar day. */
 export function formatEventDate(start: DateTime, lang: string): string {
-  return start.setLocale(lang).toFormat("ccc d LLL yyyy");
+  // Every event of a day shows the same label, and Luxon's localized tokens
+  // cost a Locale and an Intl call each time: kept per language and day.
+  const key = `${lang}|${start.year}-${start.month}-${start.day}`;
+  let label = dateLabels.get(key);
+  if (label === undefined) {
+    label = start.setLocale(lang).toFormat("ccc d LLL yyyy");
+    dateLabels.set(key, label);
+  }
+  return label;
+}
+
+const dateLabels = new Map<string, string>();
+
+/** "09:05": the wall-clock time of day, as Luxon's "HH:mm" writes it in Latin digits. */
+function timeOfDay(time: DateTime): string {
+  return `${String(time.hour).padStart(2, "0")}:${String(time.minute).padStart(2, "0")}`;
 }
 
 /**
@@ -71,11 +86,11 @@ export function formatWhen(event: CalendarEvent, times: EventTimes, lang: string
     return `${range} (${labels.allDay})`;
   }
   const day = formatEventDate(start, lang);
-  const from = start.toFormat("HH:mm");
+  const from = timeOfDay(start);
   const zone = `(${event.timeZone})`;
   if (+end === +start) return `${day}, ${from} ${zone}`;
-  if (sameLocalDay(end, start)) return `${day}, ${from} – ${end.toFormat("HH:mm")} ${zone}`;
-  return `${day}, ${from} – ${formatEventDate(end, lang)}, ${end.toFormat("HH:mm")} ${zone}`;
+  if (sameLocalDay(end, start)) return `${day}, ${from} – ${timeOfDay(end)} ${zone}`;
+  return `${day}, ${from} – ${formatEventDate(end, lang)}, ${timeOfDay(end)} ${zone}`;
 }
 
 /** Place name and address on one line, or null for a purely online event. */
