@@ -78,12 +78,9 @@ export async function benchPortal(options: PortalBenchOptions = {}): Promise<Por
     const listPages = await measure(maxRequests, maxSeconds, concurrency, (i) =>
       get(pageUrls[i % pageUrls.length] as string),
     );
-    const detailUrl = (i: number) => {
-      const calendar = `cal-${String((i % calendars) + 1).padStart(3, "0")}`;
-      const event = `${calendar}-e${String(((i * 7919) % eventsPerCalendar) + 1).padStart(6, "0")}`;
-      return `${portal.url}/event-calendar/${calendar}/event/${event}/details`;
-    };
-    const details = await measure(maxRequests, maxSeconds, concurrency, (i) => get(detailUrl(i)));
+    const details = await measure(maxRequests, maxSeconds, concurrency, (i) =>
+      get(detailsUrl(portal.url, i, calendars, eventsPerCalendar)),
+    );
     const etag = String((await get(pageUrls[0] as string)).headers.etag);
     const conditional304 = await measure(maxRequests, maxSeconds, concurrency, () =>
       get(pageUrls[0] as string, { "if-none-match": etag }),
@@ -122,11 +119,10 @@ async function detailsWithLatency(
   const pool = new Pool(portal.origin, { connections: latency.maxConcurrency });
   try {
     const get = async (i: number) => {
-      const calendar = `cal-${String((i % calendars) + 1).padStart(3, "0")}`;
-      const event = `${calendar}-e${String(((i * 7919) % eventsPerCalendar) + 1).padStart(6, "0")}`;
+      const url = detailsUrl(portal.url, i, calendars, eventsPerCalendar);
       const res = await pool.request({
         method: "GET",
-        path: `${new URL(portal.url).pathname}/event-calendar/${calendar}/event/${event}/details`,
+        path: url.slice(portal.origin.length),
         headers: { authorization: `Bearer ${portal.token}` },
       });
       await res.body.dump();
@@ -138,6 +134,13 @@ async function detailsWithLatency(
     await pool.close();
     await portal.close();
   }
+}
+
+/** The i-th details URL of the synthetic dataset: calendars in turn, events spread over each. */
+function detailsUrl(base: string, i: number, calendars: number, eventsPerCalendar: number): string {
+  const calendar = `cal-${String((i % calendars) + 1).padStart(3, "0")}`;
+  const event = `${calendar}-e${String(((i * 7919) % eventsPerCalendar) + 1).padStart(6, "0")}`;
+  return `${base}/event-calendar/${calendar}/event/${event}/details`;
 }
 
 async function collectPageUrls(

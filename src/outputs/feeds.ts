@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -6,6 +5,7 @@ import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
+import { contentHash } from "../render/published-copy.ts";
 import { singleLine } from "./event-text.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
@@ -99,7 +99,7 @@ export function feedInputs(
   return JSON.stringify([
     format,
     options.scope,
-    JSON.parse(JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value))),
+    JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value)),
     dated ? options.dataUpdatedAt : null,
     options.description ?? null,
     announcements,
@@ -119,7 +119,7 @@ function eventDigest(event: CalendarEvent): EventDigest {
   let digest = eventDigests.get(event);
   if (digest === undefined) {
     digest = {
-      digest: createHash("sha256").update(JSON.stringify(event)).digest("base64url").slice(0, 22),
+      digest: contentHash(JSON.stringify(event)),
       datedByData: datedByData(event),
     };
     eventDigests.set(event, digest);

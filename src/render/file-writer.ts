@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { codeFingerprint } from "./code-fingerprint.ts";
@@ -128,10 +127,5 @@ export class FileWriter {
 
 /** The inputs with the code that renders them: the same digest means the same bytes. */
 function inputsDigest(inputs: string): string {
-  return createHash("sha256")
-    .update(codeFingerprint())
-    .update("\0")
-    .update(inputs)
-    .digest("base64url")
-    .slice(0, 22);
+  return contentHash(`${codeFingerprint()}\0${inputs}`);
 }

@@ -67,6 +67,6 @@ export function keepPublished(
 }
 
 /** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
-export function contentHash(content: Uint8Array): string {
+export function contentHash(content: string | Uint8Array): string {
   return createHash("sha256").update(content).digest("base64url").slice(0, 22);
 }
