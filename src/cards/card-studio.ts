@@ -84,8 +84,8 @@ export class CardStudio {
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
     const worker = fork(
-      fileURLToPath(new URL("../render/typescript-process.mjs", import.meta.url)),
-      [new URL("./card-worker.ts", import.meta.url).href, JSON.stringify(setup)],
+      fileURLToPath(new URL("./card-worker-start.mjs", import.meta.url)),
+      [JSON.stringify(setup)],
       // Structured clone, as between threads: the content goes as it is.
       { serialization: "advanced", execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] },
     );

@@ -51,7 +51,7 @@ export type JobReport = (JobDone | JobFailed) & {
 if (!process.send)
   throw new Error("card-worker.ts runs as a child process (src/cards/card-studio.ts).");
 const send = process.send.bind(process);
-const setup = JSON.parse(process.argv[3] ?? "{}") as WorkerSetup;
+const setup = JSON.parse(process.argv[2] ?? "{}") as WorkerSetup;
 const store = new CardStore(setup.dir);
 const renderer = CardRenderer.open();
 const queue: RenderJob[] = [];

@@ -12,11 +12,11 @@ import {
   bundleOf,
   type PartFiles,
   type PartSummary,
+  partFiles,
   partSummary,
   rootFiles,
   type SearchBundle,
 } from "./index-layout.ts";
-import { IndexerProcess, type PartJob } from "./indexer-process.ts";
 import { runPagefind } from "./pagefind-indexer.ts";
 import { PartCache, type PartSettings, partFingerprint } from "./part-cache.ts";
 import { type SearchPart, searchParts } from "./search-parts.ts";
@@ -109,10 +109,9 @@ export interface BuiltSearchIndex {
 }
 
 /**
- * Indexes the site's events, part by part: the indexer's process
- * (indexer-process.ts) feeds them to Pagefind, so a build starts this before
- * rendering and writes the files afterwards, and the indexing runs beside
- * Eleventy instead of after it, without taking this thread's time.
+ * Indexes the site's events, part by part: Pagefind does the work in its own
+ * process, so a build starts this before rendering and writes the files
+ * afterwards, and the indexing runs beside Eleventy instead of after it.
  * One part at a time, each in a Pagefind process of its own, so that the
  * memory Pagefind needs is that of the largest part, not of the whole index.
  *
@@ -133,7 +132,7 @@ export async function buildSearchIndex(
   const settings = { version: PAGEFIND_VERSION, language: site.uiLanguage };
   const cache = options.cacheDir ? new PartCache(options.cacheDir, settings) : null;
   // What is held until the files are written: a part's files only when the
-  // cache could not keep them, and its records only until they are sent
+  // cache could not keep them, and its records only until Pagefind has them
   // (a 100,000-event site's records and index are hundreds of MB).
   const { owned, summaries, sample, records } = planParts(input, site, {
     settings,
@@ -141,53 +140,30 @@ export async function buildSearchIndex(
     cache,
     maxRecords: options.maxRecordsPerPart,
   });
-  // The parts the cache does not hold go to the indexer's process
-  // (indexer-process.ts), one after the other: each is sent while the one
-  // before it is indexed, so the indexer always has the next at hand, and its
-  // records are dropped here once sent.
+  // The parts the cache holds, then the others indexed one after the other:
+  // while Pagefind indexes one, this thread makes the files of the one before.
   const toIndex = owned.filter((part) => part.pending);
-  const indexer = toIndex.length > 0 ? IndexerProcess.start() : null;
   let bundle: SearchBundle | null = null;
-  const send = (i: number) => {
-    const part = toIndex[i];
-    if (!indexer || !part?.pending) return null;
-    const job: PartJob = {
-      key: part.key,
-      fingerprint: part.fingerprint,
-      records: part.pending.records,
-      language: site.uiLanguage,
-      cache: options.cacheDir ? { dir: options.cacheDir, settings } : null,
-      bundle: i === 0,
-    };
-    part.pending = null;
-    const indexed = indexer.index(job);
-    indexed.catch(() => {}); // awaited in its round, unless an earlier one fails first
-    return indexed;
+  const run = (i: number) => {
+    const part = toIndex[i]?.pending;
+    const started = part ? timedRun(part, site.uiLanguage) : null;
+    started?.catch(() => {}); // awaited in its round, unless an earlier one fails first
+    return started;
   };
-  try {
-    let current = send(0);
-    let following = send(1);
-    for (let i = 0; current; i++) {
-      const part = toIndex[i] as (typeof toIndex)[number];
-      const indexed = await current;
-      current = following;
-      following = send(i + 2);
-      bundle ??= indexed.bundle;
-      count("searchPartsBuilt");
-      count("searchRecordsIndexed", part.records);
-      peak("searchPartMaxMs", Math.round(indexed.ms));
-      if (indexed.peakMB !== null) peak("searchIndexerPeakMB", indexed.peakMB);
-      part.files = indexed.files;
-      part.figures = {
-        key: part.key,
-        records: part.records,
-        built: true,
-        ms: indexed.ms,
-        peakMB: indexed.peakMB,
-      };
-    }
-  } finally {
-    indexer?.close();
+  let next = run(0);
+  for (let i = 0; next; i++) {
+    const part = toIndex[i] as (typeof toIndex)[number];
+    const { output, ms } = await next;
+    part.pending = null;
+    next = run(i + 1);
+    const files = partFiles(part.key, output.files);
+    bundle ??= bundleOf(output.files);
+    count("searchPartsBuilt");
+    count("searchRecordsIndexed", part.records);
+    peak("searchPartMaxMs", Math.round(ms));
+    if (output.peakMB !== null) peak("searchIndexerPeakMB", output.peakMB);
+    if (!cache?.writePart(part.fingerprint, files)) part.files = files;
+    part.figures = { key: part.key, records: part.records, built: true, ms, peakMB: output.peakMB };
   }
   const figures = owned.map((part): PartFigures => {
     if (part.figures) return part.figures;
@@ -279,6 +255,13 @@ function planParts(
     });
   }
   return { owned, summaries, sample: records.slice(0, 1), records: records.length };
+}
+
+/** Pagefind's indexing of one part, timed from its start to its files. */
+async function timedRun(part: SearchPart, language: string) {
+  const started = performance.now();
+  const output = await runPagefind(part.records, language);
+  return { output, ms: performance.now() - started };
 }
 
 /**
