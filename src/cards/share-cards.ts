@@ -89,6 +89,8 @@ export class ShareCards {
   readonly #siteCard: ShareCard;
   /** Every file to publish, once each, with its shard key (src/shards). */
   readonly #files = new Map<string, { readonly file: CardFile; readonly shardKey: ShardKey }>();
+  /** Every card's key, whichever shard publishes it. */
+  readonly #everyKey = new Set<string>();
 
   /** What each event page gets: four cards (`all`) or the link preview card only (`og`). */
   readonly shapes: "all" | "og";
@@ -164,9 +166,12 @@ export class ShareCards {
     return this.#siteCard;
   }
 
-  /** The keys of every card this build publishes (what the cache keeps). */
+  /**
+   * The keys of every card of the site, this build's and, in a split build,
+   * the other shards' (what the cache keeps: shards may share it).
+   */
   keys(): ReadonlySet<string> {
-    return new Set(this.#files.keys());
+    return this.#everyKey;
   }
 
   /** Resolves once every card is rendered (or kept from an earlier build). */
@@ -204,8 +209,10 @@ export class ShareCards {
 
   /** The cards' files; drawn and published only when this shard owns them. */
   #request(content: CardContent, sizes: readonly CardSize[], shardKey: ShardKey): CardFile[] {
-    if (!owns(this.#shard, shardKey)) return this.#studio.files(content, sizes);
-    const files = this.#studio.request(content, sizes);
+    const owned = owns(this.#shard, shardKey);
+    const files = owned ? this.#studio.request(content, sizes) : this.#studio.files(content, sizes);
+    for (const file of files) this.#everyKey.add(file.key);
+    if (!owned) return files;
     for (const file of files) this.#files.set(file.key, { file, shardKey });
     return files;
   }

@@ -25,14 +25,7 @@ import { FileWriter } from "../render/file-writer.ts";
 import type { KnownFile, PublishedFiles } from "../render/published-copy.ts";
 import { searchFacts } from "../search/search-facts.ts";
 import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.ts";
-import {
-  eventShardKey,
-  isSplit,
-  owns,
-  type Shard,
-  type ShardKey,
-  WHOLE_BUILD,
-} from "../shards/shard.ts";
+import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
@@ -228,9 +221,9 @@ export default function publisherPlugin(
         count("cards.peakRssMB", stats.peakRssMB);
         count("cards.structuredDataFiles", cards.structuredDataFiles());
         cardsSummary = cards.summary(options.cards.studio.renderedSinceLastAsked());
-        // The cache keeps what this build published, nothing older; shards
-        // may share a cache folder, and none removes another's cards.
-        if (!isSplit(shard)) options.cards.studio.prune(cards.keys());
+        // The cache keeps the site's cards, nothing older; shards may share
+        // a cache folder, and each knows every card, so none removes another's.
+        options.cards.studio.prune(cards.keys());
       }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));

@@ -76,6 +76,15 @@ export class PartCache {
     return existsSync(join(this.#dir, name));
   }
 
+  /**
+   * A part of the current index that this build does not use itself (another
+   * shard's, src/shards): prune() leaves it, so shards that share this folder
+   * keep each other's parts.
+   */
+  keep(fingerprint: string): void {
+    this.#used.add(partName(fingerprint));
+  }
+
   /** The kept part; null when missing or unreadable. */
   readPart(fingerprint: string, key: string): PartFiles | null {
     const name = partName(fingerprint);
@@ -104,7 +113,7 @@ export class PartCache {
     this.#write(name, { ...bundle, files: plain(bundle.files) });
   }
 
-  /** Removes the parts no longer in the index, and what earlier layouts kept. */
+  /** Removes the parts no longer in the index (used or kept), and what earlier layouts kept. */
   prune(): void {
     try {
       for (const name of readdirSync(this.#dir)) {

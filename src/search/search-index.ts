@@ -7,7 +7,7 @@ import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { FileWriter } from "../render/file-writer.ts";
-import { isSplit, owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/shard.ts";
+import { owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import {
   bundleOf,
   type PartFiles,
@@ -183,8 +183,9 @@ export async function buildSearchIndex(
     cache?.writeBundle(bundle);
     root = rootFiles(bundle, summaries);
   }
-  // Shards may share one cache folder: none removes what another one uses.
-  if (!isSplit(shard)) cache?.prune();
+  // Shards may share one cache folder: each knows every part of the index
+  // (parts.json names them all), so none removes what another one uses.
+  cache?.prune();
   const readPart = (part: (typeof owned)[number]): PartFiles => {
     const files = part.files ?? cache?.readPart(part.fingerprint, part.key);
     if (!files) {
@@ -244,7 +245,10 @@ function planParts(
   for (const part of parts) {
     const fingerprint = partFingerprint(part, options.settings);
     summaries.push(partSummary(part, fingerprint));
-    if (!owns(options.shard, searchPartShardKey(part.key))) continue;
+    if (!owns(options.shard, searchPartShardKey(part.key))) {
+      options.cache?.keep(fingerprint);
+      continue;
+    }
     owned.push({
       key: part.key,
       records: part.records.length,

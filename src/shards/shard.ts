@@ -34,10 +34,6 @@ export function parseShard(text: string): Shard {
   return Object.freeze({ index, count });
 }
 
-export function isSplit(shard: Shard): boolean {
-  return shard.count > 1;
-}
-
 /**
  * Whether this shard renders the output of `key` (null: site-wide, shard
  * 1's). With three shards or more, shard 1 renders the site-wide outputs

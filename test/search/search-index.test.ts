@@ -95,4 +95,36 @@ describe("writeSearchIndex", () => {
       fewer.parts.length,
     );
   }, 120_000);
+
+  it("should let the shards of a split build share one cache folder: each keeps the others' parts and drops the old ones", async () => {
+    const cacheDir = join(work, "shared-cache");
+    const keptParts = () =>
+      readdirSync(cacheDir).filter((name) => name.startsWith("search-part-")).length;
+    const shards = [1, 2].map((index) => ({ index, count: 2 }));
+    // One after the other: Pagefind's Node API has one process per Node process
+    // (the shards of a real split build are processes of their own).
+    const build = async (events = fixtureSnapshot.events) => {
+      const results = [];
+      for (const shard of shards) {
+        results.push(await writeSearchIndex(nextSite(), input(events), SITE, { cacheDir, shard }));
+      }
+      return results;
+    };
+    const first = await build();
+    const owned = first.map((shard) => shard.parts.length);
+    expect(owned.every((parts) => parts > 0)).toBe(true);
+    const all = owned.reduce((sum, parts) => sum + parts, 0);
+    expect(keptParts()).toBe(all);
+
+    // Built again with the same events: each shard finds its parts, whatever the other pruned.
+    const again = await build();
+    expect(again.flatMap((shard) => shard.parts.filter((part) => part.built))).toEqual([]);
+
+    // One event less: its month's part is indexed again by the shard that owns it,
+    // and the part it replaces is gone from the folder.
+    const [, ...rest] = fixtureSnapshot.events;
+    const fewer = await build(rest);
+    expect(fewer.flatMap((shard) => shard.parts.filter((part) => part.built))).toHaveLength(1);
+    expect(keptParts()).toBe(fewer.reduce((sum, shard) => sum + shard.parts.length, 0));
+  }, 120_000);
 });

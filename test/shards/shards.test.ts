@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +118,17 @@ describe("a build split over shards", () => {
       );
       expect(parts).toBe(counter(singleMetrics, "searchPartsBuilt"));
       expect(parts).toBeGreaterThan(1);
+      // The shards share one cache folder and each prunes it: none removed
+      // another's cards or search parts, and it keeps nothing the site lacks.
+      const cacheDir = join(work, `cache-${count}`);
+      const siteCards = [...single.keys()]
+        .filter((path) => path.startsWith("cards/"))
+        .map((path) => path.slice("cards/".length));
+      expect(readdirSync(join(cacheDir, "cards")).sort()).toEqual(siteCards.sort());
+      const index = JSON.parse(readFileSync(join(merged, "pagefind/parts.json"), "utf8"));
+      expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-part-"))).toHaveLength(
+        index.parts.length,
+      );
       if (count > 1) {
         // Shares of a fair size: no shard without event pages, but the first
         // of three or more, which renders the site-wide files only.
