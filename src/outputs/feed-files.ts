@@ -3,7 +3,14 @@ import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-sc
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
-import { type FeedOptions, feedInputs, renderAtom, renderJsonFeed, renderRss } from "./feeds.ts";
+import {
+  type FeedOptions,
+  feedInputs,
+  feedPieces,
+  type NewsFeedFormat,
+  renderFeed,
+  renderFeedReusing,
+} from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
@@ -41,11 +48,33 @@ export function feedFileGroups(
       name: "feeds",
       items: files.filter((file) => file.format !== "ics"),
       path: pathOf,
-      render: ({ scope, format }) => renderFeed(scopes, scope, format as Exclude<Format, "ics">),
-      inputs: ({ scope, format }) => {
-        const feed = format as Exclude<Format, "ics">;
-        return feedInputs(scopes.events(scope, "feed"), feedOptions(scopes, scope), feed);
-      },
+      render: ({ scope, format }) =>
+        renderFeed(
+          format as NewsFeedFormat,
+          scopes.events(scope, "feed"),
+          feedOptions(scopes, scope),
+        ),
+      inputs: ({ scope, format }) =>
+        feedInputs(
+          scopes.events(scope, "feed"),
+          feedOptions(scopes, scope),
+          format as NewsFeedFormat,
+        ),
+      // A feed showing a changed event keeps the items of the others as published.
+      pieces: ({ scope, format }) =>
+        feedPieces(
+          scopes.events(scope, "feed"),
+          feedOptions(scopes, scope),
+          format as NewsFeedFormat,
+        ),
+      renderReusing: ({ scope, format }, pieces, published) =>
+        renderFeedReusing(
+          format as NewsFeedFormat,
+          scopes.events(scope, "feed"),
+          feedOptions(scopes, scope),
+          pieces,
+          published,
+        ),
       done: () => scopes.entries.clear(),
     }),
     fileGroup({
@@ -112,12 +141,4 @@ function feedOptions(scopes: FeedScopes, scope: FeedScope): FeedOptions {
     announcements: scopes.announcements(scope),
     entries: scopes.entries,
   };
-}
-
-function renderFeed(scopes: FeedScopes, scope: FeedScope, format: "rss" | "atom" | "json"): string {
-  const options = feedOptions(scopes, scope);
-  const events = scopes.events(scope, "feed");
-  if (format === "rss") return renderRss(events, options);
-  if (format === "atom") return renderAtom(events, options);
-  return renderJsonFeed(events, options);
 }

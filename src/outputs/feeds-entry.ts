@@ -93,13 +93,24 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
     categories: event.categories,
     image: imageUrl ? { url: imageUrl, type: imageMediaType(imageUrl) } : null,
     published: parseInstant(event.createdAt),
-    updated:
-      parseInstant(event.updatedAt) ??
-      parseInstant(event.createdAt) ??
-      parseInstant(context.dataUpdatedAt) ??
-      new Date(0),
+    updated: entryUpdated(event, context.dataUpdatedAt),
   };
 }
+
+/**
+ * An event entry's `updated`, without making the entry; once per event (an
+ * event is in several feeds), unless it is dated by when the data changed.
+ */
+export function entryUpdated(event: CalendarEvent, dataUpdatedAt: string): Date {
+  let updated = ownUpdated.get(event);
+  if (updated === undefined) {
+    updated = parseInstant(event.updatedAt) ?? parseInstant(event.createdAt);
+    ownUpdated.set(event, updated);
+  }
+  return updated ?? parseInstant(dataUpdatedAt) ?? new Date(0);
+}
+
+const ownUpdated = new WeakMap<CalendarEvent, Date | null>();
 
 /** Whether the event's entry is dated by `dataUpdatedAt`: it has no time of its own (buildEntry's `updated`). */
 export function datedByData(event: CalendarEvent): boolean {
@@ -107,9 +118,11 @@ export function datedByData(event: CalendarEvent): boolean {
 }
 
 /** Newest `updated` of the entries; when the data last changed when there are none (never the build clock). */
-export function feedUpdated(entries: readonly FeedEntry[], dataUpdatedAt: string): Date {
-  if (entries.length === 0) return parseInstant(dataUpdatedAt) ?? new Date(0);
-  return new Date(Math.max(...entries.map((entry) => entry.updated.getTime())));
+export function feedUpdated(updated: readonly Date[], dataUpdatedAt: string): Date {
+  if (updated.length === 0) return parseInstant(dataUpdatedAt) ?? new Date(0);
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const date of updated) newest = Math.max(newest, date.getTime());
+  return new Date(newest);
 }
 
 function parseInstant(iso: string | null | undefined): Date | null {

@@ -1,14 +1,29 @@
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { count } from "../metrics.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { absoluteUrl, type FeedScope, paths, type ScopeFiles } from "../model/url-scheme.ts";
+import {
+  absoluteUrl,
+  type FeedFormat,
+  type FeedScope,
+  paths,
+  type ScopeFiles,
+} from "../model/url-scheme.ts";
+import type { PublishedPieces } from "../render/file-writer.ts";
 import { contentHash } from "../render/published-copy.ts";
 import { singleLine } from "./event-text.ts";
+import { feedItems, joinFeedItems } from "./feed-items.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
-import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
+import {
+  datedByData,
+  entryUpdated,
+  type FeedEntry,
+  feedEntry,
+  feedUpdated,
+} from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 
@@ -58,22 +73,43 @@ interface PreparedFeed {
   readonly updated: Date;
 }
 
-function prepare(events: readonly CalendarEvent[], options: FeedOptions): PreparedFeed {
+/**
+ * The feed's entries, in order: its announcements, then its events. With
+ * `rendered`, only the items it names by their place (feed-pieces.ts: the
+ * others are taken from the published copy), though the feed's date is
+ * still that of the newest of all.
+ */
+function prepare(
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+  rendered?: (index: number) => boolean,
+): PreparedFeed {
   const { site } = options;
   const selected = selectFeedEvents(timedEvents(events, options.warn), site);
   const context = { siteUrl: site.url, lang: site.lang, dataUpdatedAt: options.dataUpdatedAt };
-  const entries = [
-    ...(options.announcements ?? [])
-      .slice(0, site.feedMaxItems)
-      .map((announcement) => announcementEntry(announcement, site.lang)),
-    ...selected.map((timed) => feedEntry(timed, context, options.entries)),
-  ];
+  const announcements = (options.announcements ?? []).slice(0, site.feedMaxItems);
+  const entries: FeedEntry[] = [];
+  const updated: Date[] = [];
+  announcements.forEach((announcement, index) => {
+    const entry = announcementEntry(announcement, site.lang);
+    updated.push(entry.updated);
+    if (!rendered || rendered(index)) entries.push(entry);
+  });
+  selected.forEach((timed, position) => {
+    if (!rendered || rendered(announcements.length + position)) {
+      const entry = feedEntry(timed, context, options.entries);
+      updated.push(entry.updated);
+      entries.push(entry);
+    } else {
+      updated.push(entryUpdated(timed.event, options.dataUpdatedAt));
+    }
+  });
   return {
     title: scopeTitle(options.scope, singleLine(site.title)),
     description: singleLine(options.description ?? site.description),
     urls: feedUrls(options.scope, site.url),
     entries,
-    updated: feedUpdated(entries, options.dataUpdatedAt),
+    updated: feedUpdated(updated, options.dataUpdatedAt),
   };
 }
 
@@ -88,7 +124,7 @@ function prepare(events: readonly CalendarEvent[], options: FeedOptions): Prepar
 export function feedInputs(
   events: readonly CalendarEvent[],
   options: FeedOptions,
-  format: "rss" | "atom" | "json",
+  format: NewsFeedFormat,
 ): string {
   const announcements = options.announcements ?? [];
   const selected = selectFeedEvents(timedEvents(events, options.warn), options.site).map((timed) =>
@@ -128,7 +164,10 @@ function eventDigest(event: CalendarEvent): EventDigest {
 }
 
 export function renderRss(events: readonly CalendarEvent[], options: FeedOptions): string {
-  const feed = prepare(events, options);
+  return writeRss(prepare(events, options), options);
+}
+
+function writeRss(feed: PreparedFeed, options: FeedOptions): string {
   const out = new Feed({
     title: xmlText(feed.title),
     id: feed.urls.page,
@@ -168,7 +207,10 @@ export function renderRss(events: readonly CalendarEvent[], options: FeedOptions
 }
 
 export function renderAtom(events: readonly CalendarEvent[], options: FeedOptions): string {
-  const feed = prepare(events, options);
+  return writeAtom(prepare(events, options), options);
+}
+
+function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
   const out = new Feed({
     title: xmlText(feed.title),
     id: feed.urls.atom,
@@ -204,7 +246,10 @@ export function renderAtom(events: readonly CalendarEvent[], options: FeedOption
 }
 
 export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOptions): string {
-  const feed = prepare(events, options);
+  return writeJsonFeed(prepare(events, options), options);
+}
+
+function writeJsonFeed(feed: PreparedFeed, options: FeedOptions): string {
   const out = new Feed({
     title: feed.title,
     id: feed.urls.json,
@@ -232,6 +277,84 @@ export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOp
     out.addItem(item);
   }
   return `${withHubs(out.json1(), options.site.websubHub)}\n`;
+}
+
+/** The news feed formats (calendar files are ics.ts's). */
+export type NewsFeedFormat = Exclude<FeedFormat, "ics">;
+
+const WRITERS: Record<NewsFeedFormat, (feed: PreparedFeed, options: FeedOptions) => string> = {
+  rss: writeRss,
+  atom: writeAtom,
+  json: writeJsonFeed,
+};
+
+export function renderFeed(
+  format: NewsFeedFormat,
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+): string {
+  return WRITERS[format](prepare(events, options), options);
+}
+
+/**
+ * What each item of a feed is made from, in the feed's order (FileGroup.pieces):
+ * an announcement or an event, with the settings and format that shape its
+ * bytes, and when the data last changed for an event dated by it.
+ */
+export function feedPieces(
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+  format: NewsFeedFormat,
+): string[] {
+  const settings = contentHash(
+    JSON.stringify([
+      format,
+      JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value)),
+    ]),
+  );
+  const announcements = (options.announcements ?? []).slice(0, options.site.feedMaxItems);
+  return [
+    ...announcements.map((announcement) => `${settings}\0${JSON.stringify(announcement)}`),
+    ...selectFeedEvents(timedEvents(events, options.warn), options.site).map((timed) => {
+      const event = eventDigest(timed.event);
+      const dated = event.datedByData ? options.dataUpdatedAt : "";
+      return `${settings}\0${dated}\0${event.digest}`;
+    }),
+  ];
+}
+
+/**
+ * The feed as renderFeed writes it, byte for byte, with the items whose
+ * pieces are those of the published copy taken from it rather than rendered
+ * (feed-items.ts cuts a feed into its items). At least one item is rendered,
+ * for the head and tail of the document around them; where the published
+ * copy cannot be cut as expected, the whole feed is rendered.
+ */
+export function renderFeedReusing(
+  format: NewsFeedFormat,
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+  pieces: readonly string[],
+  published: PublishedPieces,
+): string {
+  const before = feedItems(format, published.text);
+  if (!before || before.items.length !== published.count || pieces.length === 0) {
+    return renderFeed(format, events, options);
+  }
+  const kept = pieces.map((piece): string | null => before.items[published.indexOf(piece)] ?? null);
+  if (!kept.includes(null)) kept[0] = null;
+  const feed = prepare(events, options, (index) => kept[index] === null);
+  const written = feedItems(format, WRITERS[format](feed, options));
+  if (!written || written.items.length !== feed.entries.length) {
+    return renderFeed(format, events, options);
+  }
+  count("feedItemsRendered", feed.entries.length);
+  count("feedItemsReused", pieces.length - feed.entries.length);
+  let next = 0;
+  return joinFeedItems(format, {
+    ...written,
+    items: kept.map((item) => item ?? written.items[next++] ?? ""),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { count, timed } from "../metrics.ts";
 import { owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
-import type { FileWriter } from "./file-writer.ts";
+import type { FileWriter, PublishedPieces } from "./file-writer.ts";
 
 /**
  * Files of one kind that a function writes rather than a template: feeds,
@@ -27,6 +27,19 @@ export interface FileGroup<T = unknown> {
    * miss nothing render reads, the build's clock included where it matters.
    */
   readonly inputs?: (item: T) => string;
+  /**
+   * What each piece of the file is made from, in the file's order, as text
+   * (a feed's items: each event and the settings that shape it). A file
+   * whose inputs changed is then made by `renderReusing`, which takes the
+   * pieces that are the same as published from the published copy.
+   */
+  readonly pieces?: (item: T) => readonly string[];
+  /** Renders the file with the published copy's unchanged pieces (see `pieces`). */
+  readonly renderReusing?: (
+    item: T,
+    pieces: readonly string[],
+    published: PublishedPieces,
+  ) => string;
   /**
    * Which shard of a split build writes an item (src/shards/shard.ts): a
    * group of one file per event names the event's key. Without it the group
@@ -75,8 +88,15 @@ export async function writeFileGroups(
         reused++;
         continue;
       }
-      const content = timed(group.phase, () => group.render(item));
-      timed("write", () => writer.write(path, content, inputs));
+      const pieces = group.pieces && timed(group.phase, () => group.pieces?.(item));
+      const published =
+        pieces && group.renderReusing && timed("write", () => writer.publishedPieces(path));
+      const content = timed(group.phase, () =>
+        published && pieces && group.renderReusing
+          ? group.renderReusing(item, pieces, published)
+          : group.render(item),
+      );
+      timed("write", () => writer.write(path, content, inputs, pieces));
       rendered++;
     }
     count(`rendered.${group.name}`, rendered);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
 import { codeFingerprint } from "./code-fingerprint.ts";
 import {
@@ -77,22 +77,61 @@ export class FileWriter {
     const hash = published.hashes.get(sitePath);
     if (!before || hash === undefined || before.inputs !== inputsDigest(inputs)) return false;
     const file: KnownFile = { hash, bytes: before.bytes, inputs: before.inputs };
+    if (before.pieces) Object.assign(file, { pieces: before.pieces });
     if (!keepPublished(published, sitePath, file, target)) return false;
     this.#add(sitePath, { ...file, kept: true });
     return true;
   }
 
   /**
-   * Writes one file: `path` is relative to the root, or a site path
-   * ("/feed.xml"); `inputs`, what it was rendered from (see keepUnchanged).
+   * The published copy of `path` as text, with where each piece of this
+   * build's (FileGroup.pieces: what each is made from) is among its pieces;
+   * null without a published copy of the size the last publish wrote.
    */
-  write(path: string, content: string | Uint8Array, inputs?: string): void {
+  publishedPieces(path: string): PublishedPieces | null {
+    const published = this.#published;
+    const sitePath = normalize(path.replace(/^\/+/, "")).split(sep).join("/");
+    const before = published?.inputs?.get(sitePath);
+    const digests = before?.pieces;
+    if (!published || !before || digests === undefined) return null;
+    let content: Buffer;
+    try {
+      content = readFileSync(join(published.folder, sitePath));
+    } catch {
+      return null;
+    }
+    // As keepUnchanged trusts a published copy of the size it was written with.
+    if (content.byteLength !== before.bytes) return null;
+    const where = new Map<string, number>();
+    for (let at = 0; at < digests.length; at += PIECE_DIGEST_LENGTH) {
+      const digest = digests.slice(at, at + PIECE_DIGEST_LENGTH);
+      if (!where.has(digest)) where.set(digest, at / PIECE_DIGEST_LENGTH);
+    }
+    return {
+      text: content.toString("utf8"),
+      count: digests.length / PIECE_DIGEST_LENGTH,
+      indexOf: (piece) => where.get(pieceDigest(piece)) ?? -1,
+    };
+  }
+
+  /**
+   * Writes one file: `path` is relative to the root, or a site path
+   * ("/feed.xml"); `inputs`, what it was rendered from (see keepUnchanged);
+   * `pieces`, what each of its pieces was (see publishedPieces).
+   */
+  write(
+    path: string,
+    content: string | Uint8Array,
+    inputs?: string,
+    pieces?: readonly string[],
+  ): void {
     const { sitePath, target } = this.#place(path);
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
     const file: KnownFile = {
       hash: contentHash(bytes),
       bytes: bytes.byteLength,
       ...(inputs === undefined ? {} : { inputs: inputsDigest(inputs) }),
+      ...(pieces === undefined ? {} : { pieces: pieces.map(pieceDigest).join("") }),
     };
     const kept = keepPublished(this.#published, sitePath, file, target);
     if (!kept) writeFileSync(target, bytes);
@@ -128,4 +167,26 @@ export class FileWriter {
 /** The inputs with the code that renders them: the same digest means the same bytes. */
 function inputsDigest(inputs: string): string {
   return contentHash(`${codeFingerprint()}\0${inputs}`);
+}
+
+/**
+ * A published file's pieces (a feed's items), each found by what it is made
+ * from: the published copy's text, and where the piece made from `piece`
+ * (with this build's code) is among its pieces, or -1.
+ */
+export interface PublishedPieces {
+  readonly text: string;
+  readonly count: number;
+  indexOf(piece: string): number;
+}
+
+/**
+ * 96 bits of a piece's digest: files.json keeps one per piece (a feed's
+ * items: about 600,000 at 100,000 events), and a piece is only ever
+ * compared with the pieces of the same file.
+ */
+const PIECE_DIGEST_LENGTH = 16;
+
+function pieceDigest(piece: string): string {
+  return inputsDigest(piece).slice(0, PIECE_DIGEST_LENGTH);
 }

@@ -25,6 +25,8 @@ export interface RenderedFrom {
   /** The digest of the inputs and the code that rendered them (FileWriter). */
   readonly inputs: string;
   readonly bytes: number;
+  /** Its pieces' digests, in the file's order, when its group names them (FileGroup.pieces). */
+  readonly pieces?: string;
 }
 
 /** Files already hashed where they were written, by site path: what hashOutput needs of them. */
@@ -38,6 +40,8 @@ export interface KnownFile {
   readonly kept?: boolean;
   /** The digest of what it was rendered from, when its group names it (FileGroup.inputs). */
   readonly inputs?: string;
+  /** Its pieces' digests (FileGroup.pieces). */
+  readonly pieces?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   readFileList,
   writeFileList,
 } from "../../src/build/output-files.ts";
+import type { RenderedFrom } from "../../src/render/published-copy.ts";
 import { writeTree } from "../helpers/files.ts";
 
 /*
@@ -111,7 +112,10 @@ describe("the kept list", () => {
     writeFileList(path, hashes);
     expect(readFileList(path)).toEqual({ hashes, inputs: new Map() });
     // What a file was rendered from, for the next build to keep it unrendered.
-    const inputs = new Map([["feed.xml", { inputs: "digest", bytes: 1 }]]);
+    const inputs = new Map<string, RenderedFrom>([
+      ["feed.xml", { inputs: "digest", bytes: 1, pieces: "0123456789abcdef" }],
+      ["calendar.ics", { inputs: "digest", bytes: 2 }],
+    ]);
     writeFileList(path, hashes, inputs);
     expect(readFileList(path)).toEqual({ hashes, inputs });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import type { Announcement } from "../../src/changes/published-state.ts";
+import type { CalendarEvent } from "../../src/model/types.ts";
+import { feedItems, joinFeedItems } from "../../src/outputs/feed-items.ts";
+import {
+  type FeedOptions,
+  feedPieces,
+  type NewsFeedFormat,
+  renderFeed,
+  renderFeedReusing,
+} from "../../src/outputs/feeds.ts";
+import type { PublishedPieces } from "../../src/render/file-writer.ts";
+import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
+import { SITE_WIDE } from "../helpers/test-site.ts";
+
+/*
+ * A feed whose events partly changed is made from the items of its
+ * published copy and the items rendered anew, and must be the feed a
+ * render from scratch writes, byte for byte, in each format.
+ */
+
+const FORMATS: readonly NewsFeedFormat[] = ["rss", "atom", "json"];
+const events = hostileSnapshot.events;
+
+const announcement = (event: CalendarEvent, at: string): Announcement => ({
+  id: `https://events.example.org/calendars/${event.calendarId}/events/${event.id}/#cancelled-${at}`,
+  kind: "cancelled",
+  at,
+  calendarId: event.calendarId,
+  eventId: event.id,
+  title: event.title,
+  url: `https://events.example.org/calendars/${event.calendarId}/events/${event.id}/`,
+  start: event.start,
+  end: event.end,
+  allDay: event.allDay,
+  timeZone: event.timeZone,
+  previousStart: null,
+  previousEnd: null,
+  categories: event.categories,
+});
+
+/** What the writer offers of a published feed (FileWriter.publishedPieces), from its text and pieces. */
+const published = (text: string, pieces: readonly string[]): PublishedPieces => ({
+  text,
+  count: pieces.length,
+  indexOf: (piece) => pieces.indexOf(piece),
+});
+
+const options = (announcements: readonly Announcement[] = []): FeedOptions => ({
+  ...SITE_WIDE,
+  announcements,
+});
+
+describe("feedItems", () => {
+  it("should cut every feed into its items and put it back together byte for byte", () => {
+    const [first] = events;
+    if (!first) throw new Error("no fixture events");
+    for (const format of FORMATS) {
+      const text = renderFeed(
+        format,
+        events,
+        options([announcement(first, "2026-03-02T10:00:00Z")]),
+      );
+      const cut = feedItems(format, text);
+      expect(cut?.items.length, format).toBe(feedPieces(events, options(), format).length + 1);
+      expect(cut && joinFeedItems(format, cut), format).toBe(text);
+    }
+  });
+
+  it("should not cut a feed without items", () => {
+    for (const format of FORMATS) {
+      expect(feedItems(format, renderFeed(format, [], options())), format).toBeNull();
+    }
+  });
+});
+
+describe("renderFeedReusing", () => {
+  it("should write what a render from scratch writes, taking only unchanged items from the published copy", () => {
+    const [first, second, third, ...rest] = events;
+    if (!first || !second || !third) throw new Error("too few fixture events");
+    const before = { events, options: options([announcement(third, "2026-03-01T10:00:00Z")]) };
+    // One title changed, one event gone, one new, and another announcement first.
+    const renamed = { ...first, title: `${first.title} (moved indoors)` };
+    const added = { ...second, id: `${second.id}-again`, title: "A new event" };
+    const after = {
+      events: [renamed, added, ...rest],
+      options: options([
+        announcement(second, "2026-03-03T10:00:00Z"),
+        announcement(third, "2026-03-01T10:00:00Z"),
+      ]),
+    };
+    for (const format of FORMATS) {
+      const text = renderFeed(format, before.events, before.options);
+      const pieces = feedPieces(before.events, before.options, format);
+      const fresh = renderFeed(format, after.events, after.options);
+      const next = feedPieces(after.events, after.options, format);
+      expect(
+        renderFeedReusing(format, after.events, after.options, next, published(text, pieces)),
+      ).toBe(fresh);
+
+      // The unchanged items come from the published copy: marked there, they
+      // come out marked; the changed and new ones come out as rendered.
+      const cut = feedItems(format, text);
+      if (!cut) throw new Error(`${format}: no items`);
+      const mark = (item: string) =>
+        item.replace("https://events.example.org/", "https://kept.example.org/");
+      const marked = joinFeedItems(format, { ...cut, items: cut.items.map(mark) });
+      const made = renderFeedReusing(
+        format,
+        after.events,
+        after.options,
+        next,
+        published(marked, pieces),
+      );
+      const kept = next.filter((piece) => pieces.includes(piece)).length;
+      expect(made.split("https://kept.example.org/").length - 1, format).toBe(kept);
+      expect(kept, format).toBe(next.length - 3);
+      expect(
+        made.replaceAll("https://kept.example.org/", "https://events.example.org/"),
+        format,
+      ).toBe(fresh);
+    }
+  });
+
+  it("should render every item again under other settings, and when the published copy cannot be cut", () => {
+    for (const format of FORMATS) {
+      const text = renderFeed(format, events, options());
+      const pieces = feedPieces(events, options(), format);
+      const elsewhere: FeedOptions = {
+        ...options(),
+        site: { ...SITE_WIDE.site, url: "https://agenda.example.net/" },
+      };
+      const fresh = renderFeed(format, events, elsewhere);
+      const next = feedPieces(events, elsewhere, format);
+      expect(
+        next.filter((piece) => pieces.includes(piece)),
+        format,
+      ).toEqual([]);
+      expect(renderFeedReusing(format, events, elsewhere, next, published(text, pieces))).toBe(
+        fresh,
+      );
+      // A published copy that is not the feed its pieces describe: rendered whole.
+      const same = renderFeed(format, events, options());
+      expect(
+        renderFeedReusing(format, events, options(), pieces, published("not a feed", pieces)),
+      ).toBe(same);
+    }
+  });
+});
