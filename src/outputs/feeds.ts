@@ -75,8 +75,8 @@ interface PreparedFeed {
 
 /**
  * The feed's entries, in order: its announcements, then its events. With
- * `rendered`, only the items it names by their place (feed-pieces.ts: the
- * others are taken from the published copy), though the feed's date is
+ * `rendered`, only the items it names by their place (renderFeedReusing
+ * takes the others from the published copy), though the feed's date is
  * still that of the newest of all.
  */
 function prepare(

@@ -90,7 +90,7 @@ export class FileWriter {
    */
   publishedPieces(path: string): PublishedPieces | null {
     const published = this.#published;
-    const sitePath = normalize(path.replace(/^\/+/, "")).split(sep).join("/");
+    const sitePath = sitePathOf(relativePathOf(path));
     const before = published?.inputs?.get(sitePath);
     const digests = before?.pieces;
     if (!published || !before || digests === undefined) return null;
@@ -140,11 +140,11 @@ export class FileWriter {
 
   /** The file's site path and place on disk, its folder made, once each path. */
   #place(path: string): { sitePath: string; target: string } {
-    const relativePath = normalize(path.replace(/^\/+/, ""));
+    const relativePath = relativePathOf(path);
     if (relativePath.startsWith("..") || relativePath === ".") {
       throw new Error(`Refusing to write ${path}: outside the output folder.`);
     }
-    const sitePath = sep === "/" ? relativePath : relativePath.split(sep).join("/");
+    const sitePath = sitePathOf(relativePath);
     if (this.#known.has(sitePath) || this.#taken.has(relativePath)) {
       throw new Error(`Two outputs want to write ${relativePath}; each needs its own URL.`);
     }
@@ -162,6 +162,16 @@ export class FileWriter {
     this.#files++;
     this.#bytes += file.bytes;
   }
+}
+
+/** A path relative to the output folder, in this system's form, from a relative or site path. */
+function relativePathOf(path: string): string {
+  return normalize(path.replace(/^\/+/, ""));
+}
+
+/** The site path ("calendars/x/feed.xml") of a path relative to the output folder. */
+function sitePathOf(relativePath: string): string {
+  return sep === "/" ? relativePath : relativePath.split(sep).join("/");
 }
 
 /** The inputs with the code that renders them: the same digest means the same bytes. */

@@ -79,6 +79,39 @@ describe("file-writer", () => {
     expect(() => next.write("same.xml", "x")).toThrow(/Two outputs want to write same.xml/);
   });
 
+  it("should offer a published file's pieces by what they are made from, with its text, and only as published", async () => {
+    const first = new FileWriter(join(root, "published"));
+    first.write("feed.xml", "<feed><a/><b/></feed>", "inputs 1", ["piece a", "piece b"]);
+    first.write("touched.xml", "<feed><a/></feed>", "inputs 1", ["piece a"]);
+    first.write("plain.xml", "<feed/>", "inputs 1");
+    const published = {
+      folder: join(root, "published"),
+      hashes: new Map([...first.known].map(([path, file]) => [path, file.hash])),
+      inputs: new Map(
+        [...first.known].map(([path, file]) => [
+          path,
+          { inputs: file.inputs ?? "", bytes: file.bytes, pieces: file.pieces },
+        ]),
+      ),
+    };
+    await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
+
+    const next = new FileWriter(join(root, "next"), { published });
+    const pieces = next.publishedPieces("/feed.xml");
+    expect(pieces?.text).toBe("<feed><a/><b/></feed>");
+    expect(pieces?.count).toBe(2);
+    expect(["piece b", "piece a", "piece c"].map((piece) => pieces?.indexOf(piece))).toEqual([
+      1, 0, -1,
+    ]);
+    // Kept with the file, the pieces are published again with it.
+    expect(next.keepUnchanged("feed.xml", "inputs 1")).toBe(true);
+    expect(next.known.get("feed.xml")?.pieces).toBe(first.known.get("feed.xml")?.pieces);
+    // Edited by hand (another size), without pieces, or never published: none.
+    expect(next.publishedPieces("touched.xml")).toBeNull();
+    expect(next.publishedPieces("plain.xml")).toBeNull();
+    expect(next.publishedPieces("new.xml")).toBeNull();
+  });
+
   it("should refuse a path written before, by itself or by Eleventy", () => {
     const writer = new FileWriter(root, { taken: ["index.html"] });
     expect(() => writer.write("/index.html", "x")).toThrow(/Two outputs want to write index.html/);
