@@ -15,6 +15,18 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** What a publish of the files `writer` wrote into root/published leaves for the next build. */
+const publishedBy = (writer: FileWriter) => ({
+  folder: join(root, "published"),
+  hashes: new Map([...writer.known].map(([path, file]) => [path, file.hash])),
+  inputs: new Map(
+    [...writer.known].map(([path, file]) => [
+      path,
+      { inputs: file.inputs ?? "", bytes: file.bytes, pieces: file.pieces },
+    ]),
+  ),
+});
+
 describe("file-writer", () => {
   it("should write files in new folders and count them", async () => {
     const writer = new FileWriter(root);
@@ -50,16 +62,7 @@ describe("file-writer", () => {
     first.write("same.xml", "<feed>same</feed>", "inputs of same");
     first.write("edited.xml", "<feed>1</feed>", "inputs of edited, 1");
     first.write("touched.xml", "<feed>t</feed>", "inputs of touched");
-    const published = {
-      folder: join(root, "published"),
-      hashes: new Map([...first.known].map(([path, file]) => [path, file.hash])),
-      inputs: new Map(
-        [...first.known].map(([path, file]) => [
-          path,
-          { inputs: file.inputs ?? "", bytes: file.bytes },
-        ]),
-      ),
-    };
+    const published = publishedBy(first);
     // Edited by hand since it was published: its size no longer matches.
     await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
 
@@ -84,16 +87,7 @@ describe("file-writer", () => {
     first.write("feed.xml", "<feed><a/><b/></feed>", "inputs 1", ["piece a", "piece b"]);
     first.write("touched.xml", "<feed><a/></feed>", "inputs 1", ["piece a"]);
     first.write("plain.xml", "<feed/>", "inputs 1");
-    const published = {
-      folder: join(root, "published"),
-      hashes: new Map([...first.known].map(([path, file]) => [path, file.hash])),
-      inputs: new Map(
-        [...first.known].map(([path, file]) => [
-          path,
-          { inputs: file.inputs ?? "", bytes: file.bytes, pieces: file.pieces },
-        ]),
-      ),
-    };
+    const published = publishedBy(first);
     await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
 
     const next = new FileWriter(join(root, "next"), { published });
