@@ -113,8 +113,14 @@ export class PartCache {
     this.#write(name, { ...bundle, files: plain(bundle.files) });
   }
 
-  /** Removes the parts no longer in the index (used or kept), and what earlier layouts kept. */
+  /**
+   * Removes the parts no longer in the index (used or kept), the bundles of
+   * other settings, and what earlier layouts kept. This settings' bundle
+   * stays even where this build did not use it (a shard other than the
+   * first): the first shard reads it.
+   */
   prune(): void {
+    this.#used.add(this.#bundleName());
     try {
       for (const name of readdirSync(this.#dir)) {
         const ours = [PART_PREFIX, BUNDLE_PREFIX, ...OLD_PREFIXES].some((p) => name.startsWith(p));

@@ -126,5 +126,9 @@ describe("writeSearchIndex", () => {
     const fewer = await build(rest);
     expect(fewer.flatMap((shard) => shard.parts.filter((part) => part.built))).toHaveLength(1);
     expect(keptParts()).toBe(fewer.reduce((sum, shard) => sum + shard.parts.length, 0));
+    // Pagefind's script and WebAssembly, which only the first shard reads, are kept too.
+    expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-bundle-"))).toHaveLength(
+      1,
+    );
   }, 120_000);
 });
