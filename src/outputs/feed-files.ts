@@ -48,33 +48,12 @@ export function feedFileGroups(
       name: "feeds",
       items: files.filter((file) => file.format !== "ics"),
       path: pathOf,
-      render: ({ scope, format }) =>
-        renderFeed(
-          format as NewsFeedFormat,
-          scopes.events(scope, "feed"),
-          feedOptions(scopes, scope),
-        ),
-      inputs: ({ scope, format }) =>
-        feedInputs(
-          scopes.events(scope, "feed"),
-          feedOptions(scopes, scope),
-          format as NewsFeedFormat,
-        ),
+      render: (file) => renderFeed(...feedOf(scopes, file)),
+      inputs: (file) => feedInputs(...feedOf(scopes, file)),
       // A feed showing a changed event keeps the items of the others as published.
-      pieces: ({ scope, format }) =>
-        feedPieces(
-          scopes.events(scope, "feed"),
-          feedOptions(scopes, scope),
-          format as NewsFeedFormat,
-        ),
-      renderReusing: ({ scope, format }, pieces, published) =>
-        renderFeedReusing(
-          format as NewsFeedFormat,
-          scopes.events(scope, "feed"),
-          feedOptions(scopes, scope),
-          pieces,
-          published,
-        ),
+      pieces: (file) => feedPieces(...feedOf(scopes, file)),
+      renderReusing: (file, pieces, published) =>
+        renderFeedReusing(...feedOf(scopes, file), pieces, published),
       done: () => scopes.entries.clear(),
     }),
     fileGroup({
@@ -129,6 +108,14 @@ export function feedFileGroups(
       done: () => scopes.vevents.clear(),
     }),
   ];
+}
+
+/** A feed file's events, options and format: what each of its functions in feeds.ts takes. */
+function feedOf(
+  scopes: FeedScopes,
+  { scope, format }: ScopeFile,
+): [readonly CalendarEvent[], FeedOptions, NewsFeedFormat] {
+  return [scopes.events(scope, "feed"), feedOptions(scopes, scope), format as NewsFeedFormat];
 }
 
 function feedOptions(scopes: FeedScopes, scope: FeedScope): FeedOptions {

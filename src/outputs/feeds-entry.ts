@@ -102,20 +102,25 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
  * event is in several feeds), unless it is dated by when the data changed.
  */
 export function entryUpdated(event: CalendarEvent, dataUpdatedAt: string): Date {
-  let updated = ownUpdated.get(event);
-  if (updated === undefined) {
-    updated = parseInstant(event.updatedAt) ?? parseInstant(event.createdAt);
-    ownUpdated.set(event, updated);
-  }
-  return updated ?? parseInstant(dataUpdatedAt) ?? new Date(0);
+  return ownUpdated(event) ?? parseInstant(dataUpdatedAt) ?? new Date(0);
 }
-
-const ownUpdated = new WeakMap<CalendarEvent, Date | null>();
 
 /** Whether the event's entry is dated by `dataUpdatedAt`: it has no time of its own (buildEntry's `updated`). */
 export function datedByData(event: CalendarEvent): boolean {
-  return parseInstant(event.updatedAt) === null && parseInstant(event.createdAt) === null;
+  return ownUpdated(event) === null;
 }
+
+/** The portal's update time, else creation time; null when it gives neither. */
+function ownUpdated(event: CalendarEvent): Date | null {
+  let updated = ownUpdates.get(event);
+  if (updated === undefined) {
+    updated = parseInstant(event.updatedAt) ?? parseInstant(event.createdAt);
+    ownUpdates.set(event, updated);
+  }
+  return updated;
+}
+
+const ownUpdates = new WeakMap<CalendarEvent, Date | null>();
 
 /** Newest `updated` of the entries; when the data last changed when there are none (never the build clock). */
 export function feedUpdated(updated: readonly Date[], dataUpdatedAt: string): Date {

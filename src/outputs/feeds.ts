@@ -135,12 +135,17 @@ export function feedInputs(
   return JSON.stringify([
     format,
     options.scope,
-    JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value)),
+    siteSettings(options),
     dated ? options.dataUpdatedAt : null,
     options.description ?? null,
     announcements,
     selected.map((event) => event.digest),
   ]);
+}
+
+/** The site's settings a feed is written with, as JSON; the build's clock only selects its events. */
+function siteSettings(options: FeedOptions): string {
+  return JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value));
 }
 
 interface EventDigest {
@@ -289,9 +294,9 @@ const WRITERS: Record<NewsFeedFormat, (feed: PreparedFeed, options: FeedOptions)
 };
 
 export function renderFeed(
-  format: NewsFeedFormat,
   events: readonly CalendarEvent[],
   options: FeedOptions,
+  format: NewsFeedFormat,
 ): string {
   return WRITERS[format](prepare(events, options), options);
 }
@@ -306,12 +311,7 @@ export function feedPieces(
   options: FeedOptions,
   format: NewsFeedFormat,
 ): string[] {
-  const settings = contentHash(
-    JSON.stringify([
-      format,
-      JSON.stringify(options.site, (key, value) => (key === "now" ? undefined : value)),
-    ]),
-  );
+  const settings = contentHash(JSON.stringify([format, siteSettings(options)]));
   const announcements = (options.announcements ?? []).slice(0, options.site.feedMaxItems);
   return [
     ...announcements.map((announcement) => `${settings}\0${JSON.stringify(announcement)}`),
@@ -331,22 +331,22 @@ export function feedPieces(
  * copy cannot be cut as expected, the whole feed is rendered.
  */
 export function renderFeedReusing(
-  format: NewsFeedFormat,
   events: readonly CalendarEvent[],
   options: FeedOptions,
+  format: NewsFeedFormat,
   pieces: readonly string[],
   published: PublishedPieces,
 ): string {
   const before = feedItems(format, published.text);
   if (!before || before.items.length !== published.count || pieces.length === 0) {
-    return renderFeed(format, events, options);
+    return renderFeed(events, options, format);
   }
   const kept = pieces.map((piece): string | null => before.items[published.indexOf(piece)] ?? null);
   if (!kept.includes(null)) kept[0] = null;
   const feed = prepare(events, options, (index) => kept[index] === null);
   const written = feedItems(format, WRITERS[format](feed, options));
   if (!written || written.items.length !== feed.entries.length) {
-    return renderFeed(format, events, options);
+    return renderFeed(events, options, format);
   }
   count("feedItemsRendered", feed.entries.length);
   count("feedItemsReused", pieces.length - feed.entries.length);

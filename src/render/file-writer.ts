@@ -76,8 +76,12 @@ export class FileWriter {
     const before = published.inputs.get(sitePath);
     const hash = published.hashes.get(sitePath);
     if (!before || hash === undefined || before.inputs !== inputsDigest(inputs)) return false;
-    const file: KnownFile = { hash, bytes: before.bytes, inputs: before.inputs };
-    if (before.pieces) Object.assign(file, { pieces: before.pieces });
+    const file: KnownFile = {
+      hash,
+      bytes: before.bytes,
+      inputs: before.inputs,
+      ...(before.pieces ? { pieces: before.pieces } : {}),
+    };
     if (!keepPublished(published, sitePath, file, target)) return false;
     this.#add(sitePath, { ...file, kept: true });
     return true;
@@ -191,9 +195,8 @@ export interface PublishedPieces {
 }
 
 /**
- * 96 bits of a piece's digest: files.json keeps one per piece (a feed's
- * items: about 600,000 at 100,000 events), and a piece is only ever
- * compared with the pieces of the same file.
+ * 96 bits of a piece's digest: files.json keeps one for every item of every
+ * feed, and a piece is only ever compared with the pieces of the same file.
  */
 const PIECE_DIGEST_LENGTH = 16;
 

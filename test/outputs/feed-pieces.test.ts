@@ -57,9 +57,9 @@ describe("feedItems", () => {
     if (!first) throw new Error("no fixture events");
     for (const format of FORMATS) {
       const text = renderFeed(
-        format,
         events,
         options([announcement(first, "2026-03-02T10:00:00Z")]),
+        format,
       );
       const cut = feedItems(format, text);
       expect(cut?.items.length, format).toBe(feedPieces(events, options(), format).length + 1);
@@ -69,7 +69,7 @@ describe("feedItems", () => {
 
   it("should not cut a feed without items", () => {
     for (const format of FORMATS) {
-      expect(feedItems(format, renderFeed(format, [], options())), format).toBeNull();
+      expect(feedItems(format, renderFeed([], options(), format)), format).toBeNull();
     }
   });
 });
@@ -90,12 +90,12 @@ describe("renderFeedReusing", () => {
       ]),
     };
     for (const format of FORMATS) {
-      const text = renderFeed(format, before.events, before.options);
+      const text = renderFeed(before.events, before.options, format);
       const pieces = feedPieces(before.events, before.options, format);
-      const fresh = renderFeed(format, after.events, after.options);
+      const fresh = renderFeed(after.events, after.options, format);
       const next = feedPieces(after.events, after.options, format);
       expect(
-        renderFeedReusing(format, after.events, after.options, next, published(text, pieces)),
+        renderFeedReusing(after.events, after.options, format, next, published(text, pieces)),
       ).toBe(fresh);
 
       // The unchanged items come from the published copy: marked there, they
@@ -106,9 +106,9 @@ describe("renderFeedReusing", () => {
         item.replace("https://events.example.org/", "https://kept.example.org/");
       const marked = joinFeedItems(format, { ...cut, items: cut.items.map(mark) });
       const made = renderFeedReusing(
-        format,
         after.events,
         after.options,
+        format,
         next,
         published(marked, pieces),
       );
@@ -124,25 +124,25 @@ describe("renderFeedReusing", () => {
 
   it("should render every item again under other settings, and when the published copy cannot be cut", () => {
     for (const format of FORMATS) {
-      const text = renderFeed(format, events, options());
+      const text = renderFeed(events, options(), format);
       const pieces = feedPieces(events, options(), format);
       const elsewhere: FeedOptions = {
         ...options(),
         site: { ...SITE_WIDE.site, url: "https://agenda.example.net/" },
       };
-      const fresh = renderFeed(format, events, elsewhere);
+      const fresh = renderFeed(events, elsewhere, format);
       const next = feedPieces(events, elsewhere, format);
       expect(
         next.filter((piece) => pieces.includes(piece)),
         format,
       ).toEqual([]);
-      expect(renderFeedReusing(format, events, elsewhere, next, published(text, pieces))).toBe(
+      expect(renderFeedReusing(events, elsewhere, format, next, published(text, pieces))).toBe(
         fresh,
       );
       // A published copy that is not the feed its pieces describe: rendered whole.
-      const same = renderFeed(format, events, options());
+      const same = renderFeed(events, options(), format);
       expect(
-        renderFeedReusing(format, events, options(), pieces, published("not a feed", pieces)),
+        renderFeedReusing(events, options(), format, pieces, published("not a feed", pieces)),
       ).toBe(same);
     }
   });
