@@ -17,46 +17,76 @@ import type { NewsFeedFormat } from "./feeds.ts";
 
 interface Layout {
   /** The line an item starts with, its line break before it. */
-  readonly open: string;
+  readonly open: Buffer;
   /** The line it ends with, its line break before it. */
-  readonly close: string;
+  readonly close: Buffer;
   /** Between one item's end and the next one's line break. */
-  readonly between: string;
+  readonly between: Buffer;
+  /** `between` and `open`: what follows an item that another item follows. */
+  readonly next: Buffer;
+}
+
+function layout(open: string, close: string, between: string): Layout {
+  return {
+    open: Buffer.from(open),
+    close: Buffer.from(close),
+    between: Buffer.from(between),
+    next: Buffer.from(between + open),
+  };
 }
 
 const LAYOUTS: Readonly<Record<NewsFeedFormat, Layout>> = {
-  rss: { open: "\n        <item>\n", close: "\n        </item>", between: "" },
-  atom: { open: "\n    <entry>\n", close: "\n    </entry>", between: "" },
-  json: { open: "\n        {\n", close: "\n        }", between: "," },
+  rss: layout("\n        <item>\n", "\n        </item>", ""),
+  atom: layout("\n    <entry>\n", "\n    </entry>", ""),
+  json: layout("\n        {\n", "\n        }", ","),
 };
 
+const LINE_BREAK = Buffer.from("\n");
+
+/**
+ * Bytes, not text: the published copy is read from disk and the feed is
+ * written back, so cutting and joining its bytes spares decoding and
+ * encoding every kept item (most of a changed feed).
+ */
 export interface FeedItems {
-  readonly head: string;
+  readonly head: Buffer;
   /** Each item's lines, without the line breaks around them. */
-  readonly items: readonly string[];
-  readonly tail: string;
+  readonly items: readonly Buffer[];
+  readonly tail: Buffer;
 }
 
 /** The feed cut into its items; null when it has none or is not laid out as written here. */
-export function feedItems(format: NewsFeedFormat, text: string): FeedItems | null {
-  const { open, close, between } = LAYOUTS[format];
-  const first = text.indexOf(open);
+export function feedItems(format: NewsFeedFormat, feed: Buffer): FeedItems | null {
+  const { open, close, between, next } = LAYOUTS[format];
+  const first = feed.indexOf(open);
   if (first < 0) return null;
-  const items: string[] = [];
+  const items: Buffer[] = [];
   let start = first + 1;
   for (;;) {
-    const end = text.indexOf(close, start + open.length - 1);
+    const end = feed.indexOf(close, start + open.length - 1);
     if (end < 0) return null;
     const after = end + close.length;
-    items.push(text.slice(start, after));
-    if (!text.startsWith(between + open, after)) {
-      return { head: text.slice(0, first + 1), items, tail: text.slice(after) };
+    items.push(feed.subarray(start, after));
+    if (!startsWith(feed, next, after)) {
+      return { head: feed.subarray(0, first + 1), items, tail: feed.subarray(after) };
     }
     start = after + between.length + 1;
   }
 }
 
+function startsWith(bytes: Buffer, prefix: Buffer, at: number): boolean {
+  const end = at + prefix.length;
+  return end <= bytes.length && bytes.compare(prefix, 0, prefix.length, at, end) === 0;
+}
+
 /** The feed the items were cut from, with these items. */
-export function joinFeedItems(format: NewsFeedFormat, feed: FeedItems): string {
-  return feed.head + feed.items.join(`${LAYOUTS[format].between}\n`) + feed.tail;
+export function joinFeedItems(format: NewsFeedFormat, feed: FeedItems): Buffer {
+  const separator = Buffer.concat([LAYOUTS[format].between, LINE_BREAK]);
+  const parts: Buffer[] = [feed.head];
+  feed.items.forEach((item, index) => {
+    if (index > 0) parts.push(separator);
+    parts.push(item);
+  });
+  parts.push(feed.tail);
+  return Buffer.concat(parts);
 }

@@ -336,15 +336,15 @@ export function renderFeedReusing(
   format: NewsFeedFormat,
   pieces: readonly string[],
   published: PublishedPieces,
-): string {
-  const before = feedItems(format, published.text);
+): string | Buffer {
+  const before = feedItems(format, published.bytes);
   if (!before || before.items.length !== published.count || pieces.length === 0) {
     return renderFeed(events, options, format);
   }
-  const kept = pieces.map((piece): string | null => before.items[published.indexOf(piece)] ?? null);
+  const kept = pieces.map((piece): Buffer | null => before.items[published.indexOf(piece)] ?? null);
   if (!kept.includes(null)) kept[0] = null;
   const feed = prepare(events, options, (index) => kept[index] === null);
-  const written = feedItems(format, WRITERS[format](feed, options));
+  const written = feedItems(format, Buffer.from(WRITERS[format](feed, options)));
   if (!written || written.items.length !== feed.entries.length) {
     return renderFeed(events, options, format);
   }
@@ -353,7 +353,7 @@ export function renderFeedReusing(
   let next = 0;
   return joinFeedItems(format, {
     ...written,
-    items: kept.map((item) => item ?? written.items[next++] ?? ""),
+    items: kept.map((item) => item ?? written.items[next++] ?? Buffer.alloc(0)),
   });
 }
 

@@ -39,7 +39,7 @@ export interface FileGroup<T = unknown> {
     item: T,
     pieces: readonly string[],
     published: PublishedPieces,
-  ) => string;
+  ) => string | Uint8Array;
   /**
    * Which shard of a split build writes an item (src/shards/shard.ts): a
    * group of one file per event names the event's key. Without it the group

@@ -88,7 +88,7 @@ export class FileWriter {
   }
 
   /**
-   * The published copy of `path` as text, with where each piece of this
+   * The published copy of `path`, with where each piece of this
    * build's (FileGroup.pieces: what each is made from) is among its pieces;
    * null without a published copy of the size the last publish wrote.
    */
@@ -112,7 +112,7 @@ export class FileWriter {
       if (!where.has(digest)) where.set(digest, at / PIECE_DIGEST_LENGTH);
     }
     return {
-      text: content.toString("utf8"),
+      bytes: content,
       count: digests.length / PIECE_DIGEST_LENGTH,
       indexOf: (piece) => where.get(pieceDigest(piece)) ?? -1,
     };
@@ -185,11 +185,11 @@ function inputsDigest(inputs: string): string {
 
 /**
  * A published file's pieces (a feed's items), each found by what it is made
- * from: the published copy's text, and where the piece made from `piece`
+ * from: the published copy's bytes, and where the piece made from `piece`
  * (with this build's code) is among its pieces, or -1.
  */
 export interface PublishedPieces {
-  readonly text: string;
+  readonly bytes: Buffer;
   readonly count: number;
   indexOf(piece: string): number;
 }
