@@ -3,9 +3,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * One site build, timed from the outside: `node --import tsx src/cli/build.ts`
- * in a child process, exactly as `npm run build` runs it, with `--metrics` so
- * the build reports its own phase times and work counts.
+ * One site build, timed from the outside: the command of `npm run build`
+ * (package.json's `build` script, Node's flags included) in a child
+ * process, with `--metrics` so the build reports its own phase times and
+ * work counts.
  */
 
 export interface BuildMetrics {
@@ -30,6 +31,17 @@ export interface BuildRun {
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
+/** Node's arguments in `npm run build` ("exec node --flag src/cli/build.ts" -> ["--flag", "src/cli/build.ts"]). */
+async function buildCommand(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const words = manifest.scripts.build?.split(/\s+/).filter(Boolean) ?? [];
+  const node = words.indexOf("node");
+  if (node < 0) throw new Error('package.json\'s "build" script does not run node.');
+  return words.slice(node + 1);
+}
+
 /** Settings of the developer's shell that must not leak into a benchmark build. */
 const PROJECT_VARIABLES =
   /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|SHARE_CARDS$|DEBUG$)/;
@@ -46,9 +58,7 @@ export async function runBuild(options: {
   const started = performance.now();
   const { code, log } = await run(
     [
-      "--import",
-      "tsx",
-      "src/cli/build.ts",
+      ...(await buildCommand()),
       "--output",
       options.output,
       "--metrics",
