@@ -46,7 +46,8 @@ const LINE_BREAK = Buffer.from("\n");
 /**
  * Bytes, not text: the published copy is read from disk and the feed is
  * written back, so cutting and joining its bytes spares decoding and
- * encoding every kept item (most of a changed feed).
+ * encoding every kept item (most of a changed feed). The lines looked for
+ * are ASCII, and no byte of a character UTF-8 writes in several bytes is.
  */
 export interface FeedItems {
   readonly head: Buffer;
