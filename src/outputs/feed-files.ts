@@ -52,8 +52,7 @@ export function feedFileGroups(
       inputs: (file) => feedInputs(...feedOf(scopes, file)),
       // A feed showing a changed event keeps the items of the others as published.
       pieces: (file) => feedPieces(...feedOf(scopes, file)),
-      renderReusing: (file, pieces, published) =>
-        renderFeedReusing(...feedOf(scopes, file), pieces, published),
+      renderReusing: (file, published) => renderFeedReusing(...feedOf(scopes, file), published),
       done: () => scopes.entries.clear(),
     }),
     fileGroup({

@@ -334,14 +334,14 @@ export function renderFeedReusing(
   events: readonly CalendarEvent[],
   options: FeedOptions,
   format: NewsFeedFormat,
-  pieces: readonly string[],
   published: PublishedPieces,
 ): string | Buffer {
+  const { positions } = published;
   const before = feedItems(format, published.bytes);
-  if (!before || before.items.length !== published.count || pieces.length === 0) {
+  if (!before || before.items.length !== published.count || positions.length === 0) {
     return renderFeed(events, options, format);
   }
-  const kept = pieces.map((piece): Buffer | null => before.items[published.indexOf(piece)] ?? null);
+  const kept = positions.map((at): Buffer | null => before.items[at] ?? null);
   if (!kept.includes(null)) kept[0] = null;
   const feed = prepare(events, options, (index) => kept[index] === null);
   const written = feedItems(format, Buffer.from(WRITERS[format](feed, options)));
@@ -349,7 +349,7 @@ export function renderFeedReusing(
     return renderFeed(events, options, format);
   }
   count("feedItemsRendered", feed.entries.length);
-  count("feedItemsReused", pieces.length - feed.entries.length);
+  count("feedItemsReused", positions.length - feed.entries.length);
   let next = 0;
   return joinFeedItems(format, {
     ...written,

@@ -1,7 +1,7 @@
 import { count, timed } from "../metrics.ts";
 import { owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
-import type { FileWriter, PublishedPieces } from "./file-writer.ts";
+import { type FileWriter, type PublishedPieces, pieceDigests } from "./file-writer.ts";
 
 /**
  * Files of one kind that a function writes rather than a template: feeds,
@@ -35,11 +35,7 @@ export interface FileGroup<T = unknown> {
    */
   readonly pieces?: (item: T) => readonly string[];
   /** Renders the file with the published copy's unchanged pieces (see `pieces`). */
-  readonly renderReusing?: (
-    item: T,
-    pieces: readonly string[],
-    published: PublishedPieces,
-  ) => string | Uint8Array;
+  readonly renderReusing?: (item: T, published: PublishedPieces) => string | Uint8Array;
   /**
    * Which shard of a split build writes an item (src/shards/shard.ts): a
    * group of one file per event names the event's key. Without it the group
@@ -88,12 +84,15 @@ export async function writeFileGroups(
         reused++;
         continue;
       }
-      const pieces = group.pieces && timed(group.phase, () => group.pieces?.(item));
+      const pieces =
+        group.pieces && timed(group.phase, () => pieceDigests(group.pieces?.(item) ?? []));
       const published =
-        pieces && group.renderReusing && timed("write", () => writer.publishedPieces(path));
+        pieces !== undefined &&
+        group.renderReusing &&
+        timed("write", () => writer.publishedPieces(path, pieces));
       const content = timed(group.phase, () =>
-        published && pieces && group.renderReusing
-          ? group.renderReusing(item, pieces, published)
+        published && group.renderReusing
+          ? group.renderReusing(item, published)
           : group.render(item),
       );
       timed("write", () => writer.write(path, content, inputs, pieces));

@@ -88,16 +88,16 @@ export class FileWriter {
   }
 
   /**
-   * The published copy of `path`, with where each piece of this
-   * build's (FileGroup.pieces: what each is made from) is among its pieces;
-   * null without a published copy of the size the last publish wrote.
+   * The published copy of `path`, with where each of this build's pieces
+   * (`digests`, from pieceDigests) is among its pieces; null without a
+   * published copy of the size the last publish wrote.
    */
-  publishedPieces(path: string): PublishedPieces | null {
+  publishedPieces(path: string, digests: string): PublishedPieces | null {
     const published = this.#published;
     const sitePath = sitePathOf(relativePathOf(path));
     const before = published?.inputs?.get(sitePath);
-    const digests = before?.pieces;
-    if (!published || !before || digests === undefined) return null;
+    const publishedDigests = before?.pieces;
+    if (!published || !before || publishedDigests === undefined) return null;
     let content: Buffer;
     try {
       content = readFileSync(join(published.folder, sitePath));
@@ -107,35 +107,27 @@ export class FileWriter {
     // As keepUnchanged trusts a published copy of the size it was written with.
     if (content.byteLength !== before.bytes) return null;
     const where = new Map<string, number>();
-    for (let at = 0; at < digests.length; at += PIECE_DIGEST_LENGTH) {
-      const digest = digests.slice(at, at + PIECE_DIGEST_LENGTH);
-      if (!where.has(digest)) where.set(digest, at / PIECE_DIGEST_LENGTH);
-    }
-    return {
-      bytes: content,
-      count: digests.length / PIECE_DIGEST_LENGTH,
-      indexOf: (piece) => where.get(pieceDigest(piece)) ?? -1,
-    };
+    eachDigest(publishedDigests, (digest, index) => {
+      if (!where.has(digest)) where.set(digest, index);
+    });
+    const positions: number[] = [];
+    eachDigest(digests, (digest) => positions.push(where.get(digest) ?? -1));
+    return { bytes: content, count: publishedDigests.length / PIECE_DIGEST_LENGTH, positions };
   }
 
   /**
    * Writes one file: `path` is relative to the root, or a site path
    * ("/feed.xml"); `inputs`, what it was rendered from (see keepUnchanged);
-   * `pieces`, what each of its pieces was (see publishedPieces).
+   * `pieces`, the digests of what each of its pieces was (pieceDigests).
    */
-  write(
-    path: string,
-    content: string | Uint8Array,
-    inputs?: string,
-    pieces?: readonly string[],
-  ): void {
+  write(path: string, content: string | Uint8Array, inputs?: string, pieces?: string): void {
     const { sitePath, target } = this.#place(path);
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
     const file: KnownFile = {
       hash: contentHash(bytes),
       bytes: bytes.byteLength,
       ...(inputs === undefined ? {} : { inputs: inputsDigest(inputs) }),
-      ...(pieces === undefined ? {} : { pieces: pieces.map(pieceDigest).join("") }),
+      ...(pieces === undefined ? {} : { pieces }),
     };
     const kept = keepPublished(this.#published, sitePath, file, target);
     if (!kept) writeFileSync(target, bytes);
@@ -185,13 +177,13 @@ function inputsDigest(inputs: string): string {
 
 /**
  * A published file's pieces (a feed's items), each found by what it is made
- * from: the published copy's bytes, and where the piece made from `piece`
- * (with this build's code) is among its pieces, or -1.
+ * from: the published copy's bytes, how many pieces it has, and for each of
+ * this build's pieces, in order, its place among them, or -1.
  */
 export interface PublishedPieces {
   readonly bytes: Buffer;
   readonly count: number;
-  indexOf(piece: string): number;
+  readonly positions: readonly number[];
 }
 
 /**
@@ -200,6 +192,17 @@ export interface PublishedPieces {
  */
 const PIECE_DIGEST_LENGTH = 16;
 
-function pieceDigest(piece: string): string {
-  return inputsDigest(piece).slice(0, PIECE_DIGEST_LENGTH);
+/**
+ * The digests of what a file's pieces are made from (FileGroup.pieces), with
+ * the code that renders them, one after the other: made once per file, for
+ * finding them in the published copy and for the list of published files.
+ */
+export function pieceDigests(pieces: readonly string[]): string {
+  return pieces.map((piece) => inputsDigest(piece).slice(0, PIECE_DIGEST_LENGTH)).join("");
+}
+
+function eachDigest(digests: string, visit: (digest: string, index: number) => void): void {
+  for (let at = 0; at < digests.length; at += PIECE_DIGEST_LENGTH) {
+    visit(digests.slice(at, at + PIECE_DIGEST_LENGTH), at / PIECE_DIGEST_LENGTH);
+  }
 }

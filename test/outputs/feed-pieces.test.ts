@@ -39,11 +39,18 @@ const announcement = (event: CalendarEvent, at: string): Announcement => ({
   categories: event.categories,
 });
 
-/** What the writer offers of a published feed (FileWriter.publishedPieces), from its text and pieces. */
-const published = (text: string, pieces: readonly string[]): PublishedPieces => ({
+/**
+ * What the writer offers of a published feed (FileWriter.publishedPieces):
+ * its text, its pieces, and where this build's pieces (`next`) are among them.
+ */
+const published = (
+  text: string,
+  pieces: readonly string[],
+  next: readonly string[],
+): PublishedPieces => ({
   bytes: Buffer.from(text),
   count: pieces.length,
-  indexOf: (piece) => pieces.indexOf(piece),
+  positions: next.map((piece) => pieces.indexOf(piece)),
 });
 
 /** A feed as the writer gets it (text, or bytes when items were reused), as text. */
@@ -100,7 +107,7 @@ describe("renderFeedReusing", () => {
       const next = feedPieces(after.events, after.options, format);
       expect(
         asText(
-          renderFeedReusing(after.events, after.options, format, next, published(text, pieces)),
+          renderFeedReusing(after.events, after.options, format, published(text, pieces, next)),
         ),
       ).toBe(fresh);
 
@@ -114,7 +121,7 @@ describe("renderFeedReusing", () => {
         );
       const marked = asText(joinFeedItems(format, { ...cut, items: cut.items.map(mark) }));
       const made = asText(
-        renderFeedReusing(after.events, after.options, format, next, published(marked, pieces)),
+        renderFeedReusing(after.events, after.options, format, published(marked, pieces, next)),
       );
       const kept = next.filter((piece) => pieces.includes(piece)).length;
       expect(made.split("https://kept.example.org/").length - 1, format).toBe(kept);
@@ -141,13 +148,13 @@ describe("renderFeedReusing", () => {
         format,
       ).toEqual([]);
       expect(
-        asText(renderFeedReusing(events, elsewhere, format, next, published(text, pieces))),
+        asText(renderFeedReusing(events, elsewhere, format, published(text, pieces, next))),
       ).toBe(fresh);
       // A published copy that is not the feed its pieces describe: rendered whole.
       const same = renderFeed(events, options(), format);
       expect(
         asText(
-          renderFeedReusing(events, options(), format, pieces, published("not a feed", pieces)),
+          renderFeedReusing(events, options(), format, published("not a feed", pieces, pieces)),
         ),
       ).toBe(same);
     }
