@@ -329,7 +329,9 @@ export class PortalClient {
     const response = await this.http.getJson(url, cached ?? {});
     if (response.status === 304 && cached) {
       // Re-saving restarts the cache age: the portal just confirmed this body.
-      await persist(cached);
+      // The age only counts with a cache duration; at 0s (the default) the
+      // entry is left as it is rather than written again unchanged.
+      if (this.#config.cacheDurationMs > 0) await persist(cached);
       return cached;
     }
     if (response.status === 304) {

@@ -14,7 +14,13 @@ export interface PortalOptions {
   dataFile?: string;
   /** Pins the clock: dataset generation and updatedAt of updateEvent. */
   now?: Date | string;
+  /**
+   * Each answer is made when its request takes a slot and sent this long
+   * after: the work of requests in flight overlaps their wait, as on a
+   * portal with a worker per slot.
+   */
   latencyMs?: number;
+  /** Requests in progress at once; the rest wait in arrival order. */
   maxConcurrency?: number;
   /** Requests per second per token; beyond it 429 with Retry-After. */
   rateLimit?: number;

@@ -1,5 +1,3 @@
-import type { ServerResponse } from "node:http";
-
 /**
  * RFC 9457 problem details. Each type URI is on the portal's own origin under
  * /problems/<slug> and dereferences to a short human-readable page (RFC 9457
@@ -35,24 +33,26 @@ function problemBody(origin: string, slug: ProblemSlug, detail: string): Problem
   return { type: `${origin}/problems/${slug}`, title, status, detail };
 }
 
-export function sendProblem(
-  res: ServerResponse,
+/** A problem response: its status, headers and body. */
+export function problemReply(
   origin: string,
   slug: ProblemSlug,
   detail: string,
   headers: Record<string, string> = {},
-  head = false,
-): void {
+): { status: number; headers: Record<string, string>; body: Buffer } {
   const problem = problemBody(origin, slug, detail);
   const body = Buffer.from(JSON.stringify(problem));
-  res.writeHead(problem.status, {
-    "Content-Type": "application/problem+json; charset=utf-8",
-    "Content-Length": String(body.length),
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-    ...headers,
-  });
-  res.end(head ? undefined : body);
+  return {
+    status: problem.status,
+    headers: {
+      "Content-Type": "application/problem+json; charset=utf-8",
+      "Content-Length": String(body.length),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+      ...headers,
+    },
+    body,
+  };
 }
 
 /** The raw HTTP/1.1 text of a problem, for parser errors answered on the socket. */

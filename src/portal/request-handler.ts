@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout } from "node:timers/promises";
 import { type AuthMode, challenge, readCredential } from "./auth.ts";
 import type { ConcurrencyGate } from "./concurrency-gate.ts";
 import { entityTag, httpDate, isNotModified } from "./conditional.ts";
@@ -8,10 +9,10 @@ import { isValidId } from "./ids.ts";
 import { renderBanner } from "./media.ts";
 import type { CachedBody, PageCache } from "./page-cache.ts";
 import { PagingError, type PagingStyle, renderPage, selectPage } from "./paging.ts";
-import { isProblemSlug, type ProblemSlug, problemPage, sendProblem } from "./problem.ts";
+import { isProblemSlug, type ProblemSlug, problemPage, problemReply } from "./problem.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { RequestCounters } from "./request-counters.ts";
-import { parseTarget, type Route, routeName } from "./router.ts";
+import { parseTarget, type Route, routeName, type Target } from "./router.ts";
 import { calendarRecord, detailsRecord, eventRecord, type PortalStore } from "./store.ts";
 import type { TokenStore } from "./token-store.ts";
 
@@ -36,10 +37,24 @@ export interface PortalContext {
 
 const ALLOW = "GET, HEAD";
 
+/**
+ * What the portal answers, made before it is sent: a response, or an
+ * injected connection reset.
+ */
+export type Reply =
+  | {
+      status: number;
+      headers: Record<string, string>;
+      /** Absent for HEAD and 304; Content-Length still tells its size. */
+      body?: Buffer;
+      /** Injected fault: deliver half the body, then drop the connection. */
+      truncated?: boolean;
+    }
+  | { reset: true };
+
 /** Per-request state the steps share. */
 interface Exchange {
   req: IncomingMessage;
-  res: ServerResponse;
   ctx: PortalContext;
   head: boolean;
   fault: FaultKind | null;
@@ -50,6 +65,11 @@ interface Exchange {
  * The whole request pipeline. Every failure path ends in a problem response;
  * an unexpected exception becomes a 500 problem without internals, and the
  * process keeps serving.
+ *
+ * Latency models a portal with a worker per request slot: the answer is made
+ * when the request takes its slot and sent `latencyMs` after that, so the
+ * work of requests in flight overlaps their waiting instead of queueing
+ * behind it on this one thread (docs/api.md, "Test knobs").
  */
 export function createRequestHandler(ctx: PortalContext) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -63,36 +83,53 @@ export function createRequestHandler(ctx: PortalContext) {
     });
     const release = ctx.gate ? await ctx.gate.enter() : null;
     if (release) res.once("close", release);
-    if (ctx.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, ctx.latencyMs));
-    const ex: Exchange = { req, res, ctx, head: req.method === "HEAD", fault: null, headers: {} };
+    const due = ctx.latencyMs > 0 ? setTimeout(ctx.latencyMs) : null;
+    const ex: Exchange = { req, ctx, head: req.method === "HEAD", fault: null, headers: {} };
+    let reply: Reply;
     try {
-      if (!target.ok) return problem(ex, target.slug, target.detail);
-      if (!route)
-        return problem(ex, "not-found", "There is no resource at this path; see docs/api.md.");
-      if (req.method !== "GET" && req.method !== "HEAD") {
-        return problem(ex, "method-not-allowed", `Only ${ALLOW} are supported here.`, {
-          Allow: ALLOW,
-        });
-      }
-      if (route.name === "media") return serveMedia(ex, route.file);
-      if (route.name === "problems") return serveProblemPage(ex, route.slug);
-      await serveApi(ex, route, target.path, target.params);
+      reply = answer(ex, target, route);
     } catch {
-      if (!res.headersSent) problem(ex, "internal-error", "The request could not be processed.");
-      else res.destroy();
+      reply = problem(ex, "internal-error", "The request could not be processed.");
     }
+    await due;
+    send(req, res, reply);
   };
 }
 
-async function serveApi(ex: Exchange, route: Route, path: string, params: URLSearchParams) {
-  const { ctx, req } = ex;
+function answer(ex: Exchange, target: Target, route: Route | null): Reply {
+  if (!target.ok) return problem(ex, target.slug, target.detail);
+  if (!route)
+    return problem(ex, "not-found", "There is no resource at this path; see docs/api.md.");
+  if (ex.req.method !== "GET" && ex.req.method !== "HEAD") {
+    return problem(ex, "method-not-allowed", `Only ${ALLOW} are supported here.`, {
+      Allow: ALLOW,
+    });
+  }
+  if (route.name === "media") return serveMedia(ex, route.file);
+  if (route.name === "problems") return serveProblemPage(ex, route.slug);
+  return serveApi(ex, route, target.path, target.params);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  // An RST, as from a crashing proxy; the client sees ECONNRESET.
+  if ("reset" in reply) return void req.socket.resetAndDestroy();
+  res.writeHead(reply.status, reply.headers);
+  const { body } = reply;
+  if (reply.truncated && body) {
+    // Promise the whole body, deliver half, then drop the connection.
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
+    return;
+  }
+  res.end(body);
+}
+
+function serveApi(ex: Exchange, route: Route, path: string, params: URLSearchParams): Reply {
+  const { ctx } = ex;
   ex.fault = ctx.faults?.next() ?? null;
   if (ex.fault) ctx.counters.fault(ex.fault);
   switch (ex.fault) {
     case "reset":
-      // An RST, as from a crashing proxy; the client sees ECONNRESET.
-      req.socket.resetAndDestroy();
-      return;
+      return { reset: true };
     case "503":
       return problem(ex, "service-unavailable", "The portal is briefly unavailable; retry later.", {
         "Retry-After": "1",
@@ -105,8 +142,9 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   if (ctx.auth.kind === "bearer" || ctx.auth.kind === "scheme") ex.headers.Vary = "Authorization";
   if (ctx.auth.kind === "header") ex.headers.Vary = ctx.auth.name;
   const orgId = authenticate(ex, params);
-  if (orgId === null) return;
-  if (!withinRateLimit(ex, orgId.tokenId)) return;
+  if (!("orgId" in orgId)) return orgId;
+  const limited = rateLimited(ex, orgId.tokenId);
+  if (limited) return limited;
   const { store } = ctx;
   if (route.name === "calendars") {
     const calendars = ctx.emptyLists ? [] : store.calendarsFor(orgId.orgId);
@@ -115,7 +153,9 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
       ctx.dialect.calendar(calendarRecord(c)),
     );
   }
-  if (route.name !== "events" && route.name !== "details") return;
+  if (route.name !== "events" && route.name !== "details") {
+    return problem(ex, "not-found", "There is no resource at this path; see docs/api.md.");
+  }
   if (!isValidId(route.calendarId)) return invalidId(ex, "eventCalendarId");
   if (route.name === "details" && !isValidId(route.eventId)) return invalidId(ex, "eventId");
   if (ctx.emptyLists && route.name === "events") {
@@ -138,20 +178,20 @@ async function serveApi(ex: Exchange, route: Route, path: string, params: URLSea
   }
   const event = calendar.byId.get(route.eventId);
   if (!event) return problem(ex, "not-found", "No such event in this calendar.");
-  sendJson(ex, ctx.dialect.details(detailsRecord(event, ctx.origin())), event.updatedMs);
+  return sendJson(ex, ctx.dialect.details(detailsRecord(event, ctx.origin())), event.updatedMs);
 }
 
+/** The token's organization, or the 401 that answers instead. */
 function authenticate(
   ex: Exchange,
   params: URLSearchParams,
-): { orgId: string; tokenId: string } | null {
+): { orgId: string; tokenId: string } | Reply {
   const { ctx } = ex;
   const credential = readCredential(ex.req, params, ctx.auth);
   if (credential.kind === "missing") {
-    problem(ex, "unauthorized", "This API needs a token; see docs/api.md, Authentication.", {
+    return problem(ex, "unauthorized", "This API needs a token; see docs/api.md, Authentication.", {
       "WWW-Authenticate": challenge(ctx.auth),
     });
-    return null;
   }
   const verdict =
     credential.kind === "token"
@@ -163,25 +203,30 @@ function authenticate(
     unknown: "The token is not valid",
     revoked: "The token has been revoked",
   }[verdict.status];
-  problem(ex, "unauthorized", `${description}; ask the organization administrator for a new one.`, {
-    "WWW-Authenticate": challenge(ctx.auth, { description }),
-  });
-  return null;
+  return problem(
+    ex,
+    "unauthorized",
+    `${description}; ask the organization administrator for a new one.`,
+    { "WWW-Authenticate": challenge(ctx.auth, { description }) },
+  );
 }
 
-function withinRateLimit(ex: Exchange, key: string): boolean {
+/** The 429 that answers instead, or null within the token's rate. */
+function rateLimited(ex: Exchange, key: string): Reply | null {
   const limiter = ex.ctx.rateLimiter;
-  if (!limiter) return true;
+  if (!limiter) return null;
   const decision = limiter.take(key);
   // draft-ietf-httpapi-ratelimit-headers (the widely implemented separate-header form).
   ex.headers["RateLimit-Limit"] = String(decision.limit);
   ex.headers["RateLimit-Remaining"] = String(decision.remaining);
   ex.headers["RateLimit-Reset"] = String(decision.resetSeconds);
-  if (decision.allowed) return true;
-  problem(ex, "rate-limited", `More than ${decision.limit} requests per second for this token.`, {
-    "Retry-After": String(decision.retryAfterSeconds),
-  });
-  return false;
+  if (decision.allowed) return null;
+  return problem(
+    ex,
+    "rate-limited",
+    `More than ${decision.limit} requests per second for this token.`,
+    { "Retry-After": String(decision.retryAfterSeconds) },
+  );
 }
 
 function sendList<T extends { key: readonly [number | string, string] }>(
@@ -192,7 +237,7 @@ function sendList<T extends { key: readonly [number | string, string] }>(
   params: URLSearchParams,
   lastModifiedMs: number,
   toRecord: (item: T) => unknown,
-): void {
+): Reply {
   const { ctx } = ex;
   const self = new URL(path, ctx.origin());
   for (const [name, value] of params) {
@@ -216,19 +261,18 @@ function sendList<T extends { key: readonly [number | string, string] }>(
     });
   } catch (error) {
     if (!(error instanceof PagingError)) throw error;
-    problem(ex, "invalid-parameter", error.message);
-    return;
+    return problem(ex, "invalid-parameter", error.message);
   }
   Object.assign(ex.headers, cached.headers);
-  sendBody(ex, cached.body, cached.etag, lastModifiedMs);
+  return sendBody(ex, cached.body, cached.etag, lastModifiedMs);
 }
 
-function sendJson(ex: Exchange, value: unknown, lastModifiedMs: number) {
+function sendJson(ex: Exchange, value: unknown, lastModifiedMs: number): Reply {
   const body = Buffer.from(JSON.stringify(value));
-  sendBody(ex, body, entityTag(body), lastModifiedMs);
+  return sendBody(ex, body, entityTag(body), lastModifiedMs);
 }
 
-function sendBody(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: number) {
+function sendBody(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: number): Reply {
   const validators: Record<string, string> = { ETag: etag };
   if (lastModifiedMs > 0) validators["Last-Modified"] = httpDate(lastModifiedMs);
   const common = {
@@ -237,27 +281,18 @@ function sendBody(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: numb
     // The body depends on the token: private; revalidate every time.
     "Cache-Control": "private, no-cache",
   };
-  if (isNotModified(ex.req.headers, etag, lastModifiedMs)) {
-    ex.res.writeHead(304, common);
-    ex.res.end();
-    return;
-  }
-  ex.res.writeHead(200, {
+  if (isNotModified(ex.req.headers, etag, lastModifiedMs)) return { status: 304, headers: common };
+  const headers = {
     ...common,
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": String(body.length),
     "X-Content-Type-Options": "nosniff",
-  });
-  if (ex.head) return void ex.res.end();
-  if (ex.fault === "truncated") {
-    // Promise the whole body, deliver half, then drop the connection.
-    ex.res.write(body.subarray(0, Math.floor(body.length / 2)), () => ex.req.socket.destroy());
-    return;
-  }
-  ex.res.end(body);
+  };
+  if (ex.head) return { status: 200, headers };
+  return { status: 200, headers, body, truncated: ex.fault === "truncated" };
 }
 
-function serveMedia(ex: Exchange, file: string) {
+function serveMedia(ex: Exchange, file: string): Reply {
   const name = file.endsWith(".svg") ? file.slice(0, -4) : "";
   const caption = ex.ctx.media.get(name);
   if (caption === undefined) return problem(ex, "not-found", "No such media file.");
@@ -270,31 +305,30 @@ function serveMedia(ex: Exchange, file: string) {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     "X-Content-Type-Options": "nosniff",
   };
-  if (isNotModified(ex.req.headers, etag, 0)) {
-    ex.res.writeHead(304, headers);
-    return void ex.res.end();
-  }
-  ex.res.writeHead(200, {
-    ...headers,
-    "Content-Type": "image/svg+xml",
-    "Content-Length": String(body.length),
-  });
-  ex.res.end(ex.head ? undefined : body);
+  if (isNotModified(ex.req.headers, etag, 0)) return { status: 304, headers };
+  return {
+    status: 200,
+    headers: { ...headers, "Content-Type": "image/svg+xml", "Content-Length": String(body.length) },
+    body: ex.head ? undefined : body,
+  };
 }
 
-function serveProblemPage(ex: Exchange, slug: string) {
+function serveProblemPage(ex: Exchange, slug: string): Reply {
   if (!isProblemSlug(slug)) return problem(ex, "not-found", "No such problem type.");
   const body = Buffer.from(problemPage(slug));
-  ex.res.writeHead(200, {
-    "Content-Type": "text/html; charset=utf-8",
-    "Content-Length": String(body.length),
-    "Cache-Control": "public, max-age=86400",
-  });
-  ex.res.end(ex.head ? undefined : body);
+  return {
+    status: 200,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": String(body.length),
+      "Cache-Control": "public, max-age=86400",
+    },
+    body: ex.head ? undefined : body,
+  };
 }
 
-function invalidId(ex: Exchange, name: string): void {
-  problem(
+function invalidId(ex: Exchange, name: string): Reply {
+  return problem(
     ex,
     "invalid-id",
     `${name} must be 1-128 characters from A-Z a-z 0-9 . _ ~ - (not only dots).`,
@@ -306,6 +340,7 @@ function problem(
   slug: ProblemSlug,
   detail: string,
   headers: Record<string, string> = {},
-) {
-  sendProblem(ex.res, ex.ctx.origin(), slug, detail, { ...ex.headers, ...headers }, ex.head);
+): Reply {
+  const reply = problemReply(ex.ctx.origin(), slug, detail, { ...ex.headers, ...headers });
+  return ex.head ? { status: reply.status, headers: reply.headers } : reply;
 }

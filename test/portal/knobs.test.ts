@@ -63,15 +63,18 @@ describe("portal knobs", () => {
     expect((await call(`${portal.url}/event-calendars`, { token: other })).status).toBe(200);
   });
 
-  it("should inject every documented fault kind when the fault rate is 1", async () => {
-    const portal = await start({ faultRate: 1, seed: 11 });
-    const seen = new Set(await outcomes(portal, 60));
-    expect(seen).toEqual(
-      new Set(["503+retry-after", "500", "429+retry-after", "truncated", "reset"]),
-    );
-    const faults = portal.counters.faults;
-    expect(Object.values(faults).reduce((a, b) => a + b, 0)).toBe(60);
-  });
+  it.each([0, 5])(
+    "should inject every documented fault kind when the fault rate is 1, at %i ms latency",
+    async (latencyMs) => {
+      const portal = await start({ faultRate: 1, seed: 11, latencyMs });
+      const seen = new Set(await outcomes(portal, 60));
+      expect(seen).toEqual(
+        new Set(["503+retry-after", "500", "429+retry-after", "truncated", "reset"]),
+      );
+      const faults = portal.counters.faults;
+      expect(Object.values(faults).reduce((a, b) => a + b, 0)).toBe(60);
+    },
+  );
 
   it("should inject the same faults for the same seed and different ones for another seed", async () => {
     const a = await outcomes(await start({ faultRate: 0.5, seed: 42 }), 30);

@@ -7,7 +7,7 @@ import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "../helpers/clock.ts";
 import { progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
-import { filesWithContent } from "../helpers/files.ts";
+import { fileBytesSync, filesWithContent } from "../helpers/files.ts";
 import { apiEnv } from "../helpers/portal-env.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -65,6 +65,24 @@ describe("loadSnapshot", () => {
     );
     expect(updated?.title).toBe("Renamed in the portal");
     expect(updated?.sequence).toBe(target.sequence + 1);
+  });
+
+  it("should not write cached responses again when the portal confirms them (304) at the default EVENT_API_CACHE_DURATION", async () => {
+    const env = apiEnv(portal);
+    const cacheDir = env.EVENT_API_CACHE_DIR as string;
+    await snapshotOf(env);
+    const cold = fileBytesSync(cacheDir);
+    portal.resetCounters();
+
+    await snapshotOf(env);
+    expect(portal.counters.byStatus["304"]).toBe(portal.counters.total);
+    const rewritten = [...fileBytesSync(cacheDir)].filter(
+      ([name, bytes]) => cold.get(name) !== bytes,
+    );
+    // Only the last good snapshot's entry, stored after every good fetch
+    // (EVENT_API_ALLOW_STALE); none of the lists the portal answered 304.
+    expect(rewritten).toHaveLength(1);
+    expect(portal.counters.total).toBeGreaterThan(rewritten.length);
   });
 
   it("should say how many events the lists name as they come in, before the details are all read", async () => {
