@@ -111,6 +111,8 @@ function answer(ex: Exchange, target: Target, route: Route | null): Reply {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  // The client left while its answer waited; its slot was freed then.
+  if (res.destroyed) return;
   // An RST, as from a crashing proxy; the client sees ECONNRESET.
   if ("reset" in reply) return void req.socket.resetAndDestroy();
   res.writeHead(reply.status, reply.headers);

@@ -102,6 +102,20 @@ describe("portal knobs", () => {
     expect(portal.counters.total).toBe(5);
   });
 
+  it("should keep serving, and free the slot, when a client leaves before its answer is sent", async () => {
+    const portal = await start({ latencyMs: 200, maxConcurrency: 1 });
+    const url = `${portal.url}/event-calendars`;
+    const left = request(url, {
+      headers: { authorization: `Bearer ${portal.token}` },
+      signal: AbortSignal.timeout(50),
+    });
+    await expect(left).rejects.toThrow();
+    // The one slot is free again: this request is answered, not queued forever.
+    const next = await call(url, { token: portal.token });
+    expect(next.status).toBe(200);
+    expect(next.json<unknown[]>().length).toBeGreaterThan(0);
+  });
+
   it("should answer every list with 200 [] and every details request with 404 when the lists are emptied, a token still required", async () => {
     const portal = await start({ emptyLists: true });
     const calendars = await call(`${portal.url}/event-calendars`, { token: portal.token });
