@@ -151,7 +151,7 @@ function serveApi(ex: Exchange, route: Route, path: string, params: URLSearchPar
   if (route.name === "calendars") {
     const calendars = ctx.emptyLists ? [] : store.calendarsFor(orgId.orgId);
     const lastModified = Math.max(0, ...calendars.map((c) => c.updatedMs));
-    return sendList(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, (c) =>
+    return listReply(ex, calendars, `c:${orgId.orgId}`, path, params, lastModified, (c) =>
       ctx.dialect.calendar(calendarRecord(c)),
     );
   }
@@ -161,14 +161,14 @@ function serveApi(ex: Exchange, route: Route, path: string, params: URLSearchPar
   if (!isValidId(route.calendarId)) return invalidId(ex, "eventCalendarId");
   if (route.name === "details" && !isValidId(route.eventId)) return invalidId(ex, "eventId");
   if (ctx.emptyLists && route.name === "events") {
-    return sendList(ex, [], `e:${route.calendarId}`, path, params, 0, () => undefined);
+    return listReply(ex, [], `e:${route.calendarId}`, path, params, 0, () => undefined);
   }
   const calendar = ctx.emptyLists ? undefined : store.calendarFor(orgId.orgId, route.calendarId);
   // Same answer for "does not exist" and "not yours", so ids of other
   // organizations' calendars cannot be probed.
   if (!calendar) return problem(ex, "not-found", "No such calendar is available to this token.");
   if (route.name === "events") {
-    return sendList(
+    return listReply(
       ex,
       calendar.events,
       `e:${calendar.calendar.id}`,
@@ -180,7 +180,7 @@ function serveApi(ex: Exchange, route: Route, path: string, params: URLSearchPar
   }
   const event = calendar.byId.get(route.eventId);
   if (!event) return problem(ex, "not-found", "No such event in this calendar.");
-  return sendJson(ex, ctx.dialect.details(detailsRecord(event, ctx.origin())), event.updatedMs);
+  return jsonReply(ex, ctx.dialect.details(detailsRecord(event, ctx.origin())), event.updatedMs);
 }
 
 /** The token's organization, or the 401 that answers instead. */
@@ -231,7 +231,7 @@ function rateLimited(ex: Exchange, key: string): Reply | null {
   );
 }
 
-function sendList<T extends { key: readonly [number | string, string] }>(
+function listReply<T extends { key: readonly [number | string, string] }>(
   ex: Exchange,
   list: readonly T[],
   tag: string,
@@ -266,15 +266,15 @@ function sendList<T extends { key: readonly [number | string, string] }>(
     return problem(ex, "invalid-parameter", error.message);
   }
   Object.assign(ex.headers, cached.headers);
-  return sendBody(ex, cached.body, cached.etag, lastModifiedMs);
+  return bodyReply(ex, cached.body, cached.etag, lastModifiedMs);
 }
 
-function sendJson(ex: Exchange, value: unknown, lastModifiedMs: number): Reply {
+function jsonReply(ex: Exchange, value: unknown, lastModifiedMs: number): Reply {
   const body = Buffer.from(JSON.stringify(value));
-  return sendBody(ex, body, entityTag(body), lastModifiedMs);
+  return bodyReply(ex, body, entityTag(body), lastModifiedMs);
 }
 
-function sendBody(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: number): Reply {
+function bodyReply(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: number): Reply {
   const validators: Record<string, string> = { ETag: etag };
   if (lastModifiedMs > 0) validators["Last-Modified"] = httpDate(lastModifiedMs);
   const common = {
