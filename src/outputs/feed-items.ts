@@ -24,6 +24,8 @@ interface Layout {
   readonly between: Buffer;
   /** `between` and `open`: what follows an item that another item follows. */
   readonly next: Buffer;
+  /** `between` and a line break: what joins two items' lines. */
+  readonly separator: Buffer;
 }
 
 function layout(open: string, close: string, between: string): Layout {
@@ -32,6 +34,7 @@ function layout(open: string, close: string, between: string): Layout {
     close: Buffer.from(close),
     between: Buffer.from(between),
     next: Buffer.from(between + open),
+    separator: Buffer.from(`${between}\n`),
   };
 }
 
@@ -40,8 +43,6 @@ const LAYOUTS: Readonly<Record<NewsFeedFormat, Layout>> = {
   atom: layout("\n    <entry>\n", "\n    </entry>", ""),
   json: layout("\n        {\n", "\n        }", ","),
 };
-
-const LINE_BREAK = Buffer.from("\n");
 
 /**
  * Bytes, not text: the published copy is read from disk and the feed is
@@ -82,7 +83,7 @@ function startsWith(bytes: Buffer, prefix: Buffer, at: number): boolean {
 
 /** The feed the items were cut from, with these items. */
 export function joinFeedItems(format: NewsFeedFormat, feed: FeedItems): Buffer {
-  const separator = Buffer.concat([LAYOUTS[format].between, LINE_BREAK]);
+  const { separator } = LAYOUTS[format];
   const parts: Buffer[] = [feed.head];
   feed.items.forEach((item, index) => {
     if (index > 0) parts.push(separator);

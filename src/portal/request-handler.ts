@@ -41,11 +41,11 @@ const ALLOW = "GET, HEAD";
  * What the portal answers, made before it is sent: a response, or an
  * injected connection reset.
  */
-export type Reply =
+type Reply =
   | {
       status: number;
       headers: Record<string, string>;
-      /** Absent for HEAD and 304; Content-Length still tells its size. */
+      /** Absent for a 304; send() leaves it out for HEAD, Content-Length still telling its size. */
       body?: Buffer;
       /** Injected fault: deliver half the body, then drop the connection. */
       truncated?: boolean;
@@ -56,7 +56,6 @@ export type Reply =
 interface Exchange {
   req: IncomingMessage;
   ctx: PortalContext;
-  head: boolean;
   fault: FaultKind | null;
   headers: Record<string, string>;
 }
@@ -84,7 +83,7 @@ export function createRequestHandler(ctx: PortalContext) {
     const release = ctx.gate ? await ctx.gate.enter() : null;
     if (release) res.once("close", release);
     const due = ctx.latencyMs > 0 ? setTimeout(ctx.latencyMs) : null;
-    const ex: Exchange = { req, ctx, head: req.method === "HEAD", fault: null, headers: {} };
+    const ex: Exchange = { req, ctx, fault: null, headers: {} };
     let reply: Reply;
     try {
       reply = answer(ex, target, route);
@@ -116,7 +115,7 @@ function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   // An RST, as from a crashing proxy; the client sees ECONNRESET.
   if ("reset" in reply) return void req.socket.resetAndDestroy();
   res.writeHead(reply.status, reply.headers);
-  const { body } = reply;
+  const body = req.method === "HEAD" ? undefined : reply.body;
   if (reply.truncated && body) {
     // Promise the whole body, deliver half, then drop the connection.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => req.socket.destroy());
@@ -290,7 +289,6 @@ function bodyReply(ex: Exchange, body: Buffer, etag: string, lastModifiedMs: num
     "Content-Length": String(body.length),
     "X-Content-Type-Options": "nosniff",
   };
-  if (ex.head) return { status: 200, headers };
   return { status: 200, headers, body, truncated: ex.fault === "truncated" };
 }
 
@@ -311,7 +309,7 @@ function serveMedia(ex: Exchange, file: string): Reply {
   return {
     status: 200,
     headers: { ...headers, "Content-Type": "image/svg+xml", "Content-Length": String(body.length) },
-    body: ex.head ? undefined : body,
+    body,
   };
 }
 
@@ -325,7 +323,7 @@ function serveProblemPage(ex: Exchange, slug: string): Reply {
       "Content-Length": String(body.length),
       "Cache-Control": "public, max-age=86400",
     },
-    body: ex.head ? undefined : body,
+    body,
   };
 }
 
@@ -343,6 +341,5 @@ function problem(
   detail: string,
   headers: Record<string, string> = {},
 ): Reply {
-  const reply = problemReply(ex.ctx.origin(), slug, detail, { ...ex.headers, ...headers });
-  return ex.head ? { status: reply.status, headers: reply.headers } : reply;
+  return problemReply(ex.ctx.origin(), slug, detail, { ...ex.headers, ...headers });
 }
