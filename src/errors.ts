@@ -15,6 +15,11 @@ export class ConfigError extends PublisherError {
   override name = "ConfigError";
 }
 
+/** A template of the site cannot be rendered as it is written; the message names the file. */
+export class TemplateError extends PublisherError {
+  override name = "TemplateError";
+}
+
 /** The portal API failed or answered something unusable. */
 export class ApiError extends PublisherError {
   override name = "ApiError";

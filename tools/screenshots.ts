@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
-import { startPreviewServer } from "../src/build/preview-server.ts";
+import { startPreviewServer } from "../src/hosts/preview-server.ts";
 
 /**
  * Screenshots of a built site for the README (docs/screenshots/), taken in

@@ -179,7 +179,7 @@ export class ShareCards {
     return this.#studio.settled(this.#files.keys());
   }
 
-  /** What the build report says of the cards (src/build/report.ts); `drawn`: by this build. */
+  /** What the build report says of the cards (src/publish/report.ts); `drawn`: by this build. */
   summary(drawn: number): CardsSummary {
     return {
       files: this.#files.size,

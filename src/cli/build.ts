@@ -1,16 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checkHostLimits } from "../build/host-limits.ts";
-import { hashOutput } from "../build/output-files.ts";
-import { discardStaging, publishAtomically } from "../build/publish.ts";
-import { publishSite } from "../build/publish-site.ts";
-import { formatBuildReport } from "../build/report.ts";
 import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
+import { checkHostLimits } from "../publish/host-limits.ts";
+import { hashOutput } from "../publish/output-files.ts";
+import { discardStaging, publishAtomically } from "../publish/publish.ts";
+import { publishSite } from "../publish/publish-site.ts";
+import { formatBuildReport } from "../publish/report.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
 import { connectPortal } from "./connect-portal.ts";
@@ -21,7 +21,7 @@ import { runCli } from "./run.ts";
  * `npm run build`: read the settings once, fetch the portal's snapshot, work
  * out what changed since the last publish, render the site into a staging
  * folder next to the output, check it against what is published, then swap it
- * into place (src/build/publish-site.ts). Each stage hands the next what it
+ * into place (src/publish/publish-site.ts). Each stage hands the next what it
  * needs. Any failure leaves the previously published output as it was
  * (docs/deploy.md, "Safe builds").
  *
@@ -62,13 +62,11 @@ runCli(async () => {
     const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
     const { staging, written, known, warnings } = rendered;
     try {
-      const counters = () => readMetrics().counters;
-      const hostCounts = () => ({
-        eventIcs: counters()["rendered.event.ics"] ?? 0,
-        eventEmbeds:
-          (counters()["rendered.event card"] ?? 0) + (counters()["rendered.event oembed"] ?? 0),
-        structuredDataCards: counters()["cards.structuredDataFiles"] ?? 0,
-      });
+      const perEvent = written?.perEvent ?? {
+        eventIcs: 0,
+        eventEmbeds: 0,
+        structuredDataCards: 0,
+      };
       if (sharded) {
         // A share of the site: merge-shards checks and publishes the whole, with these hashes.
         const files = timed("hash", () => hashOutput(staging, { known }));
@@ -77,7 +75,7 @@ runCli(async () => {
           siteUrl: site.url,
           now: site.now.toUTC().toISO() ?? "",
           data: rendered.dataDigest ?? "",
-          counts: hostCounts(),
+          counts: perEvent,
           warnings,
           files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
           state: owns(shard, null) ? rendered.state : null,
@@ -102,9 +100,9 @@ runCli(async () => {
       const host = checkHostLimits({
         target: config.deploy.target,
         count: outcome.files,
-        eventIcsFiles: hostCounts().eventIcs,
-        eventEmbedFiles: hostCounts().eventEmbeds,
-        structuredDataCards: hostCounts().structuredDataCards,
+        eventIcsFiles: perEvent.eventIcs,
+        eventEmbedFiles: perEvent.eventEmbeds,
+        structuredDataCards: perEvent.structuredDataCards,
       });
       const seconds = (performance.now() - started) / 1000;
       console.log(
@@ -135,7 +133,7 @@ runCli(async () => {
         filesNew: outcome.changes?.added ?? null,
         filesChanged: outcome.changes?.changed ?? null,
         filesRemoved: outcome.changes?.removed ?? null,
-        // Unchanged files kept as published rather than written again (src/render/published-copy.ts).
+        // Unchanged files kept as published rather than written again (src/render/published-files.ts).
         filesKept: outcome.files.kept,
         seconds,
         // Shares of Google's Event rich results fields in the event pages' JSON-LD.

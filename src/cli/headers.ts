@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
-import { renderApacheConfig } from "../build/apache-config.ts";
-import { defaultHeaderRules } from "../build/headers.ts";
-import { renderCloudflareHeaders } from "../build/headers-file.ts";
-import { withMapTiles } from "../build/map-policy.ts";
-import { renderNginxConfig } from "../build/nginx-config.ts";
-import { renderS3Sync } from "../build/s3-upload.ts";
 import { readSiteConfig } from "../config/site.ts";
 import { ConfigError } from "../errors.ts";
+import { renderApacheConfig } from "../hosts/apache-config.ts";
+import { defaultHeaderRules } from "../hosts/headers.ts";
+import { renderCloudflareHeaders } from "../hosts/headers-file.ts";
+import { withMapTiles } from "../hosts/map-policy.ts";
+import { renderNginxConfig } from "../hosts/nginx-config.ts";
+import { renderS3Sync } from "../hosts/s3-upload.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -32,7 +32,7 @@ runCli(async () => {
   }
   const site = readSiteConfig(process.env);
   const basePath = site.urls.basePath;
-  // The place pages admit MAP_TILES_URL's tile server (src/build/map-policy.ts).
+  // The place pages admit MAP_TILES_URL's tile server (src/hosts/map-policy.ts).
   const rules = withMapTiles(defaultHeaderRules(), site.map);
   const text =
     format === "cloudflare"

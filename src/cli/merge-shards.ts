@@ -1,13 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checkHostLimits } from "../build/host-limits.ts";
-import { discardStaging, prepareStaging } from "../build/publish.ts";
-import { lastPublishedFiles, publishSite } from "../build/publish-site.ts";
-import { formatBuildReport } from "../build/report.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { readPublishStepConfig } from "../config/build-config.ts";
 import { timedAsync } from "../metrics.ts";
+import { checkHostLimits } from "../publish/host-limits.ts";
+import { discardStaging, prepareStaging } from "../publish/publish.ts";
+import { lastPublishedFiles, publishSite } from "../publish/publish-site.ts";
+import { formatBuildReport } from "../publish/report.ts";
 import { mergeShards } from "../shards/merge.ts";
 import type { ShardRecord } from "../shards/shard-record.ts";
 import { runCli } from "./run.ts";
@@ -15,7 +15,7 @@ import { runCli } from "./run.ts";
 /**
  * `npm run merge-shards -- --output DIR SHARD_DIR...`: puts the outputs of
  * `npm run build -- --shard I/N` together (src/shards/merge.ts) and publishes
- * them as one build does (src/build/publish-site.ts): the shrink guard once
+ * them as one build does (src/publish/publish-site.ts): the shrink guard once
  * on the whole site, the atomic swap into DIR, the published state and file
  * list for the next build. Reads the publish step's settings as the build
  * does (SITE_URL, EVENT_API_CACHE_DIR, the shrink guard's, DEPLOY_TARGET):

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { PublishedSite } from "../api/published-site.ts";
-import { defaultHeaderRules, headersFor } from "../build/headers.ts";
-import { withMapTiles } from "../build/map-policy.ts";
-import { startPreviewServer } from "../build/preview-server.ts";
 import { readMapSettings } from "../config/map.ts";
 import { ConfigError } from "../errors.ts";
+import { defaultHeaderRules, headersFor } from "../hosts/headers.ts";
+import { withMapTiles } from "../hosts/map-policy.ts";
+import { startPreviewServer } from "../hosts/preview-server.ts";
 import { paths, SiteUrls } from "../model/url-scheme.ts";
 import { runCli } from "./run.ts";
 

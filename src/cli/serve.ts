@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
-import { headersFor } from "../build/headers.ts";
 import { openShareCards } from "../cards/share-cards.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
+import { headersFor } from "../hosts/headers.ts";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";

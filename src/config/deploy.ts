@@ -3,8 +3,8 @@ import { ConfigError } from "../errors.ts";
 /**
  * Where the site is published (DEPLOY_TARGET). The build writes the same site
  * for every host; the target only decides which host limits the build report
- * checks (src/build/host-limits.ts) and which host files are written beside
- * the site (src/build/host-files.ts): the headers of netlify.toml as a
+ * checks (src/publish/host-limits.ts) and which host files are written beside
+ * the site (src/hosts/host-files.ts): the headers of netlify.toml as a
  * `_headers` file, or as a policy in each page where a host sends none.
  */
 export const DEPLOY_TARGETS = [

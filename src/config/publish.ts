@@ -2,7 +2,7 @@ import { ConfigError } from "../errors.ts";
 import { parseDuration } from "./api.ts";
 
 /**
- * How a build is published: the shrink guard's limits (src/build/shrink-guard.ts),
+ * How a build is published: the shrink guard's limits (src/publish/shrink-guard.ts),
  * where the published site's public JSON is read from, and how long
  * date-relative rebuilds may wait (src/rebuild). Every variable is in
  * docs/configuration.md.

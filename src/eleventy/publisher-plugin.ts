@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { defaultHeaderRules } from "../build/headers.ts";
-import { hostOutputs } from "../build/host-files.ts";
-import { withMapTiles } from "../build/map-policy.ts";
-import { pagePathOf } from "../build/page-policy.ts";
 import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { defaultHeaderRules } from "../hosts/headers.ts";
+import { hostOutputs } from "../hosts/host-files.ts";
+import { withMapTiles } from "../hosts/map-policy.ts";
+import { pagePathOf } from "../hosts/page-policy.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
-import { feedFileGroups } from "../outputs/feed-files.ts";
+import { EVENT_ICS_GROUP, feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { renderEventIcs } from "../outputs/ics.ts";
 import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
@@ -22,7 +22,8 @@ import { whenJsonFileGroup } from "../outputs/when-json.ts";
 import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
-import type { KnownFile, PublishedFiles } from "../render/published-copy.ts";
+import type { KnownFile, PublishedFiles } from "../render/published-files.ts";
+import type { StreamTarget } from "../render/streamed-pages.ts";
 import { searchFacts } from "../search/search-facts.ts";
 import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.ts";
 import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
@@ -30,13 +31,14 @@ import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
+import { EVENT_EMBED_GROUPS } from "../widget/event-card/event-card-files.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
 import sitePlugin from "./site-plugin.ts";
-import { StreamedPages } from "./streamed-pages.ts";
+import streamedPagesPlugin, { STREAMED_PAGES_TEMPLATE } from "./streamed-pages-plugin.ts";
 import whenPlugin from "./when-plugin.ts";
 import widgetPlugin from "./widget-plugin.ts";
 
@@ -45,7 +47,7 @@ import widgetPlugin from "./widget-plugin.ts";
  * add, with the build's settings and a way to load the site's data. Eleventy
  * renders the pages of templates/ with the filters of the site, feeds,
  * widget and search plugins; once it has, the same run writes the pages with
- * one file per event (src/eleventy/streamed-pages.ts) and every other file
+ * one file per event (src/eleventy/streamed-pages-plugin.ts) and every other file
  * (feeds, calendars, public JSON, widget, images, search index) through one
  * writer, and reports what it wrote.
  */
@@ -69,8 +71,10 @@ export interface PublisherOptions {
   readonly cards?: ShareCardsSetup | null;
   /** A split build's share (src/shards); default: the whole build. */
   readonly shard?: Shard;
-  /** The last publish's files: those this run would write again unchanged are kept (src/render/published-copy.ts). */
+  /** The last publish's files: those this run would write again unchanged are kept (src/render/published-files.ts). */
   readonly published?: PublishedFiles | null;
+  /** The folder every file but Eleventy's own pages is written to (Eleventy's output, or a shard's). */
+  readonly output: string;
 }
 
 export interface WrittenFiles {
@@ -83,8 +87,18 @@ export interface WrittenFiles {
   readonly richResults: RichResults;
   /** The share cards for the build report; null without cards. */
   readonly cards: CardsSummary | null;
-  /** Every file written besides Eleventy's pages, hashed (src/build/output-files.ts reads them). */
+  /** Every file written besides Eleventy's pages, hashed (src/publish/output-files.ts reads them). */
   readonly known: ReadonlyMap<string, KnownFile>;
+  /** Files of one per event, which hosts' file limits are about (src/publish/host-limits.ts). */
+  readonly perEvent: PerEventFiles;
+}
+
+export interface PerEventFiles {
+  readonly eventIcs: number;
+  /** Event cards and their oEmbed answers. */
+  readonly eventEmbeds: number;
+  /** Share cards in Google's shapes for event results. */
+  readonly structuredDataCards: number;
 }
 
 /**
@@ -119,18 +133,18 @@ export default function publisherPlugin(
 ): void {
   const { site } = options;
   const shard = options.shard ?? WHOLE_BUILD;
-  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/build/map-policy.ts).
+  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/hosts/map-policy.ts).
   const host = hostOutputs(
     options.deployTarget ?? "netlify",
     withMapTiles(defaultHeaderRules(), site.map),
   );
-  // This run's data and what is derived from it once; Eleventy awaits
-  // "eleventy.before", so every template and filter of the run sees it.
+  // This run's data, what is derived from it once and where its files go;
+  // Eleventy awaits "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
   let ready: Run | undefined;
-  const current = (): Publication => {
+  const current = (): Run => {
     if (!ready) throw new Error("The site's data is not loaded yet.");
-    return ready.publication;
+    return ready;
   };
   eleventyConfig.on("eleventy.before", async () => {
     ready = undefined;
@@ -141,23 +155,40 @@ export default function publisherPlugin(
   eleventyConfig.addGlobalData("site", () => site);
   eleventyConfig.addGlobalData("portal", async () => (await requireRun(run)).publication.data);
 
-  eleventyConfig.addPlugin(sitePlugin, { site, current });
-  eleventyConfig.addPlugin(feedsPlugin, { site, current });
+  const publication = () => current().publication;
+  eleventyConfig.addPlugin(sitePlugin, { site, current: publication });
+  eleventyConfig.addPlugin(feedsPlugin, { site, current: publication });
   eleventyConfig.addPlugin(widgetPlugin, { site, deployTarget: options.deployTarget });
-  eleventyConfig.addPlugin(searchPlugin, { current });
-  eleventyConfig.addPlugin(whenPlugin, { site, current });
-  eleventyConfig.addPlugin(placesPlugin, { site, current });
+  eleventyConfig.addPlugin(searchPlugin, { current: publication });
+  eleventyConfig.addPlugin(whenPlugin, { site, current: publication });
+  eleventyConfig.addPlugin(placesPlugin, { site, current: publication });
+  // Pages with one page per item, written by this run's writer; an event's
+  // page by the shard that owns the event, the others by the first.
+  const streamedTemplates = options.streamedTemplates ?? STREAMED_TEMPLATES;
+  eleventyConfig.addPlugin(streamedPagesPlugin, {
+    templates: streamedTemplates,
+    target: (): StreamTarget => {
+      const { writer, turns } = current();
+      const mine = (template: string, item: unknown) =>
+        owns(shard, streamedShardKey(template, item));
+      return { output: options.output, writer, turns, mine };
+    },
+  });
   if (owns(shard, null)) {
     eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   } else {
-    // Another shard than the first renders only per-event files: none of
-    // Eleventy's own pages, which are site-wide (the streamed ones still
-    // render with Eleventy's engine and data, see streamed-pages.ts).
-    const input = relative(
-      process.cwd(),
-      resolve(eleventyConfig.directories?.input ?? "templates"),
-    );
-    eleventyConfig.ignores.add(`${input}/**`);
+    // Eleventy's own pages are site-wide, the first shard's. Another shard
+    // leaves them out (a preprocessor's false skips a template) rather than
+    // ignoring the templates, so that Eleventy still sets up the Nunjucks
+    // environment the streamed pages render with.
+    const input = resolve(eleventyConfig.directories.input);
+    const streamed = new Set(streamedTemplates.map((template) => resolve(input, template)));
+    eleventyConfig.addPreprocessor("other-shard", "*", function (this: { inputPath: string }) {
+      const path = resolve(this.inputPath);
+      return streamed.has(path) || path === resolve(input, STREAMED_PAGES_TEMPLATE)
+        ? undefined
+        : false;
+    });
   }
   const hostPage = host.page;
   if (hostPage) {
@@ -171,10 +202,6 @@ export default function publisherPlugin(
       },
     );
   }
-  const streamed = new StreamedPages(
-    eleventyConfig,
-    options.streamedTemplates ?? STREAMED_TEMPLATES,
-  );
 
   eleventyConfig.on(
     "eleventy.after",
@@ -182,44 +209,37 @@ export default function publisherPlugin(
       directories: { output: string };
       results: readonly { outputPath: string | false }[];
     }) => {
-      const { publication, searchIndex, warnings } = await requireRun(run);
-      const output = resolve(event.directories.output);
-      const taken = event.results.flatMap((result) =>
-        result.outputPath ? [relative(output, resolve(result.outputPath))] : [],
+      const { publication, searchIndex, warnings, writer, turns } = await requireRun(run);
+      const eleventyOutput = resolve(event.directories.output);
+      const pages = event.results.flatMap((result) =>
+        result.outputPath ? [relative(eleventyOutput, resolve(result.outputPath))] : [],
       );
-      count("rendered.eleventy", taken.length);
-      const writer = new FileWriter(output, { taken, published: options.published });
-      // Pagefind and the card workers go on beside the rendering only if the event loop turns.
-      const turns = new EventLoopTurns();
-      await streamed.render(writer, turns, (template, item) =>
-        owns(shard, streamedShardKey(template, item)),
-      );
+      count("rendered.eleventy", pages.length);
+      writer.refuseTaken(pages);
+      const mine = (key: string | null) => owns(shard, key);
       const groups = [...siteFileGroups(publication, warnings), ...host.files];
-      await writeFileGroups(
+      const written = await writeFileGroups(
         [
           ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
           mediaFiles(publication.data.media),
         ],
         writer,
         turns,
-        shard,
+        mine,
       );
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
+      let structuredDataCards = 0;
       if (cards && options.cards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
-        await writeFileGroups(
-          [cards.fileGroup((path) => readFileSync(path))],
-          writer,
-          turns,
-          shard,
-        );
+        await writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer, turns, mine);
         warnings.push(...options.cards.studio.takeWarnings());
         const { stats } = options.cards.studio;
         count("cards.busyMs", Math.round(stats.busyMs));
         count("cards.peakRssMB", stats.peakRssMB);
-        count("cards.structuredDataFiles", cards.structuredDataFiles());
+        structuredDataCards = cards.structuredDataFiles();
+        count("cards.structuredDataFiles", structuredDataCards);
         cardsSummary = cards.summary(options.cards.studio.renderedSinceLastAsked());
         // The cache keeps the site's cards, nothing older; shards may share
         // a cache folder, and each knows every card, so none removes another's.
@@ -235,6 +255,11 @@ export default function publisherPlugin(
         richResults: publication.richResults.summary(),
         cards: cardsSummary,
         known: writer.known,
+        perEvent: {
+          eventIcs: written.get(EVENT_ICS_GROUP) ?? 0,
+          eventEmbeds: EVENT_EMBED_GROUPS.reduce((sum, name) => sum + (written.get(name) ?? 0), 0),
+          structuredDataCards,
+        },
       });
       // The run's data goes with the run. Eleventy keeps its last layouts in
       // a cache of its module, and through them its Nunjucks environment and
@@ -250,6 +275,10 @@ interface Run {
   readonly publication: Publication;
   readonly searchIndex: ReturnType<typeof buildSearchIndex>;
   readonly warnings: string[];
+  /** Every file of the run but Eleventy's own pages goes through it. */
+  readonly writer: FileWriter;
+  /** Pagefind and the card workers go on beside the rendering only if the event loop turns. */
+  readonly turns: EventLoopTurns;
 }
 
 async function startRun(options: PublisherOptions): Promise<Run> {
@@ -290,6 +319,8 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     },
     searchIndex,
     warnings,
+    writer: new FileWriter(options.output, { published: options.published }),
+    turns: new EventLoopTurns(),
   };
 }
 

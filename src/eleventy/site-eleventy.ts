@@ -2,7 +2,7 @@ import Eleventy from "@11ty/eleventy";
 import type { ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
-import type { PublishedFiles } from "../render/published-copy.ts";
+import type { PublishedFiles } from "../render/published-files.ts";
 import type { Shard } from "../shards/shard.ts";
 import type { SiteData } from "../site/load.ts";
 import publisherPlugin, { type WrittenFiles } from "./publisher-plugin.ts";
@@ -26,7 +26,7 @@ export interface SiteEleventyOptions {
   readonly cards?: ShareCardsSetup | null;
   /** A split build's share (src/shards); default: the whole build. */
   readonly shard?: Shard;
-  /** The last publish's files, kept where unchanged (src/render/published-copy.ts). */
+  /** The last publish's files, kept where unchanged (src/render/published-files.ts). */
   readonly published?: PublishedFiles | null;
   /** Eleventy's configuration callback for anything else (the dev server's options). */
   // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
@@ -50,6 +50,7 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
         cards: options.cards,
         shard: options.shard,
         published: options.published,
+        output: options.output,
       });
       options.configure?.(eleventyConfig);
     },

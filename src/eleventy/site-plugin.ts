@@ -18,7 +18,6 @@ import {
 } from "../site/format.ts";
 import { addressParts, hEventEnd, hEventStart } from "../site/microformats/h-event.ts";
 import type { MonthRef } from "../site/views.ts";
-import nunjucksCachePlugin from "./nunjucks-cache-plugin.ts";
 import type { Publication } from "./publication.ts";
 import { addFilter } from "./template-filters.ts";
 
@@ -37,8 +36,6 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
   const { site, current } = options;
   const { urls } = site;
   const messages = loadMessages(site.uiLanguage);
-  eleventyConfig.addPlugin(nunjucksCachePlugin);
-  eleventyConfig.setNunjucksEnvironmentOptions({ autoescape: true });
 
   addFilter(eleventyConfig, "t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),

@@ -117,7 +117,7 @@ export const paths = {
   sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   robots: () => "/robots.txt",
   notFound: () => "/404.html",
-  /** Files a host reads from the deploy and does not serve (src/build/host-files.ts). */
+  /** Files a host reads from the deploy and does not serve (src/hosts/host-files.ts). */
   headersFile: () => "/_headers",
   noJekyll: () => "/.nojekyll",
 } as const;

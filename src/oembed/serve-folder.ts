@@ -6,7 +6,7 @@ import { answerOembed, CALENDAR_SEGMENT, type StaticAnswerReader } from "./endpo
 
 /**
  * The oEmbed endpoint over Node's HTTP server, answering from a built site's
- * folder: what `npm run preview` (src/build/preview-server.ts) and `npm start`
+ * folder: what `npm run preview` (src/hosts/preview-server.ts) and `npm start`
  * (src/cli/serve.ts) serve at `{site}/oembed`, the same answers the Netlify
  * and Cloudflare functions give.
  */

@@ -3,14 +3,7 @@ import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-sc
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
-import {
-  type FeedOptions,
-  feedInputs,
-  feedPieces,
-  type NewsFeedFormat,
-  renderFeed,
-  renderFeedReusing,
-} from "./feeds.ts";
+import { type FeedOptions, feedInputs, type NewsFeedFormat, renderFeed } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
@@ -24,6 +17,9 @@ import { writeSubscriptionsJson } from "./subscriptions-json.ts";
  */
 
 type Format = "rss" | "atom" | "json" | "ics";
+
+/** The group of one download per event (hosts limit how many files a site has). */
+export const EVENT_ICS_GROUP = "event.ics";
 
 interface ScopeFile {
   readonly scope: FeedScope;
@@ -50,9 +46,6 @@ export function feedFileGroups(
       path: pathOf,
       render: (file) => renderFeed(...feedOf(scopes, file)),
       inputs: (file) => feedInputs(...feedOf(scopes, file)),
-      // A feed showing a changed event keeps the items of the others as published.
-      pieces: (file) => feedPieces(...feedOf(scopes, file)),
-      renderReusing: (file, published) => renderFeedReusing(...feedOf(scopes, file), published),
       done: () => scopes.entries.clear(),
     }),
     fileGroup({
@@ -86,7 +79,7 @@ export function feedFileGroups(
     singleFile("feeds", paths.subscriptionsJson(), () => writeSubscriptionsJson(offered, site)),
     fileGroup<CalendarEvent>({
       phase: "ics",
-      name: "event.ics",
+      name: EVENT_ICS_GROUP,
       // EVENT_ICS=inline: the event page's link carries these bytes instead (feeds-plugin.ts).
       items:
         site.eventIcs === "inline"

@@ -1,7 +1,6 @@
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
-import { count } from "../metrics.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
@@ -12,18 +11,10 @@ import {
   paths,
   type ScopeFiles,
 } from "../model/url-scheme.ts";
-import type { PublishedPieces } from "../render/file-writer.ts";
-import { contentHash } from "../render/published-copy.ts";
+import { contentHash } from "../render/published-files.ts";
 import { singleLine } from "./event-text.ts";
-import { feedItems, joinFeedItems } from "./feed-items.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
-import {
-  datedByData,
-  entryUpdated,
-  type FeedEntry,
-  feedEntry,
-  feedUpdated,
-} from "./feeds-entry.ts";
+import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
 
@@ -73,37 +64,24 @@ interface PreparedFeed {
   readonly updated: Date;
 }
 
-/**
- * The feed's entries, in order: its announcements, then its events. With
- * `rendered`, only the items it names by their place (renderFeedReusing
- * takes the others from the published copy), though the feed's date is
- * still that of the newest of all.
- */
-function prepare(
-  events: readonly CalendarEvent[],
-  options: FeedOptions,
-  rendered?: (index: number) => boolean,
-): PreparedFeed {
+/** The feed's entries, in order: its announcements, then its events. */
+function prepare(events: readonly CalendarEvent[], options: FeedOptions): PreparedFeed {
   const { site } = options;
   const selected = selectFeedEvents(timedEvents(events, options.warn), site);
   const context = { siteUrl: site.url, lang: site.lang, dataUpdatedAt: options.dataUpdatedAt };
   const announcements = (options.announcements ?? []).slice(0, site.feedMaxItems);
   const entries: FeedEntry[] = [];
   const updated: Date[] = [];
-  announcements.forEach((announcement, index) => {
+  for (const announcement of announcements) {
     const entry = announcementEntry(announcement, site.lang);
     updated.push(entry.updated);
-    if (!rendered || rendered(index)) entries.push(entry);
-  });
-  selected.forEach((timed, position) => {
-    if (!rendered || rendered(announcements.length + position)) {
-      const entry = feedEntry(timed, context, options.entries);
-      updated.push(entry.updated);
-      entries.push(entry);
-    } else {
-      updated.push(entryUpdated(timed.event, options.dataUpdatedAt));
-    }
-  });
+    entries.push(entry);
+  }
+  for (const timed of selected) {
+    const entry = feedEntry(timed, context, options.entries);
+    updated.push(entry.updated);
+    entries.push(entry);
+  }
   return {
     title: scopeTitle(options.scope, singleLine(site.title)),
     description: singleLine(options.description ?? site.description),
@@ -299,62 +277,6 @@ export function renderFeed(
   format: NewsFeedFormat,
 ): string {
   return WRITERS[format](prepare(events, options), options);
-}
-
-/**
- * What each item of a feed is made from, in the feed's order (FileGroup.pieces):
- * an announcement or an event, with the settings and format that shape its
- * bytes, and when the data last changed for an event dated by it.
- */
-export function feedPieces(
-  events: readonly CalendarEvent[],
-  options: FeedOptions,
-  format: NewsFeedFormat,
-): string[] {
-  const settings = contentHash(JSON.stringify([format, siteSettings(options)]));
-  const announcements = (options.announcements ?? []).slice(0, options.site.feedMaxItems);
-  return [
-    ...announcements.map((announcement) => `${settings}\0${JSON.stringify(announcement)}`),
-    ...selectFeedEvents(timedEvents(events, options.warn), options.site).map((timed) => {
-      const event = eventDigest(timed.event);
-      const dated = event.datedByData ? options.dataUpdatedAt : "";
-      return `${settings}\0${dated}\0${event.digest}`;
-    }),
-  ];
-}
-
-/**
- * The feed as renderFeed writes it, byte for byte, with the items whose
- * pieces are those of the published copy taken from it rather than rendered
- * (feed-items.ts cuts a feed into its items). At least one item is rendered,
- * for the head and tail of the document around them; where the published
- * copy cannot be cut as expected, the whole feed is rendered.
- */
-export function renderFeedReusing(
-  events: readonly CalendarEvent[],
-  options: FeedOptions,
-  format: NewsFeedFormat,
-  published: PublishedPieces,
-): string | Buffer {
-  const { positions } = published;
-  const before = feedItems(format, published.bytes);
-  if (!before || before.items.length !== published.count || positions.length === 0) {
-    return renderFeed(events, options, format);
-  }
-  const kept = positions.map((at): Buffer | null => before.items[at] ?? null);
-  if (!kept.includes(null)) kept[0] = null;
-  const feed = prepare(events, options, (index) => kept[index] === null);
-  const written = feedItems(format, Buffer.from(WRITERS[format](feed, options)));
-  if (!written || written.items.length !== feed.entries.length) {
-    return renderFeed(events, options, format);
-  }
-  count("feedItemsRendered", feed.entries.length);
-  count("feedItemsReused", positions.length - feed.entries.length);
-  let next = 0;
-  return joinFeedItems(format, {
-    ...written,
-    items: kept.map((item) => item ?? written.items[next++] ?? Buffer.alloc(0)),
-  });
 }
 
 /**

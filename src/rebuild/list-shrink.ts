@@ -1,13 +1,13 @@
-import { checkShrink, type ManifestCounts } from "../build/shrink-guard.ts";
 import type { ShrinkGuardConfig } from "../config/publish.ts";
 import { PublishError } from "../errors.ts";
+import { checkShrink, type ManifestCounts } from "../publish/shrink-guard.ts";
 
 /**
  * The shrink guard as the check sees it. A portal that answers an expired
  * token with empty lists looks to the check like every event was removed; a
  * build requested for that stops at the shrink guard, and the next check
  * would ask again, every few minutes, for a build that never publishes. So
- * the check asks the guard itself (its own rules, src/build/shrink-guard.ts),
+ * the check asks the guard itself (its own rules, src/publish/shrink-guard.ts),
  * on the events per calendar the lists hold now against those the build
  * state recorded, and requests no build the guard would stop.
  */

@@ -1,7 +1,6 @@
 import { count, timed } from "../metrics.ts";
-import { owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
-import { type FileWriter, type PublishedPieces, pieceDigests } from "./file-writer.ts";
+import type { FileWriter } from "./file-writer.ts";
 
 /**
  * Files of one kind that a function writes rather than a template: feeds,
@@ -23,25 +22,15 @@ export interface FileGroup<T = unknown> {
   /**
    * Everything the file's bytes depend on besides the code, as text: a file
    * whose inputs are those of its last publish is kept as published and not
-   * rendered (FileWriter.keepUnchanged). Must be cheaper than `render` and
-   * miss nothing render reads, the build's clock included where it matters.
+   * rendered (FileWriter.write). Must be cheaper than `render` and miss
+   * nothing render reads, the build's clock included where it matters.
    */
   readonly inputs?: (item: T) => string;
   /**
-   * What each piece of the file is made from, in the file's order, as text
-   * (a feed's items: each event and the settings that shape it). A file
-   * whose inputs changed is then made by `renderReusing`, which takes the
-   * pieces that are the same as published from the published copy.
+   * What of a split build an item belongs to (src/shards): an event's key
+   * for a group of one file per event. Without it the group is site-wide.
    */
-  readonly pieces?: (item: T) => readonly string[];
-  /** Renders the file with the published copy's unchanged pieces (see `pieces`). */
-  readonly renderReusing?: (item: T, published: PublishedPieces) => string | Uint8Array;
-  /**
-   * Which shard of a split build writes an item (src/shards/shard.ts): a
-   * group of one file per event names the event's key. Without it the group
-   * is site-wide, written by shard 1.
-   */
-  readonly shardKey?: (item: T) => ShardKey;
+  readonly shardKey?: (item: T) => string | null;
   /** Called once its files are written: what only it needed can go. */
   readonly done?: () => void;
 }
@@ -60,46 +49,42 @@ export function singleFile(
   return fileGroup({ phase, name: path, items: [path], path: () => path, render });
 }
 
-/** Renders and writes the groups' files, those of `shard`'s share only, letting the event loop turn now and then. */
+/** Files written per group name (rendered or kept), for the build's report and host limits. */
+export type GroupCounts = ReadonlyMap<string, number>;
+
+/**
+ * Renders and writes the groups' files, letting the event loop turn now and
+ * then; with `mine`, only the items of this build's share (a key of
+ * `shardKey`, or null for a site-wide file). Returns how many files each
+ * group wrote.
+ */
 export async function writeFileGroups(
   groups: readonly FileGroup[],
   writer: FileWriter,
   turns: EventLoopTurns,
-  shard: Shard = WHOLE_BUILD,
-): Promise<void> {
+  mine: (key: string | null) => boolean = () => true,
+): Promise<GroupCounts> {
+  const written = new Map<string, number>();
   for (const group of groups) {
     const { shardKey } = group;
-    if (!shardKey && !owns(shard, null)) {
+    if (!shardKey && !mine(null)) {
       group.done?.();
       continue;
     }
     let rendered = 0;
-    let reused = 0;
+    let kept = 0;
     for (const item of group.items) {
-      if (shardKey && !owns(shard, shardKey(item))) continue;
+      if (shardKey && !mine(shardKey(item))) continue;
       if (turns.due()) await turns.take();
-      const path = group.path(item);
       const inputs = group.inputs && timed(group.phase, () => group.inputs?.(item));
-      if (inputs !== undefined && timed("write", () => writer.keepUnchanged(path, inputs))) {
-        reused++;
-        continue;
-      }
-      const pieces =
-        group.pieces && timed(group.phase, () => pieceDigests(group.pieces?.(item) ?? []));
-      const published =
-        pieces !== undefined &&
-        group.renderReusing &&
-        timed("write", () => writer.publishedPieces(path, pieces));
-      const content = timed(group.phase, () =>
-        published && group.renderReusing
-          ? group.renderReusing(item, published)
-          : group.render(item),
-      );
-      timed("write", () => writer.write(path, content, inputs, pieces));
-      rendered++;
+      const render = () => timed(group.phase, () => group.render(item));
+      if (timed("write", () => writer.write(group.path(item), render, inputs))) rendered++;
+      else kept++;
     }
+    written.set(group.name, (written.get(group.name) ?? 0) + rendered + kept);
     count(`rendered.${group.name}`, rendered);
-    if (group.inputs) count(`reused.${group.name}`, reused);
+    if (group.inputs) count(`reused.${group.name}`, kept);
     group.done?.();
   }
+  return written;
 }

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import matter from "gray-matter";
-import type nunjucks from "nunjucks";
+import nunjucks from "nunjucks";
+import { TemplateError } from "../errors.ts";
 
 /**
  * A paginated Nunjucks page template (front matter, body, layout chain)
@@ -10,8 +11,9 @@ import type nunjucks from "nunjucks";
  * Nunjucks environment Eleventy renders its own pages with: the same
  * filters (Eleventy's built-ins `url`, `slugify`, `log`... included),
  * shortcodes, tags, globals and options, by construction, since it is the
- * same object. Eleventy's content preprocessors run on the template and its
- * transforms on every page (src/render/transforms.ts), as Eleventy runs them.
+ * same object (src/eleventy/streamed-pages-plugin.ts). Eleventy's content
+ * preprocessors run on the template and its transforms on every page
+ * (src/render/eleventy-steps.ts), as Eleventy runs them.
  *
  * Eleventy keeps every paginated page's data and content until its build
  * ends, which made memory and time grow with the number of events
@@ -53,14 +55,11 @@ export interface TemplateFolders {
 }
 
 /**
- * The Nunjucks library and environment to compile with. Eleventy ships its
- * own Nunjucks; compiling with another copy would not recognize its safe
- * strings, so the library comes with the environment.
+ * The Nunjucks environment to compile with. The project's `nunjucks` is the
+ * copy Eleventy renders with (package.json names the same package), so
+ * templates compiled here and filters Eleventy added agree on safe strings.
  */
-export interface NunjucksEngine {
-  readonly nunjucks: Pick<typeof nunjucks, "Template">;
-  readonly environment: nunjucks.Environment;
-}
+export type NunjucksEngine = nunjucks.Environment;
 
 export interface RenderedPage {
   /** Relative to the output folder, e.g. "calendars/a/events/b/index.html". */
@@ -87,7 +86,7 @@ export async function readPageTemplate(
   refuseDataFiles(file, folders.inputDir, template);
   const layers = [await read(file)];
   for (let name = layers[0]?.data.layout; typeof name === "string"; ) {
-    if (layers.length > 10) throw new Error(`${template}: layouts nest too deep`);
+    if (layers.length > 10) throw new TemplateError(`${template}: layouts nest too deep`);
     const layout = await read(join(folders.layoutsDir, name));
     layers.push(layout);
     name = layout.data.layout;
@@ -107,7 +106,7 @@ function refuseDataFiles(file: string, inputDir: string, template: string): void
   for (const stem of candidates) {
     for (const extension of DATA_FILE_EXTENSIONS) {
       if (existsSync(stem + extension)) {
-        throw new Error(
+        throw new TemplateError(
           `${template} is rendered page by page outside Eleventy's pagination (docs/site.md, "Templates"), which does not read data files; move the data in ${relative(process.cwd(), stem + extension)} into global data or the template's front matter.`,
         );
       }
@@ -135,8 +134,8 @@ export class PageTemplate {
   constructor(source: PageTemplateSource, engine: NunjucksEngine, content?: string) {
     const { template } = source;
     this.template = template;
-    const compile = (text: string, path: string) =>
-      new engine.nunjucks.Template(text, engine.environment, path, true);
+    // Compiled once here, for every page of the template.
+    const compile = (text: string, path: string) => new nunjucks.Template(text, engine, path, true);
     const [page, ...layouts] = source.layers.map(
       (layer, index): CompiledLayer => ({
         data: layer.data,
@@ -146,29 +145,29 @@ export class PageTemplate {
         ),
       }),
     );
-    if (!page) throw new Error(`${template}: no template`);
+    if (!page) throw new TemplateError(`${template}: no template`);
     this.#page = page;
     this.#layouts = layouts;
     this.#data = templateData(source);
 
     const pagination = page.data.pagination as Data | undefined;
     if (!pagination || typeof pagination.data !== "string") {
-      throw new Error(`${template}: a streamed page template needs pagination.data`);
+      throw new TemplateError(`${template}: a streamed page template needs pagination.data`);
     }
     if (pagination.size !== undefined && pagination.size !== 1) {
-      throw new Error(`${template}: streamed pages paginate one item per page (size: 1)`);
+      throw new TemplateError(`${template}: streamed pages paginate one item per page (size: 1)`);
     }
     this.#dataPath = pagination.data.split(".");
     this.#alias = typeof pagination.alias === "string" ? pagination.alias : "item";
     const pagePath = source.layers[0]?.path ?? template;
     if (typeof page.data.permalink !== "string") {
-      throw new Error(`${template}: a streamed page template needs a permalink string`);
+      throw new TemplateError(`${template}: a streamed page template needs a permalink string`);
     }
     this.#permalink = compile(page.data.permalink, `${pagePath} (permalink)`);
     const computed = (page.data.eleventyComputed ?? {}) as Data;
     this.#computed = Object.entries(computed).map(([key, value]) => {
       if (typeof value !== "string") {
-        throw new Error(`${template}: eleventyComputed.${key} must be a template string`);
+        throw new TemplateError(`${template}: eleventyComputed.${key} must be a template string`);
       }
       return [key, compile(value, `${pagePath} (eleventyComputed.${key})`)] as const;
     });
@@ -186,7 +185,7 @@ export class PageTemplate {
     let value: unknown = globals;
     for (const key of this.#dataPath) value = (value as Data | undefined)?.[key];
     if (!Array.isArray(value)) {
-      throw new Error(
+      throw new TemplateError(
         `${this.template}: pagination.data "${this.#dataPath.join(".")}" is not a list`,
       );
     }

@@ -1,7 +1,7 @@
 import { constants, copyFileSync, linkSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PublishError } from "../errors.ts";
-import { type KnownFile, keepPublished, type PublishedFiles } from "../render/published-copy.ts";
+import { type KnownFile, keepPublished, type PublishedFiles } from "../render/published-files.ts";
 import { describeShard } from "./shard.ts";
 import { readShardRecord, SHARD_FOLDER, type ShardRecord } from "./shard-record.ts";
 
@@ -16,7 +16,7 @@ import { readShardRecord, SHARD_FOLDER, type ShardRecord } from "./shard-record.
  *
  * The shards' records list their files with their hashes, so nothing is
  * read again: a file with the bytes of the last publish's is kept as
- * published (src/render/published-copy.ts), as a single build keeps it.
+ * published (src/render/published-files.ts), as a single build keeps it.
  */
 export interface MergedShards {
   readonly records: readonly ShardRecord[];

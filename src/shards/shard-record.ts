@@ -25,14 +25,14 @@ export interface ShardRecord {
   readonly now: string;
   /** A hash of the site's data as the shard rendered it (siteDataDigest). */
   readonly data: string;
-  /** What the host limits count, for this shard's share (src/build/host-limits.ts). */
+  /** What the host limits count, for this shard's share (src/publish/host-limits.ts). */
   readonly counts: {
     readonly eventIcs: number;
     readonly eventEmbeds: number;
     readonly structuredDataCards: number;
   };
   readonly warnings: readonly string[];
-  /** Every file of the shard's share: [site path, content hash, bytes] (src/build/output-files.ts). */
+  /** Every file of the shard's share: [site path, content hash, bytes] (src/publish/output-files.ts). */
   readonly files: readonly (readonly [string, string, number])[];
   /** Shard 1's: what the merged site tells the next build about its events (src/changes). */
   readonly state: PublishedState | null;

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import type { ResponseCache } from "../api/response-cache.ts";
+import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
@@ -19,9 +17,9 @@ type Entry = Normalized<CalendarEvent>;
  * events that was about 2 s of every warm build, docs/performance.md).
  *
  * Entries are keyed by a hash of the three records; the cache entry itself by
- * the settings and a fingerprint of the normalizer's code and the libraries
- * it calls, so an upgrade or another field map starts from scratch. Saving
- * keeps only this build's events.
+ * the settings and the code's fingerprint (src/code-fingerprint.ts: the
+ * project's code and the installed packages' versions), so an upgrade or
+ * another field map starts from scratch. Saving keeps only this build's events.
  */
 export class NormalizeMemo {
   readonly #cache: ResponseCache;
@@ -75,32 +73,4 @@ export class NormalizeMemo {
 
 function hash(text: string): string {
   return createHash("sha1").update(text).digest("base64url");
-}
-
-let fingerprint: string | undefined;
-
-/** The normalizer's source files and the versions of the libraries it calls. */
-function codeFingerprint(): string {
-  if (fingerprint) return fingerprint;
-  const digest = createHash("sha1");
-  const modelDir = join(import.meta.dirname, "../model");
-  for (const name of readdirSync(modelDir).sort()) {
-    digest.update(name).update(readFileSync(join(modelDir, name)));
-  }
-  const require = createRequire(import.meta.url);
-  for (const library of ["luxon", "sanitize-html", "entities"]) {
-    digest.update(`${library}@${packageVersion(require, library)}`);
-  }
-  fingerprint = digest.digest("base64url");
-  return fingerprint;
-}
-
-/** Read from the package's folder, as Node finds it: not every package exports its package.json. */
-function packageVersion(require: NodeJS.Require, library: string): string {
-  for (const folder of require.resolve.paths(library) ?? []) {
-    const file = join(folder, library, "package.json");
-    if (existsSync(file))
-      return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
-  }
-  throw new Error(`${library} is not installed`);
 }

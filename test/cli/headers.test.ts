@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { renderApacheConfig } from "../../src/build/apache-config.ts";
-import { renderCloudflareHeaders } from "../../src/build/headers-file.ts";
-import { renderNginxConfig } from "../../src/build/nginx-config.ts";
-import { renderS3Sync } from "../../src/build/s3-upload.ts";
+import { renderApacheConfig } from "../../src/hosts/apache-config.ts";
+import { renderCloudflareHeaders } from "../../src/hosts/headers-file.ts";
+import { renderNginxConfig } from "../../src/hosts/nginx-config.ts";
+import { renderS3Sync } from "../../src/hosts/s3-upload.ts";
 import { runScript } from "../helpers/demo-build.ts";
 
 /* `npm run headers`: the generated configurations, in SITE_URL's folder. */

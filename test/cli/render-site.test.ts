@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { discardStaging } from "../../src/build/publish.ts";
 import { connectPortal } from "../../src/cli/connect-portal.ts";
 import { renderSite } from "../../src/cli/render-site.ts";
 import { readBuildConfig } from "../../src/config/build-config.ts";
+import { discardStaging } from "../../src/publish/publish.ts";
 import { WHOLE_BUILD } from "../../src/shards/shard.ts";
 import { NOW } from "../helpers/clock.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { defaultHeaderRules, headersFor } from "../../src/build/headers.ts";
-import { withMapTiles } from "../../src/build/map-policy.ts";
 import { readMapSettings } from "../../src/config/map.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
+import { defaultHeaderRules, headersFor } from "../../src/hosts/headers.ts";
+import { withMapTiles } from "../../src/hosts/map-policy.ts";
 
 describe("COLLAPSE_SERIES", () => {
   it("should be off unless set, and refuse what is not a yes or a no", () => {

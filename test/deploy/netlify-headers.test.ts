@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse, type TomlTable } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
+import { NETLIFY_TOML_PATH } from "../../src/config/netlify-toml.ts";
+import { readRebuildSchedule, scheduleToMinutes } from "../../src/config/schedule.ts";
 import {
   headerConflicts,
   headersFor,
   loadHeaderRules,
   pathPattern,
-} from "../../src/build/headers.ts";
-import { NETLIFY_TOML_PATH } from "../../src/config/netlify-toml.ts";
-import { readRebuildSchedule, scheduleToMinutes } from "../../src/config/schedule.ts";
+} from "../../src/hosts/headers.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles } from "../helpers/files.ts";
 import { urlPathOf } from "../helpers/representative-site.ts";

@@ -14,7 +14,7 @@ import { fileBytesSync } from "./files.ts";
 export interface BuildMetrics {
   readonly events: number;
   readonly files: number;
-  /** Unchanged files kept as published (src/render/published-copy.ts). */
+  /** Unchanged files kept as published (src/render/published-files.ts). */
   readonly filesKept: number;
   readonly counters: Readonly<Record<string, number>>;
 }

@@ -89,6 +89,7 @@ export async function buildPluginSite(
           warnings = written.warnings;
         },
         streamedTemplates: [],
+        output: outputDir,
       });
     },
   });

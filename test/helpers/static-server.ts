@@ -1,7 +1,7 @@
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { serveOnLoopback } from "./loopback-server.ts";
 
-/** The built site as the CDN serves it (src/build/preview-server.ts). */
+/** The built site as the CDN serves it (src/hosts/preview-server.ts). */
 export type RunningServer = PreviewServer;
 export const startStaticServer = (): Promise<PreviewServer> => startPreviewServer();
 

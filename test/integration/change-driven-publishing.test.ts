@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import deploySucceeded from "../../netlify/functions/deploy-succeeded.mts";
-import { startPreviewServer } from "../../src/build/preview-server.ts";
+import { startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";

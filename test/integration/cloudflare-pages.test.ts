@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { headersFor, loadHeaderRules } from "../../src/build/headers.ts";
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { headersFor, loadHeaderRules } from "../../src/hosts/headers.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";

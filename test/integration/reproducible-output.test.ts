@@ -3,11 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileList } from "../../src/build/output-files.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
-import { contentHash } from "../../src/render/published-copy.ts";
+import { readFileList } from "../../src/publish/output-files.ts";
+import { contentHash } from "../../src/render/published-files.ts";
 import { hoursAfterNow, NOW, NOW_MS } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
 import { listFilesSync } from "../helpers/files.ts";

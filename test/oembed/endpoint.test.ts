@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headersFor } from "../../src/build/headers.ts";
+import { headersFor } from "../../src/hosts/headers.ts";
 import type { Calendar } from "../../src/model/types.ts";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { oembedDiscovery, oembedDiscoveryUrl } from "../../src/oembed/discovery.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onRequest as cloudflareOembed } from "../../functions/oembed.ts";
 import netlifyOembed, { config as netlifyConfig } from "../../netlify/functions/oembed.mts";
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 

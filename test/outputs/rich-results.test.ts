@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { formatBuildReport } from "../../src/build/report.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
@@ -11,6 +10,7 @@ import {
   richResultsMetrics,
   richResultsOf,
 } from "../../src/outputs/rich-results.ts";
+import { formatBuildReport } from "../../src/publish/report.ts";
 
 /*
  * Google's Event rich results: the shares the build report gives are counted

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileWriter, pieceDigests } from "../../src/render/file-writer.ts";
+import { FileWriter } from "../../src/render/file-writer.ts";
 
 let root: string;
 
@@ -22,7 +22,7 @@ const publishedBy = (writer: FileWriter) => ({
   inputs: new Map(
     [...writer.known].map(([path, file]) => [
       path,
-      { inputs: file.inputs ?? "", bytes: file.bytes, pieces: file.pieces },
+      { inputs: file.inputs ?? "", bytes: file.bytes },
     ]),
   ),
 });
@@ -57,7 +57,7 @@ describe("file-writer", () => {
     expect(next.files).toBe(2);
   });
 
-  it("should keep a file rendered from the same inputs without its bytes, and only then", async () => {
+  it("should keep a file rendered from the same inputs without rendering it, and only then", async () => {
     const first = new FileWriter(join(root, "published"));
     first.write("same.xml", "<feed>same</feed>", "inputs of same");
     first.write("edited.xml", "<feed>1</feed>", "inputs of edited, 1");
@@ -67,54 +67,41 @@ describe("file-writer", () => {
     await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
 
     const next = new FileWriter(join(root, "next"), { published });
-    expect(next.keepUnchanged("same.xml", "inputs of same")).toBe(true);
-    expect(next.keepUnchanged("edited.xml", "inputs of edited, 2")).toBe(false);
-    expect(next.keepUnchanged("touched.xml", "inputs of touched")).toBe(false);
-    expect(next.keepUnchanged("new.xml", "inputs of new")).toBe(false);
-    next.write("edited.xml", "<feed>2</feed>", "inputs of edited, 2");
+    const rendered: string[] = [];
+    const render = (path: string, content: string) => () => {
+      rendered.push(path);
+      return content;
+    };
+    expect(next.write("same.xml", render("same.xml", "<feed>x</feed>"), "inputs of same")).toBe(
+      false,
+    );
+    expect(
+      next.write("edited.xml", render("edited.xml", "<feed>2</feed>"), "inputs of edited, 2"),
+    ).toBe(true);
+    expect(
+      next.write("touched.xml", render("touched.xml", "<feed>t</feed>"), "inputs of touched"),
+    ).toBe(true);
+    expect(next.write("new.xml", render("new.xml", "<feed>n</feed>"), "inputs of new")).toBe(true);
+    expect(rendered).toEqual(["edited.xml", "touched.xml", "new.xml"]);
     const inode = (path: string) => statSync(join(root, path)).ino;
     expect(inode("next/same.xml")).toBe(inode("published/same.xml"));
+    expect(await readFile(join(root, "next/same.xml"), "utf8")).toBe("<feed>same</feed>");
+    expect(await readFile(join(root, "next/touched.xml"), "utf8")).toBe("<feed>t</feed>");
     expect(next.known.get("same.xml")).toEqual({ ...first.known.get("same.xml"), kept: true });
     expect(next.known.get("edited.xml")?.inputs).not.toBe(first.known.get("edited.xml")?.inputs);
-    expect(next.files).toBe(2);
-    expect(next.bytes).toBe(Buffer.byteLength("<feed>same</feed><feed>2</feed>"));
+    expect(next.files).toBe(4);
     // The path is the writer's now: writing it again is refused as any second write.
     expect(() => next.write("same.xml", "x")).toThrow(/Two outputs want to write same.xml/);
   });
 
-  it("should offer a published file's pieces by what they are made from, with its bytes, and only as published", async () => {
-    const first = new FileWriter(join(root, "published"));
-    first.write(
-      "feed.xml",
-      "<feed><a/><b/></feed>",
-      "inputs 1",
-      pieceDigests(["piece a", "piece b"]),
-    );
-    first.write("touched.xml", "<feed><a/></feed>", "inputs 1", pieceDigests(["piece a"]));
-    first.write("plain.xml", "<feed/>", "inputs 1");
-    const published = publishedBy(first);
-    await writeFile(join(root, "published", "touched.xml"), "<feed>by hand</feed>");
-
-    const next = new FileWriter(join(root, "next"), { published });
-    const asked = pieceDigests(["piece b", "piece a", "piece c"]);
-    const pieces = next.publishedPieces("/feed.xml", asked);
-    expect(pieces?.bytes.toString()).toBe("<feed><a/><b/></feed>");
-    expect(pieces?.count).toBe(2);
-    expect(pieces?.positions).toEqual([1, 0, -1]);
-    // Kept with the file, the pieces are published again with it.
-    expect(next.keepUnchanged("feed.xml", "inputs 1")).toBe(true);
-    expect(next.known.get("feed.xml")?.pieces).toBe(first.known.get("feed.xml")?.pieces);
-    // Edited by hand (another size), without pieces, or never published: none.
-    expect(next.publishedPieces("touched.xml", asked)).toBeNull();
-    expect(next.publishedPieces("plain.xml", asked)).toBeNull();
-    expect(next.publishedPieces("new.xml", asked)).toBeNull();
-  });
-
   it("should refuse a path written before, by itself or by Eleventy", () => {
-    const writer = new FileWriter(root, { taken: ["index.html"] });
-    expect(() => writer.write("/index.html", "x")).toThrow(/Two outputs want to write index.html/);
+    const writer = new FileWriter(root);
     writer.write("/a.html", "x");
     expect(() => writer.write("a.html", "y")).toThrow(/Two outputs want to write a.html/);
+    expect(() => writer.refuseTaken(["index.html"])).not.toThrow();
+    expect(() => writer.refuseTaken(["index.html", "a.html"])).toThrow(
+      /Two outputs want to write a.html/,
+    );
   });
 
   it("should take site paths and refuse any outside the output folder", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StreamedPages } from "../../src/eleventy/streamed-pages.ts";
+import streamedPagesPlugin from "../../src/eleventy/streamed-pages-plugin.ts";
 import { EventLoopTurns } from "../../src/render/event-loop-turns.ts";
 import { FileWriter } from "../../src/render/file-writer.ts";
 
@@ -39,6 +39,9 @@ eleventyComputed:
 <a href="{{ '/things/' | url }}">{{ item.name | slugify }}</a> {% stamp item.id %} {% box %}{{ item.id }}{% endbox %} PREPROCESS_ME
 `,
 };
+
+// A page Eleventy renders itself, as every site has (the streamed pages need one).
+FILES["index.njk"] = "<p>{{ things.length }} things</p>";
 
 const THINGS = [
   { id: "a", name: "Alpha <1>", html: "<b>bold</b>" },
@@ -79,24 +82,23 @@ async function build(streamed: boolean, beside?: Beside): Promise<Record<string,
         content.replace("PREPROCESS_ME", "preprocessed"),
       );
       if (streamed) {
-        const pages = new StreamedPages(eleventyConfig, ["item.njk"]);
-        eleventyConfig.on(
-          "eleventy.after",
-          async ({ directories }: { directories: { output: string } }) => {
-            const writer = new FileWriter(directories.output);
-            const write = writer.write.bind(writer);
-            // Work queued once the first page is written, as an indexer's answer would be.
-            writer.write = (path, content) => {
-              write(path, content);
-              if (writer.files === 1) {
-                setImmediate(() => {
-                  if (beside) beside.filesWhenItRan = writer.files;
-                });
-              }
-            };
-            await pages.render(writer, new EventLoopTurns(beside?.turnEveryMs ?? 20));
-          },
-        );
+        const writer = new FileWriter(join(root, output));
+        const write = writer.write.bind(writer);
+        // Work queued once the first page is written, as an indexer's answer would be.
+        writer.write = (path, content) => {
+          const rendered = write(path, content);
+          if (writer.files === 1) {
+            setImmediate(() => {
+              if (beside) beside.filesWhenItRan = writer.files;
+            });
+          }
+          return rendered;
+        };
+        const turns = new EventLoopTurns(beside?.turnEveryMs ?? 20);
+        eleventyConfig.addPlugin(streamedPagesPlugin, {
+          templates: ["item.njk"],
+          target: () => ({ output: join(root, output), writer, turns, mine: () => true }),
+        });
       }
     },
   });
@@ -106,6 +108,17 @@ async function build(streamed: boolean, beside?: Beside): Promise<Record<string,
     pages[thing.id] = await readFile(join(root, output, "things", thing.id, "index.html"), "utf8");
   }
   return pages;
+}
+
+/** An error and what it wraps (Eleventy's `originalError`, or `cause`). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let at = error; at && chain.length < 10; ) {
+    chain.push(at);
+    const wrapper = at as { originalError?: unknown; cause?: unknown };
+    at = wrapper.originalError ?? wrapper.cause;
+  }
+  return chain;
 }
 
 beforeAll(async () => {
@@ -155,7 +168,14 @@ describe("page-template", () => {
   it("should refuse a template whose data files it would not read, naming the file", async () => {
     await writeFile(join(root, "in", "item.11tydata.json"), '{ "extra": 1 }');
     try {
-      await expect(build(true)).rejects.toThrow(/does not read data files.*item\.11tydata\.json/);
+      // Eleventy wraps what its templates throw; the build prints the project's own error.
+      const error = await build(true).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(causes(error).map(String).join("\n")).toMatch(
+        /TemplateError: item\.njk .* does not read data files.*item\.11tydata\.json/,
+      );
     } finally {
       await rm(join(root, "in", "item.11tydata.json"));
     }

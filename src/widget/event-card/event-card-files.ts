@@ -7,6 +7,9 @@ import type { EventPage } from "../../site/views.ts";
 import { offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
 import { writeEventOembedJson } from "./event-card-snippets.ts";
 
+/** The groups of an event's card and its oEmbed answer (hosts limit how many files a site has). */
+export const EVENT_EMBED_GROUPS = ["event card", "event oembed"] as const;
+
 /**
  * Two files per event page: its card and the card's oEmbed answer. None with
  * EVENT_EMBEDS=off, for sites whose host counts files (docs/widget.md, "What
@@ -25,7 +28,7 @@ export function eventCardFileGroups(
   return [
     fileGroup<EventPage>({
       phase: "widget",
-      name: "event card",
+      name: EVENT_EMBED_GROUPS[0],
       items,
       path: ({ calendar, event }) => `${paths.embedEvent(calendar.id, event.id)}index.html`,
       shardKey: ({ event }) => eventShardKey(event),
@@ -40,7 +43,7 @@ export function eventCardFileGroups(
     // Like the calendars' oEmbed answers, they count with the public JSON (docs/performance.md).
     fileGroup<EventPage>({
       phase: "json",
-      name: "event oembed",
+      name: EVENT_EMBED_GROUPS[1],
       items,
       path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
       shardKey: ({ event }) => eventShardKey(event),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBuildReport, formatBytes } from "../../src/build/report.ts";
+import { formatBuildReport, formatBytes } from "../../src/publish/report.ts";
 
 describe("formatBuildReport", () => {
   it("should say what was written, the warnings and the time, one fact a line", () => {

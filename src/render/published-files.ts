@@ -2,19 +2,21 @@ import { createHash } from "node:crypto";
 import { linkSync, statSync } from "node:fs";
 import { join } from "node:path";
 
+/**
+ * What a build knows of the files the last publish left in the output
+ * folder (its file list, src/publish/output-files.ts), and the one way a
+ * file is taken from there instead of written again (keepPublished).
+ */
+
 /** Site-relative path ("calendars/x/index.html") -> content hash. */
 export type FileHashes = ReadonlyMap<string, string>;
 
-/**
- * The files the last publish put in the output folder, with their hashes
- * (its kept list): a build keeps each one whose bytes it would write again
- * instead of writing a copy (keepPublished).
- */
+/** The files the last publish put in the output folder. */
 export interface PublishedFiles {
   /** The output folder as published. */
   readonly folder: string;
   readonly hashes: FileHashes;
-  /** What some of them were rendered from (FileWriter.keepUnchanged), by the same paths. */
+  /** What some of them were rendered from (FileWriter.write's `inputs`), by the same paths. */
   readonly inputs?: RenderedInputs;
 }
 
@@ -25,8 +27,6 @@ export interface RenderedFrom {
   /** The digest of the inputs and the code that rendered them (FileWriter). */
   readonly inputs: string;
   readonly bytes: number;
-  /** Its pieces' digests, in the file's order, when its group names them (FileGroup.pieces). */
-  readonly pieces?: string;
 }
 
 /** Files already hashed where they were written, by site path: what hashOutput needs of them. */
@@ -38,20 +38,18 @@ export interface KnownFile {
   readonly bytes: number;
   /** The published copy was kept (keepPublished) rather than written. */
   readonly kept?: boolean;
-  /** The digest of what it was rendered from, when its group names it (FileGroup.inputs). */
+  /** The digest of what it was rendered from, when its writer was told (FileWriter.write). */
   readonly inputs?: string;
-  /** Its pieces' digests (FileGroup.pieces). */
-  readonly pieces?: string;
 }
 
 /**
  * Puts the published copy of `path` at `target` when it has the bytes the
  * build would write: a hard link, so the file keeps its inode and
- * modification time and the staging folder's swap (publish.ts) leaves it
- * exactly as it was. Hosts and tools that upload what changed by time and
- * size (rsync, `aws s3 sync`) then skip it too, not only those that compare
- * contents. False when it cannot (no such file, another size, another file
- * system): the caller writes the bytes instead.
+ * modification time and the staging folder's swap (src/publish/publish.ts)
+ * leaves it exactly as it was. Hosts and tools that upload what changed by
+ * time and size (rsync, `aws s3 sync`) then skip it too, not only those that
+ * compare contents. False when it cannot (no such file, another size,
+ * another file system): the caller writes the bytes instead.
  */
 export function keepPublished(
   published: PublishedFiles | null | undefined,

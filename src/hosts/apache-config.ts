@@ -5,7 +5,7 @@ import { serverPattern } from "./server-patterns.ts";
  * netlify.toml's headers as Apache configuration (`npm run headers --
  * --format apache`), for the `<VirtualHost>` that serves a copy of _site.
  * Apache merges every `<LocationMatch>` that matches, in order, the later
- * winning, as netlify.toml's rules are read (src/build/headers.ts). Headers
+ * winning, as netlify.toml's rules are read (src/hosts/headers.ts). Headers
  * are `always` set so error pages (404.html) carry them too; content types
  * are the served file's own (ForceType), not a second header.
  * Needs mod_headers, mod_mime and mod_dir (`a2enmod headers`).

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PublishError } from "../../src/errors.ts";
 import {
   cleanStaleStaging,
   discardStaging,
@@ -11,8 +12,7 @@ import {
   type PublishFs,
   prepareStaging,
   publishAtomically,
-} from "../../src/build/publish.ts";
-import { PublishError } from "../../src/errors.ts";
+} from "../../src/publish/publish.ts";
 import { listFiles, writeTree } from "../helpers/files.ts";
 
 const OLD_SITE = {

@@ -18,9 +18,9 @@ import {
   type PublishedFiles,
   type RenderedFrom,
   type RenderedInputs,
-} from "../render/published-copy.ts";
+} from "../render/published-files.ts";
 
-export type { FileHashes, PublishedFiles, RenderedInputs } from "../render/published-copy.ts";
+export type { FileHashes, PublishedFiles, RenderedInputs } from "../render/published-files.ts";
 
 /**
  * The files of a built site with a hash of each one's bytes: what hosts that
@@ -103,10 +103,7 @@ export function hashOutput(
         if (entry.name.endsWith(".html")) pages++;
         hashes.set(path, file.hash);
         sizes.set(path, file.bytes);
-        if (file.inputs) {
-          const from = { inputs: file.inputs, bytes: file.bytes };
-          inputs.set(path, file.pieces ? { ...from, pieces: file.pieces } : from);
-        }
+        if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
       }
     }
   }
@@ -166,18 +163,15 @@ export function readFileList(
   }
 }
 
-/** The list's `inputs` ({ path: [digest, bytes, pieces?] }); what is not of that form is left out. */
+/** The list's `inputs` ({ path: [digest, bytes] }); what is not of that form is left out. */
 function readInputs(value: unknown): RenderedInputs {
   const inputs = new Map<string, RenderedFrom>();
   if (typeof value !== "object" || value === null) return inputs;
   for (const [path, entry] of Object.entries(value)) {
     if (!Array.isArray(entry)) continue;
-    const [digest, bytes, pieces] = entry as unknown[];
+    const [digest, bytes] = entry as unknown[];
     if (typeof digest === "string" && typeof bytes === "number") {
-      inputs.set(
-        path,
-        typeof pieces === "string" ? { inputs: digest, bytes, pieces } : { inputs: digest, bytes },
-      );
+      inputs.set(path, { inputs: digest, bytes });
     }
   }
   return inputs;
@@ -211,7 +205,7 @@ export function writeFileList(
     chunk += `},"inputs":{`;
     first = true;
     for (const [filePath, from] of inputs) {
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify(from.pieces ? [from.inputs, from.bytes, from.pieces] : [from.inputs, from.bytes])}`;
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify([from.inputs, from.bytes])}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);

@@ -18,7 +18,7 @@ export interface BuildReportInput {
   readonly seconds: number;
   /** Where the site was published, e.g. "_site". */
   readonly output: string;
-  /** DEPLOY_TARGET's limits against this build (src/build/host-limits.ts); omitted: no line. */
+  /** DEPLOY_TARGET's limits against this build (src/publish/host-limits.ts); omitted: no line. */
   readonly host?: string | null;
   /**
    * What changed since the last publish (src/changes); null when no previous
@@ -27,7 +27,7 @@ export interface BuildReportInput {
   readonly changes?: ChangeReport | null;
   /**
    * Files new, changed and removed since the last publish
-   * (src/build/output-files.ts); null when there was nothing to compare
+   * (src/publish/output-files.ts); null when there was nothing to compare
    * with; omitted, no line at all.
    */
   readonly fileChanges?: FileChanges | null;

@@ -8,7 +8,7 @@ import type { BuildConfig } from "../config/build-config.ts";
 import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
-import type { KnownFiles } from "../render/published-copy.ts";
+import type { KnownFiles } from "../render/published-files.ts";
 import {
   compareFiles,
   type FileChanges,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
+import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 
 let root: string;
 let server: PreviewServer;

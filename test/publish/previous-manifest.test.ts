@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadPreviousManifest } from "../../src/build/previous-manifest.ts";
+import { loadPreviousManifest } from "../../src/publish/previous-manifest.ts";
 import { writeTree } from "../helpers/files.ts";
 import { serveOnLoopback } from "../helpers/loopback-server.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkShrink, type ManifestCounts } from "../../src/build/shrink-guard.ts";
 import { PublishError } from "../../src/errors.ts";
+import { checkShrink, type ManifestCounts } from "../../src/publish/shrink-guard.ts";
 
 function manifest(calendars: Record<string, number>): ManifestCounts {
   const entries = Object.entries(calendars).map(([id, events]) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkHostLimits } from "../../src/build/host-limits.ts";
-import type { OutputCount } from "../../src/build/output-files.ts";
-import { formatBuildReport } from "../../src/build/report.ts";
+import { checkHostLimits } from "../../src/publish/host-limits.ts";
+import type { OutputCount } from "../../src/publish/output-files.ts";
+import { formatBuildReport } from "../../src/publish/report.ts";
 
 const MiB = 1024 * 1024;
 

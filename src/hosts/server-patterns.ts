@@ -4,7 +4,7 @@
  * path the server serves: with SITE_URL's folder in front, and a folder's
  * `index.html` as well as the folder, because both servers match the file
  * they settled on after looking up the index. The same reading of `*` and
- * `:name` as src/build/headers.ts, so the server sends what `headersFor` says.
+ * `:name` as src/hosts/headers.ts, so the server sends what `headersFor` says.
  */
 export function serverPattern(forPath: string, basePath = ""): string {
   const parts = forPath

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { headersFor } from "../../src/build/headers.ts";
-import { metaPolicy, pagePathOf, withPolicyMeta } from "../../src/build/page-policy.ts";
+import { headersFor } from "../../src/hosts/headers.ts";
+import { metaPolicy, pagePathOf, withPolicyMeta } from "../../src/hosts/page-policy.ts";
 
 describe("metaPolicy", () => {
   it("should be netlify.toml's policy for the path, less what a meta cannot carry", () => {

@@ -3,8 +3,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { headersFor } from "../../src/build/headers.ts";
-import { renderS3Sync, syncPasses } from "../../src/build/s3-upload.ts";
+import { headersFor } from "../../src/hosts/headers.ts";
+import { renderS3Sync, syncPasses } from "../../src/hosts/s3-upload.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles } from "../helpers/files.ts";
 import { urlPathOf } from "../helpers/representative-site.ts";

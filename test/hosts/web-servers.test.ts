@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderApacheConfig } from "../../src/build/apache-config.ts";
-import { headersFor, loadHeaderRules } from "../../src/build/headers.ts";
-import { renderNginxConfig } from "../../src/build/nginx-config.ts";
+import { renderApacheConfig } from "../../src/hosts/apache-config.ts";
+import { headersFor, loadHeaderRules } from "../../src/hosts/headers.ts";
+import { renderNginxConfig } from "../../src/hosts/nginx-config.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles } from "../helpers/files.ts";
 import { urlPathOf } from "../helpers/representative-site.ts";

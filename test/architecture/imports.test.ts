@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The folders of src/ import one way (docs/architecture.md, "Folders"):
+ * each stands on a floor and imports only from floors below it, so the data
+ * flows from the settings and the portal down to the published files, and
+ * no two folders import each other. A new folder takes its floor here.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  // Leaves every layer may use: errors, work counters, the code's fingerprint.
+  ["errors", "metrics", "code-fingerprint", "types"],
+  ["model"],
+  ["config"],
+  ["i18n"],
+  ["api"],
+  ["portal"],
+  ["snapshot", "changes", "check"],
+  ["places"],
+  ["series"],
+  ["site"],
+  ["render"],
+  ["shards"],
+  ["oembed"],
+  ["outputs"],
+  ["cards", "search", "widget"],
+  ["hosts"],
+  ["eleventy"],
+  ["publish"],
+  ["rebuild"],
+  ["cli"],
+];
+
+const SRC = resolve(import.meta.dirname, "../../src");
+
+/** A src/ file's folder, or its own name for a file at the top (src/errors.ts: "errors"). */
+function unitOf(path: string): string {
+  const [first = "", ...rest] = relative(SRC, path).split("/");
+  return rest.length === 0 ? first.replace(/\.(d\.)?m?ts$/, "") : first;
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.m?ts$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Every relative module a file imports or re-exports, statically or dynamically. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/gms),
+    ...text.matchAll(/\bimport\(\s*"(\.[^"]+)"\s*\)/g),
+    ...text.matchAll(/^\s*import\s+"(\.[^"]+)"/gm),
+  ].map((match) => match[1] as string);
+  return specifiers.map((specifier) => resolve(dirname(file), specifier));
+}
+
+describe("imports", () => {
+  const floorOf = new Map(FLOORS.flatMap((units, floor) => units.map((unit) => [unit, floor])));
+
+  it("should give every folder of src/ a floor", () => {
+    const units = new Set(sourceFiles().map(unitOf));
+    expect([...units].filter((unit) => !floorOf.has(unit)).sort()).toEqual([]);
+  });
+
+  it("should import only from the floors below, so that no two folders import each other", () => {
+    const upward: string[] = [];
+    for (const file of sourceFiles()) {
+      const from = unitOf(file);
+      for (const target of importsOf(file)) {
+        if (!target.startsWith(`${SRC}/`)) continue;
+        const to = unitOf(target);
+        if (to === from) continue;
+        if ((floorOf.get(to) ?? Number.POSITIVE_INFINITY) >= (floorOf.get(from) ?? 0)) {
+          upward.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it("should find the imports it judges (a broken rule is not hidden by a reader that sees none)", () => {
+    const publisher = join(SRC, "eleventy/publisher-plugin.ts");
+    const found = importsOf(publisher).map((path) => unitOf(path));
+    expect(found).toContain("render");
+    expect(found).toContain("outputs");
+  });
+});
