@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runScript } from "../helpers/demo-build.ts";
+import { Semaphore } from "../../src/api/semaphore.ts";
+import { type CommandRun, runScript } from "../helpers/demo-build.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
@@ -130,6 +131,21 @@ const ENTRIES: readonly Entry[] = [
   },
 ];
 
+/**
+ * Two entry points at a time, one per core of the machines the tests target:
+ * more would only slow down the test files running beside this one.
+ */
+const slots = new Semaphore(2);
+
+async function runEntry(script: string, args: readonly string[]): Promise<CommandRun> {
+  const release = await slots.acquire();
+  try {
+    return await runScript(script, args);
+  } finally {
+    release();
+  }
+}
+
 /** npm scripts that run other projects' tools, which explain themselves. */
 const TOOLS = new Set(["test", "typecheck", "lint", "format"]);
 
@@ -166,7 +182,7 @@ const ROWS = ENTRIES.map((entry) => ({
 describe.concurrent("every entry point", () => {
   it.each(ROWS)("$line should print its usage for --help and do nothing else", async (entry) => {
     const output = join(tempDir("ecp-help-"), "site");
-    const run = await runScript(entry.script, [
+    const run = await runEntry(entry.script, [
       ...(entry.words ?? []),
       ...(entry.output ? ["--output", output] : []),
       "--help",
@@ -195,7 +211,7 @@ describe.concurrent("every entry point", () => {
   });
 
   it.each(ROWS)("$line should name a mistyped option in one line and exit 2", async (entry) => {
-    const run = await runScript(entry.script, [...(entry.words ?? []), "--ouput", "x"]);
+    const run = await runEntry(entry.script, [...(entry.words ?? []), "--ouput", "x"]);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).not.toContain("    at ");
@@ -223,9 +239,9 @@ describe("the entry points", () => {
 
   it("should say what is missing or unexpected on a command line in one line too", async () => {
     const [noValue, extra, badShard] = await Promise.all([
-      runScript("src/cli/build.ts", ["--output"]),
-      runScript("src/cli/build.ts", ["extra"]),
-      runScript("src/cli/build.ts", ["--shard", "2/4"]),
+      runEntry("src/cli/build.ts", ["--output"]),
+      runEntry("src/cli/build.ts", ["extra"]),
+      runEntry("src/cli/build.ts", ["--shard", "2/4"]),
     ]);
     expect(noValue.stderr).toBe(
       "error: option --output needs a value (npm run build -- --help lists the options)\n",
