@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import type { Node } from "@takumi-rs/core";
 import { Renderer } from "@takumi-rs/core";
 import { type CardContent, CardWriter } from "../src/cards/card-content.ts";
@@ -12,6 +11,7 @@ import {
   OG_SIZE,
   STRUCTURED_DATA_SIZES,
 } from "../src/cards/card-layout.ts";
+import { defineCommand, readCommandLine } from "../src/cli/command-line.ts";
 import type { Calendar, CalendarEvent } from "../src/model/types.ts";
 
 /**
@@ -20,19 +20,29 @@ import type { Calendar, CalendarEvent } from "../src/model/types.ts";
  * (`satori` + `@resvg/resvg-js`, which the project does not install: add
  * them for the run with `npm install --no-save satori @resvg/resvg-js`).
  * Each library runs in a process of its own, so its peak memory is its own.
- *
- *   node --import tsx bench/cards.ts [--count 300]
- *
- * Prints cards per second one at a time and several at once, CPU time and
- * bytes per card, and each process's peak RSS.
  */
-
-const { values } = parseArgs({
+const CARDS_BENCH = defineCommand({
+  run: "node --import tsx bench/cards.ts",
+  summary:
+    "The share cards' renderers on the same card: Takumi, which the build uses, against Satori with resvg (npm install --no-save satori @resvg/resvg-js first). Prints cards per second one at a time and several at once, CPU time and bytes per card, and each process's peak RSS.",
   options: {
-    count: { type: "string", default: "300" },
-    library: { type: "string" },
+    count: {
+      type: "string",
+      value: "<n>",
+      default: "300",
+      meaning: "cards per library, 10 to 5000",
+    },
+    library: {
+      type: "string",
+      value: "<name>",
+      choices: ["takumi", "satori"],
+      meaning: "measure this library alone, in this process, and print its figures as JSON",
+    },
   },
+  settings: [],
 });
+
+const { values } = readCommandLine(CARDS_BENCH);
 const count = Math.max(10, Math.min(5_000, Number(values.count) || 300));
 
 interface Figures {

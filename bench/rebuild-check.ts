@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DateTime } from "luxon";
 import { ListRecorder } from "../src/api/list-recorder.ts";
 import { calendarIdOf, PortalClient } from "../src/api/portal-client.ts";
+import { defineCommand, readCommandLine } from "../src/cli/command-line.ts";
 import { type ApiConfig, readApiConfig } from "../src/config/api.ts";
 import { DEFAULT_DATE_DELAY_MS } from "../src/config/publish.ts";
 import { readSiteConfig } from "../src/config/site.ts";
@@ -380,7 +381,16 @@ async function simulateDayWithEdits(
   }
 }
 
+const REBUILD_CHECK_BENCH = defineCommand({
+  run: "node --import tsx bench/rebuild-check.ts",
+  summary:
+    'The rebuild check, measured (docs/deploy.md, "What a check costs"): one check\'s requests and seconds at each size, and the builds requested over a simulated day; prints the figures as JSON.',
+  options: {},
+  settings: [],
+});
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  readCommandLine(REBUILD_CHECK_BENCH);
   const figures = await benchRebuildCheck({ log: (line) => console.error(line) });
   console.log(JSON.stringify(figures, null, 2));
 }

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { defineCommand, readCommandLine, stopWithUsageError } from "../src/cli/command-line.ts";
+import { SHARE_CARDS_MODES } from "../src/config/cards.ts";
 import { startPortal } from "../src/portal/index.ts";
 import { MAX_PAGE_SIZE } from "../src/portal/paging.ts";
 import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
@@ -16,21 +17,73 @@ import { benchShards, type ShardsFigures } from "./shards.ts";
  * `npm run bench`: cold, warm, changed (5% of events) and edited (one event)
  * builds of a synthetic portal,
  * against floors measured in the same run (docs/performance.md). Prints
- * figures and ratios; never fails on a threshold.
- *
- *   --size small|medium|large|CxE[,...]  5x100, 10x1000 (default), 50x2000 calendars x events
- *   --latency ms          portal latency per request (default 20)
- *   --max-concurrency n   requests the portal serves at once (default 16)
- *   --disk                write outputs and caches to the system temporary folder, not tmpfs
- *   --repeat n            build each cell n times (at most 5) and keep the fastest
- *   --out file.json       also write the figures as JSON
- *   --portal              add the reference portal's own throughput, and a details request's
- *                         cost above the latency (one at a time, and at --max-concurrency)
- *   --no-search           skip the search index section (built for the 10,000-event portal)
- *   --share-cards mode    SHARE_CARDS for the builds: auto (default), all, og or off (docs/share-cards.md)
- *   --shards n[,n...]     also the build split over n shards and merged (src/shards): each shard
- *                         cold alone (projected to n runners) and all of a warm build at once here
+ * figures and ratios; never fails on a threshold. The builds get settings of
+ * their own, never the shell's (bench/build.ts).
  */
+const BENCH = defineCommand({
+  run: "npm run bench",
+  summary:
+    "Cold, warm, changed (5% of events) and edited (one event) builds of a synthetic portal against floors measured in the same run, and the search index (docs/performance.md). Prints figures and ratios; never fails on a threshold.",
+  options: {
+    size: {
+      type: "string",
+      value: "<size,...>",
+      default: "medium",
+      meaning:
+        "small, medium or large (5x100, 10x1000, 50x2000 calendars x events) or CxE; several with commas",
+    },
+    latency: {
+      type: "string",
+      value: "<ms>",
+      default: "20",
+      meaning: "portal latency per request",
+    },
+    "max-concurrency": {
+      type: "string",
+      value: "<n>",
+      default: "16",
+      meaning: "requests the portal serves at once",
+    },
+    disk: {
+      type: "boolean",
+      default: false,
+      meaning: "write outputs and caches to the system temporary folder, not tmpfs",
+    },
+    repeat: {
+      type: "string",
+      value: "<n>",
+      default: "1",
+      meaning: "build each cell n times (at most 5) and keep the fastest",
+    },
+    out: { type: "string", value: "<file.json>", meaning: "also write the figures as JSON" },
+    portal: {
+      type: "boolean",
+      default: false,
+      meaning:
+        "add the reference portal's own throughput, and a details request's cost above the latency (one at a time, and at --max-concurrency)",
+    },
+    search: {
+      type: "boolean",
+      default: true,
+      meaning: "skip the search index section (built for the 10,000-event portal)",
+    },
+    "share-cards": {
+      type: "string",
+      value: "<mode>",
+      choices: SHARE_CARDS_MODES,
+      default: "auto",
+      meaning: "SHARE_CARDS for the builds (docs/share-cards.md)",
+    },
+    shards: {
+      type: "string",
+      value: "<n,...>",
+      default: "",
+      meaning:
+        "also the build split over n shards and merged: each shard cold alone (projected to n runners), and all of a warm build at once here",
+    },
+  },
+  settings: [],
+});
 
 const SIZES: Readonly<Record<string, string>> = {
   small: "5x100",
@@ -42,32 +95,15 @@ const SITE_URL = "https://events.example.org";
 /** Events changed between the warm and the changed build: every 20th, 5%. */
 const CHANGE_EVERY = 20;
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "medium" },
-    latency: { type: "string", default: "20" },
-    "max-concurrency": { type: "string", default: "16" },
-    disk: { type: "boolean", default: false },
-    repeat: { type: "string", default: "1" },
-    out: { type: "string" },
-    portal: { type: "boolean", default: false },
-    search: { type: "boolean", default: true },
-    "share-cards": { type: "string", default: "auto" },
-    shards: { type: "string", default: "" },
-  },
-  allowNegative: true,
-});
+const { values } = readCommandLine(BENCH);
 const latencyMs = positive("latency", values.latency);
 const maxConcurrency = positive("max-concurrency", values["max-concurrency"]);
 const repeat = Math.min(5, positive("repeat", values.repeat));
 const shareCards = values["share-cards"];
-if (!["auto", "all", "og", "off"].includes(shareCards)) {
-  throw new Error(`--share-cards: expected auto, all, og or off, got "${shareCards}"`);
-}
 const shardCounts = values.shards
   ? values.shards.split(",").map((n) => {
       const count = positive("shards", n.trim());
-      if (count < 1 || count > 16) throw new Error(`--shards: 1 to 16 shards, got ${n}`);
+      if (count < 1 || count > 16) stopWithUsageError(BENCH, `--shards: 1 to 16 shards, got ${n}`);
       return count;
     })
   : [];
@@ -78,7 +114,8 @@ const medium =
 const sizes = values.size.split(",").map((name) => {
   const spec = SIZES[name.trim()] ?? name.trim();
   const match = /^(\d+)x(\d+)$/.exec(spec);
-  if (!match) throw new Error(`--size: expected small, medium, large or CxE, got "${name}"`);
+  if (!match)
+    stopWithUsageError(BENCH, `--size: expected small, medium, large or CxE, got "${name}"`);
   return { calendars: Number(match[1]), eventsPerCalendar: Number(match[2]) };
 });
 
@@ -503,7 +540,7 @@ function printShards(runs: readonly ShardsFigures[], coldSeconds: number, warmSe
 function positive(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`--${name}: expected a positive number, got "${raw}"`);
+    stopWithUsageError(BENCH, `--${name}: expected a positive number, got "${raw}"`);
   return value;
 }
 

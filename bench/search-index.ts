@@ -7,6 +7,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { DateTime } from "luxon";
+import { defineCommand, readCommandLine, stopWithUsageError } from "../src/cli/command-line.ts";
 import { EMPTY_FIELD_MAP } from "../src/model/field-map.ts";
 import { normalizeSnapshot } from "../src/model/normalize-snapshot.ts";
 import type { Calendar } from "../src/model/types.ts";
@@ -39,8 +40,6 @@ import { buildViews } from "../src/site/views.ts";
  * over loopback HTTP) as templates/assets/search.js asks them, and counts what
  * a visitor downloads on a first visit. Counts and bytes are exact; times
  * depend on the machine and its load.
- *
- *   node --import tsx bench/search-index.ts [--events-per-calendar N] [--calendars N]
  */
 
 export interface SearchIndexBenchOptions {
@@ -534,14 +533,37 @@ export function formatSearchIndexBench(result: SearchIndexBenchResult): string {
   ].join("\n");
 }
 
+const SEARCH_INDEX_BENCH = defineCommand({
+  run: "node --import tsx bench/search-index.ts",
+  summary:
+    "The search index at scale: built for a synthetic portal as a build does, in parts by month, against one index and parts by calendar; then typical queries through Pagefind's own browser script, and what a visitor downloads.",
+  options: {
+    calendars: { type: "string", value: "<n>", default: "4", meaning: "calendars of the portal" },
+    "events-per-calendar": {
+      type: "string",
+      value: "<n>",
+      default: "2500",
+      meaning: "events in each calendar",
+    },
+  },
+  settings: [],
+});
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const arg = (name: string) => {
-    const index = process.argv.indexOf(name);
-    return index === -1 ? undefined : Number(process.argv[index + 1]);
+  const { values } = readCommandLine(SEARCH_INDEX_BENCH);
+  const count = (name: keyof typeof values): number => {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value < 1) {
+      stopWithUsageError(
+        SEARCH_INDEX_BENCH,
+        `--${name}: expected a whole number, got "${values[name]}"`,
+      );
+    }
+    return value;
   };
   const result = await benchSearchIndex({
-    calendars: arg("--calendars"),
-    eventsPerCalendar: arg("--events-per-calendar"),
+    calendars: count("calendars"),
+    eventsPerCalendar: count("events-per-calendar"),
   });
   console.log(formatSearchIndexBench(result));
 }

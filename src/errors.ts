@@ -20,6 +20,16 @@ export class TemplateError extends PublisherError {
   override name = "TemplateError";
 }
 
+/**
+ * A command line the command cannot run: an option it does not know or whose
+ * value it cannot use, an argument too many or missing. The command prints
+ * one line with where its options are listed (src/cli/command-line.ts) and
+ * exits 2, apart from failures of a run, which exit 1.
+ */
+export class UsageError extends PublisherError {
+  override name = "UsageError";
+}
+
 /** The portal API failed or answered something unusable. */
 export class ApiError extends PublisherError {
   override name = "ApiError";

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { defineCommand, readCommandLine } from "../src/cli/command-line.ts";
+import { BUILT_SITE_OPTION } from "../src/cli/site-options.ts";
+import { envSettings } from "../src/config/env-settings.ts";
 import { startPreviewServer } from "../src/hosts/preview-server.ts";
 
 /**
@@ -10,13 +12,32 @@ import { startPreviewServer } from "../src/hosts/preview-server.ts";
  * CDN serves. Build first with a pinned clock for stable pictures:
  *   SITE_NOW=2026-03-20T12:00:00Z npm run build && npm run screenshots
  */
-const { values } = parseArgs({
+const SCREENSHOTS = defineCommand({
+  run: "npm run screenshots",
+  summary:
+    "Takes the README's screenshots of a built site in Debian's Chromium, through the preview server. Build first with a pinned clock for stable pictures: SITE_NOW=2026-03-20T12:00:00Z npm run build.",
   options: {
-    dir: { type: "string", default: "_site" },
-    out: { type: "string", default: "docs/screenshots" },
-    chromium: { type: "string", default: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    ...BUILT_SITE_OPTION,
+    out: {
+      type: "string",
+      value: "<dir>",
+      default: "docs/screenshots",
+      meaning: "where the pictures go",
+    },
+    chromium: {
+      type: "string",
+      value: "<path>",
+      meaning: "the browser (default CHROMIUM_PATH, else /usr/bin/chromium)",
+    },
   },
+  settings: [
+    // The search page's "today" is the build's, when pinned.
+    ...envSettings("Site", ["SITE_NOW"]),
+    ...envSettings("Tools", ["CHROMIUM_PATH"]),
+  ],
 });
+
+const { values } = readCommandLine(SCREENSHOTS);
 
 const calendarHtml = readFileSync(join(values.dir, "calendars", "culture", "index.html"), "utf8");
 const firstMatch = (pattern: RegExp) => calendarHtml.match(pattern)?.[1] ?? "/";
@@ -39,7 +60,7 @@ const pages = [
 
 const server = await startPreviewServer({ root: values.dir });
 const browser = await chromium.launch({
-  executablePath: values.chromium,
+  executablePath: values.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
     "--no-sandbox",
     "--disable-gpu",

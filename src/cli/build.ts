@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
-import { readBuildConfig } from "../config/build-config.ts";
+import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
+import { UsageError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
 import { checkHostLimits } from "../publish/host-limits.ts";
@@ -13,6 +13,7 @@ import { publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
+import { defineCommand } from "./command-line.ts";
 import { connectPortal } from "./connect-portal.ts";
 import { renderSite } from "./render-site.ts";
 import { runCli } from "./run.ts";
@@ -30,20 +31,41 @@ import { runCli } from "./run.ts";
  * together and publish into `--target` (default `_site`): the folder whose
  * published state the shards compare with.
  */
-runCli(async () => {
-  const { values } = parseArgs({
-    options: {
-      output: { type: "string" },
-      metrics: { type: "string" },
-      shard: { type: "string" },
-      target: { type: "string" },
+const BUILD = defineCommand({
+  run: "npm run build",
+  summary:
+    "Fetches the portal, renders the site into a staging folder, checks it and swaps it into the output folder; ends with a short report.",
+  options: {
+    output: {
+      type: "string",
+      value: "<dir>",
+      meaning: "the folder the site is published into (default _site; a shard's own with --shard)",
     },
-  });
+    metrics: {
+      type: "string",
+      value: "<file.json>",
+      meaning: "also write the build's phase times and work counts to this file",
+    },
+    shard: {
+      type: "string",
+      value: "<I/N>",
+      meaning: "render share I of a build split over N machines, for npm run merge-shards",
+    },
+    target: {
+      type: "string",
+      value: "<dir>",
+      meaning: "with --shard: the folder the shards are merged into (default _site)",
+    },
+  },
+  settings: BUILD_SETTINGS,
+});
+
+runCli(BUILD, async ({ values }) => {
   // With --shard, even 1/1, the output is a shard's, for merge-shards to publish.
   const sharded = values.shard !== undefined;
   const shard = values.shard !== undefined ? parseShard(values.shard) : WHOLE_BUILD;
   if (sharded && !values.output) {
-    throw new Error("--shard needs --output DIR: a folder of its own for each shard");
+    throw new UsageError("--shard needs --output <dir>: a folder of its own for each shard");
   }
   const output = values.output ?? DEFAULT_OUTPUT;
   // The published site this build compares with: its own output, or the shards' merge's.

@@ -13,13 +13,14 @@ import {
   settingsInEffect,
   shellBlock,
 } from "../check/settings-block.ts";
-import { type ApiConfig, readApiConfig } from "../config/api.ts";
-import { loadEnvFile } from "../config/env-file.ts";
-import { readSiteConfig } from "../config/site.ts";
+import { API_SETTINGS, type ApiConfig, readApiConfig } from "../config/api.ts";
+import { ENV_FILE_SETTINGS, loadEnvFile } from "../config/env-file.ts";
+import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { AuthError } from "../errors.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { proposeFieldMap, type UnmatchedEntry } from "../model/propose-field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { defineCommand, readCommandLine } from "./command-line.ts";
 
 export interface Output {
   write(text: string): unknown;
@@ -354,7 +355,16 @@ function better(proposed: Evaluation, current: Evaluation): boolean {
   );
 }
 
+const CHECK_API = defineCommand({
+  run: "npm run check-api",
+  summary:
+    "Checks the API settings and finds the ones a differing portal needs (token placement, paging, field map), printed as one block to paste; exits 0 only when the settings in effect work.",
+  options: {},
+  settings: [...API_SETTINGS, ...SITE_SETTINGS, ...ENV_FILE_SETTINGS],
+});
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  readCommandLine(CHECK_API);
   try {
     const loaded = loadEnvFile(process.env);
     if (loaded.file && loaded.applied.length + loaded.overridden.length > 0) {

@@ -1,12 +1,12 @@
-import { parseArgs } from "node:util";
-import { readSiteConfig } from "../config/site.ts";
-import { ConfigError } from "../errors.ts";
+import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
+import { UsageError } from "../errors.ts";
 import { renderApacheConfig } from "../hosts/apache-config.ts";
 import { defaultHeaderRules } from "../hosts/headers.ts";
 import { renderCloudflareHeaders } from "../hosts/headers-file.ts";
 import { withMapTiles } from "../hosts/map-policy.ts";
 import { renderNginxConfig } from "../hosts/nginx-config.ts";
 import { renderS3Sync } from "../hosts/s3-upload.ts";
+import { defineCommand } from "./command-line.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -17,19 +17,37 @@ import { runCli } from "./run.ts";
  */
 const FORMATS = ["cloudflare", "nginx", "apache", "s3"] as const;
 
-runCli(async () => {
-  const { values } = parseArgs({
-    options: {
-      format: { type: "string" },
-      root: { type: "string", default: "/var/www/events" },
-      listen: { type: "string", default: "80" },
-      "server-name": { type: "string" },
+const HEADERS = defineCommand({
+  run: "npm run headers",
+  summary:
+    "Prints netlify.toml's headers for another host: a _headers file (Cloudflare Pages), an nginx or Apache configuration, or aws s3 sync passes.",
+  forms: ["--format <host> [options]"],
+  options: {
+    format: {
+      type: "string",
+      value: "<host>",
+      choices: FORMATS,
+      meaning: "the host to print the headers for",
     },
-  });
-  const format = values.format as (typeof FORMATS)[number] | undefined;
-  if (!format || !FORMATS.includes(format)) {
-    throw new ConfigError(`--format: expected ${FORMATS.join(", ")}.`);
-  }
+    root: {
+      type: "string",
+      value: "<dir>",
+      default: "/var/www/events",
+      meaning: "nginx: the folder the site is served from",
+    },
+    listen: { type: "string", value: "<port>", default: "80", meaning: "nginx: the port" },
+    "server-name": {
+      type: "string",
+      value: "<name>",
+      meaning: "nginx: the server name (default SITE_URL's host)",
+    },
+  },
+  settings: SITE_SETTINGS,
+});
+
+runCli(HEADERS, async ({ values }) => {
+  const format = values.format;
+  if (!format) throw new UsageError(`--format: expected ${FORMATS.join(", ")}`);
   const site = readSiteConfig(process.env);
   const basePath = site.urls.basePath;
   // The place pages admit MAP_TILES_URL's tile server (src/hosts/map-policy.ts).

@@ -1,8 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
-import { readPublishStepConfig } from "../config/build-config.ts";
+import { PUBLISH_STEP_SETTINGS, readPublishStepConfig } from "../config/build-config.ts";
+import { UsageError } from "../errors.ts";
 import { timedAsync } from "../metrics.ts";
 import { checkHostLimits } from "../publish/host-limits.ts";
 import { discardStaging, prepareStaging } from "../publish/publish.ts";
@@ -10,6 +10,7 @@ import { lastPublishedFiles, publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
 import { mergeShards } from "../shards/merge.ts";
 import type { ShardRecord } from "../shards/shard-record.ts";
+import { defineCommand } from "./command-line.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -21,11 +22,25 @@ import { runCli } from "./run.ts";
  * does (SITE_URL, EVENT_API_CACHE_DIR, the shrink guard's, DEPLOY_TARGET):
  * run it with the shards' environment. It needs no portal.
  */
-runCli(async () => {
-  const { values, positionals } = parseArgs({
-    options: { output: { type: "string", default: DEFAULT_OUTPUT } },
-    allowPositionals: true,
-  });
+const MERGE_SHARDS = defineCommand({
+  run: "npm run merge-shards",
+  summary:
+    "Puts the outputs of npm run build -- --shard I/N together, checks them and publishes them as one build does.",
+  forms: ["[--output <dir>] <shard dir>..."],
+  options: {
+    output: {
+      type: "string",
+      value: "<dir>",
+      default: DEFAULT_OUTPUT,
+      meaning: "the folder the merged site is published into",
+    },
+  },
+  positionals: true,
+  settings: PUBLISH_STEP_SETTINGS,
+});
+
+runCli(MERGE_SHARDS, async ({ values, positionals }) => {
+  if (positionals.length === 0) throw new UsageError("name the shards' output folders");
   const started = performance.now();
   const output = values.output;
   const config = readPublishStepConfig(process.env);

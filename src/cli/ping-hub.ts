@@ -1,6 +1,7 @@
-import { readSiteConfig } from "../config/site.ts";
+import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { pingHub } from "../rebuild/websub-ping.ts";
-import { publishedOption } from "./published-option.ts";
+import { defineCommand } from "./command-line.ts";
+import { PUBLISHED_OPTION, publishedLocation } from "./published-option.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -8,9 +9,17 @@ import { runCli } from "./run.ts";
  * WEBSUB_HUB once for each feed the deployed build changed (docs/deploy.md).
  * Run it after the deploy, against the deployed site (default SITE_URL).
  */
-runCli(async () => {
+const PING_HUB = defineCommand({
+  run: "npm run ping-hub",
+  summary:
+    "After a deploy, pings WEBSUB_HUB once for each feed the deployed build changed; run it against the deployed site.",
+  options: PUBLISHED_OPTION,
+  settings: SITE_SETTINGS,
+});
+
+runCli(PING_HUB, async ({ values }) => {
   const site = readSiteConfig(process.env);
-  const published = publishedOption(process.env, "deployed site");
+  const published = publishedLocation(values.published, process.env, "deployed site");
   const result = await pingHub({
     hub: site.websubHub,
     published,

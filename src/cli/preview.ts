@@ -1,27 +1,38 @@
 import { existsSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { PublishedSite } from "../api/published-site.ts";
-import { readMapSettings } from "../config/map.ts";
+import { MAP_SETTINGS, readMapSettings } from "../config/map.ts";
 import { ConfigError } from "../errors.ts";
 import { defaultHeaderRules, headersFor } from "../hosts/headers.ts";
 import { withMapTiles } from "../hosts/map-policy.ts";
 import { startPreviewServer } from "../hosts/preview-server.ts";
 import { paths, SiteUrls } from "../model/url-scheme.ts";
+import { defineCommand } from "./command-line.ts";
 import { runCli } from "./run.ts";
+import { BUILT_SITE_OPTION, SERVE_PORT_OPTION } from "./site-options.ts";
 
 /**
  * `npm run preview`: serves the built site (`_site/`, or `--dir`) with the
  * production headers, to check a build before it is deployed, in the folder
  * its SITE_URL names (read from the build's manifest).
  */
-runCli(async () => {
-  const { values } = parseArgs({
-    options: {
-      dir: { type: "string", default: "_site" },
-      port: { type: "string", default: "8080" },
-      host: { type: "string", default: "127.0.0.1" },
+const PREVIEW = defineCommand({
+  run: "npm run preview",
+  summary:
+    "Serves the built site exactly as the CDN would (headers from netlify.toml), in the folder its SITE_URL names.",
+  options: {
+    ...BUILT_SITE_OPTION,
+    ...SERVE_PORT_OPTION,
+    host: {
+      type: "string",
+      value: "<address>",
+      default: "127.0.0.1",
+      meaning: "the address to serve on",
     },
-  });
+  },
+  settings: MAP_SETTINGS,
+});
+
+runCli(PREVIEW, async ({ values }) => {
   if (!existsSync(values.dir)) {
     throw new ConfigError(`Nothing to preview in ${values.dir}/: run npm run build first.`);
   }

@@ -1,8 +1,10 @@
-import { readApiConfig } from "../config/api.ts";
-import { readShrinkGuardConfig } from "../config/publish.ts";
-import { readSiteConfig } from "../config/site.ts";
+import { API_SETTINGS, readApiConfig } from "../config/api.ts";
+import { envSettings } from "../config/env-settings.ts";
+import { readShrinkGuardConfig, SHRINK_GUARD_SETTINGS } from "../config/publish.ts";
+import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
-import { publishedOption } from "./published-option.ts";
+import { defineCommand } from "./command-line.ts";
+import { PUBLISHED_OPTION, publishedLocation } from "./published-option.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -12,9 +14,23 @@ import { runCli } from "./run.ts";
  * 1 with one line when it cannot tell, when the shrink guard would stop the
  * build (ALLOW_SHRINK=1 lets it through), or when the hook failed.
  */
-runCli(async () => {
+const REBUILD_IF_CHANGED = defineCommand({
+  run: "npm run rebuild-if-changed",
+  summary:
+    "Compares the portal's lists with the published site's build state and POSTs BUILD_HOOK_URL only when something changed that the shrink guard would publish; the last line says unchanged, changed: ... or error: ....",
+  options: PUBLISHED_OPTION,
+  settings: [
+    ...API_SETTINGS,
+    ...SITE_SETTINGS,
+    ...SHRINK_GUARD_SETTINGS,
+    // Read below, passed on as it is.
+    ...envSettings("Build and deploy", ["BUILD_HOOK_URL"]),
+  ],
+});
+
+runCli(REBUILD_IF_CHANGED, async ({ values }) => {
   const site = readSiteConfig(process.env);
-  const published = publishedOption(process.env, "published site");
+  const published = publishedLocation(values.published, process.env, "published site");
   const result = await rebuildIfChanged({
     config: readApiConfig(process.env),
     published,

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseArgs } from "node:util";
 import { openShareCards } from "../cards/share-cards.ts";
-import { readBuildConfig } from "../config/build-config.ts";
+import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { headersFor } from "../hosts/headers.ts";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import { defineCommand } from "./command-line.ts";
 import { connectPortal } from "./connect-portal.ts";
 import { runCli } from "./run.ts";
+import { SERVE_PORT_OPTION } from "./site-options.ts";
 
 /**
  * `npm start`: builds into _site and serves it with live reload, against the
@@ -19,13 +20,23 @@ import { runCli } from "./run.ts";
  * oEmbed endpoint answers at `{site}/oembed` as the host's function does.
  * Edits to templates rebuild; the portal is read again on each rebuild.
  */
-runCli(async () => {
-  const { values } = parseArgs({
-    options: {
-      port: { type: "string", default: "8080" },
-      output: { type: "string", default: "_site" },
+const START = defineCommand({
+  run: "npm start",
+  summary:
+    "Builds the site and serves it with live reload and the production headers; edits to templates rebuild, and each rebuild reads the portal again.",
+  options: {
+    ...SERVE_PORT_OPTION,
+    output: {
+      type: "string",
+      value: "<dir>",
+      default: "_site",
+      meaning: "the folder the site is built into",
     },
-  });
+  },
+  settings: BUILD_SETTINGS,
+});
+
+runCli(START, async ({ values }) => {
   const port = Number(values.port);
   const config = readBuildConfig(process.env, { defaultSiteUrl: `http://localhost:${port}` });
   const { site } = config;

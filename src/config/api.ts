@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { EMPTY_FIELD_MAP, type FieldMap, parseFieldMap } from "../model/field-map.ts";
+import { envSettings } from "./env-settings.ts";
 
 /** How the token travels: `Authorization: Bearer`, a named header, or a query parameter. */
 export type AuthMode =
@@ -55,6 +56,34 @@ export interface ApiOptions {
 
 /** API settings, read once from the environment; every variable is in docs/configuration.md. */
 export interface ApiConfig extends ApiEndpoint, ApiOptions {}
+
+/** What readApiOptions reads: every API setting but the portal's address and token. */
+export const API_OPTIONS_SETTINGS = envSettings("API", [
+  "EVENT_API_CONCURRENCY",
+  "EVENT_API_TIMEOUT",
+  "EVENT_API_RETRIES",
+  "EVENT_API_RETRY_MAX_WAIT",
+  "EVENT_API_CACHE_DURATION",
+  "EVENT_API_CACHE_DIR",
+  "EVENT_API_CALENDARS",
+  "EVENT_API_FIELD_MAP",
+  "EVENT_API_ALLOW_STALE",
+  "EVENT_API_PAGING",
+  "EVENT_API_PAGE_SIZE_PARAM",
+  "EVENT_API_PAGE_SIZE",
+  "EVENT_API_MAX_RESPONSE_SIZE",
+]);
+
+/** What readApiConfig reads. */
+export const API_SETTINGS = [
+  ...envSettings("API", [
+    "EVENT_API_URL",
+    "EVENT_API_TOKEN",
+    "EVENT_API_TOKEN_FILE",
+    "EVENT_API_AUTH",
+  ]),
+  ...API_OPTIONS_SETTINGS,
+];
 
 export function readApiConfig(env: NodeJS.ProcessEnv): ApiConfig {
   return { ...readApiEndpoint(env), ...readApiOptions(env) };

@@ -1,10 +1,17 @@
 import { ConfigError } from "../errors.ts";
-import { type ApiConfig, type ApiOptions, readApiConfig, readApiOptions } from "./api.ts";
-import { type CardsConfig, readCardsConfig } from "./cards.ts";
-import { type DeployConfig, readDeployConfig } from "./deploy.ts";
-import { type PublishConfig, readPublishConfig } from "./publish.ts";
-import { resolveRebuildInterval } from "./schedule.ts";
-import { readSiteConfig, type SiteConfig } from "./site.ts";
+import {
+  API_OPTIONS_SETTINGS,
+  API_SETTINGS,
+  type ApiConfig,
+  type ApiOptions,
+  readApiConfig,
+  readApiOptions,
+} from "./api.ts";
+import { CARDS_SETTINGS, type CardsConfig, readCardsConfig } from "./cards.ts";
+import { DEPLOY_SETTINGS, type DeployConfig, readDeployConfig } from "./deploy.ts";
+import { PUBLISH_SETTINGS, type PublishConfig, readPublishConfig } from "./publish.ts";
+import { resolveRebuildInterval, SCHEDULE_SETTINGS } from "./schedule.ts";
+import { readSiteConfig, SITE_SETTINGS, type SiteConfig } from "./site.ts";
 
 /**
  * The settings of one build, read and validated once from the environment
@@ -43,6 +50,16 @@ export interface BuildConfigOptions {
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** What readBuildConfig reads. */
+export const BUILD_SETTINGS = [
+  ...API_SETTINGS,
+  ...SITE_SETTINGS,
+  ...CARDS_SETTINGS,
+  ...SCHEDULE_SETTINGS,
+  ...DEPLOY_SETTINGS,
+  ...PUBLISH_SETTINGS,
+];
+
 export function readBuildConfig(
   env: NodeJS.ProcessEnv,
   options: BuildConfigOptions = {},
@@ -68,6 +85,15 @@ export function readBuildConfig(
 
 /** What the publish step reads (`npm run merge-shards`): no portal, the settings of the site and its host. */
 export type PublishStepConfig = Pick<BuildConfig, "site" | "publish" | "deploy" | "cacheDir">;
+
+/** What readPublishStepConfig reads: no portal's address or token, its options for the cache folder. */
+export const PUBLISH_STEP_SETTINGS = [
+  ...SITE_SETTINGS,
+  ...API_OPTIONS_SETTINGS,
+  ...SCHEDULE_SETTINGS,
+  ...DEPLOY_SETTINGS,
+  ...PUBLISH_SETTINGS,
+];
 
 export function readPublishStepConfig(
   env: NodeJS.ProcessEnv,

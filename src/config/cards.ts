@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { envSettings } from "./env-settings.ts";
 
 /**
  * SHARE_CARDS: which share cards the build draws (src/cards, docs/share-cards.md).
@@ -34,6 +35,9 @@ export function eventCardShapes(
 export interface CardsConfig {
   readonly mode: ShareCardsMode;
 }
+
+/** What readCardsConfig reads. */
+export const CARDS_SETTINGS = envSettings("Site", ["SHARE_CARDS"]);
 
 export function readCardsConfig(env: NodeJS.ProcessEnv): CardsConfig {
   const raw = env.SHARE_CARDS?.trim().toLowerCase() || "auto";

@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { envSettings } from "./env-settings.ts";
 
 /**
  * Where the site is published (DEPLOY_TARGET). The build writes the same site
@@ -20,6 +21,9 @@ export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 export interface DeployConfig {
   readonly target: DeployTarget;
 }
+
+/** What readDeployConfig reads. */
+export const DEPLOY_SETTINGS = envSettings("Build and deploy", ["DEPLOY_TARGET"]);
 
 export function readDeployConfig(env: NodeJS.ProcessEnv): DeployConfig {
   const raw = env.DEPLOY_TARGET?.trim().toLowerCase() || "netlify";

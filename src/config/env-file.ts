@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { ConfigError } from "../errors.ts";
+import { envSettings } from "./env-settings.ts";
 
 export interface EnvFileResult {
   /** The file read, or null when there was none (or ENV_FILE=none). */
@@ -11,6 +12,9 @@ export interface EnvFileResult {
   /** Variables in the file that the environment overrode. */
   readonly overridden: readonly string[];
 }
+
+/** What loadEnvFile reads besides the file itself. */
+export const ENV_FILE_SETTINGS = envSettings("The .env file", ["ENV_FILE"]);
 
 /**
  * Reads settings from a `.env` file in the project root (the folder the npm

@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { envSettings } from "./env-settings.ts";
 
 /**
  * MAP_TILES_URL and MAP_ATTRIBUTION: a tile server the site's owner runs or
@@ -17,6 +18,9 @@ export interface MapSettings {
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** What readMapSettings reads. */
+export const MAP_SETTINGS = envSettings("Site", ["MAP_TILES_URL", "MAP_ATTRIBUTION"]);
 
 export function readMapSettings(env: NodeJS.ProcessEnv): MapSettings | null {
   const raw = env.MAP_TILES_URL?.trim();

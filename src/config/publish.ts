@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.ts";
 import { parseDuration } from "./api.ts";
+import { envSettings } from "./env-settings.ts";
 
 /**
  * How a build is published: the shrink guard's limits (src/publish/shrink-guard.ts),
@@ -36,6 +37,20 @@ export const DEFAULT_MIN_DROP_EVENTS = 10;
 export const DEFAULT_DATE_DELAY_MS = 3_600_000;
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** What readShrinkGuardConfig reads. */
+export const SHRINK_GUARD_SETTINGS = envSettings("Build and deploy", [
+  "ALLOW_SHRINK",
+  "INCOMING_HOOK_BODY",
+  "SHRINK_GUARD_MAX_DROP",
+  "SHRINK_GUARD_MIN_EVENTS",
+]);
+
+/** What readPublishConfig reads. */
+export const PUBLISH_SETTINGS = [
+  ...SHRINK_GUARD_SETTINGS,
+  ...envSettings("Build and deploy", ["PREVIOUS_MANIFEST_URL", "REBUILD_DATE_DELAY"]),
+];
 
 export function readPublishConfig(env: NodeJS.ProcessEnv, siteUrl: string): PublishConfig {
   return {

@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.ts";
+import { envSettings } from "./env-settings.ts";
 import { NETLIFY_TOML_PATH, readNetlifyToml } from "./netlify-toml.ts";
 
 /**
@@ -86,6 +87,9 @@ export function scheduleToMinutes(schedule: string): number {
   }
   return shortest;
 }
+
+/** What resolveRebuildInterval reads besides netlify.toml. */
+export const SCHEDULE_SETTINGS = envSettings("Build and deploy", ["REBUILD_INTERVAL_MINUTES"]);
 
 export interface RebuildInterval {
   readonly minutes: number;

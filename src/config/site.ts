@@ -1,7 +1,8 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
-import { type MapSettings, readMapSettings } from "./map.ts";
+import { envSettings } from "./env-settings.ts";
+import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 
 /**
  * Site settings, read once from the environment. Every variable is documented
@@ -83,6 +84,30 @@ export interface SiteConfigOptions {
    */
   readonly rebuildIntervalMinutes?: number;
 }
+
+/** What readSiteConfig reads. */
+export const SITE_SETTINGS = [
+  ...envSettings("Site", [
+    "SITE_URL",
+    "SITE_TITLE",
+    "SITE_DESCRIPTION",
+    "SITE_LANG",
+    "SITE_TIMEZONE",
+    "SITE_NOW",
+    "SITE_PAST_DAYS",
+    "FEED_PAST_DAYS",
+    "FEED_MAX_ITEMS",
+    "CANCELLED_GRACE_DAYS",
+    "CHANGE_NOTICE_DAYS",
+    "ICS_MAX_BYTES",
+    "EVENT_ICS",
+    "EVENT_EMBEDS",
+    "COLLAPSE_SERIES",
+  ]),
+  ...MAP_SETTINGS,
+  // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
+  ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
+];
 
 export function readSiteConfig(
   env: NodeJS.ProcessEnv,

@@ -1,3 +1,4 @@
+import { UsageError } from "../errors.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 /**
@@ -29,7 +30,7 @@ export function parseShard(text: string): Shard {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new Error(`--shard: expected I/N with 1 <= I <= N (e.g. 2/4), got "${text}"`);
+    throw new UsageError(`--shard: expected I/N with 1 <= I <= N (e.g. 2/4), got "${text}"`);
   }
   return Object.freeze({ index, count });
 }

@@ -28,7 +28,7 @@ describe("npm run headers", () => {
     expect(apache.stdout).toBe(renderApacheConfig({ basePath: "/events" }));
     expect(cloudflare.stdout).toBe(renderCloudflareHeaders());
     expect(s3.stdout).toBe(renderS3Sync());
-    expect(wrong.status).toBe(1);
-    expect(wrong.stderr).toContain("--format: expected cloudflare, nginx, apache, s3");
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('--format: expected cloudflare, nginx, apache, s3; got "iis"');
   });
 });

@@ -8,7 +8,7 @@ import { call } from "../helpers/http-requests.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
-const CLI = join(ROOT, "src/portal/cli.ts");
+const CLI = join(ROOT, "src/cli/portal.ts");
 
 interface Run {
   code: number | null;
@@ -109,7 +109,7 @@ describe("portal CLI", () => {
       const noOrg = await run(["token", "issue", "--tokens", tokens]);
       expect(noOrg.code).toBe(2);
       expect(noOrg.stderr).toContain("--org");
-      expect((await run(["--paging", "sideways", "--port", "0"])).code).toBe(1);
+      expect((await run(["--paging", "sideways", "--port", "0"])).code).toBe(2);
       expect((await run(["--port", "many"])).code).toBe(2);
       const unknown = await run(["token", "revoke", "zzzzzzzzzzzz", "--tokens", tokens]);
       expect(unknown.code).toBe(1);
