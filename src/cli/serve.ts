@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import { headersFor } from "../build/headers.ts";
+import { BROWSER_SOURCES } from "../bundle/browser-bundle.ts";
 import { openShareCards } from "../cards/share-cards.ts";
 import { readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
@@ -17,7 +18,8 @@ import { runCli } from "./run.ts";
  * one. Responses carry the same headers as production (netlify.toml), so
  * framing, CORS and the Content-Security-Policy can be checked locally; the
  * oEmbed endpoint answers at `{site}/oembed` as the host's function does.
- * Edits to templates rebuild; the portal is read again on each rebuild.
+ * Edits to templates and to the browser scripts rebuild; the portal is read
+ * again on each rebuild.
  */
 runCli(async () => {
   const { values } = parseArgs({
@@ -48,7 +50,12 @@ runCli(async () => {
       });
       return (await loadSiteData(fetched.snapshot, config)).data;
     },
-    configure(eleventyConfig: { setServerOptions(options: object): void }) {
+    configure(eleventyConfig: {
+      setServerOptions(options: object): void;
+      addWatchTarget(target: string): void;
+    }) {
+      // The browser scripts are bundled from there on the next rebuild (src/bundle/browser-bundle.ts).
+      for (const folder of BROWSER_SOURCES) eleventyConfig.addWatchTarget(folder);
       eleventyConfig.setServerOptions({
         port,
         middleware: [

@@ -29,6 +29,7 @@ import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../
 import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import type { MediaFile } from "../site/media.ts";
+import { siteScriptFiles } from "../site/site-scripts.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
 import feedsPlugin from "./feeds-plugin.ts";
@@ -303,6 +304,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
   return [
+    siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),

@@ -2,9 +2,10 @@ import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { encodeIdSegment, paths, type SiteUrls } from "../model/url-scheme.ts";
 import { isUpcoming } from "../outputs/public-json.ts";
+import type { WidgetLabels } from "./browser/widget-config.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { escapeHtml } from "./html.ts";
-import { WIDGET_LABELS, type WidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";
+import { WIDGET_LABELS, widgetLanguage, widgetLocale } from "./labels.ts";
 import { WIDGET_DEFAULTS } from "./options.ts";
 
 /**
