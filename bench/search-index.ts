@@ -17,13 +17,13 @@ import { FileWriter } from "../src/render/file-writer.ts";
 import {
   bundleOf,
   PARTS_FILE,
-  type PartSummary,
   partFiles,
   partSummary,
   rootFiles,
 } from "../src/search/index-layout.ts";
 import { runPagefind } from "../src/search/pagefind-indexer.ts";
 import { partFingerprint } from "../src/search/part-cache.ts";
+import type { PartSummary } from "../src/search/part-summary.ts";
 import { type PartFigures, recordsFor, writeSearchIndex } from "../src/search/search-index.ts";
 import { type SearchPart, searchParts } from "../src/search/search-parts.ts";
 import type { SearchRecord } from "../src/search/search-records.ts";
@@ -37,7 +37,7 @@ import { buildViews } from "../src/site/views.ts";
  * Pagefind index (how the site built it before parts) and in parts by
  * calendar (the alternative to months). Then runs typical queries through
  * Pagefind's own browser script (/pagefind/pagefind.js, in Node, fetching
- * over loopback HTTP) as templates/assets/search.js asks them, and counts what
+ * over loopback HTTP) as src/site/browser/search.ts asks them, and counts what
  * a visitor downloads on a first visit. Counts and bytes are exact; times
  * depend on the machine and its load.
  */
@@ -324,14 +324,6 @@ function dayLists(today: string): { upcoming: string[]; past: string[] } {
   return { upcoming: list(0, 181), past: list(-61, -1) };
 }
 
-interface Part {
-  readonly key: string;
-  readonly entry: string;
-  readonly records: number;
-  readonly firstDay: string;
-  readonly lastDay: string;
-}
-
 interface Hit {
   readonly id: string;
   readonly score: number;
@@ -342,7 +334,7 @@ interface Hit {
  * Serves the outputs over loopback, counting bytes, and asks Pagefind what
  * the search page asks: the upcoming events matching the words and filters,
  * sorted by start, then the past ones, most recent first, then the first
- * page of results' fragments. With parts, as templates/assets/search.js
+ * page of results' fragments. With parts, as src/site/browser/search.ts
  * does: parts.json, the index with no pages, the parts the days reach.
  */
 async function measureQueries(
@@ -395,7 +387,7 @@ async function measureQueries(
     bytes = 0;
     byKind = {};
     const parted = layout !== "single";
-    const list: { entry?: string; parts: Part[] } = parted
+    const list: { entry?: string; parts: PartSummary[] } = parted
       ? await (await fetch(`${base}${PARTS_FILE}`)).json()
       : { parts: [] };
     await pagefind.options({ basePath: base, baseUrl: "/", metaCacheTag: list.entry });
@@ -470,8 +462,8 @@ async function measureQueries(
   }
 }
 
-/** As templates/assets/search.js orders merged results: part, then place within the part. */
-function inOrder(hits: readonly Hit[], parts: readonly Part[], direction: 1 | -1): Hit[] {
+/** As src/site/browser/search.ts orders merged results: part, then place within the part. */
+function inOrder(hits: readonly Hit[], parts: readonly PartSummary[], direction: 1 | -1): Hit[] {
   if (!parts.length) return [...hits];
   const rank = new Map(parts.map((part, i) => [part.key, i]));
   const partOf = (hit: Hit) => rank.get(hit.id.slice(0, hit.id.indexOf("_"))) ?? 0;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BROWSER_SOURCES } from "../bundle/browser-bundle.ts";
 import { openShareCards } from "../cards/share-cards.ts";
 import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
@@ -18,7 +19,8 @@ import { SERVE_PORT_OPTION } from "./site-options.ts";
  * one. Responses carry the same headers as production (netlify.toml), so
  * framing, CORS and the Content-Security-Policy can be checked locally; the
  * oEmbed endpoint answers at `{site}/oembed` as the host's function does.
- * Edits to templates rebuild; the portal is read again on each rebuild.
+ * Edits to templates and to the browser scripts rebuild; the portal is read
+ * again on each rebuild.
  */
 const START = defineCommand({
   run: "npm start",
@@ -59,7 +61,12 @@ runCli(START, async ({ values }) => {
       });
       return (await loadSiteData(fetched.snapshot, config)).data;
     },
-    configure(eleventyConfig: { setServerOptions(options: object): void }) {
+    configure(eleventyConfig: {
+      setServerOptions(options: object): void;
+      addWatchTarget(target: string): void;
+    }) {
+      // The browser scripts are bundled from there on the next rebuild (src/bundle/browser-bundle.ts).
+      for (const folder of BROWSER_SOURCES) eleventyConfig.addWatchTarget(folder);
       eleventyConfig.setServerOptions({
         port,
         middleware: [

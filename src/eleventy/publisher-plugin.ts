@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { siteScriptFiles } from "../bundle/site-scripts.ts";
 import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
@@ -334,6 +335,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
   return [
+    siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
     ...publicJsonFileGroups(data, json),

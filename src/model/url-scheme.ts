@@ -95,7 +95,7 @@ export const paths = {
   oembedEndpoint: () => "/oembed",
   oembedEvent: (calendarId: string, eventId: string) =>
     `/oembed/${segment(calendarId)}/events/${segment(eventId)}.json`,
-  /** A file of the site's own assets (templates/assets, the widget's files). */
+  /** A file of the site's own assets (templates/assets, the site's scripts, the widget's files). */
   asset: (name: string) => `/assets/${name}`,
   widgetAsset: (name: string) => `/embed/${name}`,
   /** An image copied into the site, named by its bytes. */

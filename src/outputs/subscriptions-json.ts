@@ -2,6 +2,7 @@ import { type SiteUrls, scopeFiles } from "../model/url-scheme.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import type { SubscriptionScopes } from "./subscription-scopes.ts";
+import type { SubscriptionsDocument } from "./subscriptions-json-types.ts";
 
 /**
  * The list of every subscription the site publishes (site, calendars,
@@ -10,32 +11,6 @@ import type { SubscriptionScopes } from "./subscription-scopes.ts";
  * visitor's filters, or the nearest one (docs/feeds.md, "Subscribing to a
  * filter"). Built from the same functions as the panels rendered at build time.
  */
-
-export interface SubscriptionEntry {
-  /** Portal id of the calendar, or null when the scope spans calendars. */
-  readonly calendar: string | null;
-  /** Portal id of the category, or null when the scope spans categories. */
-  readonly category: string | null;
-  readonly name: string;
-  /** Link (root-relative, with the site's folder) to the page that shows the scope's events. */
-  readonly page: string;
-  /** Absolute https URL of the .ics, and the app links built from it. */
-  readonly https: string;
-  readonly webcal: string;
-  readonly google: string;
-  readonly outlook: string;
-  readonly office365: string;
-  /** Links (root-relative) to the feeds and to the QR code image. */
-  readonly rss: string;
-  readonly atom: string;
-  readonly json: string;
-  readonly qr: string;
-}
-
-export interface SubscriptionsDocument {
-  readonly version: 1;
-  readonly subscriptions: readonly SubscriptionEntry[];
-}
 
 function subscriptionsDocument(
   scopes: SubscriptionScopes,

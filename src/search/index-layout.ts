@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { encode } from "cborg";
 import { PublishError } from "../errors.ts";
+import type { PartSummary } from "./part-summary.ts";
 import type { SearchPart } from "./search-parts.ts";
 import { type IndexFile, stableIndexFiles } from "./stable-index.ts";
 
@@ -90,20 +91,6 @@ export function bundleOf(output: readonly IndexFile[]): SearchBundle {
 
 function relative(file: IndexFile): string {
   return file.path.replace(/^\/+/, "");
-}
-
-/** What parts.json says of a part. */
-export interface PartSummary {
-  readonly key: string;
-  /**
-   * The browser's cache tag for its entry file (Pagefind's metaCacheTag): a
-   * hash of what the part is made from (part-cache.ts), which changes
-   * whenever its files do and is known without indexing it.
-   */
-  readonly entry: string;
-  readonly records: number;
-  readonly firstDay: string;
-  readonly lastDay: string;
 }
 
 export function partSummary(part: SearchPart, fingerprint: string): PartSummary {

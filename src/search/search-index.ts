@@ -11,7 +11,6 @@ import { owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/sha
 import {
   bundleOf,
   type PartFiles,
-  type PartSummary,
   partFiles,
   partSummary,
   rootFiles,
@@ -19,6 +18,7 @@ import {
 } from "./index-layout.ts";
 import { runPagefind } from "./pagefind-indexer.ts";
 import { PartCache, type PartSettings, partFingerprint } from "./part-cache.ts";
+import type { PartSummary } from "./part-summary.ts";
 import { type SearchPart, searchParts } from "./search-parts.ts";
 import { type SearchRecord, searchRecords } from "./search-records.ts";
 import type { IndexFile } from "./stable-index.ts";
@@ -29,7 +29,7 @@ import type { IndexFile } from "./stable-index.ts";
  * written pages, so it does not depend on how pages are rendered. The index
  * is made of parts (search-parts.ts: the events of one month each), each a
  * Pagefind index of its own, indexed one after the other and kept between
- * builds; the browser (templates/assets/search.js) merges the parts a search
+ * builds; the browser (src/site/browser/search.ts) merges the parts a search
  * needs (index-layout.ts says how they are laid out). Nothing runs on a
  * server.
  */

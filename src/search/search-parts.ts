@@ -2,7 +2,7 @@ import type { SearchRecord } from "./search-records.ts";
 
 /**
  * The search index is built in parts, each a Pagefind index of its own that
- * the browser merges (templates/assets/search.js): a changed build indexes
+ * the browser merges (src/site/browser/search.ts): a changed build indexes
  * only the parts whose records changed, and no Pagefind process ever holds
  * more than one part (docs/site.md, "Search and filters"; docs/performance.md,
  * "Search index"). Pure: the same records give the same parts.

@@ -4,8 +4,9 @@ import { encodeIdSegment, paths, type SiteUrls } from "../model/url-scheme.ts";
 import { isUpcoming } from "../outputs/public-json.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { escapeHtml } from "./html.ts";
-import { WIDGET_LABELS, type WidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";
+import { WIDGET_LABELS, widgetLanguage, widgetLocale } from "./labels.ts";
 import { WIDGET_DEFAULTS } from "./options.ts";
+import type { WidgetLabels } from "./widget-config.ts";
 
 /**
  * The embed page /embed/{calendar}/: a complete, self-contained document that

@@ -3,7 +3,7 @@ import { WHEN_KEYS } from "../site/when/ranges.ts";
 /**
  * The widget's options: URL parameters of /embed/{calendar}/ and `data-`
  * attributes of the embed.js script tag (`showTitle` is `data-show-title`).
- * The browser script (src/widget/browser/widget.js) applies the same rules;
+ * The browser script (src/widget/browser/widget.ts) applies the same rules;
  * this list drives the build-time defaults and the /embed/ documentation page.
  * Any value outside these rules falls back to the default.
  */

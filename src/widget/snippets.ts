@@ -59,7 +59,7 @@ export const OEMBED_WIDTH = 600;
  * until the widget reports its height (and keeps if it never does), then the
  * iframe with only the attributes WordPress keeps, numbers for its size.
  * WordPress adds `sandbox="allow-scripts"` and `#?secret=` to the iframe;
- * the widget then speaks WordPress's messages (src/widget/browser/frame.js).
+ * the widget then speaks WordPress's messages (src/widget/browser/frame.ts).
  *
  * The blockquote is `hidden` for every other consumer (Ghost, Drupal), which
  * shows the html as it is: the iframe alone, so the answer's width and height

@@ -21,6 +21,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["series"],
   ["site"],
   ["render"],
+  // The browser scripts bundled (src/bundle), and the file group of the site's.
+  ["bundle"],
   ["shards"],
   ["oembed"],
   ["outputs"],
@@ -30,13 +32,22 @@ const FLOORS: readonly (readonly string[])[] = [
   ["publish"],
   ["rebuild"],
   ["cli"],
+  // The browser scripts, wherever they live (src/browser, src/site/browser,
+  // src/widget/browser): a program of their own, bundled, never imported by
+  // the build; they read the types of what the build publishes for them.
+  ["browser"],
 ];
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
-/** A src/ file's folder, or its own name for a file at the top (src/errors.ts: "errors"). */
+/**
+ * A src/ file's folder, or its own name for a file at the top (src/errors.ts:
+ * "errors"); any file of a `browser/` folder is browser code.
+ */
 function unitOf(path: string): string {
-  const [first = "", ...rest] = relative(SRC, path).split("/");
+  const parts = relative(SRC, path).split("/");
+  if (parts.slice(0, -1).includes("browser")) return "browser";
+  const [first = "", ...rest] = parts;
   return rest.length === 0 ? first.replace(/\.(d\.)?m?ts$/, "") : first;
 }
 

@@ -14,7 +14,7 @@ import {
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
- * The embed page's side of WordPress's embed protocol (src/widget/browser/frame.js),
+ * The embed page's side of WordPress's embed protocol (src/widget/browser/frame.ts),
  * without WordPress: a host page frames the widget the way WordPress does for
  * an oEmbed provider it does not know (`sandbox="allow-scripts"`, an opaque
  * origin, and `#?secret=` in the address) and records what the frame posts.

@@ -13,7 +13,7 @@ import { type WeekRules, weekRules } from "./week-rules.ts";
  * calendar's, worked out once per build from the site's views.
  *
  * Each page holds two views: the build's day and the next one. The page
- * shows the first; its script (templates/assets/when.js) switches to the
+ * shows the first; its script (src/site/browser/when.ts) switches to the
  * second once the visitor's clock has passed midnight in the page's zone, so
  * a page served a few hours after the day changed (before the rebuild the day
  * change triggers has been published) still shows the right events and date.

@@ -1,4 +1,3 @@
-// @ts-check
 /*
  * Runs inside /embed/{calendar}/, /embed/_all/ (several calendars) and an
  * event's card. A list page arrives with the default list rendered at build
@@ -9,30 +8,47 @@
  * text is only ever written with textContent, and option values are only
  * ever compared against allowlists, so nothing from a URL or the portal can
  * become markup. The page's messages to the page that frames it (its
- * height, WordPress's protocol) are frame.js's, beside this script.
+ * height, WordPress's protocol) are frame.ts's, beside this script.
  */
-(() => {
-  /**
-   * @typedef {{ id: string, name: string }} Category
-   * @typedef {{ id: string, title: string, start: string, end: string, allDay: boolean,
-   *   timeZone: string, status: string, attendanceMode: string, url: string, newDate?: boolean,
-   *   location: null | { name: string | null, address: null | { locality: string | null, formatted: string } },
-   *   summary: string, categories: Category[], calendarId: string }} PublicEvent
-   * @typedef {{ segment: string, name: string, eventsUrl: string }} Source
-   * @typedef {{ locale: string, upcoming: string, empty: string, allEvents: string,
-   *   cancelled: string, postponed: string, newDate: string, online: string, newTab: string, previousMonth: string,
-   *   nextMonth: string, localTime: string, yourTime: string, inZone: string, eventsOf: string,
-   *   when: Record<string, { name: string, empty: string }>, whenNext: string, addToCalendar: string,
-   *   calendars: string }} Labels
-   * @typedef {{ labels: { en: Labels } & Record<string, Labels>, defaults: { count: number, view: string, theme: string,
-   *   compact: boolean, showTitle: boolean, tz: string }, maxCount: number, maxQuery: number }} WidgetConfig
-   */
+import { DAY_MS, dayKey, dayKeyMs, msDayKey } from "../../browser/day-key.ts";
+import { el } from "../../browser/el.ts";
+import { fill } from "../../browser/fill.ts";
+import { formatter } from "../../browser/formatter.ts";
+import { lastInstant } from "../../browser/last-instant.ts";
+import { readsDifferently } from "../../browser/wall-clock.ts";
+import { visitorZone, zoneAbbreviation, zoneCity } from "../../browser/zones.ts";
+import type { PublicEvent } from "../../outputs/public-json-types.ts";
+import type { WidgetConfig } from "../widget-config.ts";
 
-  // Inlined at build time from src/widget/labels.ts and src/widget/options.ts.
-  const CONFIG = /** @type {WidgetConfig} */ (/*@CONFIG*/ {});
+/** A calendar of a page of several calendars, from its legend. */
+interface Source {
+  readonly segment: string;
+  readonly name: string;
+  readonly eventsUrl: string;
+}
 
-  const root = document.getElementById("ecp");
-  if (!root) return;
+/** A date or time as the list shows it, with its value for <time datetime>. */
+interface WhenPart {
+  readonly datetime: string;
+  readonly text: string;
+}
+
+/** The range of a "when" JSON file (docs/public-json.md): the events of one day's view. */
+interface WhenRange {
+  readonly validFrom: string;
+  readonly validUntil: string;
+  readonly events: unknown;
+  readonly next: unknown;
+}
+
+// The build writes the labels and the options' rules in its place (src/widget/assets.ts).
+declare const WIDGET_CONFIG: WidgetConfig;
+const CONFIG = WIDGET_CONFIG;
+
+const root = document.getElementById("ecp");
+if (root) startWidget(root);
+
+function startWidget(root: HTMLElement): void {
   const data = root.dataset;
   const defaults = CONFIG.defaults;
   const params = new URLSearchParams(location.search);
@@ -45,8 +61,7 @@
    * build wrote them): the allowlist `calendars` is compared with. A page of
    * one calendar has none and reads data-events-url instead.
    */
-  /** @type {Source[]} */
-  const sources = [];
+  const sources: Source[] = [];
   for (const item of root.querySelectorAll(".ecp-legend [data-calendar]")) {
     if (!(item instanceof HTMLElement)) continue;
     const segment = item.dataset.calendar || "";
@@ -56,13 +71,11 @@
   }
   const multi = sources.length > 0;
 
-  /** @param {string} name @param {readonly string[]} allowed @param {string} fallback */
-  const choice = (name, allowed, fallback) => {
+  const choice = (name: string, allowed: readonly string[], fallback: string) => {
     const value = (params.get(name) || "").toLowerCase();
     return allowed.includes(value) ? value : fallback;
   };
-  /** @param {string} name @param {boolean} fallback */
-  const flag = (name, fallback) => {
+  const flag = (name: string, fallback: boolean) => {
     const value = (params.get(name) || "").toLowerCase();
     if (value === "true" || value === "1" || value === "yes") return true;
     if (value === "false" || value === "0" || value === "no") return false;
@@ -93,14 +106,13 @@
     when: choice("when", Object.keys(CONFIG.labels.en.when), ""),
     calendars: chosen.length ? chosen : sources,
   };
-  /** Which calendar each loaded event belongs to, on a page of several. @type {Map<PublicEvent, Source>} */
-  const sourceOf = new Map();
+  /** Which calendar each loaded event belongs to, on a page of several. */
+  const sourceOf = new Map<PublicEvent, Source>();
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
   const locale = opts.lang === pageLang && data.locale ? data.locale : L.locale;
 
-  function applyLook() {
-    if (!root) return;
+  function applyLook(): void {
     root.classList.remove("ecp--light");
     root.classList.add(`ecp--${opts.theme}`);
     if (opts.compact) root.classList.add("ecp--compact");
@@ -115,16 +127,15 @@
     }
   }
 
-  /** Whether the options show a calendar (by its segment). @param {string | undefined} segment */
-  function isShown(segment) {
+  /** Whether the options show a calendar (by its segment). */
+  function isShown(segment: string | undefined): boolean {
     return opts.calendars.some((source) => source.segment === segment);
   }
 
-  /** With `when`: the first scheduled event after the range, for the empty state. @type {PublicEvent | null} */
-  let whenNext = null;
+  /** With `when`: the first scheduled event after the range, for the empty state. */
+  let whenNext: PublicEvent | null = null;
 
-  /** @returns {Promise<void>} */
-  function load() {
+  function load(): Promise<void> {
     if (multi) return loadCalendars();
     const url = data.eventsUrl;
     if (!url) return Promise.resolve();
@@ -136,10 +147,10 @@
       .then((response) => (response.ok ? response.json() : null))
       .then((doc) => {
         if (!(doc && doc.version === 1 && Array.isArray(doc.events))) return;
-        if (!opts.when) return render(doc.events);
+        const events: PublicEvent[] = doc.events;
+        if (!opts.when) return render(events);
         // The build's day or the next, whichever the visitor's clock is in.
-        /** @type {{ validFrom: string, validUntil: string, events: unknown, next: unknown }[]} */
-        const ranges = Array.isArray(doc.ranges) ? doc.ranges : [];
+        const ranges: WhenRange[] = Array.isArray(doc.ranges) ? doc.ranges : [];
         const range =
           ranges.find((r) => now >= Date.parse(r.validFrom) && now < Date.parse(r.validUntil)) ||
           (ranges[0] && now < Date.parse(ranges[0].validFrom) ? ranges[0] : null);
@@ -148,10 +159,13 @@
           opts.when = "";
           return load();
         }
-        /** @param {unknown} i */
-        const at = (i) => (typeof i === "number" ? doc.events[i] || null : null);
+        const at = (i: unknown) => (typeof i === "number" ? events[i] || null : null);
         whenNext = at(range.next);
-        render((Array.isArray(range.events) ? range.events : []).map(at).filter(Boolean));
+        render(
+          (Array.isArray(range.events) ? range.events : [])
+            .map(at)
+            .filter((event): event is PublicEvent => Boolean(event)),
+        );
       })
       .catch(() => {
         // Offline or blocked: the build-time list stays, which is a fine fallback.
@@ -163,18 +177,17 @@
    * (the files the one-calendar widget reads: no site-wide file) and merges
    * them in the site's order: by start, then calendar id, then event id.
    */
-  function loadCalendars() {
+  function loadCalendars(): Promise<void> {
     return Promise.all(opts.calendars.map((source) => fetchEvents(source.eventsUrl))).then(
       (lists) => {
         if (lists.some((events) => !events)) {
           // One failed: the build-time list stays, without the calendars left out.
-          for (const item of root?.querySelectorAll(".ecp-list > [data-calendar]") || []) {
+          for (const item of root.querySelectorAll(".ecp-list > [data-calendar]")) {
             if (!isShown(item.getAttribute("data-calendar") || "")) item.remove();
           }
           return;
         }
-        /** @type {PublicEvent[]} */
-        const merged = [];
+        const merged: PublicEvent[] = [];
         lists.forEach((events, index) => {
           const source = opts.calendars[index];
           for (const event of events || []) {
@@ -193,22 +206,7 @@
     );
   }
 
-  /** Code-unit order, as the site's (src/model/order.ts). @param {string} a @param {string} b */
-  function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-
-  /** A calendar's events, or null when they cannot be read. @param {string} url @returns {Promise<PublicEvent[] | null>} */
-  function fetchEvents(url) {
-    return fetch(url, { credentials: "omit" })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((doc) => (doc && doc.version === 1 && Array.isArray(doc.events) ? doc.events : null))
-      .catch(() => null);
-  }
-
-  /** @param {PublicEvent[]} events */
-  function render(events) {
-    if (!root) return;
+  function render(events: readonly PublicEvent[]): void {
     document.documentElement.lang = locale;
     const known = events.some((e) => e.categories.some((c) => c.id === opts.category));
     const inCategory = known
@@ -228,8 +226,7 @@
     body.replaceChildren(opts.view === "month" ? monthView(shown) : listView(shown));
   }
 
-  function relabel() {
-    if (!root) return;
+  function relabel(): void {
     for (const span of root.querySelectorAll(".ecp-head a .ecp-newtab, .ecp-foot a .ecp-newtab")) {
       span.textContent = ` ${L.newTab}`;
     }
@@ -244,8 +241,7 @@
     }
   }
 
-  /** @param {PublicEvent[]} events */
-  function listView(events) {
+  function listView(events: readonly PublicEvent[]): Node {
     // A "when" range lists its days' events, also those over by now, as the site's page does.
     const upcoming = (opts.when ? events : events.filter((e) => endMs(e) >= now)).slice(
       0,
@@ -262,12 +258,17 @@
   }
 
   /** The list's heading and empty text: the `when` range's, or the upcoming list's. */
-  function whenLabels() {
-    return (opts.when && L.when[opts.when]) || { name: L.upcoming, empty: L.empty };
+  function whenLabels(): { readonly name: string; readonly empty: string } {
+    return (
+      (opts.when && L.when[opts.when as keyof typeof L.when]) || {
+        name: L.upcoming,
+        empty: L.empty,
+      }
+    );
   }
 
   /** "Nothing today. Next: …", the next event named only when no filter could exclude it. */
-  function whenEmpty() {
+  function whenEmpty(): HTMLElement {
     const empty = el("p", "ecp-empty", whenLabels().empty);
     if (whenNext && opts.category === "" && opts.words.length === 0) {
       const when = eventWhen(whenNext);
@@ -277,8 +278,7 @@
     return empty;
   }
 
-  /** @param {PublicEvent} event */
-  function listItem(event) {
+  function listItem(event: PublicEvent): HTMLLIElement {
     const item = el(
       "li",
       `ecp-event${event.status === "cancelled" ? " ecp-event--cancelled" : ""}`,
@@ -302,15 +302,8 @@
     return item;
   }
 
-  /** Its calendar's colour (/assets/calendars.css) and segment. @param {HTMLElement} node @param {Source} source */
-  function mark(node, source) {
-    node.classList.add(`cal-${source.segment}`);
-    node.dataset.calendar = source.segment;
-  }
-
-  /** @param {PublicEvent} event @param {string} className @param {boolean} withTime */
-  function eventLink(event, className, withTime) {
-    const link = /** @type {HTMLAnchorElement} */ (el("a", className));
+  function eventLink(event: PublicEvent, className: string, withTime: boolean): HTMLAnchorElement {
+    const link = el("a", className);
     link.href = safeUrl(event.url);
     link.target = "_blank";
     link.rel = "noopener";
@@ -331,51 +324,19 @@
     return link;
   }
 
-  /** @param {{ datetime: string, text: string }} part */
-  function timeEl(part) {
-    const time = el("time", "", part.text);
-    time.setAttribute("datetime", part.datetime);
-    return time;
-  }
-
   /* Dates and times: the same Intl options as src/widget/event-when.ts. */
-  /** @type {Intl.DateTimeFormatOptions} */
-  const TIME = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
-  /** @type {Map<string, Intl.DateTimeFormat>} */
-  const formats = new Map();
+  const TIME: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
 
-  /** @param {Date} date @param {string | undefined} timeZone @param {Intl.DateTimeFormatOptions} options */
-  function format(date, timeZone, options) {
-    const key = JSON.stringify([timeZone, options]);
-    let f = formats.get(key);
-    if (!f) {
-      f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
-      formats.set(key, f);
-    }
-    return f.format(date);
+  function format(
+    date: Date,
+    timeZone: string | undefined,
+    options: Intl.DateTimeFormatOptions,
+  ): string {
+    return formatter(locale, timeZone, options).format(date);
   }
 
-  /** "YYYY-MM-DD" of an instant in a zone (undefined: the viewer's). @param {Date} date @param {string | undefined} timeZone */
-  function ymd(date, timeZone) {
-    const key = `ymd ${timeZone}`;
-    let f = formats.get(key);
-    if (!f) {
-      f = new Intl.DateTimeFormat("en-CA", {
-        timeZone,
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-      });
-      formats.set(key, f);
-    }
-    const parts = f.formatToParts(date);
-    /** @param {string} type */
-    const get = (type) => parts.find((p) => p.type === type)?.value || "";
-    return `${get("year")}-${get("month")}-${get("day")}`;
-  }
-
-  /** All-day events are dates, the same everywhere; timed ones follow the tz option. @param {PublicEvent} event */
-  function zoneOf(event) {
+  /** All-day events are dates, the same everywhere; timed ones follow the tz option. */
+  function zoneOf(event: PublicEvent): string | undefined {
     return event.allDay || opts.tz !== "local" ? event.timeZone : undefined;
   }
 
@@ -386,10 +347,9 @@
    * for a visitor whose clock reads the same. Reads the <time datetime>
    * values and the zone the list already carries (build-time or re-rendered).
    */
-  const visitor = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const visitor = visitorZone();
 
-  /** @param {Element} whenP */
-  function addLocalTime(whenP) {
+  function addLocalTime(whenP: Element): void {
     const zone = whenP instanceof HTMLElement ? whenP.dataset.zone : "";
     const times = whenP.querySelectorAll("time");
     if (opts.tz !== "both" || !zone || zone === visitor || !times[0]) return;
@@ -397,19 +357,14 @@
     const end = new Date(times[1]?.getAttribute("datetime") || start.toISOString());
     if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return;
     try {
-      const wall = (/** @type {Date} */ d, /** @type {string} */ z) =>
-        `${ymd(d, z)} ${format(d, z, TIME)}`;
-      if (wall(start, zone) === wall(start, visitor) && wall(end, zone) === wall(end, visitor))
-        return;
-      const date = (/** @type {Date} */ d) =>
+      if (!readsDifferently([start, end], zone, visitor)) return;
+      const date = (d: Date) =>
         format(d, visitor, { weekday: "short", day: "numeric", month: "short" });
       let text = `${date(start)}, ${format(start, visitor, TIME)}`;
       if (end > start) {
-        const sameDay = ymd(start, visitor) === ymd(end, visitor);
+        const sameDay = dayKey(start, visitor) === dayKey(end, visitor);
         text += ` – ${sameDay ? "" : `${date(end)}, `}${format(end, visitor, TIME)}`;
       }
-      const fill = (/** @type {string} */ label, /** @type {Record<string, string>} */ values) =>
-        label.replace(/\{(\w+)\}/g, (whole, name) => values[name] ?? whole);
       whenP.append(" ", el("span", "ecp-zone", fill(L.inZone, { zone: cityOf(zone) })));
       whenP.after(el("p", "ecp-local", fill(L.yourTime, { time: text, zone: cityOf(visitor) })));
     } catch {
@@ -417,41 +372,25 @@
     }
   }
 
-  /** "America/New_York" is "New York"; a zone without a city keeps its name. @param {string} zone */
-  function cityOf(zone) {
-    const city = /^(?!Etc\/)[A-Za-z]+\/(?:[A-Za-z_-]+\/)?([A-Za-z_-]+)$/.exec(zone)?.[1];
-    return city ? city.replace(/_/g, " ") : zone;
-  }
-
-  /** @param {PublicEvent} event */
-  function endMs(event) {
-    return Math.max(Date.parse(event.start), Date.parse(event.end));
-  }
-
-  /** The last instant inside the event; ends are exclusive (RFC 5545 3.6.1). @param {PublicEvent} event */
-  function lastInstant(event) {
-    const start = Date.parse(event.start);
-    const end = Date.parse(event.end);
-    return new Date(end > start ? end - 1 : start);
-  }
-
-  /** @param {PublicEvent} event */
-  function eventWhen(event) {
+  function eventWhen(event: PublicEvent): {
+    start: WhenPart;
+    end: WhenPart | null;
+    zone: string;
+  } {
     const zone = zoneOf(event);
     const start = new Date(event.start);
-    const thisYear = ymd(new Date(now), zone).slice(0, 4);
-    /** @param {Date} d */
-    const date = (d) =>
+    const thisYear = dayKey(new Date(now), zone).slice(0, 4);
+    const date = (d: Date) =>
       format(d, zone, {
         weekday: "short",
         day: "numeric",
         month: "short",
-        ...(ymd(d, zone).slice(0, 4) === thisYear ? {} : { year: "numeric" }),
+        ...(dayKey(d, zone).slice(0, 4) === thisYear ? {} : { year: "numeric" }),
       });
     if (event.allDay) {
-      const last = lastInstant(event);
-      const first = ymd(start, zone);
-      const lastDay = ymd(last, zone);
+      const last = eventLastInstant(event);
+      const first = dayKey(start, zone);
+      const lastDay = dayKey(last, zone);
       return {
         start: { datetime: first, text: date(start) },
         end: lastDay > first ? { datetime: lastDay, text: date(last) } : null,
@@ -463,27 +402,19 @@
       datetime: event.start,
       text: `${date(start)}, ${format(start, zone, TIME)}`,
     };
-    let endPart = null;
+    let endPart: WhenPart | null = null;
     if (end > start) {
-      const sameDay = ymd(start, zone) === ymd(end, zone);
+      const sameDay = dayKey(start, zone) === dayKey(end, zone);
       endPart = {
         datetime: event.end,
         text: sameDay ? format(end, zone, TIME) : `${date(end)}, ${format(end, zone, TIME)}`,
       };
     }
-    let zoneName = "";
-    if (zone && zone !== data.zone) {
-      const parts = new Intl.DateTimeFormat(locale, {
-        timeZone: zone,
-        timeZoneName: "short",
-      }).formatToParts(start);
-      zoneName = parts.find((p) => p.type === "timeZoneName")?.value || "";
-    }
+    const zoneName = zone && zone !== data.zone ? zoneAbbreviation(zone, locale, start) : "";
     return { start: startPart, end: endPart, zone: zoneName };
   }
 
-  /** @param {PublicEvent} event */
-  function placeText(event) {
+  function placeText(event: PublicEvent): string {
     const loc = event.location;
     const town = loc?.address?.locality || "";
     let place = loc?.name || loc?.address?.formatted || "";
@@ -494,30 +425,21 @@
 
   /* Month view: a table with one row per week (Monday first), navigable by buttons. */
 
-  /** @param {string} key "YYYY-MM-DD" */
-  const keyMs = (key) =>
-    Date.UTC(Number(key.slice(0, 4)), Number(key.slice(5, 7)) - 1, Number(key.slice(8, 10)));
-  /** @param {number} ms */
-  const msKey = (ms) => new Date(ms).toISOString().slice(0, 10);
-  const DAY = 86400000;
-
-  /** @param {PublicEvent[]} events */
-  function monthView(events) {
-    /** @type {Map<string, PublicEvent[]>} */
-    const byDay = new Map();
+  function monthView(events: readonly PublicEvent[]): HTMLElement {
+    const byDay = new Map<string, PublicEvent[]>();
     for (const event of events) {
       const zone = zoneOf(event);
-      let day = keyMs(ymd(new Date(event.start), zone));
-      const last = keyMs(ymd(lastInstant(event), zone));
+      let day = dayKeyMs(dayKey(new Date(event.start), zone));
+      const last = dayKeyMs(dayKey(eventLastInstant(event), zone));
       // Bounded: a long exhibition shows on its first 62 days only.
-      for (let i = 0; day <= last && i < 62; i++, day += DAY) {
-        const key = msKey(day);
+      for (let i = 0; day <= last && i < 62; i++, day += DAY_MS) {
+        const key = msDayKey(day);
         const list = byDay.get(key);
         if (list) list.push(event);
         else byDay.set(key, [event]);
       }
     }
-    const today = ymd(new Date(now), opts.tz === "local" ? undefined : data.zone);
+    const today = dayKey(new Date(now), opts.tz === "local" ? undefined : data.zone);
     const months = [...byDay.keys(), today].map((k) => k.slice(0, 7)).sort();
     const first = months[0] || today.slice(0, 7);
     const lastMonth = months[months.length - 1] || today.slice(0, 7);
@@ -534,7 +456,7 @@
     wrap.append(nav, holder);
 
     const show = () => {
-      const label = format(new Date(keyMs(`${month}-01`)), "UTC", {
+      const label = format(new Date(dayKeyMs(`${month}-01`)), "UTC", {
         month: "long",
         year: "numeric",
       });
@@ -545,12 +467,11 @@
       next.setAttribute("aria-disabled", String(month >= lastMonth));
       holder.replaceChildren(grid(month, label, byDay, today));
     };
-    /** @param {number} delta */
-    const step = (delta) => {
+    const step = (delta: number) => {
       if ((delta < 0 ? prev : next).getAttribute("aria-disabled") === "true") return;
-      const d = new Date(keyMs(`${month}-01`));
+      const d = new Date(dayKeyMs(`${month}-01`));
       d.setUTCMonth(d.getUTCMonth() + delta);
-      month = msKey(d.getTime()).slice(0, 7);
+      month = msDayKey(d.getTime()).slice(0, 7);
       show();
     };
     prev.addEventListener("click", () => step(-1));
@@ -559,19 +480,12 @@
     return wrap;
   }
 
-  /** @param {string} text @param {string} label */
-  function button(text, label) {
-    const b = /** @type {HTMLButtonElement} */ (el("button", "ecp-navbutton", text));
-    b.type = "button";
-    b.setAttribute("aria-label", label);
-    return b;
-  }
-
-  /**
-   * @param {string} month "YYYY-MM" @param {string} label
-   * @param {Map<string, PublicEvent[]>} byDay @param {string} today
-   */
-  function grid(month, label, byDay, today) {
+  function grid(
+    month: string,
+    label: string,
+    byDay: ReadonlyMap<string, readonly PublicEvent[]>,
+    today: string,
+  ): HTMLTableElement {
     const table = el("table", "ecp-grid");
     table.append(el("caption", "ecp-sr", label));
     const headRow = el("tr", "");
@@ -588,16 +502,16 @@
     const thead = el("thead", "");
     thead.append(headRow);
     const tbody = el("tbody", "");
-    const firstMs = keyMs(`${month}-01`);
+    const firstMs = dayKeyMs(`${month}-01`);
     const lead = (new Date(firstMs).getUTCDay() + 6) % 7;
     let row = el("tr", "");
     for (let i = 0; i < lead; i++) row.append(el("td", "ecp-pad"));
-    for (let ms = firstMs; msKey(ms).slice(0, 7) === month; ms += DAY) {
+    for (let ms = firstMs; msDayKey(ms).slice(0, 7) === month; ms += DAY_MS) {
       if (row.childElementCount === 7) {
         tbody.append(row);
         row = el("tr", "");
       }
-      const key = msKey(ms);
+      const key = msDayKey(ms);
       const cell = el("td", "ecp-day");
       if (key === today) cell.setAttribute("aria-current", "date");
       const num = el("span", "ecp-daynum", String(new Date(ms).getUTCDate()));
@@ -627,40 +541,6 @@
     return table;
   }
 
-  /** Lower case without accents, so "cafe" finds "Café". @param {string} text */
-  function fold(text) {
-    return text
-      .normalize("NFD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase();
-  }
-
-  /** The words of `q`, folded; none for an empty value. @param {string} query */
-  function searchWords(query) {
-    return fold(query)
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .slice(0, 10);
-  }
-
-  /** Only the site's own http(s) links become hrefs. @param {string} url */
-  function safeUrl(url) {
-    try {
-      const parsed = new URL(url, location.href);
-      return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : "#";
-    } catch {
-      return "#";
-    }
-  }
-
-  /** @param {string} tag @param {string} className @param {string} [text] */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
   applyLook();
   // Re-render only when the options change what is shown, or when the first
   // listed event has ended since the build (the site rebuilds on a schedule).
@@ -686,7 +566,78 @@
   }
 
   // A hook for the embedding page's tests and for styling: options applied.
-  function ready() {
+  function ready(): void {
     data.state = "ready";
   }
-})();
+}
+
+/** Its calendar's colour (/assets/calendars.css) and segment. */
+function mark(node: HTMLElement, source: Source): void {
+  node.classList.add(`cal-${source.segment}`);
+  node.dataset.calendar = source.segment;
+}
+
+function timeEl(part: WhenPart): HTMLTimeElement {
+  const time = el("time", "", part.text);
+  time.setAttribute("datetime", part.datetime);
+  return time;
+}
+
+/** Code-unit order, as the site's (src/model/order.ts). */
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A calendar's events, or null when they cannot be read. */
+function fetchEvents(url: string): Promise<PublicEvent[] | null> {
+  return fetch(url, { credentials: "omit" })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((doc) => (doc && doc.version === 1 && Array.isArray(doc.events) ? doc.events : null))
+    .catch(() => null);
+}
+
+/** "America/New_York" is "New York"; a zone without a city keeps its name. */
+function cityOf(zone: string): string {
+  return zoneCity(zone) ?? zone;
+}
+
+function endMs(event: PublicEvent): number {
+  return Math.max(Date.parse(event.start), Date.parse(event.end));
+}
+
+function eventLastInstant(event: PublicEvent): Date {
+  return lastInstant(new Date(event.start), new Date(event.end));
+}
+
+function button(text: string, label: string): HTMLButtonElement {
+  const b = el("button", "ecp-navbutton", text);
+  b.type = "button";
+  b.setAttribute("aria-label", label);
+  return b;
+}
+
+/** Lower case without accents, so "cafe" finds "Café". */
+function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+}
+
+/** The words of `q`, folded; none for an empty value. */
+function searchWords(query: string): string[] {
+  return fold(query)
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .slice(0, 10);
+}
+
+/** Only the site's own http(s) links become hrefs. */
+function safeUrl(url: string): string {
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : "#";
+  } catch {
+    return "#";
+  }
+}

@@ -1,4 +1,3 @@
-// @ts-check
 /*
  * A month grid in the visitor's own time zone, when asked (docs/site.md,
  * "Your own time"). The grid is built in the calendar's zone; to a visitor
@@ -11,33 +10,27 @@
  * markup: items are the page's own, moved and cloned, and texts are set with
  * textContent.
  */
-import {
-  FORMATS,
-  fill,
-  formatSpan,
-  lastInstant,
-  localDate,
-  pageLang,
-  readsDifferently,
-  visitorZone,
-  zoneLabel,
-} from "./local-time.js";
+import { addDays, dayKey } from "../../browser/day-key.ts";
+import { fill } from "../../browser/fill.ts";
+import { lastInstant } from "../../browser/last-instant.ts";
+import { readsDifferently } from "../../browser/wall-clock.ts";
+import { visitorZone } from "../../browser/zones.ts";
+import { FORMATS, formatSpan, pageLang, zoneLabel } from "./page-times.ts";
 
 const panel = document.querySelector("[data-month-tz]");
 const table = document.querySelector("table.month-grid");
-const DAY = 86_400_000;
 
 if (panel instanceof HTMLElement && table instanceof HTMLTableElement && table.tBodies[0]) {
   const zone = table.dataset.zone || "UTC";
   const visitor = visitorZone();
   const lang = pageLang();
   const nearby = document.querySelector("[data-month-nearby]");
-  const built = /** @type {HTMLTableSectionElement} */ (table.tBodies[0].cloneNode(true));
-  const timesOf = (/** @type {ParentNode | null} */ node) =>
-    node ? [...node.querySelectorAll("time[data-zone]")] : [];
+  const built = table.tBodies[0].cloneNode(true) as HTMLTableSectionElement;
+  const timesOf = (node: ParentNode | null) =>
+    node ? [...node.querySelectorAll<HTMLTimeElement>("time[data-zone]")] : [];
   const instants = [...timesOf(table), ...timesOf(nearby)].flatMap((time) => [
-    new Date(/** @type {HTMLTimeElement} */ (time).dateTime),
-    new Date(/** @type {HTMLElement} */ (time).dataset.end || ""),
+    new Date(time.dateTime),
+    new Date(time.dataset.end || ""),
   ]);
   const valid = instants.filter((date) => !Number.isNaN(date.getTime()));
 
@@ -48,23 +41,79 @@ if (panel instanceof HTMLElement && table instanceof HTMLTableElement && table.t
   } catch {
     differs = false;
   }
-  if (differs) {
-    const button = /** @type {HTMLButtonElement} */ (panel.querySelector("button"));
-    const note = /** @type {HTMLElement} */ (panel.querySelector(".month-tz-note"));
-    const monthLinks = [...document.querySelectorAll(".month-nav a[href]")].map((link) => ({
-      link: /** @type {HTMLAnchorElement} */ (link),
-      href: link.getAttribute("href") || "",
-    }));
+  const button = panel.querySelector("button");
+  const note = panel.querySelector<HTMLElement>(".month-tz-note");
+  if (differs && button && note) {
+    const monthLinks = [...document.querySelectorAll<HTMLAnchorElement>(".month-nav a[href]")].map(
+      (link) => ({ link, href: link.getAttribute("href") || "" }),
+    );
 
-    /** @param {boolean} local */
-    const show = (local) => {
+    /**
+     * Moves every timed event to the cells of the days it occupies on the
+     * visitor's clock, with the visitor's times; events that leave the month
+     * are not shown (they are on the neighbouring month's page).
+     */
+    const placeInVisitorZone = (grid: HTMLTableSectionElement) => {
+      const cells = new Map<string, HTMLTableCellElement>();
+      for (const cell of grid.querySelectorAll("td")) {
+        const day = cell.querySelector(".day-number time")?.getAttribute("datetime");
+        if (day) cells.set(day, cell);
+      }
+      // Each timed event once (a multi-day one has an item per day), the grid's and those nearby.
+      const events = new Map<string, HTMLLIElement>();
+      const items = [
+        ...grid.querySelectorAll("li"),
+        ...(nearby ? [...nearby.querySelectorAll("li")].map((li) => li.cloneNode(true)) : []),
+      ];
+      for (const item of items) {
+        if (!(item instanceof HTMLLIElement) || !item.querySelector("time[data-zone]")) continue;
+        const key = item.querySelector("a")?.getAttribute("href") || "";
+        if (!events.has(key)) events.set(key, item);
+        item.remove();
+      }
+      for (const item of events.values()) {
+        const time = item.querySelector<HTMLTimeElement>("time[data-zone]");
+        if (!time) continue;
+        const start = new Date(time.dateTime);
+        const end = new Date(time.dataset.end || time.dateTime);
+        if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) continue;
+        const first = dayKey(start, visitor);
+        const last = dayKey(lastInstant(start, end), visitor);
+        time.textContent = formatSpan(
+          lang,
+          visitor,
+          first === last ? FORMATS.time : FORMATS.dayMonthAndTime,
+          start,
+          end,
+        );
+        // Bounded: a long event shows on its first 62 days, as the widget does.
+        for (let day = first, i = 0; day <= last && i < 62; day = addDays(day, 1), i++) {
+          const cell = cells.get(day);
+          if (!cell) continue;
+          const copy = item.cloneNode(true) as HTMLLIElement;
+          // The link names its day (those of the days around the month get one here).
+          const label = cell.querySelector(".day-number .visually-hidden")?.textContent;
+          let name = copy.querySelector(".day-name");
+          if (!name) {
+            name = document.createElement("span");
+            name.className = "visually-hidden day-name";
+            copy.querySelector("a")?.append(name);
+          }
+          if (label) name.textContent = label;
+          listOf(cell).append(copy);
+        }
+      }
+      for (const cell of cells.values()) order(cell);
+    };
+
+    const show = (local: boolean) => {
       button.setAttribute("aria-pressed", String(local));
       note.textContent = local
         ? fill(panel.dataset.labelNote || "{zone}", {
             zone: zoneLabel(visitor, lang, valid[0] || new Date()),
           })
         : "";
-      const grid = /** @type {HTMLTableSectionElement} */ (built.cloneNode(true));
+      const grid = built.cloneNode(true) as HTMLTableSectionElement;
       if (local) placeInVisitorZone(grid);
       table.tBodies[0]?.replaceWith(grid);
       // The choice follows the month links, and only them.
@@ -81,71 +130,11 @@ if (panel instanceof HTMLElement && table instanceof HTMLTableElement && table.t
     });
     panel.hidden = false;
     if (new URLSearchParams(location.search).get("tz") === "local") show(true);
-
-    /**
-     * Moves every timed event to the cells of the days it occupies on the
-     * visitor's clock, with the visitor's times; events that leave the month
-     * are not shown (they are on the neighbouring month's page).
-     * @param {HTMLTableSectionElement} grid
-     */
-    function placeInVisitorZone(grid) {
-      /** @type {Map<string, HTMLTableCellElement>} */
-      const cells = new Map();
-      for (const cell of grid.querySelectorAll("td")) {
-        const day = cell.querySelector(".day-number time")?.getAttribute("datetime");
-        if (day) cells.set(day, cell);
-      }
-      // Each timed event once (a multi-day one has an item per day), the grid's and those nearby.
-      /** @type {Map<string, HTMLLIElement>} */
-      const events = new Map();
-      const items = [
-        ...grid.querySelectorAll("li"),
-        ...(nearby ? [...nearby.querySelectorAll("li")].map((li) => li.cloneNode(true)) : []),
-      ];
-      for (const item of items) {
-        if (!(item instanceof HTMLLIElement) || !item.querySelector("time[data-zone]")) continue;
-        const key = item.querySelector("a")?.getAttribute("href") || "";
-        if (!events.has(key)) events.set(key, item);
-        item.remove();
-      }
-      for (const item of events.values()) {
-        const time = /** @type {HTMLTimeElement} */ (item.querySelector("time[data-zone]"));
-        const start = new Date(time.dateTime);
-        const end = new Date(time.dataset.end || time.dateTime);
-        if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) continue;
-        const first = localDate(start, visitor);
-        const last = localDate(lastInstant(start, end), visitor);
-        time.textContent = formatSpan(
-          lang,
-          visitor,
-          first === last ? FORMATS.time : FORMATS.dayMonthAndTime,
-          start,
-          end,
-        );
-        // Bounded: a long event shows on its first 62 days, as the widget does.
-        for (let day = first, i = 0; day <= last && i < 62; day = nextDay(day), i++) {
-          const cell = cells.get(day);
-          if (!cell) continue;
-          const copy = /** @type {HTMLLIElement} */ (item.cloneNode(true));
-          // The link names its day (those of the days around the month get one here).
-          const label = cell.querySelector(".day-number .visually-hidden")?.textContent;
-          let name = copy.querySelector(".day-name");
-          if (!name) {
-            name = document.createElement("span");
-            name.className = "visually-hidden day-name";
-            copy.querySelector("a")?.append(name);
-          }
-          if (label) name.textContent = label;
-          listOf(cell).append(copy);
-        }
-      }
-      for (const cell of cells.values()) order(cell);
-    }
   }
 }
 
-/** The cell's list of events, made when it has none. @param {HTMLTableCellElement} cell */
-function listOf(cell) {
+/** The cell's list of events, made when it has none. */
+function listOf(cell: HTMLTableCellElement): HTMLUListElement {
   let list = cell.querySelector("ul");
   if (!list) {
     list = document.createElement("ul");
@@ -154,11 +143,11 @@ function listOf(cell) {
   return list;
 }
 
-/** All-day events first, as built, then timed ones by start; empty cells lose their list. @param {HTMLTableCellElement} cell */
-function order(cell) {
+/** All-day events first, as built, then timed ones by start; empty cells lose their list. */
+function order(cell: HTMLTableCellElement): void {
   const list = cell.querySelector("ul");
   const items = list ? [...list.children] : [];
-  const startOf = (/** @type {Element} */ item) => {
+  const startOf = (item: Element) => {
     const time = item.querySelector("time[data-zone]");
     return time ? Date.parse(time.getAttribute("datetime") || "") : Number.NEGATIVE_INFINITY;
   };
@@ -168,14 +157,8 @@ function order(cell) {
   cell.classList.toggle("has-events", items.length > 0);
 }
 
-/** @param {string} day "yyyy-mm-dd" */
-function nextDay(day) {
-  const ms = Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) + DAY;
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** A month link with ?tz=local. @param {string} href */
-function withLocal(href) {
+/** A month link with ?tz=local. */
+function withLocal(href: string): string {
   const url = new URL(href, location.href);
   url.searchParams.set("tz", "local");
   return url.pathname + url.search + url.hash;

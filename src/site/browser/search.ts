@@ -1,4 +1,3 @@
-// @ts-check
 /*
  * The search page (/search/). Its state is its URL: q, calendar, category,
  * place, when (today, weekend, week, month, range with from and to),
@@ -10,49 +9,81 @@
  * which one is nearest (/search/subscriptions.json). Portal text is only ever
  * written with textContent.
  */
-import { addLocalTimes } from "./local-time.js";
+import { addDays, DAY_MS, dayKey, dayKeyMs, msDayKey } from "../../browser/day-key.ts";
+import { el } from "../../browser/el.ts";
+import { fill } from "../../browser/fill.ts";
+import type { SubscriptionEntry } from "../../outputs/subscriptions-json-types.ts";
+import type { PartSummary } from "../../search/part-summary.ts";
+import { addLocalTimes } from "./add-local-times.ts";
+
+interface State {
+  q: string;
+  calendar: string;
+  category: string;
+  place: string;
+  when: string;
+  from: string;
+  to: string;
+  attendance: string;
+  cancelled: string;
+  page: number;
+}
+
+/** A result as Pagefind gives it: its record is read only for the results shown. */
+interface Hit {
+  readonly id: string;
+  readonly score: number;
+  data(): Promise<Result>;
+}
+
+interface Result {
+  readonly url: string;
+  readonly meta: Readonly<Record<string, string | undefined>>;
+}
+
+/** What of pagefind.js this page uses. */
+interface Pagefind {
+  options(options: { baseUrl: string; metaCacheTag: string }): Promise<void>;
+  init(): Promise<void>;
+  mergeIndex(path: string, options: { baseUrl: string; metaCacheTag: string }): Promise<void>;
+  search(
+    term: string | null,
+    options: { filters: Record<string, unknown>; sort: Record<string, "asc" | "desc"> },
+  ): Promise<{ results: Hit[] }>;
+}
+
+interface SearchIndex {
+  readonly module: Pagefind;
+  readonly parts: PartSummary[];
+  readonly merged: Map<string, Promise<void>>;
+}
 
 const root = document.getElementById("search");
-const form = /** @type {HTMLFormElement | null} */ (document.getElementById("search-form"));
+const form = document.getElementById("search-form");
 
-/**
- * @typedef {{ q: string, calendar: string, category: string, place: string, when: string,
- *   from: string, to: string, attendance: string, cancelled: string, page: number }} State
- * @typedef {{ id: string, score: number, data: () => Promise<{ url: string, meta: Record<string, string> }> }} Hit
- * @typedef {{ key: string, entry: string, records: number, firstDay: string, lastDay: string }} Part
- * @typedef {{ calendar: string | null, category: string | null, name: string, page: string,
- *   https: string, webcal: string, google: string, outlook: string, office365: string,
- *   rss: string, atom: string, json: string, qr: string }} Subscription
- */
+if (root && form instanceof HTMLFormElement) startSearch(root, form);
 
-if (root && form) {
+function startSearch(root: HTMLElement, form: HTMLFormElement): void {
   const config = root.dataset;
   const perPage = Number(config.perPage) || 20;
   const zone = config.zone || "UTC";
   const searchPage = config.page || "/search/";
   const WHEN = ["today", "weekend", "week", "month", "range"];
   const ATTENDANCE = ["online", "in-person"];
-  const DAY = 86_400_000;
 
-  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const $ = (id: string) => document.getElementById(id) as HTMLElement;
   const status = $("search-status");
   const results = $("search-results");
   const pager = $("search-pager");
 
   /** A label from the page, with {name} placeholders filled. */
-  const label = (
-    /** @type {string} */ key,
-    /** @type {Record<string, string | number>} */ values = {},
-  ) =>
-    (config[key] || "").replace(/\{(\w+)\}/g, (whole, name) =>
-      name in values ? String(values[name]) : whole,
-    );
+  const label = (key: string, values: Record<string, string | number> = {}) =>
+    fill(config[key] || "", values);
 
-  /** @returns {State} */
-  function stateFromUrl() {
+  function stateFromUrl(): State {
     const params = new URLSearchParams(location.search);
-    const get = (/** @type {string} */ name) => (params.get(name) || "").trim().slice(0, 200);
-    const isDay = (/** @type {string} */ v) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+    const get = (name: string) => (params.get(name) || "").trim().slice(0, 200);
+    const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
     const page = Number(get("page"));
     return {
       q: get("q"),
@@ -68,10 +99,9 @@ if (root && form) {
     };
   }
 
-  /** @returns {State} */
-  function stateFromForm() {
-    const data = new FormData(/** @type {HTMLFormElement} */ (form));
-    const get = (/** @type {string} */ name) => String(data.get(name) || "").trim();
+  function stateFromForm(): State {
+    const data = new FormData(form);
+    const get = (name: string) => String(data.get(name) || "").trim();
     return {
       ...stateFromUrl(),
       ...Object.fromEntries(
@@ -83,8 +113,7 @@ if (root && form) {
     };
   }
 
-  /** @param {State} state */
-  function urlOf(state) {
+  function urlOf(state: State): string {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(state)) {
       if (name === "page" ? value !== 1 : value !== "") params.set(name, String(value));
@@ -97,66 +126,42 @@ if (root && form) {
     return `${location.pathname}${query ? `?${query}` : ""}`;
   }
 
-  /** @param {State} state */
-  function fillForm(state) {
-    const f = /** @type {HTMLFormElement} */ (form);
-    for (const name of ["q", "calendar", "category", "place", "when", "from", "to"]) {
-      const field = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (
-        f.elements.namedItem(name)
-      );
+  function fillForm(state: State): void {
+    for (const name of ["q", "calendar", "category", "place", "when", "from", "to"] as const) {
+      const field = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
       if (!field) continue;
-      const value = /** @type {Record<string, string | number>} */ (state)[name];
+      const value = state[name];
       field.value = String(value);
       // A value the page has no option for (an old link) shows as "all".
       if (field instanceof HTMLSelectElement && field.value !== value) field.value = "";
     }
-    for (const radio of f.querySelectorAll('input[name="attendance"]')) {
-      /** @type {HTMLInputElement} */ (radio).checked =
-        /** @type {HTMLInputElement} */ (radio).value === state.attendance;
+    for (const radio of form.querySelectorAll<HTMLInputElement>('input[name="attendance"]')) {
+      radio.checked = radio.value === state.attendance;
     }
-    const hide = /** @type {HTMLInputElement | null} */ (
-      f.querySelector('input[name="cancelled"]')
-    );
+    const hide = form.querySelector<HTMLInputElement>('input[name="cancelled"]');
     if (hide) hide.checked = state.cancelled === "hide";
-    const dates = f.querySelector("[data-range-fields]");
+    const dates = form.querySelector("[data-range-fields]");
     if (dates instanceof HTMLElement) dates.hidden = state.when !== "range";
-    const header = /** @type {HTMLInputElement | null} */ (
-      document.getElementById("site-search-q")
-    );
+    const header = document.getElementById("site-search-q") as HTMLInputElement | null;
     if (header) header.value = state.q;
   }
 
-  /* Days, as "yyyy-mm-dd" in the site's zone (SITE_TIMEZONE), the zone of the index's day filter. */
-  const ymdFormat = new Intl.DateTimeFormat("en-CA", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  });
-  const today = () => {
-    const parts = ymdFormat.formatToParts(new Date());
-    const get = (/** @type {string} */ type) => parts.find((p) => p.type === type)?.value || "";
-    return `${get("year")}-${get("month")}-${get("day")}`;
-  };
-  const dayMs = (/** @type {string} */ day) =>
-    Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10));
-  const msDay = (/** @type {number} */ ms) => new Date(ms).toISOString().slice(0, 10);
-  const addDays = (/** @type {string} */ day, /** @type {number} */ n) =>
-    msDay(dayMs(day) + n * DAY);
+  /* Days in the site's zone (SITE_TIMEZONE), the zone of the index's day filter. */
+  const today = () => dayKey(new Date(), zone);
 
-  /** The chosen window [first, last] (inclusive), or null for any date. @param {State} state */
-  function dateWindow(state) {
+  /** The chosen window [first, last] (inclusive), or null for any date. */
+  function dateWindow(state: State): [string, string] | null {
     const now = today();
-    const weekday = new Date(dayMs(now)).getUTCDay(); // 0 = Sunday
+    const weekday = new Date(dayKeyMs(now)).getUTCDay(); // 0 = Sunday
     if (state.when === "today") return [now, now];
     // The coming Saturday and Sunday; on a weekend, what is left of it.
     if (state.when === "weekend")
       return weekday === 0 ? [now, now] : [addDays(now, 6 - weekday), addDays(now, 7 - weekday)];
     if (state.when === "week") return [now, addDays(now, 6)];
     if (state.when === "month") {
-      const next = new Date(dayMs(now));
+      const next = new Date(dayKeyMs(now));
       next.setUTCMonth(next.getUTCMonth() + 1, 1);
-      return [now, msDay(next.getTime() - DAY)];
+      return [now, msDayKey(next.getTime() - DAY_MS)];
     }
     if (state.when === "range" && (state.from || state.to)) {
       const first = state.from || config.firstDay || now;
@@ -167,12 +172,12 @@ if (root && form) {
   }
 
   /** Every day from first to last that the index has events on (bounded by the index's own span). */
-  function days(/** @type {string} */ first, /** @type {string} */ last) {
+  function days(first: string, last: string): string[] {
     const from = config.firstDay && config.firstDay > first ? config.firstDay : first;
     const to = config.lastDay && config.lastDay < last ? config.lastDay : last;
-    const list = [];
-    for (let ms = dayMs(from); ms <= dayMs(to) && list.length < 4000; ms += DAY)
-      list.push(msDay(ms));
+    const list: string[] = [];
+    for (let ms = dayKeyMs(from); ms <= dayKeyMs(to) && list.length < 4000; ms += DAY_MS)
+      list.push(msDayKey(ms));
     return list;
   }
 
@@ -185,31 +190,30 @@ if (root && form) {
    * loaded (docs/site.md, "Search and filters").
    */
   const partsUrl = new URL(config.parts || "/pagefind/parts.json", location.href);
-  /** @type {Promise<{ module: any, parts: Part[], merged: Map<string, Promise<void>> }> | null} */
-  let pagefind = null;
+  let pagefind: Promise<SearchIndex> | null = null;
   const loadIndex = () => {
     pagefind ??= Promise.all([
-      import(config.index || "/pagefind/pagefind.js"),
+      import(config.index || "/pagefind/pagefind.js") as Promise<Pagefind>,
       // Always the current list: it tags the parts' entry files by what they are made from.
       fetch(partsUrl, { cache: "no-cache" }).then((response) => {
         if (!response.ok) throw new Error(`${partsUrl.pathname}: ${response.status}`);
-        return response.json();
+        return response.json() as Promise<{ entry: string; parts?: unknown }>;
       }),
     ]).then(async ([module, list]) => {
       // Results are site paths; the site's folder (a path prefix, or "/") comes first.
       await module.options({ baseUrl: config.base || "/", metaCacheTag: list.entry });
       await module.init();
-      return { module, parts: Array.isArray(list.parts) ? list.parts : [], merged: new Map() };
+      return {
+        module,
+        parts: Array.isArray(list.parts) ? (list.parts as PartSummary[]) : [],
+        merged: new Map(),
+      };
     });
     return pagefind;
   };
 
-  /**
-   * Merges the parts with events on any day from first to last (once each).
-   * @param {{ module: any, parts: Part[], merged: Map<string, Promise<void>> }} index
-   * @param {string} first @param {string} last
-   */
-  function mergeParts(index, first, last) {
+  /** Merges the parts with events on any day from first to last (once each). */
+  function mergeParts(index: SearchIndex, first: string, last: string): Promise<unknown> {
     const needed = index.parts.filter(
       (part) => part.records > 0 && part.firstDay <= last && part.lastDay >= first,
     );
@@ -233,16 +237,15 @@ if (root && form) {
    * only: a merged result's score is its place in its own part's order
    * (negative when ascending), and its id starts with its part's key. The
    * parts are consecutive runs of the order, so part first, then that place.
-   * @param {Hit[]} hits @param {Part[]} parts @param {1 | -1} direction 1: soonest first
+   * `direction` 1 is soonest first.
    */
-  function inOrder(hits, parts, direction) {
+  function inOrder(hits: readonly Hit[], parts: readonly PartSummary[], direction: 1 | -1): Hit[] {
     const rank = new Map(parts.map((part, i) => [part.key, i]));
-    const partOf = (/** @type {Hit} */ hit) => rank.get(hit.id.slice(0, hit.id.indexOf("_"))) ?? 0;
+    const partOf = (hit: Hit) => rank.get(hit.id.slice(0, hit.id.indexOf("_"))) ?? 0;
     return [...hits].sort((a, b) => direction * (partOf(a) - partOf(b)) || b.score - a.score);
   }
 
-  /** @type {Promise<Subscription[]> | null} */
-  let subscriptions = null;
+  let subscriptions: Promise<SubscriptionEntry[]> | null = null;
   const loadSubscriptions = () => {
     subscriptions ??= fetch(config.subscriptions || "/search/subscriptions.json")
       .then((response) => (response.ok ? response.json() : { subscriptions: [] }))
@@ -251,14 +254,12 @@ if (root && form) {
   };
 
   let run = 0;
-  /** @param {State} state @param {{ focusResults?: boolean }} [options] */
-  async function search(state, options = {}) {
+  async function search(state: State, options: { focusResults?: boolean } = {}): Promise<void> {
     const mine = ++run;
     status.textContent = label("labelLoading");
     try {
       const index = await loadIndex();
-      /** @type {Record<string, unknown>} */
-      const filters = {};
+      const filters: Record<string, unknown> = {};
       if (state.calendar) filters.calendar = state.calendar;
       if (state.category) filters.category = state.category;
       if (state.place) filters.place = state.place;
@@ -289,12 +290,11 @@ if (root && form) {
       ]);
       if (mine !== run) return;
       // An event on both sides of today (it started before and goes on) is upcoming.
-      const upcomingIds = new Set(upcoming.results.map((/** @type {Hit} */ hit) => hit.id));
-      /** @type {Hit[]} */
+      const upcomingIds = new Set(upcoming.results.map((hit) => hit.id));
       const hits = [
         ...inOrder(upcoming.results, index.parts, 1),
         ...inOrder(
-          past.results.filter((/** @type {Hit} */ hit) => !upcomingIds.has(hit.id)),
+          past.results.filter((hit) => !upcomingIds.has(hit.id)),
           index.parts,
           -1,
         ),
@@ -323,16 +323,11 @@ if (root && form) {
     }
   }
 
-  /**
-   * Rows as the lists show them: a section per side of today, a heading per day.
-   * @param {{ url: string, meta: Record<string, string> }[]} shown @param {number} offset @param {number} upcomingCount
-   */
-  function render(shown, offset, upcomingCount) {
+  /** Rows as the lists show them: a section per side of today, a heading per day. */
+  function render(shown: readonly Result[], offset: number, upcomingCount: number): void {
     const fragment = document.createDocumentFragment();
-    /** @type {HTMLElement | null} */
-    let section = null;
-    /** @type {HTMLElement | null} */
-    let list = null;
+    let section: HTMLElement | null = null;
+    let list: HTMLElement | null = null;
     let side = "";
     let day = "";
     shown.forEach((result, i) => {
@@ -365,8 +360,7 @@ if (root && form) {
     addLocalTimes(results);
   }
 
-  /** @param {{ url: string, meta: Record<string, string> }} result */
-  function row(result) {
+  function row(result: Result): HTMLLIElement {
     const meta = result.meta;
     const item = el(
       "li",
@@ -378,7 +372,7 @@ if (root && form) {
     } else if (meta.time) {
       const time = el("time", "", meta.time);
       time.setAttribute("datetime", meta.start || "");
-      // The visitor's own time is added beside it where it differs (local-time.js).
+      // The visitor's own time is added beside it where it differs (add-local-times.ts).
       if (meta.end && meta.zone) {
         time.dataset.end = meta.end;
         time.dataset.zone = meta.zone;
@@ -388,7 +382,7 @@ if (root && form) {
     }
     const body = el("div", "event-body");
     const title = el("h4", "event-title");
-    const link = /** @type {HTMLAnchorElement} */ (el("a", ""));
+    const link = el("a", "");
     link.href = sitePath(result.url);
     // The day in the link, so a link read alone still says when (as in the lists).
     link.append(el("span", "p-name", meta.title || result.url));
@@ -403,8 +397,8 @@ if (root && form) {
       body.append(" ", el("span", "badge badge-new-date", label("labelNewDate")));
     const facts = el("p", "event-meta");
     const chip = el("span", "calendar-chip", meta.calendar || "");
-    if (/^cal-[A-Za-z0-9_-]+$/.test(meta.calendarClass || ""))
-      chip.classList.add(meta.calendarClass);
+    const calendarClass = meta.calendarClass || "";
+    if (/^cal-[A-Za-z0-9_-]+$/.test(calendarClass)) chip.classList.add(calendarClass);
     facts.append(chip);
     if (meta.place) facts.append(el("span", "meta-place", meta.place));
     if (meta.attendanceLabel) facts.append(el("span", "meta-online", meta.attendanceLabel));
@@ -413,8 +407,8 @@ if (root && form) {
     return item;
   }
 
-  /** Result URLs are the site's own paths; anything else becomes the search page. @param {string} url */
-  function sitePath(url) {
+  /** Result URLs are the site's own paths; anything else becomes the search page. */
+  function sitePath(url: string): string {
     try {
       const parsed = new URL(url, location.origin);
       return parsed.origin === location.origin ? parsed.pathname : searchPage;
@@ -423,14 +417,13 @@ if (root && form) {
     }
   }
 
-  /** @param {State} state @param {number} page @param {number} pageCount */
-  function renderPager(state, page, pageCount) {
+  function renderPager(state: State, page: number, pageCount: number): void {
     pager.hidden = pageCount <= 1;
     const text = label("labelPage", { page, count: pageCount });
     pager.setAttribute("aria-label", text);
     $("search-page").textContent = text;
-    const previous = /** @type {HTMLAnchorElement} */ ($("search-previous"));
-    const next = /** @type {HTMLAnchorElement} */ ($("search-next"));
+    const previous = $("search-previous") as HTMLAnchorElement;
+    const next = $("search-next") as HTMLAnchorElement;
     previous.hidden = page <= 1;
     next.hidden = page >= pageCount;
     previous.href = urlOf({ ...state, page: page - 1 });
@@ -440,12 +433,11 @@ if (root && form) {
   /**
    * The subscription whose files hold exactly the filtered events (calendar,
    * category, or both), or the nearest one with a note on what it cannot follow.
-   * @param {State} state
    */
-  async function offerSubscription(state) {
+  async function offerSubscription(state: State): Promise<void> {
     const panel = $("search-subscribe");
     const all = await loadSubscriptions();
-    const find = (/** @type {string | null} */ calendar, /** @type {string | null} */ category) =>
+    const find = (calendar: string | null, category: string | null) =>
       all.find((s) => s.calendar === calendar && s.category === category);
     const calendar = state.calendar || null;
     const category = state.category || null;
@@ -465,7 +457,7 @@ if (root && form) {
       dateWindow(state) && label("labelReasonDate"),
       state.attendance && label("labelReasonAttendance"),
       state.cancelled && label("labelReasonCancelled"),
-    ].filter(Boolean);
+    ].filter((reason): reason is string => Boolean(reason));
     const exact = Boolean(exactScope) && reasons.length === 0;
     $("search-subscribe-heading").textContent =
       exact && (calendar || category)
@@ -478,13 +470,10 @@ if (root && form) {
         type: "conjunction",
       });
       const why = reasons.length ? reasons : [label("labelReasonWords")];
-      note.textContent = label("labelNearest", {
-        reasons: list.format(/** @type {string[]} */ (why)),
-        name: sub.name,
-      });
+      note.textContent = label("labelNearest", { reasons: list.format(why), name: sub.name });
     }
-    const set = (/** @type {string} */ id, /** @type {string} */ href) => {
-      /** @type {HTMLAnchorElement} */ ($(id)).href = href;
+    const set = (id: string, href: string) => {
+      ($(id) as HTMLAnchorElement).href = href;
     };
     set("search-sub-webcal", sub.webcal);
     set("search-sub-google", sub.google);
@@ -493,8 +482,8 @@ if (root && form) {
     set("search-sub-rss", sub.rss);
     set("search-sub-atom", sub.atom);
     set("search-sub-json", sub.json);
-    /** @type {HTMLInputElement} */ ($("search-sub-url")).value = sub.https;
-    const qr = /** @type {HTMLImageElement} */ ($("search-sub-qr"));
+    ($("search-sub-url") as HTMLInputElement).value = sub.https;
+    const qr = $("search-sub-qr") as HTMLImageElement;
     qr.src = sub.qr;
     qr.alt = label("labelQrAlt", { name: sub.name });
     panel.dataset.calendar = sub.calendar || "";
@@ -503,21 +492,13 @@ if (root && form) {
     panel.hidden = false;
   }
 
-  /** @param {string} tag @param {string} className @param {string} [text] */
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
   /*
    * Wiring: the URL is the state. A chosen filter or a submitted query is a
    * new history entry (Back undoes it); live results while typing replace
    * the current one.
    */
   let typing = 0;
-  const update = (/** @type {boolean} */ push) => {
+  const update = (push: boolean) => {
     const state = stateFromForm();
     const url = urlOf(state);
     if (url !== `${location.pathname}${location.search}`) {

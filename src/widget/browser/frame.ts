@@ -1,4 +1,3 @@
-// @ts-check
 /*
  * /embed/frame.js: what an embed page says to the page that frames it, for
  * every embed page (each loads it beside its own script). Two protocols
@@ -23,9 +22,9 @@
  * id or secret the framing page chose itself, nothing else. The receivers
  * check that a message comes from their own frame.
  */
-(() => {
-  if (window.parent === window) return;
-  const parent = window.parent;
+if (window.parent !== window) talkToFrame(window.parent);
+
+function talkToFrame(parent: Window): void {
   const rawId = new URLSearchParams(location.search).get("id") || "";
   const id = /^[A-Za-z0-9_-]{1,64}$/.test(rawId) ? rawId : "";
   // WordPress writes "#?secret=" and 10 letters and digits; its script ignores anything else.
@@ -33,7 +32,7 @@
     (/^#\??(?:.*&)?secret=([A-Za-z0-9]{1,64})(?:&|$)/.exec(location.hash) || [])[1] || "";
 
   let last = -1;
-  function sendHeight() {
+  function sendHeight(): void {
     // The whole document: every embed page's content, with no margin around it.
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (height === last) return;
@@ -42,7 +41,7 @@
     if (secret) parent.postMessage({ message: "height", value: height, secret }, "*");
   }
 
-  function start() {
+  function start(): void {
     if (typeof ResizeObserver === "function") {
       new ResizeObserver(sendHeight).observe(document.documentElement);
     }
@@ -76,4 +75,4 @@
     event.preventDefault();
     parent.postMessage({ message: "link", value: target.href, secret }, "*");
   });
-})();
+}

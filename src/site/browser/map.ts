@@ -7,9 +7,9 @@
 const TILE = 256;
 const ZOOM = 16;
 
-for (const map of document.querySelectorAll("[data-map-tiles]")) {
-  const button = map.querySelector("button[data-show-map]");
-  const frame = map.querySelector("[data-map-frame]");
+for (const map of document.querySelectorAll<HTMLElement>("[data-map-tiles]")) {
+  const button = map.querySelector<HTMLButtonElement>("button[data-show-map]");
+  const frame = map.querySelector<HTMLElement>("[data-map-frame]");
   if (!button || !frame) continue;
   button.hidden = false;
   button.addEventListener(
@@ -24,7 +24,7 @@ for (const map of document.querySelectorAll("[data-map-tiles]")) {
 }
 
 /** Web Mercator tile coordinates (fractional) of a point at a zoom level, as tile servers number them. */
-function tileOf(lat, lon, zoom) {
+function tileOf(lat: number, lon: number, zoom: number): { x: number; y: number } {
   const n = 2 ** zoom;
   const radians = (lat * Math.PI) / 180;
   return {
@@ -33,11 +33,11 @@ function tileOf(lat, lon, zoom) {
   };
 }
 
-function show(map, frame) {
+function show(map: HTMLElement, frame: HTMLElement): void {
   const lat = Number(map.dataset.lat);
   const lon = Number(map.dataset.lon);
   if (!Number.isFinite(lat) || !Number.isFinite(lon)) return;
-  const template = map.dataset.mapTiles;
+  const template = map.dataset.mapTiles ?? "";
   const point = tileOf(lat, lon, ZOOM);
   const column = Math.floor(point.x);
   const row = Math.floor(point.y);
@@ -67,6 +67,6 @@ function show(map, frame) {
   marker.className = "map-marker";
   frame.append(grid, marker);
   frame.hidden = false;
-  const attribution = map.querySelector("[data-map-attribution]");
+  const attribution = map.querySelector<HTMLElement>("[data-map-attribution]");
   if (attribution) attribution.hidden = false;
 }

@@ -12,14 +12,14 @@ if (root instanceof HTMLElement) {
   const show = () => {
     const now = Date.now();
     let view = 0;
-    for (let i = 1; i < bounds.length - 1; i++) if (now >= bounds[i]) view = i;
+    for (let i = 1; i < bounds.length - 1; i++) if (now >= (bounds[i] ?? Number.NaN)) view = i;
     const key = String(view);
     for (const element of root.querySelectorAll("[data-when-in]")) {
       if (element instanceof HTMLElement) {
         element.hidden = !(element.dataset.whenIn ?? "").split(" ").includes(key);
       }
     }
-    const last = bounds[bounds.length - 1];
+    const last = bounds[bounds.length - 1] ?? Number.NaN;
     const stale = root.querySelector("[data-when-stale]");
     if (stale instanceof HTMLElement) stale.hidden = !(now >= last);
     // A page left open across midnight turns over by itself (one timer, at most two days ahead).
