@@ -41,18 +41,56 @@ export function runCli<O extends OptionSpecs>(
           process.exitCode = 2;
           return;
         }
-        console.error(expected ? `error: ${expected.message}` : error);
+        console.error(failureLine(error) ?? error);
         process.exitCode = 1;
       },
     );
 }
 
-/** Eleventy wraps errors thrown in data files; look through the causes. */
-function findPublisherError(error: unknown): PublisherError | undefined {
+/**
+ * The one line an expected failure prints: the project's own errors, and a
+ * template's own mistake (its syntax, an unknown filter or tag) as Nunjucks
+ * words it with the file, line and column. Undefined for anything else,
+ * which is a bug and prints its stack trace.
+ */
+export function failureLine(error: unknown): string | undefined {
+  const expected = findPublisherError(error);
+  if (expected) return `error: ${expected.message}`;
+  const mistake = templateMistake(error);
+  return mistake && `error: template ${mistake}`;
+}
+
+/**
+ * Nunjucks names its errors "Template render error", with the place on the
+ * first line ("(./templates/index.njk) [Line 1, Column 7]") and what is
+ * wrong after it. A JavaScript error thrown while rendering (a filter's
+ * bug) is wrapped the same way, with its class in the text
+ * ("TypeError: ..."): that one is not the template's mistake.
+ */
+function templateMistake(error: unknown): string | undefined {
+  for (const current of causes(error)) {
+    if (!(current instanceof Error) || current.name !== "Template render error") continue;
+    const [where = "", ...rest] = current.message.split("\n");
+    const what = rest.join(" ").replace(/\s+/g, " ").trim();
+    if (/^[A-Z]\w*Error: /.test(what)) return undefined;
+    return `${where.trim().replace(/^\((.*)\)/, "$1")}: ${what}`;
+  }
+  return undefined;
+}
+
+/** An error and what it wraps: Eleventy's `originalError`, or `cause`. */
+function* causes(error: unknown): Generator<unknown> {
   for (let current = error, depth = 0; current && depth < 10; depth++) {
-    if (current instanceof PublisherError) return current;
+    yield current;
     const next = current as { cause?: unknown; originalError?: unknown };
     current = next.originalError ?? next.cause;
+  }
+}
+
+/** Eleventy wraps errors thrown in data files; look through the causes. */
+function findPublisherError(error: unknown): PublisherError | undefined {
+  for (const current of causes(error)) {
+    if (current instanceof PublisherError) return current;
   }
   return undefined;
 }

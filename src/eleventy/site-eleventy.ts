@@ -34,7 +34,7 @@ export interface SiteEleventyOptions {
 }
 
 export function siteEleventy(options: SiteEleventyOptions): Eleventy {
-  return new Eleventy("templates", options.output, {
+  const eleventy = new Eleventy("templates", options.output, {
     quietMode: options.runMode !== "serve",
     runMode: options.runMode ?? "build",
     configPath: ".eleventy.js",
@@ -55,4 +55,11 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
       options.configure?.(eleventyConfig);
     },
   });
+  if (options.runMode !== "serve") {
+    // A build's failure reaches its command, which prints it once: one line
+    // for a template's mistake, a stack trace only for a bug (src/cli/run.ts).
+    // Eleventy would print it first, with its stack, whatever it is.
+    eleventy.logger.overrideLogger({ ...console, error: () => {} });
+  }
+  return eleventy;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import matter from "gray-matter";
 import nunjucks from "nunjucks";
 import { TemplateError } from "../errors.ts";
@@ -46,8 +46,6 @@ export interface PageTemplateSource {
 }
 
 export interface TemplateFolders {
-  /** The project root. */
-  readonly root: string;
   readonly inputDir: string;
   readonly layoutsDir: string;
   /** Eleventy's front matter options (eleventyConfig.frontMatterParsingOptions). */
@@ -91,9 +89,7 @@ export async function readPageTemplate(
     layers.push(layout);
     name = layout.data.layout;
   }
-  // As Eleventy writes it: "./" before a path inside the project, none before "../".
-  const inputPath = relative(folders.root, file);
-  return { template, inputPath: inputPath.startsWith("..") ? inputPath : `./${inputPath}`, layers };
+  return { template, inputPath: projectPath(file), layers };
 }
 
 /** The template's own data file and those of the folders above it, up to the input folder. */
@@ -134,8 +130,10 @@ export class PageTemplate {
   constructor(source: PageTemplateSource, engine: NunjucksEngine, content?: string) {
     const { template } = source;
     this.template = template;
-    // Compiled once here, for every page of the template.
-    const compile = (text: string, path: string) => new nunjucks.Template(text, engine, path, true);
+    // Compiled once here, for every page of the template; named as Eleventy
+    // names its templates in errors ("./templates/calendars/event.njk").
+    const compile = (text: string, path: string) =>
+      new nunjucks.Template(text, engine, projectPath(path), true);
     const [page, ...layouts] = source.layers.map(
       (layer, index): CompiledLayer => ({
         data: layer.data,
@@ -219,6 +217,12 @@ export class PageTemplate {
     }
     return { outputPath, url: pageUrl, content, page };
   }
+}
+
+/** A path as Eleventy writes it: "./" before a path inside the project, none before "../". */
+function projectPath(path: string): string {
+  const from = relative(process.cwd(), path);
+  return from.startsWith("..") || isAbsolute(from) ? from : `./${from}`;
 }
 
 /** The template's data: layout front matter under the template's, as in Eleventy's cascade. */

@@ -72,7 +72,6 @@ export async function renderStreamedPages(
   const output = resolve(target.output);
   for (const name of templates) {
     const source = await readPageTemplate(name, {
-      root: process.cwd(),
       inputDir: resolve(directories.input),
       layoutsDir: resolve(directories.layouts ?? directories.includes),
       frontMatter: setup.frontMatter,

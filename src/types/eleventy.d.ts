@@ -17,5 +17,7 @@ declare module "@11ty/eleventy" {
     watch(): Promise<void>;
     serve(port?: number): Promise<void>;
     stopWatch(): Promise<void>;
+    /** Where Eleventy prints; `overrideLogger` takes a console-like object, or false for none. */
+    readonly logger: { overrideLogger(logger: Partial<Console> | false): void };
   }
 }
