@@ -1,4 +1,4 @@
-import { answerOembed } from "../src/oembed/endpoint.ts";
+import { oembedResponse } from "../src/oembed/endpoint.ts";
 
 /**
  * Cloudflare Pages Function: the oEmbed endpoint at `{site}/oembed` (the file
@@ -14,17 +14,6 @@ interface PagesContext {
   readonly env: { readonly ASSETS: { fetch(input: URL | string): Promise<Response> } };
 }
 
-export async function onRequest(context: PagesContext): Promise<Response> {
-  const { request, env } = context;
-  const reply = await answerOembed(request.method, request.url, async (segment) => {
-    // paths.oembedOfSegment (src/model/url-scheme.ts), which a Worker cannot import.
-    const response = await env.ASSETS.fetch(new URL(`/oembed/${segment}.json`, request.url));
-    if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`The static answer answered ${response.status}`);
-    return response.text();
-  });
-  return new Response(request.method === "HEAD" ? null : reply.body, {
-    status: reply.status,
-    headers: reply.headers,
-  });
+export function onRequest({ request, env }: PagesContext): Promise<Response> {
+  return oembedResponse(request, (path) => env.ASSETS.fetch(new URL(path, request.url)));
 }

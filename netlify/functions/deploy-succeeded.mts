@@ -1,5 +1,6 @@
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
+import { runLogged } from "../../src/hosts/function-run.ts";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
 
 /**
@@ -9,41 +10,26 @@ import { pingHub } from "../../src/rebuild/websub-ping.ts";
  * state at its immutable address (payload.deploy_ssl_url). Deploy previews and
  * branch deploys ping nothing.
  */
-export default async function deploySucceeded(request: Request): Promise<Response> {
-  const stamp = `deploy-succeeded ${new Date().toISOString()}:`;
-  const lines: string[] = [];
-  const log = (line: string) => {
-    lines.push(line);
-    console.log(`${stamp} ${line}`);
-  };
-  let ok = false;
-  try {
+export default function deploySucceeded(request: Request): Promise<Response> {
+  return runLogged("deploy-succeeded", async (log) => {
     const body = (await request.json().catch(() => null)) as {
       payload?: { context?: unknown; deploy_ssl_url?: unknown; ssl_url?: unknown };
     } | null;
     const payload = body?.payload ?? {};
     if (typeof payload.context === "string" && payload.context !== "production") {
       log(`a ${payload.context} deploy; no hub is pinged`);
-      ok = true;
-    } else {
-      const deployed =
-        (typeof payload.deploy_ssl_url === "string" && payload.deploy_ssl_url) ||
-        process.env.SITE_URL?.trim() ||
-        process.env.URL?.trim();
-      if (!deployed) throw new PublisherError("No deploy address in the event and no SITE_URL.");
-      const result = await pingHub({
-        hub: readSiteConfig(process.env).websubHub,
-        published: deployed,
-        log,
-      });
-      ok = result.ok;
+      return true;
     }
-  } catch (error) {
-    log(`error: ${error instanceof PublisherError ? error.message : "unexpected failure"}`);
-    if (!(error instanceof PublisherError)) console.error(error);
-  }
-  return new Response(`${lines.join("\n")}\n`, {
-    status: ok ? 200 : 500,
-    headers: { "content-type": "text/plain; charset=utf-8" },
+    const deployed =
+      (typeof payload.deploy_ssl_url === "string" && payload.deploy_ssl_url) ||
+      process.env.SITE_URL?.trim() ||
+      process.env.URL?.trim();
+    if (!deployed) throw new PublisherError("No deploy address in the event and no SITE_URL.");
+    const result = await pingHub({
+      hub: readSiteConfig(process.env).websubHub,
+      published: deployed,
+      log,
+    });
+    return result.ok;
   });
 }

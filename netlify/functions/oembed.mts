@@ -1,5 +1,4 @@
-import { paths } from "../../src/model/url-scheme.ts";
-import { answerOembed } from "../../src/oembed/endpoint.ts";
+import { oembedResponse } from "../../src/oembed/endpoint.ts";
 
 /**
  * Netlify Function: the oEmbed endpoint at `{site}/oembed` (docs/widget.md,
@@ -9,20 +8,11 @@ import { answerOembed } from "../../src/oembed/endpoint.ts";
  * with esbuild (netlify.toml [functions]); it uses nothing outside the
  * project's own code and the platform's fetch.
  */
-export default async function oembed(request: Request): Promise<Response> {
+export default function oembed(request: Request): Promise<Response> {
   const origin = new URL(request.url).origin;
-  const reply = await answerOembed(request.method, request.url, async (segment) => {
-    const response = await fetch(`${origin}${paths.oembedOfSegment(segment)}`, {
-      signal: AbortSignal.timeout(5000),
-    });
-    if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`The static answer answered ${response.status}`);
-    return response.text();
-  });
-  return new Response(request.method === "HEAD" ? null : reply.body, {
-    status: reply.status,
-    headers: reply.headers,
-  });
+  return oembedResponse(request, (path) =>
+    fetch(`${origin}${path}`, { signal: AbortSignal.timeout(5000) }),
+  );
 }
 
 /** Netlify reads this literal: the function answers at this path instead of /.netlify/functions/oembed. */

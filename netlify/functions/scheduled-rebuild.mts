@@ -2,6 +2,7 @@ import { readApiConfig } from "../../src/config/api.ts";
 import { readShrinkGuardConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
+import { runLogged } from "../../src/hosts/function-run.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
 import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 
@@ -21,53 +22,36 @@ import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 export const CHECK_DEADLINE_MS = 20_000;
 export const HOOK_DEADLINE_MS = 5_000;
 
-export default async function scheduledRebuild(_request: Request): Promise<Response> {
+export default function scheduledRebuild(_request: Request): Promise<Response> {
   const env = process.env;
-  const stamp = `scheduled-rebuild ${new Date().toISOString()}:`;
-  const lines: string[] = [];
-  const log = (line: string) => {
-    lines.push(line);
-    console.log(`${stamp} ${line}`);
-  };
-  let ok = false;
-  if (env.REBUILD_ALWAYS?.trim() === "1") {
-    const result = await triggerRebuild({
-      hookUrl: env.BUILD_HOOK_URL,
-      timeoutMs: HOOK_DEADLINE_MS,
-      log: () => undefined,
-    });
-    log(`REBUILD_ALWAYS=1: ${result.message}`);
-    ok = result.ok;
-  } else {
-    try {
-      const published = env.SITE_URL?.trim() || env.URL?.trim();
-      if (!published) throw new PublisherError("SITE_URL is not set for the Functions scope.");
-      if (!env.BUILD_HOOK_URL?.trim()) {
-        throw new PublisherError(
-          "BUILD_HOOK_URL is not set; no rebuild can be started. Create a build hook (Site configuration > Build & deploy > Continuous deployment > Build hooks) and set BUILD_HOOK_URL for the Functions scope.",
-        );
-      }
-      const result = await rebuildIfChanged({
-        config: readApiConfig(env),
-        published,
-        // The clock, unless SITE_NOW pins it (as for the build).
-        nowMs: readSiteConfig(env).now.toMillis(),
+  return runLogged("scheduled-rebuild", async (log) => {
+    if (env.REBUILD_ALWAYS?.trim() === "1") {
+      const result = await triggerRebuild({
         hookUrl: env.BUILD_HOOK_URL,
-        shrinkGuard: readShrinkGuardConfig(env),
-        deadlineMs: CHECK_DEADLINE_MS,
-        hookTimeoutMs: HOOK_DEADLINE_MS,
-        log,
+        timeoutMs: HOOK_DEADLINE_MS,
+        log: () => undefined,
       });
-      ok = result.ok;
-    } catch (error) {
-      log(
-        `error: ${error instanceof PublisherError ? error.message : "unexpected failure; see the function log"}`,
-      );
-      if (!(error instanceof PublisherError)) console.error(error);
+      log(`REBUILD_ALWAYS=1: ${result.message}`);
+      return result.ok;
     }
-  }
-  return new Response(`${lines.join("\n")}\n`, {
-    status: ok ? 200 : 500,
-    headers: { "content-type": "text/plain; charset=utf-8" },
+    const published = env.SITE_URL?.trim() || env.URL?.trim();
+    if (!published) throw new PublisherError("SITE_URL is not set for the Functions scope.");
+    if (!env.BUILD_HOOK_URL?.trim()) {
+      throw new PublisherError(
+        "BUILD_HOOK_URL is not set; no rebuild can be started. Create a build hook (Site configuration > Build & deploy > Continuous deployment > Build hooks) and set BUILD_HOOK_URL for the Functions scope.",
+      );
+    }
+    const result = await rebuildIfChanged({
+      config: readApiConfig(env),
+      published,
+      // The clock, unless SITE_NOW pins it (as for the build).
+      nowMs: readSiteConfig(env).now.toMillis(),
+      hookUrl: env.BUILD_HOOK_URL,
+      shrinkGuard: readShrinkGuardConfig(env),
+      deadlineMs: CHECK_DEADLINE_MS,
+      hookTimeoutMs: HOOK_DEADLINE_MS,
+      log,
+    });
+    return result.ok;
   });
 }

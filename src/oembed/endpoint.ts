@@ -59,6 +59,33 @@ interface StaticAnswer {
   readonly [field: string]: unknown;
 }
 
+/**
+ * A host function's whole answer (Netlify's, Cloudflare's), with the static
+ * answers fetched through `fetchAnswer` by their site path. The path is
+ * paths.oembedOfSegment's (src/model/url-scheme.ts, which a Worker cannot
+ * import; test/oembed/hosts.test.ts holds the two together).
+ */
+export async function oembedResponse(
+  request: Request,
+  fetchAnswer: (path: string) => Promise<Response>,
+): Promise<Response> {
+  const reply = await answerOembed(request.method, request.url, async (segment) => {
+    const response = await fetchAnswer(staticAnswerPath(segment));
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`The static answer answered ${response.status}`);
+    return response.text();
+  });
+  return new Response(request.method === "HEAD" ? null : reply.body, {
+    status: reply.status,
+    headers: reply.headers,
+  });
+}
+
+/** Where a calendar's static answer is published. */
+export function staticAnswerPath(calendarSegment: string): string {
+  return `/oembed/${calendarSegment}.json`;
+}
+
 export async function answerOembed(
   method: string,
   requestUrl: string,

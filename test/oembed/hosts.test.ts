@@ -3,6 +3,7 @@ import { onRequest as cloudflareOembed } from "../../functions/oembed.ts";
 import netlifyOembed, { config as netlifyConfig } from "../../netlify/functions/oembed.mts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { paths } from "../../src/model/url-scheme.ts";
+import { staticAnswerPath } from "../../src/oembed/endpoint.ts";
 import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 
 /*
@@ -122,6 +123,11 @@ describe("the oEmbed endpoint on each host", () => {
       await inFolder.close();
       await noFunctions.close();
       folderSite.remove();
+    }
+  });
+  it("should read the static answers where the build publishes them", () => {
+    for (const segment of ["culture", "a_b-c"]) {
+      expect(staticAnswerPath(segment)).toBe(paths.oembedOfSegment(segment));
     }
   });
 });
