@@ -19,11 +19,11 @@ describe("cutHtml", () => {
     const html = sanitizeDescription(
       '<p>Bring <a href="https://example.org/x">what is broken and what you love</a>; we fix it.</p><p>More</p>',
     );
-    const cut = cutHtml(html, 84);
+    const cut = cutHtml(html, 90);
     expect(cut).toBe(
-      '<p>Bring <a href="https://example.org/x" rel="noopener noreferrer">what is…</a></p>',
+      '<p>Bring <a href="https://example.org/x" rel="noopener noreferrer">what is broken…</a></p>',
     );
-    expect(textLength(cut)).toBeLessThanOrEqual(84);
+    expect(textLength(cut)).toBeLessThanOrEqual(90);
     expect(asParsed(cut)).toBe(cut);
   });
 
@@ -42,6 +42,18 @@ describe("cutHtml", () => {
       expect(cut, `${max}`).toMatch(/^<ul><li>.*…<\/li><\/ul>$/);
       expect(cut, `${max}`).not.toMatch(/&[a-z#0-9]*…/);
       expect(asParsed(cut), `${max}`).toBe(cut);
+    }
+  });
+
+  it("should mark the cut where text may stand, also when it falls between elements", () => {
+    const list = "<ul><li>one</li> <li>two</li> <li>three</li></ul><p>after</p>";
+    for (let max = 8; max < list.length; max++) {
+      const cut = cutHtml(list, max);
+      expect(textLength(cut), `${max}`).toBeLessThanOrEqual(max);
+      expect(cut, `${max}`).toContain("…");
+      expect(asParsed(cut), `${max}`).toBe(cut);
+      // Text is never a list's own child: a cut in a list ends in an item.
+      expect(cut, `${max}`).not.toMatch(/<\/li>[^<]*…|<ul>[^<]*…/);
     }
   });
 });
