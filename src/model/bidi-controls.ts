@@ -7,7 +7,7 @@
  * An override reorders what follows it up to the end of its paragraph: a
  * title "Tickets \u202Eeerf" reads "Tickets free", and in a list line the
  * date, place and links after the title are turned around with it
- * (CVE-2021-42574, "Trojan Source", is the same trick in source code). Plain
+ * ("Trojan Source" attacks play the same trick on source code). Plain
  * text from a portal is a line placed among the site's own words, so it
  * keeps no embedding or override: they are removed.
  *

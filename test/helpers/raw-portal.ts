@@ -16,7 +16,9 @@ export interface RawCalendar {
 }
 
 export async function serveRawPortal(calendars: readonly RawCalendar[]): Promise<LoopbackServer> {
-  const idOf = (record: WireRecord) => String(record.id);
+  // The id as the client asks with it (src/api/portal-client.ts): a number, or a trimmed string.
+  const idOf = (record: WireRecord) =>
+    typeof record.id === "number" ? String(record.id) : String(record.id).trim();
   const bodies = new Map<string, string>([
     ["/v1/event-calendars", wireJson(calendars.map((calendar) => calendar.record))],
   ]);
