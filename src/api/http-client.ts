@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
 import type { AuthMode } from "../config/api.ts";
 import { ApiError, AuthError } from "../errors.ts";
+import { withinWireDepth } from "../model/wire-depth.ts";
 import { authorize, createRedactor, formatAuth, withoutToken } from "./auth.ts";
 import { ApiNotFoundError, ApiUnavailableError, formatMs } from "./errors.ts";
 import { backoffMs, isRetryableStatus, isTransientNetworkError, parseRetryAfter } from "./retry.ts";
@@ -212,7 +213,9 @@ export class HttpClient {
         );
       }
       try {
-        return { ok: true, response: this.#response(status, JSON.parse(text), header) };
+        // Nesting no record needs is cut here, before any recursive code sees it.
+        const body = withinWireDepth(JSON.parse(text));
+        return { ok: true, response: this.#response(status, body, header) };
       } catch (cause) {
         // A truncated body (dropped connection, proxy hiccup) is worth another try.
         return failed(

@@ -377,7 +377,12 @@ export function eventIdOf(record: WireRecord, config: ApiConfig): string | null 
   return idOf(pickEventField([record], "id", config.fieldMap));
 }
 
+/**
+ * An id as the portal's addresses take it; none for one that no URL can
+ * encode (a lone surrogate: encodeURIComponent throws), whose record the
+ * normalizer skips by name (src/model/normalize-calendar.ts, readId).
+ */
 function idOf(raw: unknown): string | null {
   if (typeof raw === "number" && Number.isSafeInteger(raw)) return String(raw);
-  return typeof raw === "string" && raw.trim() !== "" ? raw.trim() : null;
+  return typeof raw === "string" && raw.trim() !== "" && raw.isWellFormed() ? raw.trim() : null;
 }

@@ -1,9 +1,10 @@
 import type { FieldMap } from "../model/field-map.ts";
-import { pickEventField, unmappedFields } from "../model/field-map.ts";
-import { normalizeCalendar, readId } from "../model/normalize-calendar.ts";
+import { unmappedFields } from "../model/field-map.ts";
+import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { eventName } from "./evaluate-records.ts";
 
 /** What check-api fetched: the selected calendars with their listed events, and some details. */
 export interface Samples {
@@ -134,16 +135,6 @@ export function evaluateSamples(
     emptyOptional,
     failures,
   };
-}
-
-/**
- * How a problem names an event: by its id read as the build reads it (through
- * the field map: a portal's `ref` or `data.uuid`), else by its place in the
- * calendar's list, so the site owner can find it either way.
- */
-function eventName(event: WireRecord, position: number, map: FieldMap): string {
-  const id = readId(pickEventField([event], "id", map));
-  return id === null ? `event ${position + 1} in the list (no id)` : `event ${JSON.stringify(id)}`;
 }
 
 function isEmpty(value: unknown): boolean {

@@ -5,6 +5,7 @@ import { unwrapDetails } from "../api/details-envelope.ts";
 import { calendarIdOf, eventIdOf, PortalClient } from "../api/portal-client.ts";
 import { probeAuth, type Rejection } from "../check/auth-probe.ts";
 import { errorBodyExcerpt } from "../check/error-body.ts";
+import { evaluateRecords, type Records, type RecordsReport } from "../check/evaluate-records.ts";
 import { type Evaluation, evaluateSamples, type Samples } from "../check/evaluate-samples.ts";
 import { formatPaging, inspectList, type ListShape } from "../check/paging-probe.ts";
 import {
@@ -17,6 +18,7 @@ import { API_SETTINGS, type ApiConfig, readApiConfig } from "../config/api.ts";
 import { ENV_FILE_SETTINGS, loadEnvFile } from "../config/env-file.ts";
 import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { AuthError } from "../errors.ts";
+import type { FieldMap } from "../model/field-map.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { proposeFieldMap, type UnmatchedEntry } from "../model/propose-field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
@@ -36,8 +38,11 @@ const DETAILS_TOTAL = 12;
  * nothing reads, and finds the settings that make the portal usable: another
  * token placement after a 401/403, counted paging the portal does not
  * announce, and a field map from the names and values it saw. Then prints
- * them as one block to paste (shell and .env form). Resolves to the exit
- * code: 0 only when the settings in effect make the API usable. Expected
+ * them as one block to paste (shell and .env form). When the settings in
+ * effect work, it reads every listed event's details as a build does and
+ * says of each record the build will skip or cut what it will do
+ * (src/check/evaluate-records.ts). Resolves to the exit code: 0 only when
+ * the settings in effect make the API usable. Expected
  * failures print one line, never a stack trace; the token is never shown.
  */
 export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<number> {
@@ -174,18 +179,6 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
         ? `Wire fields not used (map them with EVENT_API_FIELD_MAP if they matter): ${final.unread.join(", ")}`
         : "Every wire field is used.",
     );
-    const listed = [...problems, ...final.problems];
-    const clean = now.failures.length === 0 && !changed;
-    say(
-      listed.length > 0
-        ? `Problems (${listed.length}):`
-        : clean
-          ? "No problems found."
-          : "Every record can be read.",
-    );
-    for (const problem of listed.slice(0, 50)) say(`  - ${problem}`);
-    if (listed.length > 50) say(`  ... and ${listed.length - 50} more`);
-
     // Why the settings in effect fail, whatever the block fixes.
     const reasons = [
       ...(changes.EVENT_API_AUTH
@@ -196,6 +189,20 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
         : []),
       ...now.failures,
     ];
+    // Settings that work: every record as the build will treat it, its details included.
+    const judged =
+      reasons.length === 0 ? await readRecords(client, config, samples, options, say) : null;
+    const listed = [...problems, ...(judged ? judged.lines : final.problems)];
+    const clean = now.failures.length === 0 && !changed;
+    say(
+      listed.length > 0
+        ? `Problems (${listed.length}):`
+        : clean
+          ? "No problems found."
+          : "Every record can be read.",
+    );
+    for (const problem of listed.slice(0, 50)) say(`  - ${problem}`);
+    if (listed.length > 50) say(`  ... and ${listed.length - 50} more`);
     if (changed) {
       const settings = settingsInEffect(env, changes);
       say();
@@ -212,8 +219,12 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       say(envFileBlock(settings));
       say();
     }
-    if (reasons.length === 0) {
-      say(`OK: ${now.usable} of ${now.listed} events can be published.`);
+    if (judged) {
+      if (judged.listed > 0 && judged.publishable === 0) {
+        say(`check-api: no listed event can be published; the first: ${judged.lines[0]}.`);
+        return 1;
+      }
+      say(`OK: ${judged.publishable} of ${judged.listed} events can be published.`);
       return 0;
     }
     say("The settings in effect fail:");
@@ -283,6 +294,40 @@ async function collectSamples(
     );
   }
   return { calendars, details };
+}
+
+/**
+ * Every listed event's details, read as a build reads them (the same client,
+ * the response cache a build keeps: details unchanged since the last build
+ * are not asked for again), and judged as the build will judge them.
+ */
+async function readRecords(
+  client: PortalClient,
+  config: ApiConfig,
+  samples: Samples,
+  options: { readonly fieldMap: FieldMap; readonly defaultTimeZone: string },
+  say: (line?: string) => void,
+): Promise<RecordsReport> {
+  const events = samples.calendars.reduce((sum, calendar) => sum + calendar.events.length, 0);
+  say();
+  say(`Reading the details of every listed event (${events}), as a build does.`);
+  const records: Records = await Promise.all(
+    samples.calendars.map(async ({ record, events }) => {
+      const calendarId = calendarIdOf(record, config);
+      return {
+        record,
+        events: await Promise.all(
+          events.map(async (listed) => {
+            const eventId = eventIdOf(listed, config);
+            if (calendarId === null || eventId === null) return { listed, details: null };
+            const details = await client.getDetails(calendarId, eventId, listed);
+            return details ? { listed, details } : { listed, details: null, gone: true };
+          }),
+        ),
+      };
+    }),
+  );
+  return evaluateRecords(records, options);
 }
 
 /**
@@ -358,7 +403,7 @@ function better(proposed: Evaluation, current: Evaluation): boolean {
 const CHECK_API = defineCommand({
   run: "npm run check-api",
   summary:
-    "Checks the API settings and finds the ones a differing portal needs (token placement, paging, field map), printed as one block to paste; exits 0 only when the settings in effect work.",
+    "Checks the API settings and finds the ones a differing portal needs (token placement, paging, field map), printed as one block to paste; names each record the build will skip or cut; exits 0 only when the settings in effect work.",
   options: {},
   settings: [...API_SETTINGS, ...SITE_SETTINGS, ...ENV_FILE_SETTINGS],
 });

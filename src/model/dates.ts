@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { isPlainObject } from "./field-map.ts";
+import { excerpt } from "./field-reader.ts";
 import { timeZone } from "./time-zone.ts";
 
 /** A wire time: the instant (in the requested zone) and whether only a date was given. */
@@ -134,7 +135,14 @@ export function readBoolean(raw: unknown): boolean | null {
   return null;
 }
 
+/**
+ * A value as a warning quotes it: a string's start, one line, well-formed; a
+ * list or an object by its kind only (serialized, it could be megabytes, or
+ * nested deeper than JSON.stringify's stack reaches).
+ */
 function describe(raw: unknown): string {
-  const text = typeof raw === "string" ? raw : JSON.stringify(raw);
-  return `"${(text ?? String(raw)).slice(0, 60)}"`;
+  if (typeof raw === "string") return `"${excerpt(raw, 60)}"`;
+  if (Array.isArray(raw)) return "(a list)";
+  if (typeof raw === "object" && raw !== null) return "(an object)";
+  return String(raw);
 }

@@ -24,16 +24,24 @@ export function readGeo(raw: unknown): Geo | null {
     return match ? checked(Number(match[1]), Number(match[2])) : null;
   }
   if (!isPlainObject(raw)) return null;
-  if (raw.type === "Feature") return readGeo(raw.geometry);
+  // A Feature's geometry is a Point: a Feature in a Feature in... is read no deeper.
+  if (raw.type === "Feature")
+    return isPlainObject(raw.geometry) && raw.geometry.type === "Point"
+      ? readGeo(raw.geometry)
+      : null;
   if (raw.type === "Point") {
     const [lon, lat] = Array.isArray(raw.coordinates) ? raw.coordinates : [];
     return typeof lat === "number" && typeof lon === "number" ? checked(lat, lon) : null;
   }
   const lat = raw.lat ?? raw.latitude;
   const lon = raw.lon ?? raw.lng ?? raw.long ?? raw.longitude;
-  if (lat === undefined || lat === null || lon === undefined || lon === null) return null;
-  if (lat === "" || lon === "") return null;
-  return checked(Number(lat), Number(lon));
+  return checked(coordinate(lat), coordinate(lon));
+}
+
+/** A number, or a string of one; anything else (an object has no number, whatever its keys say) is none. */
+function coordinate(raw: unknown): number {
+  if (typeof raw === "number") return raw;
+  return typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
 }
 
 /** The coordinates of a place record: under one of GEO_KEYS, or on the place itself. */

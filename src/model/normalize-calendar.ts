@@ -1,6 +1,7 @@
 import { isValidZone, parseInstant } from "./dates.ts";
 import { type FieldMap, pickCalendarField } from "./field-map.ts";
-import { plainTextLine } from "./sanitize.ts";
+import { excerpt, FieldReader } from "./field-reader.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
 import type { Calendar } from "./types.ts";
 import type { WireRecord } from "./wire.ts";
 
@@ -21,18 +22,20 @@ export function normalizeCalendar(
 ): Normalized<Calendar> {
   const pick = (field: Parameters<typeof pickCalendarField>[1]) =>
     pickCalendarField([record], field, options.fieldMap);
-  const id = readId(pick("id"));
-  if (!id) return { ok: false, reason: "no id" };
-  const notes: string[] = [];
+  const rawId = pick("id");
+  const id = readId(rawId);
+  if (!id) return { ok: false, reason: idProblem(rawId) };
+  const read = new FieldReader();
+  const { notes } = read;
 
   let timeZone = options.defaultTimeZone;
   const zone = pick("timeZone");
   if (typeof zone === "string" && zone.trim() !== "") {
     if (isValidZone(zone.trim())) timeZone = zone.trim();
-    else notes.push(`unknown time zone "${zone.slice(0, 60)}", using ${timeZone}`);
+    else notes.push(`unknown time zone "${excerpt(zone, 60)}", using ${timeZone}`);
   }
 
-  const name = readText(pick("name"));
+  const name = read.text(pick("name"), "name", RECORD_LIMITS.title);
   if (!name) notes.push("no name, using the id");
 
   return {
@@ -41,7 +44,7 @@ export function normalizeCalendar(
     value: {
       id,
       name: name || id,
-      description: readText(pick("description")),
+      description: read.text(pick("description"), "description", RECORD_LIMITS.calendarDescription),
       timeZone,
       color: readColor(pick("color")),
       updatedAt: parseInstant(pick("updatedAt")),
@@ -49,19 +52,30 @@ export function normalizeCalendar(
   };
 }
 
-/** Ids are opaque: strings kept verbatim, whole numbers turned into strings. */
+/**
+ * Ids are opaque: strings kept verbatim, whole numbers turned into strings.
+ * An id names a record's addresses and calendar UIDs for good, so one that
+ * cannot be kept exactly is no id: longer than 256 characters, or not
+ * well-formed Unicode (a lone surrogate has no UTF-8 bytes; replaced, two
+ * such ids could become one address, and the next build's portal spelling
+ * another).
+ */
 export function readId(raw: unknown): string | null {
   if (typeof raw === "number" && Number.isSafeInteger(raw)) return String(raw);
   if (typeof raw !== "string") return null;
   const id = raw.trim();
-  return id !== "" && id.length <= 256 ? id : null;
+  return id !== "" && id.length <= MAX_ID_LENGTH && id.isWellFormed() ? id : null;
 }
 
-/** One line of plain text, as written in the portal (see plainTextLine). */
-export function readText(raw: unknown): string {
-  if (typeof raw === "number") return String(raw);
-  if (typeof raw !== "string") return "";
-  return plainTextLine(raw);
+const MAX_ID_LENGTH = 256;
+
+/** Why `readId` read no id from a record's id field. */
+export function idProblem(raw: unknown): string {
+  if (typeof raw === "string" && raw.trim() !== "") {
+    if (raw.trim().length > MAX_ID_LENGTH) return `id longer than ${MAX_ID_LENGTH} characters`;
+    if (!raw.isWellFormed()) return "id is not well-formed Unicode (a lone UTF-16 surrogate)";
+  }
+  return "no id";
 }
 
 function readColor(raw: unknown): string | null {

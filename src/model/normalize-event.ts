@@ -1,10 +1,13 @@
 import { DateTime } from "luxon";
+import { cutText } from "./cut-text.ts";
 import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dates.ts";
 import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
+import { count, excerpt, FieldReader } from "./field-reader.ts";
 import { readGeo, readPlaceGeo } from "./geo.ts";
-import { type Normalized, type NormalizeOptions, readId, readText } from "./normalize-calendar.ts";
+import { idProblem, type Normalized, type NormalizeOptions, readId } from "./normalize-calendar.ts";
 import { readOffer, readPerformers } from "./normalize-offer.ts";
-import { htmlToText, safeLink, sanitizeDescription } from "./sanitize.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
+import { htmlToText, plainTextLine } from "./sanitize.ts";
 import type {
   AttendanceMode,
   Calendar,
@@ -22,6 +25,11 @@ import type { WireRecord } from "./wire.ts";
  * One event from its list record and (when fetched) its details record; the
  * details win where both have a field. The zone comes from the event, else its
  * calendar (which already fell back to the site default).
+ *
+ * Every text is read as the model holds it and within the record's limits
+ * (src/model/field-reader.ts, src/model/record-limits.ts): whatever the
+ * records hold, the event is published whole, published cut (each cut a
+ * note), or skipped with the reason; reading never throws.
  */
 export function normalizeEvent(
   listed: WireRecord,
@@ -32,40 +40,43 @@ export function normalizeEvent(
 ): Normalized<CalendarEvent> {
   const records = details ? [details, listed] : [listed];
   const pick = (field: EventField) => pickEventField(records, field, options.fieldMap);
-  const notes: string[] = [];
+  const read = new FieldReader();
+  const { notes } = read;
 
-  const id = readId(pick("id"));
-  if (!id) return { ok: false, reason: "no id" };
+  const rawId = pick("id");
+  const id = readId(rawId);
+  if (!id) return { ok: false, reason: idProblem(rawId) };
 
   let timeZone = calendar.timeZone;
   const zone = pick("timeZone");
   if (typeof zone === "string" && zone.trim() !== "") {
     if (!isValidZone(zone.trim()))
-      return { ok: false, reason: `unknown time zone "${zone.slice(0, 60)}"` };
+      return { ok: false, reason: `unknown time zone "${excerpt(zone, 60)}"` };
     timeZone = zone.trim();
   }
 
   const times = resolveEventTimes(pick("start"), pick("end"), pick("allDay"), timeZone);
   if ("error" in times) return { ok: false, reason: times.error };
 
-  const title = readText(pick("title"));
+  const title = read.text(pick("title"), "title", RECORD_LIMITS.title);
   if (!title) return { ok: false, reason: "no title" };
 
   const status = readStatus(pick("status"), pick("cancelled"));
   if (status.note) notes.push(status.note);
 
-  const descriptionRaw = pick("description");
-  const descriptionHtml =
-    typeof descriptionRaw === "string" ? sanitizeDescription(descriptionRaw) : "";
-  const summaryText = readText(pick("summary"));
+  const descriptionHtml = read.description(pick("description"));
+  const summaryText = read.text(pick("summary"), "summary", RECORD_LIMITS.summary);
 
   // A mapped placeId is the one place id read: a portal whose location records carry
   // an id per event (not per place) maps it elsewhere, or to a field it does not send.
   const ownPlaceId = options.fieldMap.event.placeId === undefined;
-  const location = withPlaceId(readPlace(pick("location"), ownPlaceId), readId(pick("placeId")));
-  const onlineUrl = safeLink(readUrlField(pick("onlineUrl")));
+  const location = withPlaceId(
+    readPlace(pick("location"), read, ownPlaceId),
+    readId(pick("placeId")),
+  );
+  const onlineUrl = read.link(readUrlField(pick("onlineUrl")), "online URL");
   const updatedAt = parseInstant(pick("updatedAt"));
-  const performers = readPerformers(pick("performer"));
+  const performers = readPerformers(pick("performer"), read);
   const offer = readOffer({
     price: pick("offers.price"),
     currency: pick("offers.currency"),
@@ -91,10 +102,10 @@ export function normalizeEvent(
       attendanceMode: readAttendanceMode(pick("attendanceMode"), location, onlineUrl),
       location,
       onlineUrl,
-      image: readImage(pick("image")),
-      categories: readCategories(pick("categories")),
-      organizer: readOrganizer(pick("organizer")),
-      registrationUrl: safeLink(readUrlField(pick("registrationUrl"))),
+      image: readImage(pick("image"), read),
+      categories: readCategories(pick("categories"), read),
+      organizer: readOrganizer(pick("organizer"), read),
+      registrationUrl: read.link(readUrlField(pick("registrationUrl")), "registration URL"),
       ...optionalSeriesId(readSeriesId(pick("seriesId"))),
       createdAt: parseInstant(pick("createdAt")),
       updatedAt,
@@ -133,7 +144,7 @@ function readStatus(raw: unknown, cancelledFlag: unknown): { value: EventStatus;
     .replace(/[^a-z]/g, "");
   const value = STATUS[key];
   if (value) return { value };
-  return { value: "scheduled", note: `unknown status "${raw.slice(0, 40)}", treated as scheduled` };
+  return { value: "scheduled", note: `unknown status "${excerpt(raw, 40)}", treated as scheduled` };
 }
 
 function readAttendanceMode(
@@ -172,16 +183,20 @@ function optionalSeriesId(seriesId: string | null): { seriesId?: string } {
   return seriesId ? { seriesId } : {};
 }
 
-function readPlace(raw: unknown, ownId = true): Place | null {
+function readPlace(raw: unknown, read: FieldReader, ownId = true): Place | null {
   if (typeof raw === "string") {
     const geo = readGeo(raw);
     if (geo) return { name: null, address: null, geo };
-    const name = readText(raw);
+    const name = read.text(raw, "place name", RECORD_LIMITS.name);
     return name ? { name, address: null, geo: null } : null;
   }
   if (!isPlainObject(raw)) return null;
-  const name = readText(raw.name ?? raw.title ?? raw.venue) || null;
-  const address = readAddress(raw.address ?? (raw.street || raw.locality || raw.city ? raw : null));
+  const name =
+    read.text(raw.name ?? raw.title ?? raw.venue, "place name", RECORD_LIMITS.name) || null;
+  const address = readAddress(
+    raw.address ?? (raw.street || raw.locality || raw.city ? raw : null),
+    read,
+  );
   const geo = readPlaceGeo(raw);
   if (!name && !address && !geo) return null;
   // Only places the portal names carry an id, so other places stay as they were.
@@ -189,58 +204,87 @@ function readPlace(raw: unknown, ownId = true): Place | null {
   return id ? { id, name, address, geo } : { name, address, geo };
 }
 
-function readAddress(raw: unknown): PostalAddress | null {
+function readAddress(raw: unknown, read: FieldReader): PostalAddress | null {
   if (typeof raw === "string") {
-    const formatted = readText(raw);
+    const formatted = read.text(raw, "address", RECORD_LIMITS.addressLine);
     return formatted
       ? { street: null, locality: null, region: null, postalCode: null, country: null, formatted }
       : null;
   }
   if (!isPlainObject(raw)) return null;
-  const part = (...keys: string[]): string | null => {
+  const part = (name: string, ...keys: string[]): string | null => {
     for (const key of keys) {
-      const text = readText(raw[key]);
+      const text = read.text(raw[key], `address ${name}`, RECORD_LIMITS.addressPart);
       if (text) return text;
     }
     return null;
   };
-  const street = part("street", "streetAddress", "street_address", "line1", "address1");
-  const locality = part("locality", "city", "addressLocality", "town");
-  const region = part("region", "state", "province", "addressRegion");
-  const postalCode = part("postalCode", "postal_code", "postcode", "zip", "zipCode");
-  const country = part("country", "countryCode", "country_code", "addressCountry");
+  const street = part("street", "street", "streetAddress", "street_address", "line1", "address1");
+  const locality = part("locality", "locality", "city", "addressLocality", "town");
+  const region = part("region", "region", "state", "province", "addressRegion");
+  const postalCode = part("postal code", "postalCode", "postal_code", "postcode", "zip", "zipCode");
+  const country = part("country", "country", "countryCode", "country_code", "addressCountry");
   const town = [postalCode, locality].filter(Boolean).join(" ");
   const formatted = [street, town, region, country].filter(Boolean).join(", ");
   if (!formatted) return null;
   return { street, locality, region, postalCode, country, formatted };
 }
 
-function readImage(raw: unknown): EventImage | null {
+function readImage(raw: unknown, read: FieldReader): EventImage | null {
   const source = typeof raw === "string" ? { url: raw } : raw;
   if (!isPlainObject(source)) return null;
-  const url = safeLink(source.url ?? source.src ?? source.href);
+  const url = read.link(source.url ?? source.src ?? source.href, "image URL");
   if (!url || url.startsWith("mailto:")) return null;
   const size = (value: unknown): number | null => {
-    const n = Number(value);
-    return Number.isInteger(n) && n > 0 ? n : null;
+    const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
   };
   return {
     url,
-    alt: readText(source.alt ?? source.altText ?? source.caption ?? source.title),
+    alt: read.text(
+      source.alt ?? source.altText ?? source.caption ?? source.title,
+      "image text",
+      RECORD_LIMITS.imageAlt,
+    ),
     width: size(source.width),
     height: size(source.height),
   };
 }
 
-function readCategories(raw: unknown): Category[] {
+/**
+ * Categories as a list of names or `{ id, name }` records, or one
+ * comma-separated string; the first RECORD_LIMITS.categories of them, each
+ * once (by id), each name at most RECORD_LIMITS.categoryName characters.
+ */
+function readCategories(raw: unknown, read: FieldReader): Category[] {
   const items = typeof raw === "string" ? raw.split(",") : Array.isArray(raw) ? raw : [];
   const seen = new Map<string, Category>();
+  let cutNames = 0;
   for (const item of items) {
-    const name = readText(isPlainObject(item) ? (item.name ?? item.label ?? item.title) : item);
-    if (!name) continue;
-    const id = (isPlainObject(item) ? readId(item.id ?? item.slug) : null) ?? slugify(name);
-    if (id && !seen.has(id)) seen.set(id, { id, name });
+    const source = isPlainObject(item) ? (item.name ?? item.label ?? item.title) : item;
+    const whole =
+      typeof source === "string"
+        ? plainTextLine(source)
+        : typeof source === "number"
+          ? String(source)
+          : "";
+    if (!whole) continue;
+    const id = (isPlainObject(item) ? readId(item.id ?? item.slug) : null) ?? slugify(whole);
+    if (!id || seen.has(id)) continue;
+    if (seen.size === RECORD_LIMITS.categories) {
+      read.notes.push(
+        `${count(items.length)} categories, the first ${RECORD_LIMITS.categories} are published`,
+      );
+      break;
+    }
+    const name = cutText(whole, RECORD_LIMITS.categoryName);
+    if (name !== whole) cutNames++;
+    seen.set(id, { id, name });
   }
+  if (cutNames > 0)
+    read.notes.push(
+      `${cutNames === 1 ? "a category name" : `${cutNames} category names`} cut to ${RECORD_LIMITS.categoryName} characters`,
+    );
   return [...seen.values()];
 }
 
@@ -255,21 +299,30 @@ function slugify(name: string): string {
     .replace(/-+$/, "");
 }
 
-function readOrganizer(raw: unknown): Organizer | null {
+function readOrganizer(raw: unknown, read: FieldReader): Organizer | null {
   if (typeof raw === "string") {
-    const name = readText(raw);
+    const name = read.text(raw, "organizer name", RECORD_LIMITS.name);
     return name ? { name, email: null, url: null } : null;
   }
   if (!isPlainObject(raw)) return null;
-  const name = readText(raw.name ?? raw.title);
+  const name = read.text(raw.name ?? raw.title, "organizer name", RECORD_LIMITS.name);
   if (!name) return null;
   const email =
-    typeof raw.email === "string" && /^[^\s@<>"]+@[^\s@<>"]+$/.test(raw.email.trim())
+    typeof raw.email === "string" &&
+    raw.email.trim().length <= RECORD_LIMITS.email &&
+    EMAIL.test(raw.email.trim())
       ? raw.email.trim()
       : null;
-  const url = safeLink(raw.url ?? raw.website);
+  const url = read.link(raw.url ?? raw.website, "organizer URL");
   return { name, email, url: url?.startsWith("mailto:") ? null : url };
 }
+
+/**
+ * Something@somewhere, without spaces, markup, control or formatting
+ * characters (a bidirectional override would turn the address around) or
+ * lone surrogates.
+ */
+const EMAIL = /^[^\s@<>"\p{Cc}\p{Cf}\p{Cs}]+@[^\s@<>"\p{Cc}\p{Cf}\p{Cs}]+$/u;
 
 /** Seconds from this epoch give a SEQUENCE that fits a signed 32-bit integer until 2088. */
 const SEQUENCE_EPOCH = DateTime.fromISO("2020-01-01T00:00:00Z").toMillis();

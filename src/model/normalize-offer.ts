@@ -1,7 +1,7 @@
 import { parseInstant } from "./dates.ts";
 import { isPlainObject } from "./field-map.ts";
-import { readText } from "./normalize-calendar.ts";
-import { safeLink } from "./sanitize.ts";
+import type { FieldReader } from "./field-reader.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
 import type { Offer, Performer } from "./types.ts";
 
 /**
@@ -10,19 +10,20 @@ import type { Offer, Performer } from "./types.ts";
  * guessed. An event without any keeps no such field at all.
  */
 
-/** "Name", ["A", "B"], { name, url, type } or a list of those. */
-export function readPerformers(raw: unknown): Performer[] {
+/** "Name", ["A", "B"], { name, url, type } or a list of those; the first RECORD_LIMITS.performers. */
+export function readPerformers(raw: unknown, read: FieldReader): Performer[] {
   const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   const performers: Performer[] = [];
-  for (const item of items.slice(0, 50)) {
+  for (const item of read.first(items, "performers", RECORD_LIMITS.performers)) {
     const source: Record<string, unknown> = isPlainObject(item) ? item : { name: item };
-    const name = readText(source.name ?? source.title);
+    const name = read.text(source.name ?? source.title, "performer name", RECORD_LIMITS.name);
     if (!name || performers.some((p) => p.name === name)) continue;
-    const type = String(source.type ?? source["@type"] ?? "").toLowerCase();
-    const url = safeLink(source.url ?? source.website);
+    const type = typeof source.type === "string" ? source.type : source["@type"];
+    const kind = typeof type === "string" ? type.toLowerCase() : "";
+    const url = read.link(source.url ?? source.website, "performer URL");
     performers.push({
       name,
-      kind: /group|band|ensemble|choir|orchestra|company/.test(type) ? "group" : "person",
+      kind: /group|band|ensemble|choir|orchestra|company/.test(kind) ? "group" : "person",
       url: url?.startsWith("mailto:") ? null : url,
     });
   }

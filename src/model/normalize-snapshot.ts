@@ -1,7 +1,9 @@
+import { cutText } from "./cut-text.ts";
 import { type NormalizeOptions, normalizeCalendar } from "./normalize-calendar.ts";
 import { normalizeEvent } from "./normalize-event.ts";
 import { byStart, compareCodeUnits } from "./order.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "./types.ts";
+import { wellFormedText } from "./well-formed-text.ts";
 import type { WireCalendar } from "./wire.ts";
 
 export interface SnapshotInput {
@@ -77,7 +79,7 @@ export function normalizeSnapshot(
 function nameOf(record: Readonly<Record<string, unknown>>, position: number): string {
   const id = record.id ?? record.eventId ?? record.uid;
   return typeof id === "string" || typeof id === "number"
-    ? `"${String(id).slice(0, 128)}"`
+    ? `"${cutText(wellFormedText(String(id)), 128)}"`
     : `#${position + 1} in the list`;
 }
 

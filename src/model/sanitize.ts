@@ -1,5 +1,8 @@
 import { DecodingMode, decodeHTML, decodeHTMLAttribute } from "entities";
 import sanitizeHtml from "sanitize-html";
+import { tameBidiControls } from "./bidi-controls.ts";
+import { RECORD_LIMITS } from "./record-limits.ts";
+import { wellFormedText } from "./well-formed-text.ts";
 
 /**
  * Portal descriptions are HTML from a rich-text editor, entered by many people
@@ -7,6 +10,11 @@ import sanitizeHtml from "sanitize-html";
  * structural tags; links keep http(s) and mailto only and get
  * rel="noopener noreferrer". Scripts, styles, images, frames, forms and event
  * handler attributes are removed; the text of unknown tags is kept.
+ *
+ * Its text keeps no control characters (HTML calls them parse errors, XML
+ * 1.0 forbids most: the feeds carry this HTML) and no bidirectional
+ * embeddings or overrides; isolates are balanced within each run of text
+ * (src/model/bidi-controls.ts), so none reaches past the description.
  */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -35,6 +43,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
+  textFilter: (text) => tameBidiControls(text.replace(CONTROLS, "")),
   nonTextTags: [
     "script",
     "style",
@@ -63,9 +72,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
 /** Sanitized HTML for a description; plain text (no tags) is turned into paragraphs. */
 export function sanitizeDescription(raw: string): string {
-  const source = looksLikeHtml(raw) ? raw : textToHtml(raw);
+  const text = wellFormedText(raw);
+  const source = looksLikeHtml(text) ? text : textToHtml(text);
   return sanitizeHtml(source, OPTIONS).trim();
 }
 
@@ -108,20 +121,31 @@ export function htmlToText(html: string): string {
  * text "&lt;", never "<". Strict mode decodes only references that end in
  * ";", as an encoder writes them; a bare "&" followed by letters ("Q&A",
  * "Sales&regal") is text, not the start of a reference without its ";".
+ *
+ * Lone surrogates and the noncharacters XML forbids become U+FFFD
+ * (src/model/well-formed-text.ts); bidirectional embeddings and overrides
+ * are removed and isolates balanced (src/model/bidi-controls.ts), so that the
+ * line cannot turn the words around it.
  */
 export function plainTextLine(raw: string): string {
-  return (
-    decodeHTML(raw, DecodingMode.Strict)
+  return tameBidiControls(
+    decodeHTML(wellFormedText(raw), DecodingMode.Strict)
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
       .replace(/\s+/g, " ")
-      .trim()
+      .trim(),
   );
 }
 
+/**
+ * An http(s) or mailto URL the site may link to, or null: no other scheme,
+ * no credentials, no lone surrogates (which no URL can encode) and at most
+ * RECORD_LIMITS.url characters.
+ */
 export function safeLink(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
   const value = raw.trim();
+  if (value.length > RECORD_LIMITS.url || !value.isWellFormed()) return null;
   let url: URL;
   try {
     url = new URL(value);
@@ -130,11 +154,21 @@ export function safeLink(raw: unknown): string | null {
   }
   if (url.protocol === "http:" || url.protocol === "https:") {
     if (url.username || url.password) return null;
-    // Keep the portal's spelling unless it holds characters that need escaping.
-    return /^[\x21-\x7e]+$/.test(value) && !/["<>\\^`{|}]/.test(value) ? value : url.href;
+    return keptOrEscaped(value, url);
   }
-  if (url.protocol === "mailto:") return value;
+  if (url.protocol === "mailto:") return keptOrEscaped(value, url);
   return null;
+}
+
+/**
+ * The portal's spelling unless it holds characters that need escaping (a
+ * space, a line break, a bidirectional control in an address would reach the
+ * plain text of feeds and calendars as they are).
+ */
+function keptOrEscaped(value: string, url: URL): string | null {
+  if (/^[\x21-\x7e]+$/.test(value) && !/["<>\\^`{|}]/.test(value)) return value;
+  // Escaping makes it longer: the limit is on what is published.
+  return url.href.length <= RECORD_LIMITS.url ? url.href : null;
 }
 
 function looksLikeHtml(raw: string): boolean {

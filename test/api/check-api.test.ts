@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkApi } from "../../src/cli/check-api.ts";
 import { loadEnvFile } from "../../src/config/env-file.ts";
 import {
+  createDemoDataset,
   DIALECT_PRESETS,
   type DialectSpec,
   type RunningPortal,
@@ -451,6 +452,56 @@ describe("checkApi against a portal in another dialect", () => {
       );
     } finally {
       await unknown.close();
+    }
+  });
+
+  it("should say of every record the build cuts or skips what it will do, and count only what it publishes", async () => {
+    const dataset = createDemoDataset(new Date(NOW));
+    const [broken, many, zoned] = dataset.events.filter((e) => e.calendarId === "community");
+    if (!broken || !many || !zoned) throw new Error("the demo has community events");
+    broken.title = "Broken \ud800 title";
+    many.categories = Array.from({ length: 500 }, (_, i) => ({
+      id: `c${i}`,
+      name: `Category ${i}`,
+    }));
+    const hostile = await startPortal({ port: 0, now: NOW, dataset });
+    // The details of one event give a zone no build can use: only its details say so.
+    const { origin, close } = await serveOnLoopback(async (req, res) => {
+      const answer = await fetch(`${hostile.origin}${req.url}`, {
+        headers: { authorization: String(req.headers.authorization) },
+      });
+      const body = await answer.text();
+      const edited = req.url?.includes(`/event/${zoned.id}/details`)
+        ? body.replace(/"timeZone":"[^"]*"/, '"timeZone":"Mars/Base"')
+        : body.replaceAll(hostile.origin, origin);
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(edited);
+    });
+    try {
+      const { code, text } = await run({
+        ...apiEnv(hostile),
+        EVENT_API_URL: `${origin}/v1`,
+      });
+      expect(text).toContain(
+        `  - event "${broken.id}" in calendar "community": title: lone UTF-16 surrogates replaced by U+FFFD\n`,
+      );
+      expect(text).toContain(
+        `  - event "${many.id}" in calendar "community": 500 categories, the first 30 are published\n`,
+      );
+      expect(text).toContain(
+        `  - event "${zoned.id}" in calendar "community": skipped (unknown time zone "Mars/Base")\n`,
+      );
+      // Every listed event but the one whose details no build can read.
+      const [, publishable, listed] =
+        /^OK: (\d+) of (\d+) events can be published\.$/.exec(
+          text.trim().split("\n").at(-1) ?? "",
+        ) ?? [];
+      expect(Number(listed)).toBeGreaterThan(100);
+      expect(Number(publishable)).toBe(Number(listed) - 1);
+      expect(code).toBe(0);
+    } finally {
+      await close();
+      await hostile.close();
     }
   });
 });

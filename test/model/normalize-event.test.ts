@@ -1,9 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { textLength } from "../../src/model/cut-text.ts";
 import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
 import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
 import { normalizeEvent, readSequence } from "../../src/model/normalize-event.ts";
+import { RECORD_LIMITS } from "../../src/model/record-limits.ts";
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
+import { addToCalendarLinks } from "../../src/outputs/ics-add-to-calendar.ts";
+import { checkProperty, hostileDetails } from "../helpers/hostile-records.ts";
+import { htmlElements } from "../helpers/html-elements.ts";
 
 const options = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
 
@@ -397,3 +403,212 @@ describe("readSequence", () => {
     expect(readSequence(undefined, null)).toBe(0);
   });
 });
+
+/** Every string of a value, however deep. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.values(value).flatMap(stringsOf);
+}
+
+describe("normalizeEvent, with records an editor made hostile", () => {
+  const withNotes = (record: WireRecord) => {
+    const result = normalizeEvent(listed, { ...details, ...record }, calendar, options);
+    if (!result.ok) throw new Error(result.reason);
+    return result;
+  };
+
+  it("should publish text with lone surrogates well-formed, so that links and files can carry it", () => {
+    const result = withNotes({
+      title: "Broken \ud800 title",
+      summary: "\udc00 summary",
+      description: "<p>Text \ud83d</p>",
+      location: { name: "Hall \ud800", address: { street: "Street \udfff 1" } },
+      categories: ["Music \ud800"],
+      organizer: { name: "\ud800 Org" },
+    });
+    for (const text of stringsOf(result.value)) expect(text.isWellFormed(), text).toBe(true);
+    expect(result.value.title).toBe("Broken \ufffd title");
+    // The add-to-calendar links encode the title: a lone surrogate threw URIError there.
+    expect(() => addToCalendarLinks(result.value, "https://events.example.org/x/")).not.toThrow();
+    expect(result.notes).toContain("title: lone UTF-16 surrogates replaced by U+FFFD");
+  });
+
+  it("should skip an event whose id is not well-formed, saying why: it could not keep one address", () => {
+    expect(reason({ ...listed, id: "e\ud800" })).toBe(
+      "id is not well-formed Unicode (a lone UTF-16 surrogate)",
+    );
+    expect(reason({ ...listed, id: "x".repeat(257) })).toBe("id longer than 256 characters");
+  });
+
+  it("should remove bidirectional overrides from plain text and keep isolates balanced", () => {
+    const value = withNotes({
+      title: "Tickets \u202eeerf\u202c today",
+      location: { name: "\u2067مهرجان" },
+    }).value;
+    expect(value.title).toBe("Tickets eerf today");
+    expect(value.location?.name).toBe("\u2067مهرجان\u2069");
+  });
+
+  it("should publish the first 30 categories of 500, and say so", () => {
+    const result = withNotes({
+      categories: Array.from({ length: 500 }, (_, i) => ({ id: `c${i}`, name: `Category ${i}` })),
+    });
+    expect(result.value.categories).toHaveLength(30);
+    expect(result.value.categories.at(-1)).toEqual({ id: "c29", name: "Category 29" });
+    expect(result.notes).toEqual(["500 categories, the first 30 are published"]);
+    // Duplicates count once: thirty distinct categories are not cut.
+    const repeated = withNotes({ categories: [...Array(40).fill("Music"), "Jazz"] });
+    expect(repeated.value.categories.map((c) => c.name)).toEqual(["Music", "Jazz"]);
+    expect(repeated.notes).toEqual([]);
+  });
+
+  it("should cut a long title, summary, place and names at a word, with an ellipsis, and say so", () => {
+    const words = (n: number) => "word ".repeat(n).trim();
+    const result = withNotes({
+      title: words(1_000),
+      summary: words(1_000),
+      location: { name: "N".repeat(10_000), address: { street: words(100), locality: "Delft" } },
+      organizer: { name: words(100) },
+      categories: [{ id: "long", name: words(50) }],
+      image: { url: "https://example.org/a.png", alt: words(1_000) },
+    });
+    const { value } = result;
+    expect(value.title).toBe(`${words(60)}…`);
+    expect(textLength(value.title)).toBeLessThanOrEqual(300);
+    expect(textLength(value.summary)).toBeLessThanOrEqual(1_000);
+    expect(value.location?.name).toBe(`${"N".repeat(299)}…`);
+    expect(textLength(value.location?.address?.street ?? "")).toBeLessThanOrEqual(200);
+    expect(textLength(value.organizer?.name ?? "")).toBeLessThanOrEqual(300);
+    expect(textLength(value.categories[0]?.name ?? "")).toBeLessThanOrEqual(100);
+    expect(textLength(value.image?.alt ?? "")).toBeLessThanOrEqual(1_000);
+    expect(result.notes).toEqual([
+      "title: 4,999 characters, cut to 300",
+      "summary: 4,999 characters, cut to 1,000",
+      "place name: 10,000 characters, cut to 300",
+      "address street: 499 characters, cut to 200",
+      "image text: 4,999 characters, cut to 1,000",
+      "a category name cut to 100 characters",
+      "organizer name: 499 characters, cut to 300",
+    ]);
+  });
+
+  it("should cut a description to 30,000 characters of HTML, and read no more than 300,000 of it", () => {
+    const huge = withNotes({ description: `<p>${"word ".repeat(1_000_000)}</p>` });
+    expect(textLength(huge.value.descriptionHtml)).toBeLessThanOrEqual(30_000);
+    expect(huge.value.descriptionHtml).toMatch(/^<p>word word .*word…<\/p>$/);
+    expect(huge.value.descriptionText.endsWith("word…")).toBe(true);
+    expect(huge.notes).toEqual(["description: 5,000,007 characters of HTML, cut to 30,000"]);
+    const markup = withNotes({ description: "<p><b>x</b></p>".repeat(5_000) });
+    expect(textLength(markup.value.descriptionHtml)).toBeLessThanOrEqual(30_000);
+    expect(markup.notes).toEqual(["description: 75,000 characters of HTML, cut to 30,000"]);
+  });
+
+  it("should leave out a URL longer than 2,000 characters rather than cut it, and say so", () => {
+    const long = `https://example.org/${"a".repeat(2_000)}`;
+    const result = withNotes({
+      onlineUrl: long,
+      registrationUrl: long,
+      organizer: { name: "Org", url: long },
+      description: `<p><a href="${long}">the programme</a></p>`,
+    });
+    expect(result.value.onlineUrl).toBeNull();
+    expect(result.value.registrationUrl).toBeNull();
+    expect(result.value.organizer?.url).toBeNull();
+    // A link of the description keeps its text.
+    expect(result.value.descriptionHtml).toBe("<p><a>the programme</a></p>");
+    expect(result.notes).toEqual([
+      "online URL left out: 2,020 characters, more than 2,000",
+      "organizer URL left out: 2,020 characters, more than 2,000",
+      "registration URL left out: 2,020 characters, more than 2,000",
+    ]);
+  });
+
+  it("should publish the first 50 performers, and say so", () => {
+    const result = withNotes({ performer: Array.from({ length: 80 }, (_, i) => `Band ${i}`) });
+    expect(result.value.performers).toHaveLength(50);
+    expect(result.notes).toEqual(["80 performers, the first 50 are published"]);
+  });
+});
+
+/** Plain-text fields of an event: what a page, a feed or a calendar shows as text. */
+function plainTexts(event: CalendarEvent): string[] {
+  const place = event.location;
+  return [
+    event.title,
+    event.summary,
+    event.descriptionText,
+    place?.name ?? "",
+    ...Object.values(place?.address ?? {}).map((part) => part ?? ""),
+    event.image?.alt ?? "",
+    ...event.categories.map((c) => c.name),
+    event.organizer?.name ?? "",
+    ...(event.performers ?? []).map((p) => p.name),
+  ];
+}
+
+/** Every URL an event links to. */
+function urlsOf(event: CalendarEvent): string[] {
+  return [
+    event.onlineUrl,
+    event.registrationUrl,
+    event.image?.url,
+    event.organizer?.url,
+    ...(event.performers ?? []).map((p) => p.url),
+    ...htmlElements(event.descriptionHtml).map((e) => e.attributes.get("href")),
+  ].filter((url): url is string => typeof url === "string");
+}
+
+/** What a sanitized description may hold (src/model/sanitize.ts), and what a parser adds around it. */
+const DESCRIPTION_TAGS = new Set(
+  "html head body p br strong b em i u s ul ol li a h2 h3 h4 blockquote code pre hr".split(" "),
+);
+
+describe("normalizeEvent, on random hostile records (fast-check)", () => {
+  it("should never throw, and publish only well-formed, inert text within the limits", async () => {
+    await checkProperty(
+      fc.property(fc.tuple(hostileDetails, hostileDetails), ([listedFields, detailsFields]) => {
+        const record = { ...listed, ...listedFields };
+        const result = normalizeEvent(record, { ...record, ...detailsFields }, calendar, options);
+        if (!result.ok) {
+          expect(result.reason.isWellFormed()).toBe(true);
+          return;
+        }
+        const { value, notes } = result;
+        for (const note of notes) expect(note.isWellFormed()).toBe(true);
+        for (const text of [...plainTexts(value), value.descriptionHtml]) {
+          expect(text.isWellFormed()).toBe(true);
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+          expect(text).not.toMatch(/[\u202a-\u202e\ufffe\uffff\u0000-\u0008]/);
+        }
+        for (const text of plainTexts(value)) {
+          const opened = text.match(/[\u2066-\u2068]/g)?.length ?? 0;
+          expect(text.match(/\u2069/g)?.length ?? 0, "isolates balanced").toBe(opened);
+        }
+        expect(textLength(value.title)).toBeLessThanOrEqual(RECORD_LIMITS.title);
+        expect(textLength(value.summary)).toBeLessThanOrEqual(RECORD_LIMITS.summary);
+        expect(textLength(value.descriptionHtml)).toBeLessThanOrEqual(RECORD_LIMITS.description);
+        expect(textLength(value.location?.name ?? "")).toBeLessThanOrEqual(RECORD_LIMITS.name);
+        expect(value.categories.length).toBeLessThanOrEqual(RECORD_LIMITS.categories);
+        expect((value.performers ?? []).length).toBeLessThanOrEqual(RECORD_LIMITS.performers);
+        for (const url of urlsOf(value)) {
+          expect(url.length).toBeLessThanOrEqual(RECORD_LIMITS.url);
+          expect(url).toMatch(/^(https?:\/\/|mailto:)/i);
+        }
+        for (const element of htmlElements(value.descriptionHtml)) {
+          expect(DESCRIPTION_TAGS.has(element.tagName), element.tagName).toBe(true);
+          for (const name of element.attributes.keys()) expect(["href", "rel"]).toContain(name);
+        }
+        // Whatever the records hold, one event is this much data at most.
+        expect(JSON.stringify(value).length).toBeLessThan(MODEL_BYTES_PER_EVENT);
+      }),
+      { seed: 20260320, numRuns: 150 },
+    );
+  });
+});
+
+/**
+ * The most one event's model holds, from the limits: its description twice
+ * (HTML and text), performers with their links, the rest small.
+ */
+const MODEL_BYTES_PER_EVENT = 400_000;

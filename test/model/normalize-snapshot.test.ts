@@ -70,4 +70,39 @@ describe("normalizeSnapshot", () => {
     expect(Object.isFrozen(snapshot.events[0])).toBe(true);
     expect(snapshot.source).toBe("http://127.0.0.1:4010/v1");
   });
+
+  it("should keep a record it had to cut, with a warning naming its calendar, its id and what was cut", () => {
+    const snapshot = normalizeSnapshot(
+      {
+        source: "http://127.0.0.1:4010/v1",
+        fetchedAt: "2026-03-20T12:00:00.000Z",
+        calendars: [
+          {
+            record: { id: "x\ud800", name: "Lost" },
+            events: [ev("never", "2026-04-01T10:00:00+02:00")],
+          },
+          {
+            record: { id: "culture", name: `Culture \ud800 ${"n".repeat(400)}` },
+            events: [
+              ev("many", "2026-04-01T10:00:00+02:00", {
+                categories: Array.from({ length: 500 }, (_, i) => `Category ${i}`),
+              }),
+              ev("e\ud800", "2026-04-02T10:00:00+02:00"),
+            ],
+          },
+        ],
+      },
+      options,
+    );
+    expect(snapshot.events.map((e) => e.id)).toEqual(["many"]);
+    expect(snapshot.calendars[0]?.name).toBe(`Culture \ufffd ${"n".repeat(289)}…`);
+    expect(snapshot.warnings).toEqual([
+      "calendar #1 in the list: skipped (id is not well-formed Unicode (a lone UTF-16 surrogate))",
+      'calendar "culture": name: lone UTF-16 surrogates replaced by U+FFFD',
+      'calendar "culture": name: 410 characters, cut to 300',
+      'calendar "culture", event "many": 500 categories, the first 30 are published',
+      'calendar "culture", event "e\ufffd": skipped (id is not well-formed Unicode (a lone UTF-16 surrogate))',
+    ]);
+    for (const warning of snapshot.warnings) expect(warning.isWellFormed()).toBe(true);
+  });
 });
