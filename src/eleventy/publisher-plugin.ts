@@ -345,6 +345,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
       pages: data.views.eventPages,
       inlineIcs: (event) =>
         icsDataUrl(renderEventIcs(event, { site, dataUpdatedAt: scopes.dataUpdatedAt })),
+      shareCard: (event) => publication.cards?.forEvent(event) ?? null,
     }),
   ];
 }
