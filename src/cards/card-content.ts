@@ -27,7 +27,7 @@ export interface CardContent {
   readonly footer: string;
   /** Band colours ("#rrggbb"): the calendar's, or every calendar's on the site's card. */
   readonly colors: readonly string[];
-  /** The event's image as the site published it (src/site/media.ts), or null. */
+  /** The event's image as the site published it (src/media/localize-images.ts), or null. */
   readonly image: CardImage | null;
 }
 

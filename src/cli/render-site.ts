@@ -117,7 +117,11 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
         onListed: sizeHeap,
       });
       // Images are copied from the portal while it is still there (the demo's stops).
-      const siteData = await loadSiteData(fetched.snapshot, { ...config, output: input.target });
+      const siteData = await loadSiteData(fetched.snapshot, {
+        ...config,
+        output: input.target,
+        portalUrl: portal.api.baseUrl,
+      });
       return { lists: fetched.lists, ...siteData };
     } finally {
       await portal.close();

@@ -59,7 +59,8 @@ runCli(START, async ({ values }) => {
         now: site.now.toJSDate(),
         sink: process.stderr,
       });
-      return (await loadSiteData(fetched.snapshot, config)).data;
+      return (await loadSiteData(fetched.snapshot, { ...config, portalUrl: portal.api.baseUrl }))
+        .data;
     },
     configure(eleventyConfig: {
       setServerOptions(options: object): void;

@@ -9,6 +9,7 @@ import {
 } from "./api.ts";
 import { CARDS_SETTINGS, type CardsConfig, readCardsConfig } from "./cards.ts";
 import { DEPLOY_SETTINGS, type DeployConfig, readDeployConfig } from "./deploy.ts";
+import { IMAGES_SETTINGS, type ImagesConfig, readImagesConfig } from "./images.ts";
 import { PUBLISH_SETTINGS, type PublishConfig, readPublishConfig } from "./publish.ts";
 import { resolveRebuildInterval, SCHEDULE_SETTINGS } from "./schedule.ts";
 import { readSiteConfig, SITE_SETTINGS, type SiteConfig } from "./site.ts";
@@ -30,6 +31,8 @@ export interface BuildConfig {
   readonly cacheDir: string;
   /** SHARE_CARDS: the pictures links share as (src/cards). */
   readonly cards: CardsConfig;
+  /** EVENT_IMAGE_ALLOW_HOSTS: where event images may come from (src/media). */
+  readonly images: ImagesConfig;
 }
 
 /** Where the events come from. */
@@ -53,6 +56,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** What readBuildConfig reads. */
 export const BUILD_SETTINGS = [
   ...API_SETTINGS,
+  ...IMAGES_SETTINGS,
   ...SITE_SETTINGS,
   ...CARDS_SETTINGS,
   ...SCHEDULE_SETTINGS,
@@ -80,6 +84,7 @@ export function readBuildConfig(
     deploy: readDeployConfig(env),
     cacheDir: api.cacheDir,
     cards: readCardsConfig(env),
+    images: readImagesConfig(env),
   };
 }
 

@@ -8,6 +8,7 @@ import { defaultHeaderRules } from "../hosts/headers.ts";
 import { hostOutputs } from "../hosts/host-files.ts";
 import { withMapTiles } from "../hosts/map-policy.ts";
 import { pagePathOf } from "../hosts/page-policy.ts";
+import type { MediaFile } from "../media/localize-images.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -30,7 +31,6 @@ import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.
 import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import { calendarColorsCss } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
-import type { MediaFile } from "../site/media.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import { EVENT_EMBED_GROUPS } from "../widget/event-card/event-card-files.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
@@ -345,6 +345,7 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
       pages: data.views.eventPages,
       inlineIcs: (event) =>
         icsDataUrl(renderEventIcs(event, { site, dataUpdatedAt: scopes.dataUpdatedAt })),
+      shareCard: (event) => publication.cards?.forEvent(event) ?? null,
     }),
   ];
 }

@@ -3,10 +3,10 @@ import type { ChangeResult } from "../changes/detect-changes.ts";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
 import type { BuildConfig } from "../config/build-config.ts";
+import { localizeImages, type MediaFile } from "../media/localize-images.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { snapshotUpdatedAt } from "./data-updated.ts";
-import { localizeImages, type MediaFile } from "./media.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
 import { buildWhenViews, type WhenViews } from "./when/when-views.ts";
@@ -51,11 +51,20 @@ export interface LoadedSite {
  */
 export async function loadSiteData(
   snapshot: PortalSnapshot,
-  config: Pick<BuildConfig, "site" | "cacheDir" | "publish"> & { readonly output?: string },
+  config: Pick<BuildConfig, "site" | "cacheDir" | "publish" | "images"> & {
+    readonly output?: string;
+    /** The portal's API URL, whose origin images may come from (src/media/address-policy.ts). */
+    readonly portalUrl: string | null;
+  },
 ): Promise<LoadedSite> {
   const { site, cacheDir } = config;
   const images = await timedAsync("images", () =>
-    localizeImages(snapshot, { urls: site.urls, cacheDir: join(cacheDir, "site") }),
+    localizeImages(snapshot, {
+      urls: site.urls,
+      cacheDir: join(cacheDir, "site"),
+      portalUrl: config.portalUrl,
+      images: config.images,
+    }),
   );
   for (const warning of images.warnings) console.warn(`[warn] ${warning}`);
   const changes = await timedAsync("changes", () =>

@@ -9,6 +9,7 @@ import { widgetAssets } from "./assets.ts";
 import { renderEmbedDocsPage } from "./docs-page.ts";
 import { renderEmbedPage } from "./embed-page.ts";
 import { eventCardFileGroups } from "./event-card/event-card-files.ts";
+import type { EmbedThumbnail } from "./event-card/event-card-snippets.ts";
 import { writeOembedJson } from "./snippets.ts";
 
 export interface WidgetEvents {
@@ -16,6 +17,8 @@ export interface WidgetEvents {
   readonly pages: readonly EventPage[];
   /** An event's .ics as a data: URL, for EVENT_ICS=inline. */
   readonly inlineIcs: (event: CalendarEvent) => string;
+  /** An event's share card (src/cards), the thumbnail its oEmbed answer names; none without cards. */
+  readonly shareCard?: (event: CalendarEvent) => EmbedThumbnail | null;
 }
 
 /**
@@ -77,6 +80,6 @@ export function widgetFileGroups(
       path: (calendar) => paths.oembed(calendar.id),
       render: (calendar) => writeOembedJson(calendar, site),
     }),
-    ...eventCardFileGroups(events.pages, site, events.inlineIcs),
+    ...eventCardFileGroups(events.pages, site, events.inlineIcs, events.shareCard),
   ];
 }

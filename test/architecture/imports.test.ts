@@ -19,6 +19,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["snapshot", "changes", "check"],
   ["places"],
   ["series"],
+  // Event images: downloaded within bounds, checked, SVGs drawn (src/media).
+  ["media"],
   ["site"],
   ["render"],
   // The browser scripts bundled (src/bundle), and the file group of the site's.

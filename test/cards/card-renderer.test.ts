@@ -5,7 +5,12 @@ import { type Node, Renderer } from "@takumi-rs/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CardContent } from "../../src/cards/card-content.ts";
 import { cardFonts } from "../../src/cards/card-fonts.ts";
-import { cardNode, OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
+import {
+  type CardSize,
+  cardNode,
+  OG_SIZE,
+  STRUCTURED_DATA_SIZES,
+} from "../../src/cards/card-layout.ts";
 import { CardRenderer } from "../../src/cards/card-renderer.ts";
 import { CARD_CALENDAR, cardWriter } from "../helpers/cards.ts";
 import { calendarEvent } from "../helpers/events.ts";
@@ -123,6 +128,71 @@ describe("CardRenderer", () => {
     );
     expect(without.imageProblem).toMatch(/broken\.jpg/);
     expect(decodePng((without.cards[0] as { png: Buffer }).png).hexAt(1150, 315)).toBe("#ffffff");
+  });
+
+  it("should draw the image covering its box, centred, whatever its shape (a wide JPEG, a tall PNG)", async () => {
+    // Three bands of colour along the image's long side: covering shows the middle one only,
+    // where a stretched image would show all three.
+    const bands = async (width: number, height: number, format: "jpeg" | "png") =>
+      new Renderer().render(
+        {
+          type: "container",
+          style: {
+            display: "flex",
+            flexDirection: width > height ? "row" : "column",
+            width,
+            height,
+          },
+          children: ["#ff0000", "#00ff00", "#0000ff"].map((color) => ({
+            type: "container",
+            style: { flexGrow: 1, backgroundColor: color },
+          })),
+        },
+        { width, height, format, quality: 95 },
+      );
+    const wide = join(work, "wide.jpg");
+    writeFileSync(wide, await bands(1600, 400, "jpeg"));
+    const tall = join(work, "tall.png");
+    writeFileSync(tall, await bands(400, 1600, "png"));
+    /** Only the middle band, green, at the corners and the centre of the image's box. */
+    const coveredByMiddleBand = async (
+      image: string,
+      cachePath: string,
+      size: CardSize,
+      box: { left: number; top: number; right: number; bottom: number },
+    ) => {
+      const { cards, imageProblem } = await renderer.render(
+        eventCard("Jazz", { name: image, cachePath }),
+        [size],
+      );
+      expect(imageProblem).toBeNull();
+      const png = decodePng((cards[0] as { png: Buffer }).png);
+      const { left, top, right, bottom } = box;
+      const middle = [Math.round((left + right) / 2), Math.round((top + bottom) / 2)];
+      for (const [x, y] of [[left, top], [right, top], middle, [left, bottom], [right, bottom]]) {
+        const [r, g, b] = [1, 3, 5].map((i) =>
+          Number.parseInt(png.hexAt(x as number, y as number).slice(i, i + 2), 16),
+        );
+        expect((g as number) > 200 && (r as number) < 60 && (b as number) < 60, `${x},${y}`).toBe(
+          true,
+        );
+      }
+    };
+    // The link preview card: the image beside the text, a box 408 x 630 at the right.
+    await coveredByMiddleBand("wide.jpg", wide, OG_SIZE, {
+      left: 794,
+      top: 2,
+      right: 1198,
+      bottom: 627,
+    });
+    // The square card: the image above the text, a box 706 x 259 at the top.
+    const square = STRUCTURED_DATA_SIZES.find((size) => size.name === "1x1") as CardSize;
+    await coveredByMiddleBand("tall.png", tall, square, {
+      left: 16,
+      top: 1,
+      right: 718,
+      bottom: 257,
+    });
   });
 
   it("should draw a hostile title as its own text", async () => {

@@ -124,6 +124,12 @@ const ENTRIES: readonly Entry[] = [
     setting: null,
   },
   {
+    command: "node --import tsx bench/hostile-images.ts",
+    script: "bench/hostile-images.ts",
+    options: [],
+    setting: null,
+  },
+  {
     command: "npm run screenshots",
     script: "tools/screenshots.ts",
     options: ["--dir", "--out", "--chromium"],

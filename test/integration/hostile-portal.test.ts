@@ -170,6 +170,7 @@ describe("build from a hostile portal", () => {
   let dataset: PortalDataset;
   let build: CommandRun;
   let files: string[];
+  let deadOrigin: string;
   const text = (file: string) => readFileSync(join(output, file), "utf8");
   const ofType = (pattern: RegExp) => files.filter((file) => pattern.test(file));
 
@@ -180,7 +181,8 @@ describe("build from a hostile portal", () => {
     // An origin where nothing listens, for the image that cannot be copied.
     const gone = await startPortal({ host: "127.0.0.1", port: 0 });
     await gone.close();
-    dataset = createHostileDataset({ deadOrigin: gone.origin });
+    deadOrigin = gone.origin;
+    dataset = createHostileDataset({ deadOrigin });
     portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset });
     build = await buildSite(
       {
@@ -235,14 +237,30 @@ describe("build from a hostile portal", () => {
 
   it("should give every event its own page", () => {
     const eventPages = ofType(/^calendars\/[^/]+\/events\/[^/]+\/index\.html$/);
-    const warned = dataset.events.filter((event) =>
-      `${build.stdout}${build.stderr}`.includes(`"${event.id}"`),
+    // Skipped events are named in a warning; other warnings (an image not published) keep the page.
+    const lines = `${build.stdout}${build.stderr}`.split("\n");
+    const skipped = dataset.events.filter((event) =>
+      lines.some((line) => line.includes(`"${event.id}"`) && line.includes(": skipped (")),
     );
-    expect(eventPages.length + warned.length).toBe(dataset.events.length);
+    expect(eventPages.length + skipped.length).toBe(dataset.events.length);
     for (const event of dataset.events) {
       const page = `${paths.event(event.calendarId, event.id).slice(1)}index.html`;
       expect(files, `page of ${event.calendarId}/${event.id}`).toContain(page);
     }
+  });
+
+  it("should publish the portal's images only as checked raster copies, never an SVG nor a URL it could not copy", () => {
+    // The portal's SVG is published as a PNG drawn from it; the unreachable image leaves its event without one.
+    const media = ofType(/^media\//);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatch(/^media\/[0-9a-f]{32}\.png$/);
+    const pages = ofType(/\.(html|xml|json|ics)$/);
+    expect(pages.filter((file) => text(file).includes(deadOrigin))).toEqual([]);
+    const [, unreachable] = dataset.events;
+    const warning = `${build.stdout}${build.stderr}`
+      .split("\n")
+      .find((line) => line.includes(`event "${unreachable?.id}": image `));
+    expect(warning).toMatch(/ not published: 127\.0\.0\.1, a loopback address/);
   });
 
   it("should show titles escaped, as the text the portal holds", () => {

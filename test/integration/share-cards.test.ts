@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paths } from "../../src/model/url-scheme.ts";
 import {
   createDemoDataset,
   type PortalDataset,
@@ -85,6 +86,14 @@ function jsonLd(html: string): Record<string, unknown> {
   const match = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html);
   if (!match) throw new Error("no JSON-LD");
   return JSON.parse(match[1] as string) as Record<string, unknown>;
+}
+
+/** What an event's oEmbed answer names as its thumbnail: URL, width, height. */
+function oembedThumbnail(output: string, event: { id: string; calendarId: string }): unknown[] {
+  const answer = JSON.parse(
+    readFileSync(join(output, paths.oembedEvent(event.calendarId, event.id)), "utf8"),
+  ) as Record<string, unknown>;
+  return [answer.thumbnail_url, answer.thumbnail_width, answer.thumbnail_height];
 }
 
 let cold: Metrics;
@@ -220,6 +229,8 @@ describe("share cards", () => {
     const images = jsonLd(html).image as string[];
     expect(images).toHaveLength(2);
     expect(images[1]).toBe(meta(html)["og:image"]);
+    // The oEmbed answer's preview is the same card, which chat apps and forums can show.
+    expect(oembedThumbnail(og, withImage)).toEqual([meta(html)["og:image"], 1200, 630]);
     const eventPages = listFilesSync(join(og, "calendars")).filter((file) =>
       /^[^/]+\/events\/[^/]+\/index\.html$/.test(file),
     ).length;
@@ -241,7 +252,16 @@ describe("share cards", () => {
       join(off, "calendars", withImage.calendarId, "events", withImage.id, "index.html"),
       "utf8",
     );
-    expect(meta(html)["og:image"]).toMatch(/^https:\/\/example\.org\/events\/media\//);
+    expect(meta(html)["og:image"]).toMatch(
+      /^https:\/\/example\.org\/events\/media\/[0-9a-f]{32}\.png$/,
+    );
     expect(jsonLd(html).image).toEqual([meta(html)["og:image"]]);
+    // Without cards, the oEmbed answer's preview is the event's image: the PNG drawn from the portal's SVG.
+    const [url, width, height] = oembedThumbnail(off, withImage);
+    expect(url).toBe(meta(html)["og:image"]);
+    expect(pngSize(readFileSync(join(off, (url as string).slice(SITE_URL.length))))).toEqual({
+      width,
+      height,
+    });
   });
 });

@@ -201,6 +201,46 @@ describe("event card", () => {
     expect(inline?.[1]).toContain('href="data:," download="event.ics"');
   });
 
+  it("should name a thumbnail readers can show in the oEmbed answer: the share card, else the site's raster copy, never an SVG", () => {
+    const calendar = calendarOf("community");
+    const base = eventOf("e-dst");
+    const media = (name: string) => TEST_SITE.urls.absolute(`/media/${name}`);
+    const pages = [
+      ["raster", { url: media("0123456789abcdef0123456789abcdef.png"), width: 1200, height: 630 }],
+      ["svg", { url: media("0123456789abcdef0123456789abcdef.svg"), width: 1200, height: 630 }],
+      ["portal", { url: "https://portal.example.org/media/x.png", width: 1200, height: 630 }],
+      [
+        "unsized",
+        { url: media("0123456789abcdef0123456789abcdef.jpg"), width: null, height: null },
+      ],
+    ].map(([id, image]) => ({
+      calendar,
+      event: {
+        ...base,
+        id: id as string,
+        image: { alt: "", ...(image as object) },
+      } as CalendarEvent,
+    }));
+    const thumbnails = (shareCard?: Parameters<typeof eventCardFileGroups>[3]) => {
+      const answers = eventCardFileGroups(pages as never, TEST_SITE, () => "data:,", shareCard)[1];
+      if (!answers) throw new Error("no oEmbed answers");
+      return answers.items.map((item) => {
+        const answer = JSON.parse(String(answers.render(item)));
+        return [answer.thumbnail_url, answer.thumbnail_width, answer.thumbnail_height];
+      });
+    };
+    const none = [undefined, undefined, undefined];
+    expect(thumbnails()).toEqual([
+      [media("0123456789abcdef0123456789abcdef.png"), 1200, 630],
+      none,
+      none,
+      none,
+    ]);
+    const card = (id: string) => TEST_SITE.urls.absolute(`/cards/${id}.png`);
+    const withCards = thumbnails((event) => ({ url: card(event.id), width: 1200, height: 630 }));
+    expect(withCards).toEqual(pages.map(({ event }) => [card(event.id), 1200, 630]));
+  });
+
   it("should give snippets whose addresses are absolute and whose text is escaped", () => {
     const snippets = eventEmbedSnippets(eventOf("Weird/ID?<x>"), calendarOf("culture"), TEST_SITE);
     expect(snippets.script).toBe(

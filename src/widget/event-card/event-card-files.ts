@@ -5,7 +5,11 @@ import { type FileGroup, fileGroup } from "../../render/file-group.ts";
 import { eventShardKey } from "../../shards/shard.ts";
 import type { EventPage } from "../../site/views.ts";
 import { offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
-import { writeEventOembedJson } from "./event-card-snippets.ts";
+import {
+  type EmbedThumbnail,
+  imageThumbnail,
+  writeEventOembedJson,
+} from "./event-card-snippets.ts";
 
 /** The groups of an event's card and its oEmbed answer (hosts limit how many files a site has). */
 export const EVENT_EMBED_GROUPS = ["event card", "event oembed"] as const;
@@ -21,6 +25,8 @@ export function eventCardFileGroups(
   site: Pick<SiteConfig, "urls" | "title" | "lang" | "refreshMinutes" | "eventIcs" | "eventEmbeds">,
   /** The event's .ics as a data: URL (EVENT_ICS=inline), as the event page links it. */
   inlineIcs: (event: CalendarEvent) => string,
+  /** The event's share card (src/cards), when the site has cards. */
+  shareCard: (event: CalendarEvent) => EmbedThumbnail | null = () => null,
 ): readonly FileGroup[] {
   const items = site.eventEmbeds ? pages : [];
   const ics = (event: CalendarEvent) =>
@@ -47,7 +53,13 @@ export function eventCardFileGroups(
       items,
       path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
       shardKey: ({ event }) => eventShardKey(event),
-      render: ({ calendar, event }) => writeEventOembedJson(event, calendar, site),
+      render: ({ calendar, event }) =>
+        writeEventOembedJson(
+          event,
+          calendar,
+          site,
+          shareCard(event) ?? imageThumbnail(event, site),
+        ),
     }),
   ];
 }

@@ -74,7 +74,7 @@ export function renderEventCard({ event, calendar, ics, site }: EventCardInput):
 }
 
 /**
- * The image as the site publishes it: copied into the site (src/site/media.ts)
+ * The image as the site publishes it: copied into the site (src/media/localize-images.ts)
  * and linked from the card's origin, or the portal's http(s) address when the
  * copy failed. Its width and height reserve its room, so the card's height is
  * known before it loads.

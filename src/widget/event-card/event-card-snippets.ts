@@ -70,12 +70,40 @@ export function eventOembedLinkTag(
   return `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(site.urls.absolute(paths.oembedEvent(calendar.id, event.id)))}" title="${escapeHtml(event.title)}">`;
 }
 
+/** A picture a consumer shows before the embed (oEmbed 2.3.4: URL, width and height, all three or none). */
+export interface EmbedThumbnail {
+  /** Absolute, at SITE_URL. */
+  readonly url: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The event's own image as a thumbnail: the raster copy the site publishes
+ * (src/media), with its size. Never an SVG, which the consumers that show
+ * thumbnails (chat apps, forums) cannot draw, and never an address off the site.
+ */
+export function imageThumbnail(
+  event: Pick<CalendarEvent, "image">,
+  site: Pick<SiteConfig, "urls">,
+): EmbedThumbnail | null {
+  const image = event.image;
+  if (!image?.width || !image.height) return null;
+  const local = image.url.startsWith(site.urls.absolute(paths.media("")));
+  if (!local || /\.svg$/i.test(image.url)) return null;
+  return { url: image.url, width: image.width, height: image.height };
+}
+
+/**
+ * `thumbnail`: the event's share card when the site has cards (a 1200 x 630
+ * PNG made to be shown small), else its image (imageThumbnail), else none.
+ */
 export function writeEventOembedJson(
   event: CardEvent,
   calendar: Pick<Calendar, "id">,
   site: Pick<SiteConfig, "urls" | "title" | "refreshMinutes">,
+  thumbnail: EmbedThumbnail | null,
 ): string {
-  const image = event.image;
   const body = {
     type: "rich",
     version: "1.0",
@@ -93,9 +121,12 @@ export function writeEventOembedJson(
     }),
     width: CARD_WIDTH,
     height: cardHeight(event),
-    // A preview image, for consumers that show one before the embed (oEmbed 2.3.4: all three or none).
-    ...(image?.width && image.height && /^https?:\/\//i.test(image.url)
-      ? { thumbnail_url: image.url, thumbnail_width: image.width, thumbnail_height: image.height }
+    ...(thumbnail
+      ? {
+          thumbnail_url: thumbnail.url,
+          thumbnail_width: thumbnail.width,
+          thumbnail_height: thumbnail.height,
+        }
       : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
