@@ -44,6 +44,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     removed: [],
     announcements: [],
     removedRecords: [],
+    activities: [],
     updatedAt: snapshotUpdatedAt(snapshot),
   };
 }
