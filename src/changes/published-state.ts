@@ -123,7 +123,9 @@ export function parsePublishedState(
       events: keep(json.events, (raw) => parseEventRecord(raw)),
       removed: keep(json.removed, parseRemovedRecord),
       announcements: keep(json.announcements, parseAnnouncement),
-      activities: keep(json.activities, parseEventActivity),
+      ...(Array.isArray(json.activities)
+        ? { activities: keep(json.activities, parseEventActivity) }
+        : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   Accept,
@@ -68,6 +68,9 @@ describe("the site followed from the fediverse", () => {
   const accepts: Accept[] = [];
   const creates: Create[] = [];
   const deliveryLog: string[] = [];
+  const buildLogs: string[] = [];
+  let privatePem = "";
+  let publicPem = "";
   const output = () => join(work, "out", "_site");
   const build = async (now: string) => {
     const built = await buildSite(
@@ -81,6 +84,7 @@ describe("the site followed from the fediverse", () => {
       output(),
     );
     if (built.status !== 0) throw new Error(`build failed:\n${built.log}`);
+    buildLogs.push(built.log);
     files.setRoot(output());
   };
   const deploy = () =>
@@ -96,9 +100,11 @@ describe("the site followed from the fediverse", () => {
   beforeAll(async () => {
     work = tempDir("ecp-fediverse-");
     mkdirSync(join(work, "out"));
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const keyFile = join(work, "account.pem");
-    writeFileSync(keyFile, privateKey.export({ type: "pkcs8", format: "pem" }));
+    privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    publicPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+    writeFileSync(keyFile, privatePem);
     portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
     files = await startStaticServer();
     blobs = new BlobsServer({ directory: join(work, "blobs"), port: 0, token: "test-token" });
@@ -167,6 +173,26 @@ describe("the site followed from the fediverse", () => {
     await portal?.close();
     await files?.close();
     await blobs?.stop();
+  });
+
+  it("should publish the public key and keep the private key out of every file the build wrote, its cache and its log", () => {
+    // Each 64-character line of the key's base64, and the whole: any copy of it holds one.
+    const lines = (pem: string) => pem.split("\n").filter((line) => line.length === 64);
+    const written = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString("latin1"));
+    const everything = [...written(output()), ...written(join(work, "cache")), ...buildLogs];
+    const actor = readFileSync(join(output(), "ap/actor.json"), "utf8");
+    expect(JSON.parse(actor).publicKey.publicKeyPem).toBe(publicPem);
+    expect(lines(privatePem).length).toBeGreaterThan(20);
+    const leaks = everything.filter((text) =>
+      lines(privatePem).some((line) => text.includes(line)),
+    );
+    expect(leaks).toEqual([]);
+    expect(everything.some((text) => lines(publicPem).some((line) => text.includes(line)))).toBe(
+      true,
+    );
   });
 
   it("should be found through WebFinger, as an Organization with a key", async () => {
