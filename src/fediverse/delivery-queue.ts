@@ -253,6 +253,11 @@ async function takeLease(store: BlobStore, at: Date): Promise<boolean> {
   if (!held) return (await store.setJSON(LEASE, { until }, { onlyIfNew: true })).modified;
   const { until: other } = (held.data ?? {}) as { until?: string };
   if (typeof other === "string" && Date.parse(other) > at.getTime()) return false;
-  if (!held.etag) return false;
-  return (await store.setJSON(LEASE, { until }, { onlyIfMatch: held.etag })).modified;
+  // Left by a run that was stopped: taken over, unless another run took it first.
+  if (held.etag) {
+    return (await store.setJSON(LEASE, { until }, { onlyIfMatch: held.etag })).modified;
+  }
+  // A store that gives no etag (Netlify Blobs' local server): removed, then taken anew.
+  await store.delete(LEASE);
+  return (await store.setJSON(LEASE, { until }, { onlyIfNew: true })).modified;
 }
