@@ -30,10 +30,11 @@ export interface EventActivity {
 }
 
 /**
- * The most activities kept: one build that changes more events announces the
- * newest of them by key order and publishes the rest without an activity, so
- * that the state, the outbox and a delivery run stay bounded whatever a
- * portal does (docs/followers.md, "What is bounded").
+ * The most activities kept, the newest publishes' first: one build that
+ * changes more events announces the first of them by calendar and event id
+ * and publishes the rest without an activity, so that the state, the outbox
+ * and a delivery run stay bounded whatever a portal does (docs/followers.md,
+ * "What is bounded").
  */
 export const MAX_ACTIVITIES = 1000;
 
