@@ -67,9 +67,16 @@ export function syncPasses(rules: readonly HeaderRule[] = defaultHeaderRules()):
 /** A POSIX shell script: each pass, then deletions. */
 export function renderS3Sync(passes: readonly SyncPass[] = syncPasses()): string {
   const rest = passes.at(-1)?.headers ?? {};
-  const lines = passes.map((pass) => {
+  const lines = passes.map((pass, index) => {
     const filters = pass.filters.map(([kind, pattern]) => `--${kind} ${quote(pattern)}`);
-    const what = pass.headers["Content-Type"] ?? "everything else: its type from its extension";
+    const included = pass.filters.flatMap(([kind, pattern]) =>
+      kind === "include" ? [pattern] : [],
+    );
+    const what =
+      pass.headers["Content-Type"] ??
+      (index === passes.length - 1
+        ? "everything else: its type from its extension"
+        : `${included.join(", ")}: the type of each from its extension`);
     return `# ${what}${pass.headers["Content-Disposition"] ? ` (${pass.headers["Content-Disposition"]})` : ""}
 aws s3 sync "$SITE" "$BUCKET" ${filters.join(" ")} \\
   ${options(pass.headers)}`;
