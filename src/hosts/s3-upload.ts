@@ -8,6 +8,9 @@ import { defaultHeaderRules, type HeaderRule, headersFor } from "./headers.ts";
  * object; the other headers (the policy, frame rules, CORS) belong to the CDN
  * in front (docs/deploy.md). New files go up first and old ones are deleted
  * last, so the site never links to a file that is not there yet or any more.
+ * Event images (/media/*) go up as downloads (netlify.toml's
+ * Content-Disposition): their sandboxing policy is the CDN's to send, and a
+ * download keeps an active file inert where the bucket is reached without it.
  */
 
 /** The headers an object in a bucket keeps, and the aws CLI option that sets each. */
