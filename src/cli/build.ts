@@ -7,10 +7,11 @@ import { UsageError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
 import { checkHostLimits } from "../publish/host-limits.ts";
-import { hashOutput } from "../publish/output-files.ts";
+import { fileSignatures, hashOutput } from "../publish/output-files.ts";
 import { discardStaging, publishAtomically } from "../publish/publish.ts";
 import { publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
+import { buildShape } from "../shards/build-shape.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
 import { defineCommand } from "./command-line.ts";
@@ -90,16 +91,24 @@ runCli(BUILD, async ({ values }) => {
         structuredDataCards: 0,
       };
       if (sharded) {
-        // A share of the site: merge-shards checks and publishes the whole, with these hashes.
+        // A share of the site: merge-shards checks and publishes the whole, with these hashes
+        // and signatures (taken here: moving the folder into place changes no file).
+        if (!rendered.shardData) throw new Error("A shard rendered without its data's record.");
         const files = timed("hash", () => hashOutput(staging, { known }));
+        const signatures = timed("signatures", () => fileSignatures(staging, files.hashes.keys()));
         await writeShardRecord(staging, {
           shard,
           siteUrl: site.url,
-          now: site.now.toUTC().toISO() ?? "",
-          data: rendered.dataDigest ?? "",
+          build: buildShape(config, target),
+          data: rendered.shardData,
           counts: perEvent,
           warnings,
-          files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
+          files: [...files.hashes].map(([path, hash]) => [
+            path,
+            hash,
+            files.sizes.get(path) ?? 0,
+            signatures.get(path) ?? null,
+          ]),
           state: owns(shard, null) ? rendered.state : null,
         });
         await timedAsync("publish", () => publishAtomically(staging, output));

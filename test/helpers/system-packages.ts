@@ -30,7 +30,7 @@ export const hasPythonModule = (module: string): boolean =>
     return spawnSync(SYSTEM_PYTHON, ["-c", `import ${module}`]).status === 0;
   });
 
-/** Debian's nginx and Apache, for the web server configurations (test/build/web-servers.test.ts). */
+/** Debian's nginx and Apache, for the web server configurations (test/hosts/web-servers.test.ts). */
 export const NGINX_PATH = "/usr/sbin/nginx";
 export const APACHE_PATH = "/usr/sbin/apache2";
 
