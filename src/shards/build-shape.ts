@@ -84,6 +84,8 @@ const BUILD: Settings<BuildConfig> = {
   deploy: (deploy) => [["DEPLOY_TARGET", deploy.target]],
   cacheDir: derived,
   cards: (cards) => [["SHARE_CARDS", cards.mode]],
+  // Where images may come from: what they are is the data's, compared on its own.
+  images: derived,
 };
 
 /** The shape of a build with `config`, comparing with the published site in `target`. */

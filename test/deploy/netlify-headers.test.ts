@@ -156,9 +156,10 @@ describe("headersFor", () => {
   });
 
   it("should keep every copied image inert when opened on its own: no script, a sandbox, its own type, a download", () => {
+    // The demo's images are SVG, the kind that could carry a script; they are
+    // published drawn into PNGs, and the rule holds whatever slips through.
     const media = files.filter((file) => file.startsWith("media/"));
-    // The demo's images are SVG, the kind that could carry a script.
-    expect(media.filter((file) => file.endsWith(".svg")).length).toBeGreaterThan(0);
+    expect(media.length).toBeGreaterThan(0);
     for (const file of media) {
       const headers = headersFor(urlPathOf(file), rules);
       expect(headers["Content-Security-Policy"], file).toBe(
