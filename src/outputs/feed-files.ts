@@ -91,7 +91,7 @@ export function feedFileGroups(
       shardKey: eventShardKey,
       render: (event) =>
         renderEventIcs(event, {
-          site: { url: site.url, lang: site.lang },
+          site: { url: site.url, lang: site.lang, title: site.title },
           dataUpdatedAt: scopes.dataUpdatedAt,
           warn,
           vevents: scopes.vevents,

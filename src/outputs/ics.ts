@@ -11,7 +11,7 @@ import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
-import type { FeedScope } from "../model/url-scheme.ts";
+import { absoluteUrl, type FeedScope, paths } from "../model/url-scheme.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
 import { eventPageUrl, feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
@@ -70,7 +70,7 @@ export interface CalendarOptions {
 }
 
 export interface EventIcsOptions {
-  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;
   readonly dataUpdatedAt: string;
   readonly warn?: Warn;
   readonly vevents?: VeventMemo;
@@ -238,7 +238,7 @@ export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): 
 let eventIcsHeader: string | undefined;
 
 interface EventContext {
-  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;
   readonly dataUpdatedAt: string;
   readonly vevents?: VeventMemo;
 }
@@ -290,7 +290,8 @@ export type VeventMemo = PerEvent<VeventLines>;
 function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
   const make = () => makeVeventLines(timed, context, short);
   if (!context.vevents) return make();
-  const key = `${context.site.url}\n${context.site.lang}\n${context.dataUpdatedAt}\n${short}`;
+  const { url, lang, title } = context.site;
+  const key = `${url}\n${lang}\n${title}\n${context.dataUpdatedAt}\n${short}`;
   return context.vevents.get(timed.event, key, make);
 }
 
@@ -346,10 +347,11 @@ function veventData(
       .filter((name) => name !== "")
       .map((name) => ({ name })),
     status: STATUS[event.status] ?? ICalEventStatus.CONFIRMED,
-    organizer: organizer(event),
+    organizer: emailOrganizer(event),
   };
 
   const extraLines = [`URL;VALUE=URI:${pageUrl}`];
+  if (!data.organizer) extraLines.push(uriOrganizerLine(event, context.site));
   const image = event.image ? icsUri(event.image.url) : null;
   if (image) {
     const type = imageMediaType(image);
@@ -421,11 +423,31 @@ function location(event: CalendarEvent): ICalLocation | null {
 
 const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+\.[^\s@<>"(),;:\\[\]]+$/;
 
-/** ORGANIZER needs a mailto: address (RFC 5545 3.8.4.3); without an email there is none. */
-function organizer(event: CalendarEvent): ICalEventData["organizer"] {
+/**
+ * Every VEVENT names an ORGANIZER: RFC 5546 3.2.1 requires one in a
+ * METHOD:PUBLISH object (libical's validator flags each event without), and
+ * Outlook makes whoever opens an event without one its organizer. Its value
+ * is a CAL-ADDRESS, a URI (RFC 5545 3.3.3): `mailto:` where the portal gives
+ * the organizer's email (written by ical-generator, here), else a web
+ * address (uriOrganizerLine). docs/feeds.md, "ORGANIZER", has the choice.
+ */
+function emailOrganizer(event: CalendarEvent): ICalEventData["organizer"] {
   const email = event.organizer?.email?.trim();
   if (!email || !EMAIL.test(email)) return null;
   return { name: icsParamText(event.organizer?.name ?? "") || email, email };
+}
+
+/**
+ * The ORGANIZER of an event without the organizer's email: the organizer's
+ * own web address where the portal gives one, else the site that publishes
+ * the event (its title, its home page). Never an invented mailto: address,
+ * which would invite replies that nobody reads.
+ */
+function uriOrganizerLine(event: CalendarEvent, site: Pick<IcsSiteOptions, "url" | "title">) {
+  const own = icsUri(event.organizer?.url ?? "");
+  const name = own ? icsParamText(event.organizer?.name ?? "") : "";
+  const address = own ?? absoluteUrl(site.url, paths.home());
+  return `ORGANIZER;CN="${name || icsParamText(site.title)}":${address}`;
 }
 
 function utcInstant(iso: string | null | undefined): DateTime | null {

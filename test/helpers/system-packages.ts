@@ -30,6 +30,16 @@ export const hasPythonModule = (module: string): boolean =>
     return spawnSync(SYSTEM_PYTHON, ["-c", `import ${module}`]).status === 0;
   });
 
+/** Debian's libical (libical3): the library icalvalidate runs, read through Python's ctypes. */
+export const LIBICAL = "libical.so.3";
+
+export const hasLibical = (): boolean =>
+  systemDependency(`libical (${LIBICAL}, Debian's libical3)`, () => {
+    if (!existsSync(SYSTEM_PYTHON)) return false;
+    const load = `import ctypes; ctypes.CDLL("${LIBICAL}")`;
+    return spawnSync(SYSTEM_PYTHON, ["-c", load]).status === 0;
+  });
+
 /** Debian's nginx and Apache, for the web server configurations (test/build/web-servers.test.ts). */
 export const NGINX_PATH = "/usr/sbin/nginx";
 export const APACHE_PATH = "/usr/sbin/apache2";
