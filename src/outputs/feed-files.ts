@@ -55,7 +55,9 @@ export function feedFileGroups(
       path: pathOf,
       render: ({ scope }) => {
         const plan = scopes.plan(scope);
-        if (plan.trim) warn(trimWarning(scopeFiles(scope).ics, plan.trim));
+        if (plan.trim) {
+          warn(trimWarning(scopeFiles(scope).ics, plan.trim, scopes.unreached(scope)));
+        }
         return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope), plan);
       },
     }),

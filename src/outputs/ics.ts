@@ -106,6 +106,8 @@ export interface CalendarPlan {
   readonly events: readonly PlannedEvent[];
   /** Null when the whole window fits the budget. */
   readonly trim: IcsTrim | null;
+  /** The events of the window left out to fit the budget (none when it fits). */
+  readonly dropped: readonly CalendarEvent[];
 }
 
 interface PlannedEvent {
@@ -131,7 +133,7 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
   const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
   const full = selected.map((timed) => ({ timed, short: false }));
   const maxBytes = site.icsMaxBytes ?? null;
-  if (maxBytes === null) return { events: full, trim: null };
+  if (maxBytes === null) return { events: full, trim: null, dropped: [] };
   const lines = selected.map((timed) => veventLines(timed, options, false));
   const zones = new Set(lines.flatMap((vevent) => (vevent.zone ? [vevent.zone] : [])));
   const fixedBytes = Buffer.byteLength(calendarHead(options, [...zones]), "utf8") + END_BYTES;
@@ -151,11 +153,12 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
       return timed ? veventLines(timed, options, true).bytes : 0;
     },
   });
-  if (!cut) return { events: full, trim: null };
+  if (!cut) return { events: full, trim: null, dropped: [] };
   return {
     events: full.flatMap((planned, index) =>
       cut.dropped[index] ? [] : [{ ...planned, short: cut.shortened[index] === true }],
     ),
+    dropped: selected.flatMap((timed, index) => (cut.dropped[index] ? [timed.event] : [])),
     trim: {
       maxBytes,
       fullBytes: cut.fullBytes,
