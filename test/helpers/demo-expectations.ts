@@ -1,6 +1,10 @@
 import { DateTime } from "luxon";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
-import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
+import {
+  createDemoDataset,
+  type DatasetCalendar,
+  type DatasetEvent,
+} from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
 import { DEMO_SITE_URL } from "./demo-build.ts";
 
@@ -21,6 +25,13 @@ export function demoEvents(now: string = NOW): DatasetEvent[] {
     dataset.calendars.filter((c) => c.organizations.includes(organization)).map((c) => c.id),
   );
   return dataset.events.filter((event) => visible.has(event.calendarId));
+}
+
+/** The calendars the demo organization's token sees, as the portal describes them. */
+export function demoCalendars(now: string = NOW): DatasetCalendar[] {
+  const dataset = createDemoDataset(now);
+  const organization = dataset.organizations[0]?.id ?? "";
+  return dataset.calendars.filter((c) => c.organizations.includes(organization));
 }
 
 /** The event page's absolute URL: what feeds link to and what every VEVENT's URL says. */

@@ -39,6 +39,14 @@ export const parseIcs = (paths: readonly string[]): PyCalendar[] =>
   runPython("parse-ics.py", paths);
 
 /**
+ * What libical's validator says of .ics files (python/libical-validate.py):
+ * its errors by file (none: valid), RFC 5545's and RFC 5546's rules for the
+ * file's METHOD, as icalvalidate reports them.
+ */
+export const libicalErrors = (paths: readonly string[]): Record<string, string[]> =>
+  runPython("libical-validate.py", paths);
+
+/**
  * What a reader sees in pages, feeds and JSON Feeds (python/read-text.py),
  * by file, relative to the site folder `dir`.
  */
@@ -64,6 +72,10 @@ export interface PyFeed {
     title: string;
     link: string;
     updated: string | null;
+    /** RSS's channel description or Atom's subtitle, as feedparser gives it. */
+    subtitle: string | null;
+    /** The same element's text as a strict XML parser reads it. */
+    description: string | null;
     links: { rel: string; href: string; type: string }[];
   };
   entries: {
@@ -97,6 +109,8 @@ export interface PyCalendar {
     end: PyDate | null;
     stamp: PyDate;
     url: string | null;
+    /** The CAL-ADDRESS and its CN, as icalendar reads them. */
+    organizer: { address: string; cn: string | null } | null;
   }[];
 }
 

@@ -5,7 +5,7 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
-import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import {
   demoEvents,
   eventUrl,
@@ -23,8 +23,8 @@ import {
   nodeIcalEvents,
   unfoldedLines,
 } from "../helpers/ics-readers.ts";
-import { parseIcs } from "../helpers/python-readers.ts";
-import { hasPythonModule } from "../helpers/system-packages.ts";
+import { libicalErrors, parseIcs } from "../helpers/python-readers.ts";
+import { hasLibical, hasPythonModule } from "../helpers/system-packages.ts";
 
 const hasIcalendar = hasPythonModule("icalendar");
 
@@ -122,6 +122,39 @@ describe("published calendars of the demo build", () => {
           }
         }
       }
+    },
+  );
+
+  it.skipIf(!hasIcalendar)(
+    "should name an ORGANIZER in every VEVENT: the portal's by email or web address, else the site, as Python's icalendar reads them",
+    () => {
+      const parsed = parseIcs(icsFiles.map((file) => join(site.dir, file)));
+      const kinds = new Set<string>();
+      for (const calendar of parsed) {
+        for (const vevent of calendar.events) {
+          const organizer = byUrl.get(vevent.url ?? "")?.organizer;
+          // RFC 5546 3.2.1: METHOD:PUBLISH needs one; a CAL-ADDRESS is a URI (RFC 5545 3.3.3).
+          const expected = organizer?.email
+            ? { address: `mailto:${organizer.email}`, cn: organizer.name }
+            : organizer?.url
+              ? { address: organizer.url, cn: organizer.name }
+              : { address: `${DEMO_SITE_URL}/`, cn: "Events" };
+          expect(vevent.organizer, `${calendar.path} ${vevent.url}`).toEqual(expected);
+          kinds.add(expected.address.split(":")[0] ?? "");
+        }
+      }
+      // The demo's organizers have emails, one a web address only, and some events none.
+      expect([...kinds].sort()).toEqual(["https", "mailto"]);
+    },
+  );
+
+  it.runIf(hasLibical())(
+    "should pass every .ics through libical's validator (RFC 5545, and RFC 5546 for METHOD:PUBLISH) without an error",
+    () => {
+      const errors = libicalErrors(icsFiles.map((file) => join(site.dir, file)));
+      expect(Object.keys(errors)).toHaveLength(icsFiles.length);
+      const failed = Object.entries(errors).filter(([, list]) => list.length > 0);
+      expect(failed.map(([file, list]) => `${file}: ${list.join("; ")}`)).toEqual([]);
     },
   );
 
