@@ -89,9 +89,12 @@ export function watchPage(page: Page, options: WatchOptions = {}): Watched {
   return { problems, requests };
 }
 
-export interface OpenedPage extends Watched {
+export interface VisitorPage extends Watched {
   readonly page: Page;
   readonly context: BrowserContext;
+}
+
+export interface OpenedPage extends VisitorPage {
   readonly response: Response | null;
 }
 
@@ -100,6 +103,8 @@ export interface BrowserSession {
   readonly browser: Browser;
   /** A new visitor: a context with its clock set, closed when the tests end if not before. */
   visitor(options?: VisitorOptions): Promise<BrowserContext>;
+  /** A new visitor's empty page, watched from the start. */
+  newPage(options?: VisitorOptions & WatchOptions): Promise<VisitorPage>;
   /** A new visitor's page at `url`, watched from the start; the page must answer 200. */
   open(url: string, options?: VisitorOptions & WatchOptions): Promise<OpenedPage>;
 }
@@ -135,13 +140,16 @@ export function useBrowser(): BrowserSession {
       else await context.clock.setFixedTime(time);
       return context;
     },
-    async open(url, { warnings, onlyFrom, ...options } = {}) {
+    async newPage({ warnings, onlyFrom, ...options } = {}) {
       const context = await session.visitor(options);
       const page = await context.newPage();
-      const watched = watchPage(page, { warnings, onlyFrom });
-      const response = await page.goto(url);
+      return { page, context, ...watchPage(page, { warnings, onlyFrom }) };
+    },
+    async open(url, options = {}) {
+      const visit = await session.newPage(options);
+      const response = await visit.page.goto(url);
       expect(response?.status(), url).toBe(200);
-      return { page, context, response, ...watched };
+      return { ...visit, response };
     },
   };
   return session;

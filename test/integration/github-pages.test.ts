@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metaPolicy } from "../../src/build/page-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
-import { useBrowser, watchPage } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
@@ -96,9 +96,7 @@ describe("a GitHub Pages project site", () => {
     const chromium = useBrowser();
 
     it("should refuse inline scripts by the meta alone, and still search", async () => {
-      const context = await chromium.visitor();
-      const page = await context.newPage();
-      const { problems } = watchPage(page);
+      const { page, problems } = await chromium.newPage();
       const runsInline = async (url: string) => {
         await page.goto(url);
         // An inline script runs as it is inserted, or never.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
-import { useBrowser, watchPage } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
@@ -90,9 +90,7 @@ describe("a site under a path prefix", () => {
     const chromium = useBrowser();
 
     it("should find events with the search page and open them in the folder", async () => {
-      const context = await chromium.visitor();
-      const page = await context.newPage();
-      const { problems } = watchPage(page);
+      const { page, context, problems } = await chromium.newPage();
       page.on("response", (response) => {
         if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
       });

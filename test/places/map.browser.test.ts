@@ -5,7 +5,7 @@ import { defaultHeaderRules, headersFor } from "../../src/build/headers.ts";
 import { withMapTiles } from "../../src/build/map-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/build/preview-server.ts";
 import { readMapSettings } from "../../src/config/map.ts";
-import { useBrowser, watchPage } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { type LoopbackServer, serveOnLoopback } from "../helpers/loopback-server.ts";
@@ -51,9 +51,8 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
   const chromium = useBrowser();
   /** A new visitor's page, watched: what it requests and what its console reports as errors. */
   const newPage = async () => {
-    const context = await chromium.visitor();
-    const page = await context.newPage();
-    return { context, page, seen: watchPage(page) };
+    const { context, page, problems, requests } = await chromium.newPage();
+    return { context, page, seen: { problems, requests } };
   };
 
   beforeAll(async () => {
