@@ -7,8 +7,13 @@ import { NOW } from "../helpers/clock.ts";
 import { call } from "../helpers/http-requests.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 const CLI = join(ROOT, "src/portal/cli.ts");
+/**
+ * As `npm run portal` runs it: node itself, with tsx's loader. (tsx's own
+ * command puts a process of its own in front, which passes a signal on only
+ * if the portal confirms it within 30 ms: a busy machine misses that.)
+ */
+const PORTAL = [process.execPath, "--import", "tsx", CLI] as const;
 
 interface Run {
   code: number | null;
@@ -19,7 +24,7 @@ interface Run {
 function run(args: string[]): Promise<Run> {
   return new Promise((done, fail) => {
     // Only a hang takes this long: the command answers in seconds on a busy machine.
-    const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, timeout: 300_000 });
+    const child = spawn(PORTAL[0], [...PORTAL.slice(1), ...args], { cwd: ROOT, timeout: 300_000 });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -34,7 +39,7 @@ function serve(
   args: string[],
 ): Promise<{ child: ChildProcess; url: string; token: string; output: () => string }> {
   return new Promise((done, fail) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: ROOT });
+    const child = spawn(PORTAL[0], [...PORTAL.slice(1), ...args], { cwd: ROOT });
     let output = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
