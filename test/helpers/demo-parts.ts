@@ -1,7 +1,10 @@
+import { afterAll, beforeAll } from "vitest";
 import {
   createDemoDataset,
   type DatasetEvent,
   type PortalDataset,
+  type RunningPortal,
+  startPortal,
 } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
 
@@ -35,3 +38,24 @@ export const startingBetween =
   (from: string, to: string) =>
   (event: DatasetEvent): boolean =>
     event.start.slice(0, 10) >= from && event.start.slice(0, 10) < to;
+
+/**
+ * A reference portal serving part of the demo to the tests of one describe
+ * block (call it in the block, before the hooks that build from it): the
+ * settings that point a build at it, from before the tests to after them.
+ */
+export function useDemoPartPortal(
+  keep: (event: DatasetEvent, index: number) => boolean,
+): () => { EVENT_API_URL: string; EVENT_API_TOKEN: string } {
+  let portal: RunningPortal | undefined;
+  beforeAll(async () => {
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset: demoPart(keep) });
+  });
+  afterAll(async () => {
+    await portal?.close();
+  });
+  return () => {
+    if (!portal) throw new Error("the portal starts before the tests");
+    return { EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token };
+  };
+}

@@ -7,6 +7,7 @@ import { type PreviewServer, startPreviewServer } from "../../src/build/preview-
 import { readMapSettings } from "../../src/config/map.ts";
 import { useBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
+import { startingBetween, useDemoPartPortal } from "../helpers/demo-parts.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { type LoopbackServer, serveOnLoopback } from "../helpers/loopback-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
@@ -49,6 +50,8 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
   let mapServer: PreviewServer;
   let plainServer: PreviewServer;
   const chromium = useBrowser();
+  // Its places (with and without coordinates) are in the demo's March and April.
+  const portal = useDemoPartPortal(startingBetween("2026-03-01", "2026-05-01"));
   /** A new visitor's page, watched: what it requests and what its console reports as errors. */
   const newPage = async () => {
     const { context, page, problems, requests } = await chromium.newPage();
@@ -65,7 +68,7 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
       MAP_ATTRIBUTION: "© Test Tiles & contributors",
     };
     // About the map, not the pictures links share as: without share cards.
-    withMap = await buildSite({ ...env, SHARE_CARDS: "off" });
+    withMap = await buildSite({ ...portal(), ...env, SHARE_CARDS: "off" });
     expect(withMap.status, withMap.log).toBe(0);
     // As `npm run preview` serves it: netlify.toml's rules, the place pages admitting the tiles.
     const rules = withMapTiles(defaultHeaderRules(), readMapSettings(env));
