@@ -6,13 +6,15 @@ import {
   type DatasetEvent,
 } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
-import { DEMO_SITE_URL } from "./demo-build.ts";
 
 /**
  * What a demo build must publish, worked out from the reference portal's
  * demo dataset (the data the build reads over HTTP) rather than from the
  * build's own code, so the published files are checked against the source.
  */
+
+/** Where the tests' builds say the site is published (SITE_URL). */
+export const DEMO_SITE_URL = "https://events.example.org";
 
 /** Site defaults (docs/configuration.md): FEED_PAST_DAYS and CANCELLED_GRACE_DAYS are 30. */
 const FEED_PAST_DAYS = 30;

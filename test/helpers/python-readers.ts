@@ -13,7 +13,8 @@ function runPython<T>(script: string, paths: readonly string[]): T {
   const result = spawnSync(SYSTEM_PYTHON, [join(import.meta.dirname, "python", script), ...paths], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    timeout: 60_000,
+    // Only a hang takes this long: parsing the largest files takes seconds on a slow machine.
+    timeout: 300_000,
   });
   if (result.status !== 0) {
     throw new Error(`${script} failed (${result.status}): ${result.stderr}`);

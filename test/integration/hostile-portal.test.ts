@@ -197,7 +197,7 @@ describe("build from a hostile portal", () => {
       output,
     );
     files = build.status === 0 ? listTree(output) : [];
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await portal?.close();

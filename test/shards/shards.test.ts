@@ -53,19 +53,33 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "ecp-shards-"));
   singleMetrics = await meteredBuild(join(work, "single"), options("cache-single"));
   single = await fileTree(join(work, "single"));
-}, 300_000);
+});
 
 afterAll(async () => {
   await portal.close();
   rmSync(work, { recursive: true, force: true });
 });
 
+interface SplitBuild {
+  readonly shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
+  readonly merged: string;
+  readonly log: string;
+}
+
+const splits = new Map<number, Promise<SplitBuild>>();
+
+/**
+ * The build split into `count` shards and merged, made once for the tests
+ * that read it (the merge's and the refusals'), whichever runs first.
+ */
+function splitBuild(count: number): Promise<SplitBuild> {
+  const made = splits.get(count) ?? buildSplit(count);
+  splits.set(count, made);
+  return made;
+}
+
 /** Builds every shard of `count` into its own folder, then merges them; returns each shard's figures. */
-async function splitBuild(count: number): Promise<{
-  shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
-  merged: string;
-  log: string;
-}> {
+async function buildSplit(count: number): Promise<SplitBuild> {
   const cache = `cache-${count}`;
   const merged = join(work, `merged-${count}`);
   const shards = [];
@@ -153,44 +167,43 @@ describe("a build split over shards", () => {
           expect(files.some((file) => /^calendars\/[^/]+\/events\//.test(file))).toBe(true);
         }
       }
-    }, 300_000);
+    });
   }
 
   it("should refuse shards that are not the shares of one build, and publish nothing", async () => {
     const cache = "cache-refusals";
     const folder = (name: string) => join(work, `refusal-${name}`);
     const target = folder("site");
-    const shard = (name: string, share: string, env: Record<string, string> = {}) =>
-      meteredBuild(
-        folder(name),
-        options(cache, {
-          args: ["--shard", share, "--target", target],
-          env: { ...settings, ...env },
-        }),
-      );
-    await shard("a", "1/2");
-    await shard("b", "2/2");
-    await shard("b-later", "2/2", { SITE_NOW: "2026-11-22T13:00:00Z" });
+    // The two shares of the split build, and a second share made at another clock.
+    const [a, b] = (await splitBuild(2)).shards.map((shard) => shard.folder);
+    if (!a || !b) throw new Error("the split build has no two shards");
+    await meteredBuild(
+      folder("b-later"),
+      options(cache, {
+        args: ["--shard", "2/2", "--target", target],
+        env: { ...settings, SITE_NOW: "2026-11-22T13:00:00Z" },
+      }),
+    );
 
-    const missing = await merge(target, cache, [folder("a")]);
+    const missing = await merge(target, cache, [a]);
     expect(missing.status).toBe(1);
     expect(missing.log).toContain("shard 2/2 missing");
-    const twice = await merge(target, cache, [folder("a"), folder("a")]);
+    const twice = await merge(target, cache, [a, a]);
     expect(twice.log).toContain("are both shard 1/2");
-    const clock = await merge(target, cache, [folder("a"), folder("b-later")]);
+    const clock = await merge(target, cache, [a, folder("b-later")]);
     expect(clock.stderr).toContain(
-      `SITE_NOW: 2026-11-22T13:00:00.000Z in ${folder("b-later")}, 2026-03-20T12:00:00.000Z in ${folder("a")}`,
+      `SITE_NOW: 2026-11-22T13:00:00.000Z in ${folder("b-later")}, 2026-03-20T12:00:00.000Z in ${a}`,
     );
-    const notShard = await merge(target, cache, [folder("a"), join(work, "single")]);
+    const notShard = await merge(target, cache, [a, join(work, "single")]);
     expect(notShard.log).toContain("is not the output of `npm run build -- --shard I/N`");
     for (const run of [twice, clock, notShard]) expect(run.status).toBe(1);
     // Nothing was published by the refused merges.
     await expect(fileTree(target)).rejects.toThrow();
 
-    const ok = await merge(target, cache, [folder("b"), folder("a")]);
+    const ok = await merge(target, cache, [b, a]);
     expect(ok.status, ok.log).toBe(0);
     expect((await fileTree(target)).size).toBe(single.size);
-  }, 300_000);
+  });
 });
 
 /*
