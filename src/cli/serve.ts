@@ -4,6 +4,7 @@ import { openShareCards } from "../cards/share-cards.ts";
 import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { headersFor } from "../hosts/headers.ts";
+import { requestOrigin, siteHeaderRules } from "../hosts/site-rules.ts";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";
@@ -82,7 +83,10 @@ runCli(START, async ({ values }) => {
               });
               return;
             }
-            for (const [name, value] of Object.entries(headersFor(sitePath)))
+            // The embed pages name the origin the browser asked for, as well as SITE_URL's.
+            const origin = requestOrigin(request.headers.host);
+            const rules = siteHeaderRules(site, origin ? [origin] : []);
+            for (const [name, value] of Object.entries(headersFor(sitePath, rules)))
               response.setHeader(name, value);
             next();
           },

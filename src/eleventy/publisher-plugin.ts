@@ -5,10 +5,9 @@ import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/sh
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { fediverseFileGroups } from "../fediverse/fediverse-files.ts";
-import { defaultHeaderRules } from "../hosts/headers.ts";
 import { hostOutputs } from "../hosts/host-files.ts";
-import { withMapTiles } from "../hosts/map-policy.ts";
 import { pagePathOf } from "../hosts/page-policy.ts";
+import { siteHeaderRules } from "../hosts/site-rules.ts";
 import type { MediaFile } from "../media/localize-images.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
@@ -136,11 +135,9 @@ export default function publisherPlugin(
 ): void {
   const { site } = options;
   const shard = options.shard ?? WHOLE_BUILD;
-  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/hosts/map-policy.ts).
-  const host = hostOutputs(
-    options.deployTarget ?? "netlify",
-    withMapTiles(defaultHeaderRules(), site.map),
-  );
+  // The embed pages name the site's origin and the place pages admit MAP_TILES_URL's
+  // tile server in what the host reads (src/hosts/site-rules.ts).
+  const host = hostOutputs(options.deployTarget ?? "netlify", siteHeaderRules(site));
   // This run's data, what is derived from it once and where its files go;
   // Eleventy awaits "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
