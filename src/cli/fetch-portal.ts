@@ -19,7 +19,7 @@ export interface FetchedData extends FetchedPortal {
  */
 export async function fetchPortal(
   portal: PortalConnection,
-  options: Omit<LoadSnapshotOptions, "config" | "source">,
+  options: Omit<LoadSnapshotOptions, "config" | "source"> & { readonly pastDays?: number },
 ): Promise<FetchedData> {
   if (portal.sources) return loadSources({ ...options, sources: portal.sources });
   const fetched = await loadSnapshot({ ...options, config: portal.api });

@@ -112,6 +112,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
     try {
       const fetched = await fetchPortal(portal, {
         defaultTimeZone: site.timeZone,
+        pastDays: site.pastDays,
         now: site.now.toJSDate(),
         sink: process.stderr,
         // Share cards are drawn while the build waits on the portal (src/cards).

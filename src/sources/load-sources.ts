@@ -23,6 +23,8 @@ import { sameEvents } from "./same-events.ts";
 
 export interface LoadSourcesOptions extends Omit<LoadSnapshotOptions, "config" | "source"> {
   readonly sources: SourcesConfig;
+  /** SITE_PAST_DAYS: how far back a feed's recurring events are expanded. */
+  readonly pastDays?: number;
 }
 
 /** What one source gave, for the build state, the report and the shrink guard. */
@@ -62,6 +64,7 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
               now: options.now,
               sink: options.sink,
               signal: options.signal,
+              pastDays: options.pastDays,
             })
           : await loadSnapshot({
               ...options,
