@@ -128,6 +128,18 @@ describe("a site of two organizations", () => {
     expect(uids(calendarFile(both, "clubs~culture"))).toContain(aloneShared);
   });
 
+  it("should name both organizers on the shared event's one page and in its structured data", () => {
+    const page = readFileSync(
+      join(both.dir, "calendars/arts~community/events", shared.id, "index.html"),
+      "utf8",
+    );
+    const data = [...page.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)]
+      .map((match) => JSON.parse(match[1] ?? "{}") as { "@type"?: string; organizer?: unknown })
+      .find((item) => item["@type"] === "Event");
+    expect(Array.isArray(data?.organizer) && data.organizer).toHaveLength(2);
+    expect(page.match(/class="p-organizer h-card"/g)).toHaveLength(2);
+  });
+
   it("should list what was merged in the report and build-warnings.json", () => {
     expect(both.stdout).toMatch(/merged: event "guest-evening" of calendar "clubs~culture"/);
     const kept = JSON.parse(
