@@ -8,9 +8,9 @@ import { requestOrigin, siteHeaderRules } from "../hosts/site-rules.ts";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";
-import { loadSnapshot } from "../snapshot/load-snapshot.ts";
 import { defineCommand } from "./command-line.ts";
 import { connectPortal } from "./connect-portal.ts";
+import { fetchPortal } from "./fetch-portal.ts";
 import { runCli } from "./run.ts";
 import { SERVE_PORT_OPTION } from "./site-options.ts";
 
@@ -54,14 +54,13 @@ runCli(START, async ({ values }) => {
     cards,
     runMode: "serve",
     loadData: async () => {
-      const fetched = await loadSnapshot({
-        config: portal.api,
+      const fetched = await fetchPortal(portal, {
         defaultTimeZone: site.timeZone,
         now: site.now.toJSDate(),
         sink: process.stderr,
       });
-      return (await loadSiteData(fetched.snapshot, { ...config, portalUrl: portal.api.baseUrl }))
-        .data;
+      const portalUrl = portal.sources ? null : portal.api.baseUrl;
+      return (await loadSiteData(fetched.snapshot, { ...config, portalUrl })).data;
     },
     configure(eleventyConfig: {
       setServerOptions(options: object): void;

@@ -19,6 +19,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["snapshot", "changes", "check"],
   ["places"],
   ["series"],
+  // Several sources in one site: fetched each as one portal, joined once (src/sources).
+  ["sources"],
   // Event images: downloaded within bounds, checked, SVGs drawn (src/media).
   ["media"],
   ["site"],

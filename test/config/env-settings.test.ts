@@ -13,6 +13,7 @@ import { MAP_SETTINGS } from "../../src/config/map.ts";
 import { PUBLISH_SETTINGS } from "../../src/config/publish.ts";
 import { SCHEDULE_SETTINGS } from "../../src/config/schedule.ts";
 import { SITE_SETTINGS } from "../../src/config/site.ts";
+import { SOURCES_SETTINGS } from "../../src/config/sources.ts";
 
 /*
  * Each reader of src/config exports the list of the variables it reads, which
@@ -35,6 +36,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "publish.ts": PUBLISH_SETTINGS,
   "schedule.ts": SCHEDULE_SETTINGS,
   "site.ts": SITE_SETTINGS,
+  "sources.ts": SOURCES_SETTINGS,
 };
 
 /** `env.NAME`, and `env, "NAME"` as the readers' helpers are called. */
