@@ -5,6 +5,7 @@ import { eventUid } from "../model/event-uid.ts";
 import { byStart, compareCodeUnits } from "../model/order.ts";
 import type { CalendarEvent, EventHistory, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { eventActivities } from "./event-activity.ts";
 import {
   type Announcement,
   type ChangeKind,
@@ -322,6 +323,12 @@ export function detectChanges(
       events: records,
       removed,
       announcements: allAnnouncements,
+      activities: eventActivities(previous, records, {
+        currentKeys,
+        horizonMs: horizon,
+        at: nowIso,
+        keepFromMs: noticeFrom,
+      }),
     },
   };
 }

@@ -117,6 +117,21 @@ export const paths = {
   sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   robots: () => "/robots.txt",
   notFound: () => "/404.html",
+  /**
+   * The site's fediverse account (src/fediverse, docs/followers.md): WebFinger
+   * (RFC 7033 section 10.1 registers the path at the host's root), the actor,
+   * its outbox in pages, each event's ActivityStreams object; the inbox and
+   * the followers collection answer where the host runs functions.
+   */
+  webfinger: () => "/.well-known/webfinger",
+  apActor: () => "/ap/actor.json",
+  apInbox: () => "/ap/inbox",
+  apFollowers: () => "/ap/followers",
+  apOutbox: () => "/ap/outbox.json",
+  /** Page `n` of the outbox, from 1, the newest activities first. */
+  apOutboxPage: (n: number) => `/ap/outbox/${n}.json`,
+  apEvent: (calendarId: string, eventId: string) =>
+    `/ap/events/${segment(calendarId)}/${segment(eventId)}.json`,
   /** Files a host reads from the deploy and does not serve (src/hosts/host-files.ts). */
   headersFile: () => "/_headers",
   noJekyll: () => "/.nojekyll",

@@ -27,7 +27,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["bundle"],
   ["shards"],
   ["oembed"],
-  ["outputs"],
+  // The site's ActivityPub files and its fediverse account's inbox and deliveries.
+  ["outputs", "fediverse"],
   ["cards", "search", "widget"],
   ["hosts"],
   ["eleventy"],

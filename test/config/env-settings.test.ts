@@ -7,6 +7,7 @@ import { CARDS_SETTINGS } from "../../src/config/cards.ts";
 import { DEPLOY_SETTINGS } from "../../src/config/deploy.ts";
 import { ENV_FILE_SETTINGS } from "../../src/config/env-file.ts";
 import type { EnvSetting } from "../../src/config/env-settings.ts";
+import { FEDIVERSE_SETTINGS } from "../../src/config/fediverse.ts";
 import { IMAGES_SETTINGS } from "../../src/config/images.ts";
 import { MAP_SETTINGS } from "../../src/config/map.ts";
 import { PUBLISH_SETTINGS } from "../../src/config/publish.ts";
@@ -28,6 +29,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "cards.ts": CARDS_SETTINGS,
   "deploy.ts": DEPLOY_SETTINGS,
   "env-file.ts": ENV_FILE_SETTINGS,
+  "fediverse.ts": FEDIVERSE_SETTINGS,
   "images.ts": IMAGES_SETTINGS,
   "map.ts": MAP_SETTINGS,
   "publish.ts": PUBLISH_SETTINGS,
