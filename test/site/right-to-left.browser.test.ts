@@ -6,6 +6,7 @@ import { useBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
 import { startingBetween, useDemoPartPortal } from "../helpers/demo-parts.ts";
 import { htmlElements } from "../helpers/html-elements.ts";
+import { searchAnswered } from "../helpers/search-page.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
@@ -91,6 +92,21 @@ describe.runIf(hasChromium())("right to left", () => {
         expect(piece, path).toMatchObject({ isolated: true, direction: "ltr" });
       expect(await visit.evaluate(() => getComputedStyle(document.body).direction)).toBe("rtl");
     }
+  });
+
+  it("should isolate the portal text of search results, which the page's script writes", async () => {
+    const search = await open("/search/?q=jazz");
+    await searchAnswered(search);
+    const pieces = await search.evaluate(() =>
+      [...document.querySelectorAll("#search-results .p-name, #search-results .meta-place")].map(
+        (element) => ({
+          dir: element.getAttribute("dir"),
+          direction: getComputedStyle(element).direction,
+        }),
+      ),
+    );
+    expect(pieces.length).toBeGreaterThan(0);
+    for (const piece of pieces) expect(piece).toEqual({ dir: "auto", direction: "ltr" });
   });
 
   it("should start the navigation at the right", async () => {
