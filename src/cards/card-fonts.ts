@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { FONT_FAMILY } from "./card-layout.ts";
 
 /**
  * The cards' type: Noto Sans, regular and bold, from the `@fontsource/noto-sans`
@@ -11,13 +10,17 @@ import { FONT_FAMILY } from "./card-layout.ts";
  * Unicode ranges, as a browser's `@font-face` rules would:
  *
  * Latin (with accents), Latin Extended, Vietnamese, Greek, Greek Extended,
- * Cyrillic, Cyrillic Extended and Devanagari. Other scripts (Chinese,
- * Japanese, Korean, Arabic, Hebrew, Thai...) have no glyphs here and show as
- * empty boxes; pictographs (emoji) are left out of a card's text instead
- * (src/cards/card-content.ts).
+ * Cyrillic, Cyrillic Extended and Devanagari. Arabic, Hebrew, Japanese,
+ * Chinese and Korean come from their own Noto families, loaded slice by
+ * slice as cards need them (src/cards/script-fonts.ts); other scripts (Thai,
+ * Bengali...) have no glyphs and show as empty boxes; pictographs (emoji)
+ * are left out of a card's text instead (src/cards/card-content.ts).
  *
  * WOFF2, which the renderer reads as well as TTF, OTF and WOFF.
  */
+
+/** The base family's name as registered, first in every text's font stack. */
+export const FONT_FAMILY = "Noto Sans";
 
 const PACKAGE = "@fontsource/noto-sans";
 const SUBSETS = [

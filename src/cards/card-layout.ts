@@ -1,18 +1,24 @@
 import type { ContainerNode, ImageNode, Node, TextNode } from "@takumi-rs/core";
+import { directionOfText, type TextDirection, textDirection } from "../i18n/text-direction.ts";
 import type { CardBadge, CardContent } from "./card-content.ts";
+import { FONT_FAMILY } from "./card-fonts.ts";
+import { fontStack } from "./script-fonts.ts";
 
 /**
  * The picture of a share card, as a tree of boxes and text for the renderer
  * (src/cards/card-renderer.ts): a band in the calendar's colour, the label,
  * the title in big type, when and where, and the organization's name; the
  * event's image beside the text on wide cards and above it on the others.
+ * In a right-to-left site language (Arabic, Hebrew...) the card is its
+ * mirror image: the band down the right edge, the image at the left, text
+ * aligned right; each text runs in its own direction wherever it stands.
  *
  * Kept cheap on purpose: flat colours, no shadows, gradients, blur or
  * transparency, so a card costs little more than filling and compressing
  * its pixels. Change anything here and raise LAYOUT_VERSION: cards are
  * cached by their inputs, and the layout is one of them.
  */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 
 export interface CardSize {
   /** For file names and figures: "og", "16x9", "4x3", "1x1". */
@@ -36,9 +42,6 @@ export const STRUCTURED_DATA_SIZES: readonly CardSize[] = [
   { name: "4x3", width: 720, height: 540 },
   { name: "1x1", width: 720, height: 720 },
 ];
-
-/** The fonts' family name as registered (src/cards/card-fonts.ts). */
-export const FONT_FAMILY = "Noto Sans";
 
 const INK = "#1a1d21";
 const MUTED = "#495057";
@@ -112,7 +115,8 @@ export function imageBox(size: CardSize): { width: number; height: number; besid
  */
 export function cardNode(content: CardContent, size: CardSize, image: string | null): Node {
   const metrics = metricsFor(size, image !== null);
-  const text = textColumn(content, metrics);
+  const writing: Writing = { dir: textDirection(content.lang), lang: content.lang };
+  const text = textColumn(content, metrics, writing);
   const box = imageBox(size);
   const picture: ImageNode | null =
     image === null
@@ -136,6 +140,8 @@ export function cardNode(content: CardContent, size: CardSize, image: string | n
   return {
     type: "container",
     lang: content.lang,
+    // Flex rows run from the right in a right-to-left card: band, text, image.
+    dir: writing.dir,
     style: {
       display: "flex",
       flexDirection: "row",
@@ -149,7 +155,7 @@ export function cardNode(content: CardContent, size: CardSize, image: string | n
   };
 }
 
-/** The calendar's colour down the left edge; several calendars share it in stripes. */
+/** The calendar's colour down the starting edge; several calendars share it in stripes. */
 function band(colors: readonly string[], size: CardSize): ContainerNode {
   const stripes = colors.length > 0 ? colors : [INK];
   return {
@@ -174,28 +180,35 @@ function bandWidth(size: CardSize): number {
   return Math.round((BAND * size.width) / 1200);
 }
 
-function textColumn(content: CardContent, m: Metrics): ContainerNode {
+/** The card's direction and language, which every text of it is set in. */
+interface Writing {
+  readonly dir: TextDirection;
+  readonly lang: string;
+}
+
+function textColumn(content: CardContent, m: Metrics, w: Writing): ContainerNode {
   // One calendar's card says its name in its colour; a card of several stays neutral.
   const accent = content.colors.length === 1 ? readableOnPaper(content.colors[0] as string) : INK;
   const top: Node[] = [
-    clamped(content.label, { fontSize: m.label, fontWeight: 700, color: accent }, 1),
+    clamped(content.label, { fontSize: m.label, fontWeight: 700, color: accent }, 1, w),
   ];
-  if (content.badge) top.push(badge(content.badge, m));
+  if (content.badge) top.push(badge(content.badge, m, w));
   top.push(
     clamped(
       content.title,
       {
         fontSize: m.title,
         fontWeight: 700,
-        lineHeight: 1.12,
+        lineHeight: titleLineHeight(content.title),
         marginTop: Math.round(m.label * 0.6),
       },
       m.titleLines,
+      w,
     ),
   );
   content.lines.forEach((line) => {
     top.push(
-      clamped(line, { fontSize: m.line, color: MUTED, marginTop: Math.round(m.line * 0.5) }, 2),
+      clamped(line, { fontSize: m.line, color: MUTED, marginTop: Math.round(m.line * 0.5) }, 2, w),
     );
   });
   return {
@@ -226,14 +239,15 @@ function textColumn(content: CardContent, m: Metrics): ContainerNode {
       },
       clamped(
         content.footer,
-        { fontSize: m.footer, fontWeight: 700, color: MUTED, flexShrink: 0, marginTop: m.footer },
+        { fontSize: m.footer, fontWeight: 700, color: MUTED, marginTop: m.footer },
         1,
+        w,
       ),
     ],
   };
 }
 
-function badge({ kind, text }: CardBadge, m: Metrics): ContainerNode {
+function badge({ kind, text }: CardBadge, m: Metrics, w: Writing): ContainerNode {
   return {
     type: "container",
     style: {
@@ -249,21 +263,53 @@ function badge({ kind, text }: CardBadge, m: Metrics): ContainerNode {
       fontSize: m.label,
       fontWeight: 700,
     },
-    children: [{ type: "text", text }],
+    children: [{ type: "text", text, ...textSetting(text, w) }],
   };
 }
 
+/**
+ * Tight lines for the title's big type, but not for Arabic, whose letters
+ * reach well above and below Latin ones (Noto Sans Arabic's ascent and
+ * descent): at 1.12 the last line's descenders were cut off.
+ */
+function titleLineHeight(title: string): number {
+  return /\p{Script=Arabic}/u.test(title) ? 1.3 : 1.12;
+}
+
 /** Text cut to `lines` lines with an ellipsis; long words break rather than overflow. */
-function clamped(text: string, style: TextNode["style"], lines: number): TextNode {
+function clamped(text: string, style: TextNode["style"], lines: number, w: Writing): TextNode {
+  const setting = textSetting(text, w);
   return {
     type: "text",
     text,
+    dir: setting.dir,
     style: {
       ...style,
+      ...setting.style,
+      // Whole lines, never squeezed: what does not fit is cut at the foot of its box.
+      flexShrink: 0,
       lineClamp: lines,
       textOverflow: "ellipsis",
       overflow: "hidden",
       overflowWrap: "anywhere",
+    },
+  };
+}
+
+/**
+ * A text's direction by its first letter, as HTML's dir="auto" decides it
+ * (a Latin title on an Arabic card runs left to right, and the reverse),
+ * aligned to the card's starting edge whichever it is; its fonts by its
+ * script (src/cards/script-fonts.ts).
+ */
+function textSetting(text: string, w: Writing) {
+  return {
+    dir: directionOfText(text, w.dir),
+    style: {
+      textAlign: w.dir === "rtl" ? ("right" as const) : ("left" as const),
+      fontFamily: fontStack(text, w.lang)
+        .map((family) => `"${family}"`)
+        .join(", "),
     },
   };
 }

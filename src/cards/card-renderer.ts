@@ -7,6 +7,7 @@ import { type ImageSource, Renderer } from "@takumi-rs/core";
 import type { CardContent } from "./card-content.ts";
 import { cardFonts } from "./card-fonts.ts";
 import { type CardSize, cardNode, LAYOUT_VERSION } from "./card-layout.ts";
+import { ScriptFonts } from "./script-fonts.ts";
 
 /**
  * Draws cards into PNG files with Takumi (`@takumi-rs/core`): a native
@@ -35,6 +36,8 @@ export class CardRenderer {
   readonly #renderer: Renderer;
   /** What every card's pixels depend on besides its content and size. */
   readonly fingerprint: string;
+  /** The slices of the script fonts registered so far, by key (src/cards/script-fonts.ts). */
+  readonly #slices = new Map<string, Promise<unknown>>();
 
   private constructor(renderer: Renderer, fingerprint: string) {
     this.#renderer = renderer;
@@ -45,6 +48,30 @@ export class CardRenderer {
     const renderer = new Renderer();
     for (const { file: _, ...font } of cardFonts().fonts) await renderer.registerFont(font);
     return new CardRenderer(renderer, rendererFingerprint());
+  }
+
+  /**
+   * Registers the script fonts' slices the content's texts need, once each
+   * per renderer. A card draws the same either way: each character is drawn
+   * with the one slice its range and its text's font stack name, whatever
+   * else is registered (test/cards/card-renderer.test.ts holds it).
+   */
+  async #registerScripts(content: CardContent): Promise<void> {
+    const texts = [content.label, content.title, content.badge?.text ?? "", ...content.lines];
+    const slices = [...texts, content.footer].flatMap((text) =>
+      scriptFonts().slicesFor(text, content.lang),
+    );
+    const pending: Promise<unknown>[] = [];
+    for (const slice of slices) {
+      let registered = this.#slices.get(slice.key);
+      if (!registered) {
+        const { file: _, ...font } = ScriptFonts.font(slice);
+        registered = this.#renderer.registerFont(font);
+        this.#slices.set(slice.key, registered);
+      }
+      pending.push(registered);
+    }
+    await Promise.all(pending);
   }
 
   /**
@@ -64,6 +91,7 @@ export class CardRenderer {
         imageProblem = `the image ${content.image.name} could not be read (${(error as Error).message})`;
       }
     }
+    await this.#registerScripts(content);
     const cards: RenderedCard[] = [];
     for (const size of sizes) {
       let png: Buffer;
@@ -96,8 +124,23 @@ export class CardRenderer {
  */
 export function rendererFingerprint(): string {
   return createHash("sha256")
-    .update(JSON.stringify([RENDERER_VERSION, LAYOUT_VERSION, cardFonts().fingerprint]))
+    .update(
+      JSON.stringify([
+        RENDERER_VERSION,
+        LAYOUT_VERSION,
+        cardFonts().fingerprint,
+        scriptFonts().fingerprint,
+      ]),
+    )
     .digest("hex");
+}
+
+let scripts: ScriptFonts | undefined;
+
+/** The script fonts' slices and ranges, read once per process (their files only when needed). */
+function scriptFonts(): ScriptFonts {
+  scripts ??= new ScriptFonts();
+  return scripts;
 }
 
 /** Read from its package.json, which the package does not export: found above its entry file. */

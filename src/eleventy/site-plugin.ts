@@ -1,6 +1,7 @@
 import type { ShareCard } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
+import { textDirection } from "../i18n/text-direction.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
@@ -52,6 +53,8 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
     return path === null ? url : urls.href(path);
   });
   addFilter(eleventyConfig, "segment", (id: string) => encodeIdSegment(id));
+  // <html dir>: "rtl" for Arabic and the other right-to-left languages (docs/site.md, "Right to left").
+  addFilter(eleventyConfig, "textDirection", (tag: string) => textDirection(tag));
   addFilter(eleventyConfig, "when", (event: CalendarEvent) => formatWhen(event, site.lang));
   addFilter(eleventyConfig, "timeRange", (event: CalendarEvent, pageZone?: string) =>
     formatListTime(event, site.lang, pageZone),

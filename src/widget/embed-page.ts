@@ -50,7 +50,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
       calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
       freshUntilAttribute(shown),
     ],
-    head: `<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener">${escapeHtml(calendar.name)}${page.newTab}</a></h1>`,
+    head: `<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener"><bdi>${escapeHtml(calendar.name)}</bdi>${page.newTab}</a></h1>`,
     items,
     footUrl: calendarUrl,
   });
@@ -147,7 +147,7 @@ ${body}
  * by a visitor's browser.
  */
 export function documentStart(
-  page: Pick<WidgetPageContext, "urls" | "locale">,
+  page: Pick<WidgetPageContext, "urls" | "locale" | "labels">,
   title: string,
   canonical: string,
   stylesheets: readonly string[] = [],
@@ -157,7 +157,7 @@ export function documentStart(
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join("\n");
   return `<!DOCTYPE html>
-<html lang="${escapeHtml(page.locale)}">
+<html lang="${escapeHtml(page.locale)}" dir="${page.labels.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -202,11 +202,11 @@ export function renderEventItem(
     marker
       ? `<li class="${classes} cal-${segment}" data-calendar="${segment}">`
       : `<li class="${classes}">`,
-    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name">${escapeHtml(event.title)}</span>${statusBadges(event, labels)}${newTab}</a>`,
+    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name" dir="auto">${escapeHtml(event.title)}</span>${statusBadges(event, labels)}${newTab}</a>`,
     // The event's zone, for the visitor's own time beside it (widget.js, tz=both).
     `<p class="ecp-when"${event.allDay ? "" : ` data-zone="${escapeHtml(event.timeZone)}"`}>${whenHtml}</p>`,
-    where ? `<p class="ecp-where">${escapeHtml(where)}</p>` : "",
-    marker ? `<p class="ecp-cal">${escapeHtml(marker.calendar.name)}</p>` : "",
+    where ? `<p class="ecp-where" dir="auto">${escapeHtml(where)}</p>` : "",
+    marker ? `<p class="ecp-cal" dir="auto">${escapeHtml(marker.calendar.name)}</p>` : "",
     "</li>",
   ]
     .filter(Boolean)

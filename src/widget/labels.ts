@@ -1,5 +1,6 @@
 import { SUPPORTED_LANGUAGES } from "../config/site.ts";
 import { loadMessages, translate } from "../i18n/messages.ts";
+import { textDirection } from "../i18n/text-direction.ts";
 import { WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
 import type { WidgetLabels } from "./widget-config.ts";
 
@@ -11,6 +12,7 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
   const text = (key: string) => translate(m, key);
   return {
     locale: text("defaultLocale"),
+    dir: textDirection(lang),
     upcoming: text("widgetUpcoming"),
     empty: text("widgetEmpty"),
     allEvents: text("widgetAllEvents"),

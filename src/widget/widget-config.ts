@@ -1,3 +1,4 @@
+import type { TextDirection } from "../i18n/text-direction.ts";
 import type { WhenKey } from "../site/when/ranges.ts";
 import type { WIDGET_DEFAULTS } from "./options.ts";
 
@@ -10,6 +11,8 @@ import type { WIDGET_DEFAULTS } from "./options.ts";
 export interface WidgetLabels {
   /** Intl locale used for dates and times (24-hour clock, day before month). */
   readonly locale: string;
+  /** Which way the language runs (src/i18n/text-direction.ts): the widget's `<html dir>`. */
+  readonly dir: TextDirection;
   readonly upcoming: string;
   readonly empty: string;
   readonly allEvents: string;

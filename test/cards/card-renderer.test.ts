@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Node, Renderer } from "@takumi-rs/core";
@@ -212,6 +212,161 @@ describe("CardRenderer", () => {
     expect(texts.some((text) => text.replace(/\s+/g, " ").includes(title))).toBe(true);
     const { cards } = await renderer.render(content, [OG_SIZE]);
     expect(decodePng((cards[0] as { png: Buffer }).png).width).toBe(1200);
+  });
+});
+
+/**
+ * Cards whose texts are in other scripts, with the texts a site in that
+ * language shows (written here: the cards' layout is under test, not the
+ * translations).
+ */
+function scriptCard(lang: string, texts: Partial<CardContent>): CardContent {
+  return {
+    lang,
+    label: "",
+    title: "",
+    badge: null,
+    lines: [],
+    footer: "",
+    colors: ["#862e9c"],
+    image: null,
+    ...texts,
+  };
+}
+
+const ARABIC_CARD = scriptCard("ar", {
+  label: "موسيقى",
+  title: "حفلة موسيقية في الحديقة",
+  badge: { kind: "cancelled", text: "ألغيت" },
+  lines: ["الأحد ٢٩ مارس ٢٠٢٦", "حديقة فوندل"],
+  footer: "الفعاليات",
+});
+
+const JAPANESE_CARD = scriptCard("ja", {
+  label: "音楽",
+  title: "東京ジャズ祭り：春の音楽会",
+  lines: ["2026年3月29日(日) 10:00～13:00", "代々木公園"],
+  footer: "イベント",
+});
+
+/** Whether a column of the card has ink (a pixel darker than the paper) between two rows. */
+function inkInColumns(png: ReturnType<typeof decodePng>, from: number, to: number): number {
+  let ink = 0;
+  for (let x = from; x < to; x += 2) {
+    for (let y = 40; y < png.height - 40; y += 2) {
+      if (png.hexAt(x, y) !== "#ffffff") ink++;
+    }
+  }
+  return ink;
+}
+
+/**
+ * Golden cards (test/cards/golden/): the renderer is deterministic on one
+ * machine (above), but another CPU may round an anti-aliased edge otherwise,
+ * so a card matches when at most 0.5% of its pixels differ, by at most 48
+ * in a channel. UPDATE_GOLDEN_CARDS=1 writes them anew: look at them first.
+ */
+function expectLikeGolden(png: Buffer, name: string): void {
+  const file = join(import.meta.dirname, "golden", name);
+  if (process.env.UPDATE_GOLDEN_CARDS === "1" || !existsSync(file)) {
+    expect(process.env.UPDATE_GOLDEN_CARDS, `${file} is missing`).toBe("1");
+    writeFileSync(file, png);
+    return;
+  }
+  const actual = decodePng(png);
+  const golden = decodePng(readFileSync(file));
+  expect([actual.width, actual.height]).toEqual([golden.width, golden.height]);
+  let differing = 0;
+  for (let i = 0; i < actual.pixels.length; i += 3) {
+    const delta = Math.max(
+      Math.abs((actual.pixels[i] as number) - (golden.pixels[i] as number)),
+      Math.abs((actual.pixels[i + 1] as number) - (golden.pixels[i + 1] as number)),
+      Math.abs((actual.pixels[i + 2] as number) - (golden.pixels[i + 2] as number)),
+    );
+    if (delta > 48) differing++;
+  }
+  expect(differing).toBeLessThanOrEqual(actual.width * actual.height * 0.005);
+}
+
+describe("CardRenderer in every script", () => {
+  /** A card with one text, drawn small: the structured data's 16:9 shape. */
+  const SMALL = STRUCTURED_DATA_SIZES[0] as CardSize;
+  const titleOnly = async (lang: string, title: string) =>
+    (await renderer.render(scriptCard(lang, { title }), [SMALL])).cards[0]?.png as Buffer;
+
+  it("should draw every letter of Arabic, Hebrew, Japanese, Chinese and Korean titles, none as an empty box", async () => {
+    // Thai has no font on the cards: its letters are the renderer's empty box (.notdef).
+    const box = await titleOnly("en", "ก");
+    expect((await titleOnly("en", "ข")).equals(box)).toBe(true);
+    const samples: Record<string, string> = {
+      ar: "حفلةموسيق",
+      he: "שלוםמוזיקה",
+      ja: "東京ジャズ祭り",
+      zh: "上海爵士音乐节",
+      ko: "서울재즈축제",
+    };
+    for (const [lang, letters] of Object.entries(samples)) {
+      const drawn = new Set<string>();
+      for (const letter of new Set(letters)) {
+        const png = await titleOnly(lang, letter);
+        expect(png.equals(box), `${lang} ${letter}`).toBe(false);
+        drawn.add(png.toString("base64"));
+      }
+      // Every letter has a shape of its own, not one box for all.
+      expect(drawn.size, lang).toBe(new Set(letters).size);
+    }
+  });
+
+  it("should shape Arabic: letters joined, not drawn apart", async () => {
+    // A zero-width non-joiner between the letters keeps them apart (their isolated forms);
+    // a renderer that does not shape would draw both strings alike.
+    const joined = await titleOnly("ar", "سلام");
+    const apart = await titleOnly("ar", "س\u200Cل\u200Cا\u200Cم");
+    expect(joined.equals(apart)).toBe(false);
+  });
+
+  it("should mirror the card for a right-to-left language: the band at the right, the text aligned right", async () => {
+    const { cards } = await renderer.render(ARABIC_CARD, [OG_SIZE]);
+    const png = decodePng((cards[0] as { png: Buffer }).png);
+    for (const y of [0, 315, 629]) {
+      expect(png.hexAt(1195, y)).toBe("#862e9c");
+      expect(png.hexAt(5, y)).toBe("#ffffff");
+    }
+    // The text starts at the right: ink in the right half, none in the left third.
+    expect(inkInColumns(png, 600, 1170)).toBeGreaterThan(500);
+    expect(inkInColumns(png, 0, 400)).toBe(0);
+    expectLikeGolden((cards[0] as { png: Buffer }).png, "arabic-og.png");
+  });
+
+  it("should align a Latin title to the right of a right-to-left card, and an Arabic one to the left of a left-to-right card", async () => {
+    const latinOnArabic = decodePng(
+      (await renderer.render({ ...ARABIC_CARD, title: "Jazz", lines: [], badge: null }, [OG_SIZE]))
+        .cards[0]?.png as Buffer,
+    );
+    expect(inkInColumns(latinOnArabic, 0, 600)).toBe(0);
+    const arabicOnEnglish = decodePng(
+      (await renderer.render(scriptCard("en", { title: "حفلة" }), [OG_SIZE])).cards[0]
+        ?.png as Buffer,
+    );
+    expect(inkInColumns(arabicOnEnglish, 600, 1200)).toBe(0);
+    expect(inkInColumns(arabicOnEnglish, 0, 600)).toBeGreaterThan(100);
+  });
+
+  it("should draw a Japanese card as its golden image", async () => {
+    const { cards } = await renderer.render(JAPANESE_CARD, [OG_SIZE]);
+    const png = decodePng((cards[0] as { png: Buffer }).png);
+    expect(png.hexAt(5, 315)).toBe("#862e9c");
+    expectLikeGolden((cards[0] as { png: Buffer }).png, "japanese-og.png");
+  });
+
+  it("should draw a card alike whatever fonts the renderer loaded for the cards before it", async () => {
+    const fresh = await CardRenderer.open();
+    const first = await fresh.render(JAPANESE_CARD, [OG_SIZE]);
+    const used = await CardRenderer.open();
+    await used.render(scriptCard("en", { title: "上海爵士音乐节 서울재즈 שלום" }), [OG_SIZE]);
+    await used.render(ARABIC_CARD, [OG_SIZE]);
+    const later = await used.render(JAPANESE_CARD, [OG_SIZE]);
+    expect(later.cards[0]?.png.equals(first.cards[0]?.png as Buffer)).toBe(true);
   });
 });
 

@@ -45,12 +45,14 @@ export function runScript(
   script: string,
   args: readonly string[],
   env: Record<string, string | undefined> = {},
+  options: ScriptOptions = {},
 ): Promise<CommandRun> {
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
   if (script === "src/cli/build.ts") noteBuild("cli");
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    const imports = (options.imports ?? []).flatMap((file) => ["--import", resolve(ROOT, file)]);
+    const child = spawn(process.execPath, ["--import", "tsx", ...imports, script, ...args], {
       cwd: ROOT,
       env: {
         ...base,
@@ -76,6 +78,15 @@ export function runScript(
   });
 }
 
+export interface ScriptOptions {
+  /**
+   * Modules of the tests loaded into the process before the entry point
+   * (`node --import`), paths from the project's folder: a test fixture only
+   * (test/fixtures/arabic-placeholder.ts).
+   */
+  readonly imports?: readonly string[];
+}
+
 /**
  * Runs `npm run build`'s entry point into `outputDir` (default: a new
  * temporary folder). Unless `env` names another EVENT_API_URL, the build uses
@@ -85,14 +96,20 @@ export function runScript(
 export async function buildSite(
   env: Record<string, string | undefined> = {},
   outputDir?: string,
+  options: ScriptOptions = {},
 ): Promise<BuiltSite> {
   const dir = outputDir ?? join(mkdtempSync(join(tmpdir(), "ecp-build-")), "_site");
-  const run = await runScript("src/cli/build.ts", ["--output", dir], {
-    // SITE_URL names a (pretend) published site, so the demo is asked for by name.
-    EVENT_API_URL: "demo",
-    EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
-    ...env,
-  });
+  const run = await runScript(
+    "src/cli/build.ts",
+    ["--output", dir],
+    {
+      // SITE_URL names a (pretend) published site, so the demo is asked for by name.
+      EVENT_API_URL: "demo",
+      EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
+      ...env,
+    },
+    options,
+  );
   return { ...run, dir };
 }
 

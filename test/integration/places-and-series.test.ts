@@ -95,9 +95,9 @@ describe("places of the demo build", () => {
     expect(places.size).toBeGreaterThanOrEqual(9);
     for (const [name, atPlace] of places) {
       const folder = folderOf("places", slugOf(name));
-      const item = new RegExp(`<li>\\s*<a href="/${folder}/">([^<]*)</a>[\\s\\S]*?</li>`).exec(
-        list,
-      );
+      const item = new RegExp(
+        `<li>\\s*<a href="/${folder}/" dir="auto">([^<]*)</a>[\\s\\S]*?</li>`,
+      ).exec(list);
       expect(decodeHTML(item?.[1] ?? ""), name).toBe(name);
       const upcoming = atPlace.filter((event) => !ended(event)).length;
       const past = atPlace.length - upcoming;
@@ -128,7 +128,7 @@ describe("places of the demo build", () => {
     const page = read(`${folderOf("places", "community-centre-de-pijp")}/index.html`);
     const links = [
       ...page.matchAll(
-        /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name">(.*?)<\/a>/g,
+        /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name" dir="auto">(.*?)<\/a>/g,
       ),
     ];
     expect(links.length).toBeGreaterThan(5);
@@ -157,7 +157,7 @@ describe("places of the demo build", () => {
     expect(html).toContain(
       "destination=Caf%C3%A9%20&#39;t%20Hoekje%20%26%20Co%2C%20Van%20Woustraat",
     );
-    expect(html).toContain("<h1>Café &#39;t Hoekje &amp; Co</h1>");
+    expect(html).toContain("<h1><bdi>Café &#39;t Hoekje &amp; Co</bdi></h1>");
 
     const boathouse = read(`${folderOf("places", "amstel-boathouse")}/index.html`);
     expect(boathouse).toContain('<a href="geo:52.3427,4.905">');
@@ -300,7 +300,7 @@ describe("series of the demo build", () => {
     );
     // Each link names its date.
     for (const [, text] of main(html).matchAll(
-      /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name">(.*?)<\/a>/g,
+      /<a class="u-url" href="\/calendars\/community\/events\/[^"]+"><span class="p-name" dir="auto">(.*?)<\/a>/g,
     )) {
       expect(text).toMatch(
         /^<time datetime="2026-\d\d-\d\dT10:00:00\+0[12]:00">Saturday, \d{1,2} \w+ 2026, 10:00–13:00 CES?T<\/time>$/,

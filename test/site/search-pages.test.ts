@@ -57,7 +57,9 @@ describe("the site-wide list of upcoming events", () => {
       return event ? instants(event).start.toMillis() : Number.NaN;
     });
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
-    expect(read("index.html")).toMatch(/<a href="\/events\/">All upcoming events \(\d+\) →<\/a>/);
+    expect(read("index.html")).toMatch(
+      /<a href="\/events\/">All upcoming events \(\d+\) <span class="arrow">→<\/span><\/a>/,
+    );
   });
 });
 
@@ -84,10 +86,14 @@ describe("search entry points", () => {
       expect(form(file), file).not.toContain(" selected");
     }
     const sport = form("calendars/sport/index.html");
-    expect(sport).toContain('<option value="sport" selected>Sport &amp; Outdoors</option>');
-    expect(form("calendars/sport/past/index.html")).toContain('<option value="sport" selected>');
+    expect(sport).toContain(
+      '<option value="sport" selected dir="auto">Sport &amp; Outdoors</option>',
+    );
+    expect(form("calendars/sport/past/index.html")).toContain(
+      '<option value="sport" selected dir="auto">',
+    );
     const family = form("categories/family/index.html");
-    expect(family).toContain('<option value="family" selected>Family</option>');
+    expect(family).toContain('<option value="family" selected dir="auto">Family</option>');
     // The search page runs in the browser: without scripts the forms stay hidden.
     expect(read("calendars/sport/index.html")).toContain(
       '<details class="filter-panel" data-needs-script hidden>',

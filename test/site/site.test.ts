@@ -69,7 +69,7 @@ describe("the demo site", () => {
       const path = eventFile(event);
       expect(existsSync(join(dir, path)), `${event.id}: ${path}`).toBe(true);
       const html = read(path);
-      expect(html).toContain(`<h1 class="p-name">${escapeHtml(event.title)}</h1>`);
+      expect(html).toContain(`<h1 class="p-name" dir="auto">${escapeHtml(event.title)}</h1>`);
       expect(html).toMatch(
         new RegExp(
           `<time class="dt-start" datetime="${event.allDay ? event.start : event.start.slice(0, 16)}`,
@@ -210,7 +210,7 @@ describe("the demo site", () => {
       expect(answer.html, event.id).toContain(`src="${card}"`);
       const cardHtml = read(`${paths.embedEvent(event.calendarId, event.id).slice(1)}index.html`);
       expect(cardHtml, event.id).toContain(
-        `<span class="ecp-name">${escapeHtml(event.title)}</span>`,
+        `<span class="ecp-name" dir="auto">${escapeHtml(event.title)}</span>`,
       );
       // Add to calendar on the card exactly when the page offers it.
       expect(cardHtml.includes('class="ecp-button"'), event.id).toBe(event.status !== "cancelled");
@@ -314,7 +314,7 @@ describe("the demo site in Dutch", () => {
 
   it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", () => {
     const home = readFileSync(join(site.dir, "index.html"), "utf8");
-    expect(home).toContain('<html lang="nl">');
+    expect(home).toContain('<html lang="nl" dir="ltr">');
     expect(home).toContain("Komende evenementen");
     expect(home).toMatch(
       /(maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag) \d{1,2} (maart|april)/,

@@ -44,7 +44,7 @@ describe("embed-page", () => {
   const culture = widgetPage("culture");
 
   it("should list the next five upcoming events in order, linked to their pages in a new tab", () => {
-    const titles = [...culture.matchAll(/<span class="ecp-name">([^<]*)<\/span>/g)].map(
+    const titles = [...culture.matchAll(/<span class="ecp-name" dir="auto">([^<]*)<\/span>/g)].map(
       (m) => m[1],
     );
     expect(titles).toEqual([
@@ -98,18 +98,18 @@ describe("embed-page", () => {
 
   it("should speak the site's language", () => {
     const html = widgetPage("culture", { lang: "nl" });
-    expect(html).toContain('<html lang="nl-NL">');
+    expect(html).toContain('<html lang="nl-NL" dir="ltr">');
     expect(html).toContain(">Geannuleerd<");
     expect(html).toContain(">za 4 apr, 20:00<");
   });
 
   it("should keep the site's regional date style for its language", () => {
     const html = widgetPage("culture", { lang: "en-US" });
-    expect(html).toContain('<html lang="en-US">');
+    expect(html).toContain('<html lang="en-US" dir="ltr">');
     expect(html).toContain('data-locale="en-US"');
     expect(html).toContain(">Sat, Apr 4, 20:00<");
     const belgian = widgetPage("culture", { lang: "nl-BE" });
-    expect(belgian).toContain('<html lang="nl-BE">');
+    expect(belgian).toContain('<html lang="nl-BE" dir="ltr">');
     expect(belgian).toContain(">Geannuleerd<");
   });
 

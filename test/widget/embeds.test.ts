@@ -50,9 +50,9 @@ describe("event card", () => {
       '<time datetime="2026-03-29T01:30:00+01:00">Sunday, 29 March 2026 at 01:30 CET – Sunday, 29 March 2026 at 04:00 CEST</time>',
     );
     expect(html).toContain(
-      '<a class="ecp-link" href="/calendars/community/events/e-dst/" target="_blank" rel="noopener"><span class="ecp-name">Night Walk Across the Clock Change</span><span class="ecp-sr ecp-newtab"> (opens in a new tab)</span></a>',
+      '<a class="ecp-link" href="/calendars/community/events/e-dst/" target="_blank" rel="noopener"><span class="ecp-name" dir="auto">Night Walk Across the Clock Change</span><span class="ecp-sr ecp-newtab"> (opens in a new tab)</span></a>',
     );
-    expect(html).toContain('<p class="ecp-where">Vondelpark fountain, Amsterdam</p>');
+    expect(html).toContain('<p class="ecp-where" dir="auto">Vondelpark fountain, Amsterdam</p>');
     expect(html).toContain(
       '<a class="ecp-button" href="/calendars/community/events/e-dst/event.ics" download>Add to calendar</a>',
     );
@@ -96,7 +96,7 @@ describe("event card", () => {
   it("should escape hostile portal text and carry no inline script or style", async () => {
     const html = card("Weird/ID?<x>");
     expect(html).toContain(
-      '<span class="ecp-name">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028</span>',
+      '<span class="ecp-name" dir="auto">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028</span>',
     );
     expect(html).not.toContain('<script>alert("x")');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
@@ -257,7 +257,7 @@ describe("widget of several calendars", () => {
     const html = page();
     const items = [
       ...html.matchAll(
-        /<li class="ecp-event[^"]*cal-([a-z-]+)" data-calendar="[^"]+">\n<a[^>]*><span class="ecp-name">([^<]*)<\/span>[\s\S]*?<p class="ecp-cal">([^<]*)<\/p>/g,
+        /<li class="ecp-event[^"]*cal-([a-z-]+)" data-calendar="[^"]+">\n<a[^>]*><span class="ecp-name" dir="auto">([^<]*)<\/span>[\s\S]*?<p class="ecp-cal" dir="auto">([^<]*)<\/p>/g,
       ),
     ].map((m) => [m[2], m[1], m[3]]);
     expect(items).toEqual([
@@ -278,10 +278,10 @@ describe("widget of several calendars", () => {
   it("should carry every calendar in its legend, with the events file the script reads, under the site's folder", () => {
     const html = page(siteWith({ url: "https://example.org/agenda" }));
     expect(html).toContain(
-      '<li class="cal-community" data-calendar="community" data-events-url="/agenda/api/calendars/community/events.json">Community</li>',
+      '<li class="cal-community" data-calendar="community" data-events-url="/agenda/api/calendars/community/events.json" dir="auto">Community</li>',
     );
     expect(html).toContain(
-      '<li class="cal-culture" data-calendar="culture" data-events-url="/agenda/api/calendars/culture/events.json">Culture</li>',
+      '<li class="cal-culture" data-calendar="culture" data-events-url="/agenda/api/calendars/culture/events.json" dir="auto">Culture</li>',
     );
     expect(html).toContain('<link rel="stylesheet" href="/agenda/assets/calendars.css">');
     expect(html).toContain('<main id="ecp" class="ecp ecp--light ecp--multi"');
@@ -300,7 +300,7 @@ describe("widget of several calendars", () => {
     };
     const html = page(TEST_SITE, [...fixtureSnapshot.calendars, hostile]);
     expect(html).toContain(
-      'data-calendar="_54616c6b732026203c446562617465733e" data-events-url="/api/calendars/_54616c6b732026203c446562617465733e/events.json">Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt;</li>',
+      'data-calendar="_54616c6b732026203c446562617465733e" data-events-url="/api/calendars/_54616c6b732026203c446562617465733e/events.json" dir="auto">Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt;</li>',
     );
     expect(html).not.toContain("<b>Debates");
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);

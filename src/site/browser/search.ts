@@ -385,7 +385,10 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
     const link = el("a", "");
     link.href = sitePath(result.url);
     // The day in the link, so a link read alone still says when (as in the lists).
-    link.append(el("span", "p-name", meta.title || result.url));
+    // Portal text in its own direction, as on the lists (docs/site.md, "Right to left").
+    const name = el("span", "p-name", meta.title || result.url);
+    name.dir = "auto";
+    link.append(name);
     if (meta.dayLabel) link.append(el("span", "visually-hidden", `, ${meta.dayLabel}`));
     title.append(link);
     body.append(title);
@@ -397,10 +400,15 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
       body.append(" ", el("span", "badge badge-new-date", label("labelNewDate")));
     const facts = el("p", "event-meta");
     const chip = el("span", "calendar-chip", meta.calendar || "");
+    chip.dir = "auto";
     const calendarClass = meta.calendarClass || "";
     if (/^cal-[A-Za-z0-9_-]+$/.test(calendarClass)) chip.classList.add(calendarClass);
     facts.append(chip);
-    if (meta.place) facts.append(el("span", "meta-place", meta.place));
+    if (meta.place) {
+      const place = el("span", "meta-place", meta.place);
+      place.dir = "auto";
+      facts.append(place);
+    }
     if (meta.attendanceLabel) facts.append(el("span", "meta-online", meta.attendanceLabel));
     body.append(facts);
     item.append(when, body);

@@ -57,7 +57,7 @@ export function renderAllCalendarsPage({
   const legend = calendars
     .map((calendar) => {
       const segment = encodeIdSegment(calendar.id);
-      return `<li class="cal-${segment}" data-calendar="${segment}" data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}">${escapeHtml(calendar.name)}</li>`;
+      return `<li class="cal-${segment}" data-calendar="${segment}" data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}" dir="auto">${escapeHtml(calendar.name)}</li>`;
     })
     .join("\n");
   const allEvents = urls.href(paths.events());
@@ -66,7 +66,7 @@ export function renderAllCalendarsPage({
     canonical: urls.absolute(paths.events()),
     rootClass: " ecp--multi",
     rootData: [`data-zone="${escapeHtml(site.timeZone)}"`, freshUntilAttribute(shown)],
-    head: `<h1 class="ecp-title"><a href="${escapeHtml(allEvents)}" target="_blank" rel="noopener">${escapeHtml(site.title)}${page.newTab}</a></h1>
+    head: `<h1 class="ecp-title"><a href="${escapeHtml(allEvents)}" target="_blank" rel="noopener"><bdi>${escapeHtml(site.title)}</bdi>${page.newTab}</a></h1>
 <h2 class="ecp-sr" id="ecp-calendars">${escapeHtml(labels.calendars)}</h2>
 <ul class="ecp-legend">
 ${legend}

@@ -208,6 +208,8 @@ function startWidget(root: HTMLElement): void {
 
   function render(events: readonly PublicEvent[]): void {
     document.documentElement.lang = locale;
+    // Right to left for Arabic and the other right-to-left languages; the labels say which.
+    document.documentElement.dir = L.dir;
     const known = events.some((e) => e.categories.some((c) => c.id === opts.category));
     const inCategory = known
       ? events.filter((e) => e.categories.some((c) => c.id === opts.category))
@@ -293,11 +295,11 @@ function startWidget(root: HTMLElement): void {
     item.append(whenP);
     addLocalTime(whenP);
     const where = placeText(event);
-    if (where) item.append(el("p", "ecp-where", where));
+    if (where) item.append(portalText("p", "ecp-where", where));
     const source = sourceOf.get(event);
     if (source) {
       mark(item, source);
-      item.append(el("p", "ecp-cal", source.name));
+      item.append(portalText("p", "ecp-cal", source.name));
     }
     return item;
   }
@@ -313,7 +315,7 @@ function startWidget(root: HTMLElement): void {
         " ",
       );
     }
-    link.append(el("span", "ecp-name", event.title));
+    link.append(portalText("span", "ecp-name", event.title));
     if (event.status === "cancelled")
       link.append(" ", el("span", "ecp-badge ecp-badge--cancelled", L.cancelled));
     if (event.status === "postponed") link.append(" ", el("span", "ecp-badge", L.postponed));
@@ -412,6 +414,21 @@ function startWidget(root: HTMLElement): void {
     }
     const zoneName = zone && zone !== data.zone ? zoneAbbreviation(zone, locale, start) : "";
     return { start: startPart, end: endPart, zone: zoneName };
+  }
+
+  /**
+   * Portal text in an element of its own whose direction follows its first
+   * letter (HTML's dir="auto"): a Latin title in an Arabic widget, or an
+   * Arabic one in an English widget, reads in its own direction.
+   */
+  function portalText<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    className: string,
+    text: string,
+  ): HTMLElementTagNameMap[K] {
+    const node = el(tag, className, text);
+    node.dir = "auto";
+    return node;
   }
 
   function placeText(event: PublicEvent): string {

@@ -170,7 +170,7 @@ describe("the when pages of the demo site", () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row).toMatch(
-        /<a class="u-url" href="[^"]+"><span class="p-name">[^<]+<\/span><span class="visually-hidden">, [^<]*2026[^<]*<\/span><\/a>/,
+        /<a class="u-url" href="[^"]+"><span class="p-name" dir="auto">[^<]+<\/span><span class="visually-hidden">, [^<]*2026[^<]*<\/span><\/a>/,
       );
     }
   });
@@ -203,7 +203,7 @@ describe("the when pages of the demo site", () => {
           expect(json.events[range.next ?? -1]?.url).toBe(eventUrl(next));
           expect(empty?.[1]).toContain(`href="${paths.event(calendarId, next.id)}"`);
           expect(empty?.[1]).toMatch(
-            /Next: <a href="[^"]+">[^<]+, <time datetime="[^"]+">[^<]+<\/time><\/a>/,
+            /Next: <a href="[^"]+"><bdi>[^<]+<\/bdi>, <time datetime="[^"]+">[^<]+<\/time><\/a>/,
           );
         }
         checked++;
