@@ -10,6 +10,12 @@ import type { WIDGET_DEFAULTS } from "./options.ts";
 export interface WidgetLabels {
   /** Intl locale used for dates and times (24-hour clock, day before month). */
   readonly locale: string;
+  /**
+   * The ISO weekday (1 Monday ... 7 Sunday) the month view's weeks start on,
+   * the locale's CLDR first day (src/site/when/week-rules.ts): Intl's week
+   * data is missing from some browsers, so the build writes it.
+   */
+  readonly firstDay: number;
   readonly upcoming: string;
   readonly empty: string;
   readonly allEvents: string;

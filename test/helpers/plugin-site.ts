@@ -9,6 +9,7 @@ import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import { snapshotUpdatedAt } from "../../src/site/data-updated.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
+import { weekRules } from "../../src/site/when/week-rules.ts";
 import { buildWhenViews } from "../../src/site/when/when-views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW } from "./clock.ts";
@@ -34,6 +35,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     now: site.now,
     pastDays: site.pastDays,
     timeZone: site.timeZone,
+    firstDay: weekRules(site.lang).firstDay,
   });
   return {
     ...snapshot,
