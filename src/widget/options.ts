@@ -1,3 +1,4 @@
+import { SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
 import { WHEN_KEYS } from "../site/when/ranges.ts";
 
 /**
@@ -107,7 +108,7 @@ export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
   {
     name: "lang",
     attribute: "data-lang",
-    values: "en, nl",
+    values: SUPPORTED_LANGUAGES.join(", "),
     defaultValue: "the site's language",
     description: "Language of labels, dates and times.",
     example: "lang=nl",
