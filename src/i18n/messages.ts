@@ -1,9 +1,18 @@
-import { readFileSync } from "node:fs";
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { IntlMessageFormat } from "intl-messageformat";
-import { ConfigError } from "../errors.ts";
+import { escapeHtml } from "../model/sanitize.ts";
 import { fillPattern, type PluralPatterns, pluralPatterns } from "./browser-patterns.ts";
 import { defaultTagOf, isPseudoLocale, languageOf, type SupportedLanguage } from "./languages.ts";
+import ar from "./locales/ar.json" with { type: "json" };
+import de from "./locales/de.json" with { type: "json" };
+import en from "./locales/en.json" with { type: "json" };
+import es from "./locales/es.json" with { type: "json" };
+import fr from "./locales/fr.json" with { type: "json" };
+import it from "./locales/it.json" with { type: "json" };
+import ja from "./locales/ja.json" with { type: "json" };
+import nl from "./locales/nl.json" with { type: "json" };
+import pl from "./locales/pl.json" with { type: "json" };
+import pt from "./locales/pt.json" with { type: "json" };
 import { pseudoLocalize } from "./pseudo-locale.ts";
 
 /**
@@ -21,23 +30,27 @@ import { pseudoLocalize } from "./pseudo-locale.ts";
 
 type Source = Readonly<Record<string, string>>;
 
-const sources = new Map<SupportedLanguage, Source>();
+/**
+ * Imported rather than read from disk, so that a bundle carries them too
+ * (the Netlify functions read the settings, and the site's default title is
+ * a message).
+ */
+const SOURCES: Readonly<Record<SupportedLanguage, Source>> = {
+  ar,
+  de,
+  en,
+  es,
+  fr,
+  it,
+  ja,
+  nl,
+  pl,
+  pt,
+};
 
 /** The messages of one language's file, as written. */
 export function messageSource(language: SupportedLanguage): Source {
-  let source = sources.get(language);
-  if (!source) {
-    const file = new URL(`./locales/${language}.json`, import.meta.url);
-    try {
-      source = JSON.parse(readFileSync(file, "utf8")) as Source;
-    } catch (cause) {
-      throw new ConfigError(`SITE_LANG: no messages for "${language}" (${file.pathname}).`, {
-        cause,
-      });
-    }
-    sources.set(language, source);
-  }
-  return source;
+  return SOURCES[language];
 }
 
 /** A message's syntax tree, as intl-messageformat reads it (markup is text, not tags). */
@@ -96,6 +109,21 @@ export class Messages {
     if (this.#results.size >= MAX_REMEMBERED) this.#results.clear();
     this.#results.set(memoKey, text);
     return text;
+  }
+
+  /**
+   * A message as HTML, for the pages the build writes by hand (the embed
+   * guide): its text escaped, each argument given as HTML already (a link, a
+   * `<code>` element) put in its place, so translators never handle markup.
+   */
+  formatHtml(key: string, html: Readonly<Record<string, string>> = {}): string {
+    const names = Object.keys(html);
+    // Private-use characters stand in for the arguments while the text is escaped.
+    const stand = Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE001`]));
+    return escapeHtml(this.format(key, stand)).replace(
+      /\uE000(\d+)\uE001/g,
+      (_, i: string) => html[names[Number(i)] ?? ""] ?? "",
+    );
   }
 
   /** A message for the browser scripts to fill: `{name}` placeholders (src/i18n/browser-patterns.ts). */
