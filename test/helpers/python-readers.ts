@@ -62,6 +62,8 @@ export interface PyFeed {
   version: string;
   feed: {
     title: string;
+    /** RSS <language>, or Atom's xml:lang on the root. */
+    language: string | null;
     link: string;
     updated: string | null;
     links: { rel: string; href: string; type: string }[];
