@@ -1,5 +1,6 @@
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { NewEvent } from "../../src/portal/index.ts";
+import { NOW } from "./clock.ts";
 
 /*
  * Events written for one test, with nothing but what the test is about: an
@@ -59,5 +60,22 @@ export function calendarEvent(fields: Named<CalendarEvent>): CalendarEvent {
     updatedAt: null,
     sequence: 1,
     ...fields,
+  };
+}
+
+/**
+ * The event as the build publishes one that got a new date at `at` (NOW by
+ * default): it started at `previousStart` before, and carries the badge.
+ */
+export function withNewDate(event: CalendarEvent, previousStart: string, at = NOW): CalendarEvent {
+  return {
+    ...event,
+    history: {
+      uid: null,
+      previousStarts: [previousStart],
+      rescheduledAt: at,
+      newDate: true,
+      removed: null,
+    },
   };
 }

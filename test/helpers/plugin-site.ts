@@ -12,6 +12,7 @@ import { buildViews } from "../../src/site/views.ts";
 import { weekRules } from "../../src/site/when/week-rules.ts";
 import { buildWhenViews } from "../../src/site/when/when-views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
 import { listFiles } from "./files.ts";
 import { TEST_SITE } from "./test-site.ts";
@@ -67,6 +68,7 @@ export interface PluginSiteOptions {
 export async function buildPluginSite(
   options: PluginSiteOptions,
 ): Promise<{ root: string; outputDir: string; warnings: readonly string[] }> {
+  noteBuild("fixture");
   const root = await mkdtemp(join(tmpdir(), "ecp-plugin-site-"));
   const inputDir = join(root, "in");
   const outputDir = join(root, "out");
