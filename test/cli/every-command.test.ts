@@ -130,6 +130,12 @@ const ENTRIES: readonly Entry[] = [
     setting: null,
   },
   {
+    command: "node --import tsx bench/messages.ts",
+    script: "bench/messages.ts",
+    options: [],
+    setting: null,
+  },
+  {
     command: "npm run screenshots",
     script: "tools/screenshots.ts",
     options: ["--dir", "--out", "--chromium"],
@@ -153,7 +159,7 @@ async function runEntry(script: string, args: readonly string[]): Promise<Comman
 }
 
 /** npm scripts that run other projects' tools, which explain themselves. */
-const TOOLS = new Set(["test", "typecheck", "lint", "format"]);
+const TOOLS = new Set(["test", "test:unit", "typecheck", "lint", "format"]);
 
 const DOCS = readFileSync(join(ROOT, "docs/configuration.md"), "utf8");
 
