@@ -8,10 +8,13 @@ import {
   pseudoLocalize,
 } from "../../src/i18n/pseudo-locale.ts";
 import { createDemoDataset } from "../../src/portal/index.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { NOW } from "../helpers/clock.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
 import { fragmentTexts, type PageText, pageTexts } from "../helpers/page-texts.ts";
+import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
+import { hasChromium } from "../helpers/system-packages.ts";
 
 /**
  * The pseudo-locale (SITE_LANG=en-XA, docs/translating.md) finds text that
@@ -100,6 +103,8 @@ describe("pseudo-locale", () => {
   describe("a demo build in the pseudo-locale", () => {
     let site: BuiltSite;
     let pages: { file: string; texts: PageText[]; html: string }[] = [];
+    /** The build served as the CDN serves it, for the browser's checks. */
+    let server: RunningServer | undefined;
 
     beforeAll(async () => {
       site = await buildSite({ SITE_LANG: "en-XA", SHARE_CARDS: "off" });
@@ -109,9 +114,12 @@ describe("pseudo-locale", () => {
         const html = readSiteFile(site.dir, file);
         return { file, html, texts: pageTexts(html) };
       });
+      server = await startStaticServer();
+      server.setRoot(site.dir);
     }, 240_000);
 
-    afterAll(() => {
+    afterAll(async () => {
+      await server?.close();
       if (site) removeBuild(site);
     });
 
@@ -161,6 +169,45 @@ describe("pseudo-locale", () => {
         }
       }
       expect([...leftOver].slice(0, 40)).toEqual([]);
+    });
+
+    describe.skipIf(!hasChromium())("on a 320 px wide screen", () => {
+      const chromium = useBrowser();
+
+      /** One page of each kind: longer words must wrap, never push the page sideways. */
+      function onePageOfEachKind(): string[] {
+        const files = pages.map((page) => page.file);
+        const first = (pattern: RegExp) => files.find((file) => pattern.test(file)) ?? "";
+        return [
+          "index.html",
+          "calendars/index.html",
+          first(/^calendars\/[^/]+\/index\.html$/),
+          first(/^calendars\/[^/]+\/\d{4}\/\d{2}\/index\.html$/),
+          first(/^calendars\/[^/]+\/events\/[^/]+\/index\.html$/),
+          first(/^places\/[^/]+\/index\.html$/),
+          first(/^series\/[^/]+\/index\.html$/),
+          "search/index.html",
+          "subscribe/index.html",
+          // Not the embed guide (embed/): its options table and code lines are wider
+          // than 320 px in English too, a reference for site builders at a desk.
+          "404.html",
+        ].map((file) => `/${file.replace(/index\.html$/, "")}`);
+      }
+
+      it("should fit its pages without horizontal scrolling", async () => {
+        const wide: string[] = [];
+        for (const path of onePageOfEachKind()) {
+          const { page, context } = await chromium.open(`${server?.origin}${path}`, {
+            viewport: { width: 320, height: 640 },
+          });
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          if (overflow > 0) wide.push(`${path}: ${overflow} px too wide`);
+          await context.close();
+        }
+        expect(wide).toEqual([]);
+      });
     });
 
     it("should close every pseudo-localized message it opens (no text cut short)", () => {
