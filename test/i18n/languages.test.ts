@@ -11,6 +11,7 @@ import { icalJsCalendar } from "../helpers/ics-readers.ts";
 import { pageTexts } from "../helpers/page-texts.ts";
 import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 import { parseFeeds } from "../helpers/python-readers.ts";
+import { ownMessages } from "../helpers/same-as-english.ts";
 import { hasPythonModule } from "../helpers/system-packages.ts";
 
 /**
@@ -52,10 +53,11 @@ function literalsOf(ast: readonly MessageFormatElement[]): string[] {
 /**
  * English texts a page of another language must not show: the literal parts
  * (two words or more) of every English message, unless the language writes
- * the same words in one of its own messages (a product's name, "Microsoft 365").
+ * the same words in one of its own messages (a product's name, "Microsoft 365"),
+ * one left as English by mistake excepted (helpers/same-as-english.ts).
  */
 function englishLeftIn(language: string): string[] {
-  const own = Object.values(messageSource(languageOf(language) ?? "en")).join("\n");
+  const own = ownMessages(languageOf(language) ?? "en").join("\n");
   const english = Object.values(messageSource("en")).flatMap((message) =>
     literalsOf(parseMessage(message)).map((text) => text.trim()),
   );

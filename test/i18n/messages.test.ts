@@ -4,6 +4,7 @@ import { type MessageFormatElement, TYPE } from "@formatjs/icu-messageformat-par
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_LANGUAGES } from "../../src/i18n/languages.ts";
 import { messageSource, messagesFor, parseMessage, translate } from "../../src/i18n/messages.ts";
+import { keysSameAsEnglish, SAME_AS_ENGLISH } from "../helpers/same-as-english.ts";
 
 /**
  * The translator's check (docs/translating.md): every language file has
@@ -64,6 +65,14 @@ describe("messages", () => {
   it.each(SUPPORTED_LANGUAGES)("should give %s every key of en.json, and no other", (lang) => {
     expect(Object.keys(messageSource(lang)).sort()).toEqual(Object.keys(english).sort());
   });
+
+  it.each(SUPPORTED_LANGUAGES.filter((lang) => lang !== "en"))(
+    "should translate every message of %s but the names and words it writes as English does",
+    (lang) => {
+      const allowed = new Set(SAME_AS_ENGLISH[lang as Exclude<typeof lang, "en">]);
+      expect(keysSameAsEnglish(lang).filter((key) => !allowed.has(key))).toEqual([]);
+    },
+  );
 
   it.each(SUPPORTED_LANGUAGES)(
     "should give %s valid ICU messages with English's arguments, of the same types",
