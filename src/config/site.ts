@@ -4,6 +4,7 @@ import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "..
 import { messagesFor } from "../i18n/messages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
 import { envSettings } from "./env-settings.ts";
+import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 
 /**
@@ -67,6 +68,11 @@ export interface SiteConfig {
    * and its oEmbed answer, two files per event (docs/widget.md, "An event").
    */
   readonly eventEmbeds: boolean;
+  /**
+   * AP_USERNAME and the public key: the site's fediverse account, whose
+   * ActivityPub files the build publishes (src/fediverse); null without a key.
+   */
+  readonly fediverse: FediverseConfig | null;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -111,6 +117,7 @@ export const SITE_SETTINGS = [
     "COLLAPSE_SERIES",
   ]),
   ...MAP_SETTINGS,
+  ...FEDIVERSE_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
 ];
@@ -153,6 +160,7 @@ export function readSiteConfig(
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
+    fediverse: readFediverseConfig(env),
   };
 }
 

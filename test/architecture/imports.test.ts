@@ -20,6 +20,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["snapshot", "changes", "check"],
   ["places"],
   ["series"],
+  // Several sources in one site: fetched each as one portal, joined once (src/sources).
+  ["sources"],
   // Event images: downloaded within bounds, checked, SVGs drawn (src/media).
   ["media"],
   ["site"],
@@ -28,7 +30,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["bundle"],
   ["shards"],
   ["oembed"],
-  ["outputs"],
+  // The site's ActivityPub files and its fediverse account's inbox and deliveries.
+  ["outputs", "fediverse"],
   ["cards", "search", "widget"],
   ["hosts"],
   ["eleventy"],

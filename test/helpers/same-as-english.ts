@@ -23,6 +23,7 @@ export const SAME_AS_ENGLISH: Readonly<
 > = {
   nl: [
     ...NAMES,
+    "apWebsite",
     "home",
     "nextPage",
     "online",
@@ -32,7 +33,15 @@ export const SAME_AS_ENGLISH: Readonly<
     "filters",
     "directionsGoogle",
   ],
-  de: [...NAMES, "online", "attendanceOnline", "localTimeEventZone", "feeds", "directionsGoogle"],
+  de: [
+    ...NAMES,
+    "apWebsite",
+    "online",
+    "attendanceOnline",
+    "localTimeEventZone",
+    "feeds",
+    "directionsGoogle",
+  ],
   fr: [...NAMES, "filterWhen", "guideOptionsHeading", "directionsGoogle"],
   es: [...NAMES, "googleCalendar", "howtoGoogleName", "directionsGoogle"],
   it: [

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
+import { defaultHeaderRules } from "../../src/hosts/headers.ts";
 import { metaPolicy } from "../../src/hosts/page-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { useBrowser } from "../helpers/browser.ts";
@@ -74,6 +76,8 @@ describe("a GitHub Pages project site", () => {
   it("should carry netlify.toml's policy for its path in every page, first in the head", async () => {
     const pages = (await listFiles(site.dir)).filter((file) => file.endsWith(".html"));
     expect(pages.length).toBeGreaterThan(200);
+    // The embed pages' policy names the site's origin (src/hosts/embed-policy.ts).
+    const rules = withEmbedPolicy(defaultHeaderRules(), [start]);
     for (const page of pages) {
       const html = readSiteFile(site.dir, page);
       const metas = [
@@ -82,7 +86,7 @@ describe("a GitHub Pages project site", () => {
       expect(
         metas.map((m) => m[1]),
         page,
-      ).toEqual([metaPolicy(urlPathOf(page))]);
+      ).toEqual([metaPolicy(urlPathOf(page), rules)]);
       expect(html.indexOf(metas[0]?.[0] ?? "?"), page).toBeLessThan(
         html.search(/<(script|link)\b/),
       );
