@@ -105,7 +105,6 @@ if (values.library) {
 function sampleContent(index: number): CardContent {
   const writer = new CardWriter({
     lang: "en-GB",
-    uiLanguage: "en",
     title: "Stichting Buurtleven Amsterdam",
     description: "Upcoming events",
     address: "events.example.org",

@@ -1,4 +1,4 @@
-import { loadMessages, type Messages, translate } from "../i18n/messages.ts";
+import { type Messages, messagesFor, translate } from "../i18n/messages.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { formatWhen } from "../site/format.ts";
 
@@ -92,7 +92,6 @@ export function withoutPictographs(text: string): string {
 /** What every card of a site shares: its language and name. */
 export interface CardSite {
   readonly lang: string;
-  readonly uiLanguage: string;
   readonly title: string;
   readonly description: string;
   /** Where the site is, as a reader would type it ("events.example.org"): the site's card's foot. */
@@ -110,7 +109,7 @@ export class CardWriter {
 
   constructor(site: CardSite) {
     this.#site = site;
-    this.#messages = loadMessages(site.uiLanguage);
+    this.#messages = messagesFor(site.lang);
   }
 
   event(

@@ -282,7 +282,6 @@ function cardSite(site: SiteConfig) {
   const address = new URL(site.url);
   return {
     lang: site.lang,
-    uiLanguage: site.uiLanguage,
     title: site.title,
     description: site.description,
     address: `${address.host}${address.pathname.replace(/\/+$/, "")}`,

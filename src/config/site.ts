@@ -1,5 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
+import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
+import { messagesFor } from "../i18n/messages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
 import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
@@ -17,9 +19,13 @@ export interface SiteConfig {
   readonly urls: SiteUrls;
   readonly title: string;
   readonly description: string;
-  /** BCP 47 tag for `<html lang>` and Intl formatting, e.g. "en-GB", "nl". */
+  /**
+   * BCP 47 tag for `<html lang>`, the feeds' and calendars' language, the
+   * messages (src/i18n: its language's file, its plural rules) and Intl's
+   * dates, numbers and first day of the week, e.g. "en-GB", "de-AT", "pt-BR".
+   */
   readonly lang: string;
-  /** Primary language subtag: picks the UI strings file in src/i18n/locales. */
+  /** Primary language subtag ("de"): the search index's language (Pagefind's stemming). */
   readonly uiLanguage: string;
   /** Zone for pages that span calendars (home, categories); events keep their own. */
   readonly timeZone: string;
@@ -81,7 +87,7 @@ export type EventIcsMode = (typeof EVENT_ICS_MODES)[number];
  */
 const MIN_REFRESH_MINUTES = 15;
 
-export const SUPPORTED_LANGUAGES = ["en", "nl"] as const;
+export { SUPPORTED_LANGUAGES };
 
 export interface SiteConfigOptions {
   /**
@@ -128,12 +134,13 @@ export function readSiteConfig(
   }
   const { lang, uiLanguage } = readLanguage(env.SITE_LANG);
   const url = readSiteUrl(env.SITE_URL);
+  // The defaults are texts visitors read, so they are in the site's language.
+  const messages = messagesFor(lang);
   return {
     url,
     urls: new SiteUrls(url),
-    title: env.SITE_TITLE?.trim() || "Events",
-    description:
-      env.SITE_DESCRIPTION?.trim() || "Upcoming events, feeds and calendar subscriptions.",
+    title: env.SITE_TITLE?.trim() || messages.format("defaultSiteTitle"),
+    description: env.SITE_DESCRIPTION?.trim() || messages.format("defaultSiteDescription"),
     lang,
     uiLanguage,
     timeZone,
@@ -188,20 +195,21 @@ function readOnOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
 }
 
 function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {
-  const value = raw?.trim() || "en-GB";
+  const value = raw?.trim() || defaultTagOf("en");
   let lang: string | undefined;
   try {
     [lang] = Intl.getCanonicalLocales(value);
   } catch {
     lang = undefined;
   }
-  const uiLanguage = lang?.split("-")[0]?.toLowerCase() ?? "";
-  if (!lang || !(SUPPORTED_LANGUAGES as readonly string[]).includes(uiLanguage)) {
+  const language = languageOf(lang);
+  if (!lang || !language) {
     throw new ConfigError(
-      `SITE_LANG: "${value}" is not supported (expected a language tag for ${SUPPORTED_LANGUAGES.join(" or ")}, e.g. en-GB, en-US, nl).`,
+      `SITE_LANG: "${value}" is not supported (expected a language tag for ${SUPPORTED_LANGUAGES.join(", ")}, e.g. en-GB, en-US, de-AT, pt-BR, or ${PSEUDO_LOCALE} to check translations).`,
     );
   }
-  return { lang, uiLanguage };
+  // The pseudo-locale (en-XA) is English underneath: its search index stems English words.
+  return { lang, uiLanguage: language };
 }
 
 function readSiteUrl(raw: string | undefined): string {

@@ -1,6 +1,6 @@
 import type { ShareCard } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
-import { loadMessages, translate } from "../i18n/messages.ts";
+import { messagesFor, translate } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
 import type { CalendarEvent, Place } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
@@ -37,11 +37,15 @@ export interface SitePluginOptions {
 export default function sitePlugin(eleventyConfig: EleventyConfig, options: SitePluginOptions) {
   const { site, current } = options;
   const { urls } = site;
-  const messages = loadMessages(site.uiLanguage);
+  const messages = messagesFor(site.lang);
 
+  // A message in the site's language (src/i18n): ICU MessageFormat, plurals by CLDR's rules.
   addFilter(eleventyConfig, "t", (key: string, values?: Record<string, unknown>) =>
     translate(messages, key, values),
   );
+  // Labels the pages' scripts fill in the browser: `{name}` patterns, and a count's plural forms (JSON).
+  addFilter(eleventyConfig, "tPattern", (key: string) => messages.pattern(key));
+  addFilter(eleventyConfig, "tPlurals", (key: string) => JSON.stringify(messages.plurals(key)));
   // Every address a page writes comes from the URL scheme (src/model/url-scheme.ts):
   // links to the site's own pages and files by path, in the site's folder, so a
   // local preview works too; absolute URLs for what is read elsewhere (metadata).

@@ -1,5 +1,5 @@
 import type { SiteConfig } from "../config/site.ts";
-import { loadMessages, translate } from "../i18n/messages.ts";
+import { messagesFor, translate } from "../i18n/messages.ts";
 import { paths } from "../model/url-scheme.ts";
 import { formatDayRange, WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
 import type { DayRange, WhenKey } from "../site/when/ranges.ts";
@@ -26,7 +26,7 @@ export interface WhenPluginOptions {
 
 export default function whenPlugin(eleventyConfig: EleventyConfig, options: WhenPluginOptions) {
   const { site, current } = options;
-  const messages = loadMessages(site.uiLanguage);
+  const messages = messagesFor(site.lang);
   // The pages of the site (no argument) or of one calendar, in WHEN_KEYS order.
   addFilter(
     eleventyConfig,

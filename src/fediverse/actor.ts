@@ -58,10 +58,10 @@ export function renderActor(
       : {}),
     // Profile fields, as Mastodon shows them under the name.
     attachment: [
-      { type: "PropertyValue", name: t.apWebsite, value: link(account.home) },
+      { type: "PropertyValue", name: t.format("apWebsite"), value: link(account.home) },
       {
         type: "PropertyValue",
-        name: t.subscribe,
+        name: t.format("subscribe"),
         value: link(site.urls.absolute(paths.subscribe())),
       },
     ],

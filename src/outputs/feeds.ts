@@ -232,7 +232,20 @@ function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
     if (entry.published) item.published = entry.published;
     out.addItem(item);
   }
-  return `${addAtomEnclosures(out.atom1(), feed.entries)}\n`;
+  return `${withAtomLanguage(addAtomEnclosures(out.atom1(), feed.entries), options.site.lang)}\n`;
+}
+
+/**
+ * The feed's language on its root, as RSS has <language>: `xml:lang`, which
+ * RFC 4287 (section 2) lets any Atom element carry and its children inherit.
+ * The package writes none; the tag is a canonical BCP 47 tag (src/config/site.ts),
+ * safe in an attribute.
+ */
+function withAtomLanguage(xml: string, lang: string): string {
+  return xml.replace(
+    /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom"/,
+    (root) => `${root} xml:lang="${lang}"`,
+  );
 }
 
 export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOptions): string {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PublishError } from "../errors.ts";
-import { loadMessages, translate } from "../i18n/messages.ts";
+import { messagesFor, translate } from "../i18n/messages.ts";
 import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -66,7 +66,7 @@ export interface PartFigures {
 
 /** Builds the records for a site: the labels come from the site's language. */
 export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
-  const messages = loadMessages(site.uiLanguage);
+  const messages = messagesFor(site.lang);
   return searchRecords(input.views.events, input.calendars, {
     lang: site.lang,
     timeZone: site.timeZone,

@@ -3,6 +3,7 @@ import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
 import { PerEvent } from "../model/per-event.ts";
 import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
+import { weekRules } from "./when/week-rules.ts";
 
 /**
  * Human-readable dates and times, always in the event's own time zone and
@@ -243,9 +244,16 @@ export function formatDateTime(iso: string, lang: string, timeZone: string): str
   return formatter(lang, timeZone, { dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
 }
 
-/** Abbreviated weekday names, Monday first (ISO 8601 weeks). */
+/**
+ * Weekday names in the order of the locale's week: from its CLDR first day
+ * (Monday in most of Europe, Sunday in the US and Japan, Saturday in Egypt),
+ * as the month grids lay their days out (src/site/views.ts).
+ */
 export function weekdayNames(lang: string, width: "short" | "long" = "short"): string[] {
   const format = formatter(lang, "UTC", { weekday: width });
-  // 2024-01-01 was a Monday.
-  return Array.from({ length: 7 }, (_, i) => format.format(Date.UTC(2024, 0, 1 + i)));
+  const { firstDay } = weekRules(lang);
+  // 2024-01-01 was a Monday (ISO weekday 1).
+  return Array.from({ length: 7 }, (_, i) =>
+    format.format(Date.UTC(2024, 0, 1 + ((firstDay - 1 + i) % 7))),
+  );
 }

@@ -10,6 +10,7 @@ import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts"
 import { snapshotUpdatedAt } from "./data-updated.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
+import { weekRules } from "./when/week-rules.ts";
 import { buildWhenViews, type WhenViews } from "./when/when-views.ts";
 
 /**
@@ -84,6 +85,7 @@ export async function loadSiteData(
       pastDays: site.pastDays,
       timeZone: site.timeZone,
       collapseSeries: site.collapseSeries,
+      firstDay: weekRules(site.lang).firstDay,
     }),
   );
   const data: SiteData = {

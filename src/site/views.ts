@@ -143,6 +143,12 @@ export interface ViewOptions {
   readonly timeZone: string;
   /** COLLAPSE_SERIES: lists of upcoming events show each series once, at its next date. */
   readonly collapseSeries?: boolean;
+  /**
+   * The ISO weekday (1 Monday ... 7 Sunday) the month grids' weeks start on:
+   * the site locale's CLDR first day (src/site/when/week-rules.ts); Monday
+   * (ISO 8601) when not given.
+   */
+  readonly firstDay?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -211,6 +217,7 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
         eventsOf.get(summary.calendar.id) ?? [],
         options.now.setZone(timeZone(summary.calendar.timeZone)),
         days,
+        options.firstDay ?? 1,
       ),
     ),
     eventPages: events.flatMap((event) => {
@@ -367,6 +374,7 @@ function monthPages(
   events: readonly CalendarEvent[],
   now: DateTime,
   days: LocalDays,
+  firstDay: number,
 ): MonthPage[] {
   const { calendar, months } = summary;
   const zone = calendar.timeZone;
@@ -384,13 +392,14 @@ function monthPages(
       { year: ref.year, month: ref.month, day: 1 },
       { zone: timeZone(zone) },
     );
-    const gridStart = first.minus({ days: first.weekday - 1 });
+    // Whole weeks from the locale's first day (Luxon's weekday is ISO's: 1 Monday ... 7 Sunday).
+    const gridStart = first.minus({ days: (first.weekday - firstDay + 7) % 7 });
     const last = first.endOf("month").startOf("day");
-    const gridEnd = last.plus({ days: 7 - last.weekday });
+    const gridEnd = last.plus({ days: (firstDay + 6 - last.weekday) % 7 });
     const weeks: MonthDay[][] = [];
     const seen = new Set<string>();
     for (let day = gridStart; day <= gridEnd; day = day.plus({ days: 1 })) {
-      if (day.weekday === 1) weeks.push([]);
+      if (day.weekday === firstDay) weeks.push([]);
       const date = day.toISODate() ?? "";
       const dayEvents = byDay.get(date) ?? [];
       if (day.month === ref.month)

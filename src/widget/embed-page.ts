@@ -2,9 +2,10 @@ import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { encodeIdSegment, paths, type SiteUrls } from "../model/url-scheme.ts";
 import { isUpcoming } from "../outputs/public-json.ts";
+import { weekRules } from "../site/when/week-rules.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { escapeHtml } from "./html.ts";
-import { WIDGET_LABELS, widgetLanguage, widgetLocale } from "./labels.ts";
+import { siteWidgetLabels, widgetLanguage, widgetLocale } from "./labels.ts";
 import { WIDGET_DEFAULTS } from "./options.ts";
 import type { WidgetLabels } from "./widget-config.ts";
 
@@ -61,6 +62,8 @@ export interface WidgetPageContext {
   readonly urls: SiteUrls;
   readonly lang: string;
   readonly locale: string;
+  /** The ISO weekday the locale's weeks start on (the month view's first column). */
+  readonly firstDay: number;
   readonly labels: WidgetLabels;
   /** The screen-reader note after a link that opens a new tab. */
   readonly newTab: string;
@@ -68,11 +71,13 @@ export interface WidgetPageContext {
 
 export function widgetPageContext(site: Pick<EmbedPageSite, "urls" | "lang">): WidgetPageContext {
   const lang = widgetLanguage(site.lang);
-  const labels = WIDGET_LABELS[lang];
+  const labels = siteWidgetLabels(site.lang);
+  const locale = widgetLocale(lang, site.lang);
   return {
     urls: site.urls,
     lang,
-    locale: widgetLocale(lang, site.lang),
+    locale,
+    firstDay: weekRules(locale).firstDay,
     labels,
     newTab: `<span class="ecp-sr ecp-newtab"> ${escapeHtml(labels.newTab)}</span>`,
   };
@@ -119,6 +124,7 @@ export function renderWidgetDocument(page: WidgetPageContext, parts: WidgetDocum
     `class="ecp ecp--${WIDGET_DEFAULTS.theme}${parts.rootClass}"`,
     `data-lang="${page.lang}"`,
     `data-locale="${escapeHtml(page.locale)}"`,
+    `data-first-day="${page.firstDay}"`,
     ...parts.rootData,
   ].filter(Boolean);
   const body = parts.items.length

@@ -1,18 +1,24 @@
-import { SUPPORTED_LANGUAGES } from "../config/site.ts";
-import { loadMessages, translate } from "../i18n/messages.ts";
+import {
+  defaultTagOf,
+  isPseudoLocale,
+  languageOf,
+  SUPPORTED_LANGUAGES,
+  type SupportedLanguage,
+} from "../i18n/languages.ts";
+import { type Messages, messagesFor } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
 import { WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
+import { weekRules } from "../site/when/week-rules.ts";
 import type { WidgetLabels } from "./widget-config.ts";
 
-const WIDGET_LANGUAGES = SUPPORTED_LANGUAGES;
-export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+export type WidgetLanguage = SupportedLanguage;
 
-function widgetLabels(lang: WidgetLanguage): WidgetLabels {
-  const m = loadMessages(lang);
-  const text = (key: string) => translate(m, key);
+function widgetLabels(m: Messages): WidgetLabels {
+  const text = (key: string) => m.format(key);
   return {
-    locale: text("defaultLocale"),
-    dir: textDirection(lang),
+    locale: m.locale,
+    firstDay: weekRules(m.locale).firstDay,
+    dir: textDirection(m.locale),
     upcoming: text("widgetUpcoming"),
     empty: text("widgetEmpty"),
     allEvents: text("widgetAllEvents"),
@@ -24,8 +30,8 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
     previousMonth: text("widgetPreviousMonth"),
     nextMonth: text("widgetNextMonth"),
     localTime: text("widgetLocalTime"),
-    yourTime: text("localTimeYours"),
-    inZone: text("localTimeEventZone"),
+    yourTime: m.pattern("localTimeYours"),
+    inZone: m.pattern("localTimeEventZone"),
     eventsOf: text("widgetEventsOf"),
     when: Object.fromEntries(
       Object.entries(WHEN_MESSAGE_KEYS).map(([key, names]) => [
@@ -39,17 +45,27 @@ function widgetLabels(lang: WidgetLanguage): WidgetLabels {
   };
 }
 
-/** The widget's texts per language, from the site's UI strings (src/i18n). */
+/** The widget's texts per language, from the site's messages (src/i18n). */
 export const WIDGET_LABELS = Object.fromEntries(
-  WIDGET_LANGUAGES.map((lang) => [lang, widgetLabels(lang)]),
+  SUPPORTED_LANGUAGES.map((lang) => [lang, widgetLabels(messagesFor(defaultTagOf(lang)))]),
 ) as Readonly<Record<WidgetLanguage, WidgetLabels>>;
 
 /** The widget language for a BCP 47 tag ("nl-BE" -> "nl"); English when unsupported. */
 export function widgetLanguage(tag: string | undefined): WidgetLanguage {
-  const primary = (tag ?? "").split("-")[0]?.toLowerCase() ?? "";
-  return (WIDGET_LANGUAGES as readonly string[]).includes(primary)
-    ? (primary as WidgetLanguage)
-    : "en";
+  return languageOf(tag) ?? "en";
+}
+
+let pseudoLabels: WidgetLabels | undefined;
+
+/**
+ * The labels the build writes into a site's widget pages: its language's,
+ * or, for the pseudo-locale (docs/translating.md), its pseudo-localized
+ * English, so that a pseudo-locale build shows the widget's own texts too.
+ */
+export function siteWidgetLabels(siteTag: string): WidgetLabels {
+  if (!isPseudoLocale(siteTag)) return WIDGET_LABELS[widgetLanguage(siteTag)];
+  pseudoLabels ??= widgetLabels(messagesFor(siteTag));
+  return pseudoLabels;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
 import { WHEN_KEYS } from "../site/when/ranges.ts";
 
 /**
@@ -24,117 +25,123 @@ export const WIDGET_MAX_QUERY = 100;
 /** Height the iframe snippets and embed.js reserve before the content reports its own. */
 export const WIDGET_INITIAL_HEIGHT = 600;
 
+/**
+ * An option as the guide (/embed/) documents it. Its texts are messages of
+ * the site's language (src/i18n: `message` keys with their arguments); code
+ * words (values such as "list, month", defaults such as "light") stay as
+ * they are in every language.
+ */
+export type GuideText =
+  | { readonly code: string }
+  | { readonly message: string; readonly values?: Readonly<Record<string, number>> };
+
 export interface WidgetOptionDoc {
   readonly name: string;
   readonly attribute: string;
-  readonly values: string;
-  readonly defaultValue: string;
+  readonly values: GuideText;
+  readonly defaultValue: GuideText;
+  /** The message saying what it does. */
   readonly description: string;
   readonly example: string;
 }
+
+const BOOLEAN: GuideText = { message: "guideValueBoolean" };
 
 export const WIDGET_OPTIONS: readonly WidgetOptionDoc[] = [
   {
     name: "count",
     attribute: "data-count",
-    values: `whole number 1-${WIDGET_MAX_COUNT}`,
-    defaultValue: String(WIDGET_DEFAULTS.count),
-    description: "How many upcoming events the list shows.",
+    values: { message: "guideValueWholeNumber", values: { min: 1, max: WIDGET_MAX_COUNT } },
+    defaultValue: { code: String(WIDGET_DEFAULTS.count) },
+    description: "guideOptionCount",
     example: "count=10",
   },
   {
     name: "view",
     attribute: "data-view",
-    values: "list, month",
-    defaultValue: WIDGET_DEFAULTS.view,
-    description:
-      "A list of upcoming events, or a month grid (a table with a row per week) with buttons for the previous and next month.",
+    values: { code: "list, month" },
+    defaultValue: { code: WIDGET_DEFAULTS.view },
+    description: "guideOptionView",
     example: "view=month",
   },
   {
     name: "calendars",
     attribute: "data-calendars",
-    values: "calendar segments, separated by commas",
-    defaultValue: "every calendar",
-    description:
-      "The widget of several calendars (/embed/_all/): which calendars it merges, each event marked with its calendar's name and colour. Unknown ids are ignored; an empty value, or none known, shows every calendar. On the script tag, data-calendars without data-calendar makes this widget.",
+    values: { message: "guideValueCalendarSegments" },
+    defaultValue: { message: "guideDefaultEveryCalendar" },
+    description: "guideOptionCalendars",
     example: "calendars=culture,sport",
   },
   {
     name: "category",
     attribute: "data-category",
-    values: "a category id",
-    defaultValue: "all categories",
-    description:
-      "Only events of this category (the same ids as the site's category pages and search filters), in one calendar or across several. An id that no event shown carries is ignored. On the script tag without data-calendar, every calendar's events of the category.",
+    values: { message: "guideValueCategoryId" },
+    defaultValue: { message: "guideDefaultAllCategories" },
+    description: "guideOptionCategory",
     example: "category=markets",
   },
   {
     name: "q",
     attribute: "data-q",
-    values: `words, up to ${WIDGET_MAX_QUERY} characters`,
-    defaultValue: "none",
-    description:
-      "Only events whose title, summary, place or category names contain every one of these words (capitals and accents ignored). Combines with category.",
+    values: { message: "guideValueWords", values: { max: WIDGET_MAX_QUERY } },
+    defaultValue: { message: "guideDefaultNone" },
+    description: "guideOptionQ",
     example: "q=family",
   },
   {
     name: "when",
     attribute: "data-when",
-    values: WHEN_KEYS.join(", "),
-    defaultValue: "none (upcoming events)",
-    description:
-      "Only the events on these days, as the site's Today, Tomorrow, This weekend, This week, Next week and This month pages list them (also those already over today), in the calendar's time zone; when none, the next event after them. Combines with category and q.",
+    values: { code: WHEN_KEYS.join(", ") },
+    defaultValue: { message: "guideDefaultUpcoming" },
+    description: "guideOptionWhen",
     example: "when=weekend",
   },
   {
     name: "theme",
     attribute: "data-theme",
-    values: "light, dark, auto",
-    defaultValue: WIDGET_DEFAULTS.theme,
-    description: "Colours; auto follows the visitor's system setting.",
+    values: { code: "light, dark, auto" },
+    defaultValue: { code: WIDGET_DEFAULTS.theme },
+    description: "guideOptionTheme",
     example: "theme=dark",
   },
   {
     name: "accent",
     attribute: "data-accent",
-    values: "#rgb or #rrggbb (write # as %23 in a URL)",
-    defaultValue: "the calendar's colour",
-    description:
-      "Colour of the event bars (in a widget of several calendars, each bar has its calendar's colour), heading rule and focus ring.",
+    values: { message: "guideValueColour" },
+    defaultValue: { message: "guideDefaultCalendarColour" },
+    description: "guideOptionAccent",
     example: "accent=%23c2255c",
   },
   {
     name: "lang",
     attribute: "data-lang",
-    values: "en, nl",
-    defaultValue: "the site's language",
-    description: "Language of labels, dates and times.",
+    values: { code: SUPPORTED_LANGUAGES.join(", ") },
+    defaultValue: { message: "guideDefaultSiteLanguage" },
+    description: "guideOptionLang",
     example: "lang=nl",
   },
   {
     name: "compact",
     attribute: "data-compact",
-    values: "true, false (or 1, 0)",
-    defaultValue: String(WIDGET_DEFAULTS.compact),
-    description: "Tighter spacing; hides places (and an event card's image).",
+    values: BOOLEAN,
+    defaultValue: { code: String(WIDGET_DEFAULTS.compact) },
+    description: "guideOptionCompact",
     example: "compact=true",
   },
   {
     name: "showTitle",
     attribute: "data-show-title",
-    values: "true, false (or 1, 0)",
-    defaultValue: String(WIDGET_DEFAULTS.showTitle),
-    description: "Show the calendar's name above the events.",
+    values: BOOLEAN,
+    defaultValue: { code: String(WIDGET_DEFAULTS.showTitle) },
+    description: "guideOptionShowTitle",
     example: "showTitle=false",
   },
   {
     name: "tz",
     attribute: "data-tz",
-    values: "both, event, local",
-    defaultValue: WIDGET_DEFAULTS.tz,
-    description:
-      "Times in each event's own time zone, with the visitor's own time beside them where their device's time zone reads them differently (both); in the event's zone only (event); or in the visitor's time zone only (local).",
+    values: { code: "both, event, local" },
+    defaultValue: { code: WIDGET_DEFAULTS.tz },
+    description: "guideOptionTz",
     example: "tz=local",
   },
 ];

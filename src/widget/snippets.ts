@@ -1,9 +1,9 @@
 import type { SiteConfig } from "../config/site.ts";
+import { messagesFor } from "../i18n/messages.ts";
 import type { Calendar } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { type OembedDiscovery, oembedDiscoveryUrl } from "../oembed/discovery.ts";
 import { escapeHtml } from "./html.ts";
-import { WIDGET_LABELS, widgetLanguage } from "./labels.ts";
 import { WIDGET_INITIAL_HEIGHT } from "./options.ts";
 
 /**
@@ -22,8 +22,9 @@ export interface EmbedSnippets {
 
 type SnippetSite = Pick<SiteConfig, "urls" | "lang">;
 
+/** "Events: Culture", the iframe's title and the fallback link, in the site's language. */
 function embedTitle(calendar: Pick<Calendar, "name">, lang: string): string {
-  return `${WIDGET_LABELS[widgetLanguage(lang)].eventsOf}: ${calendar.name}`;
+  return messagesFor(lang).format("widgetFrameTitle", { name: calendar.name });
 }
 
 export function embedSnippets(calendar: Calendar, site: SnippetSite): EmbedSnippets {

@@ -13,6 +13,12 @@ export interface WidgetLabels {
   readonly locale: string;
   /** Which way the language runs (src/i18n/text-direction.ts): the widget's `<html dir>`. */
   readonly dir: TextDirection;
+  /**
+   * The ISO weekday (1 Monday ... 7 Sunday) the month view's weeks start on,
+   * the locale's CLDR first day (src/site/when/week-rules.ts): Intl's week
+   * data is missing from some browsers, so the build writes it.
+   */
+  readonly firstDay: number;
   readonly upcoming: string;
   readonly empty: string;
   readonly allEvents: string;

@@ -12,8 +12,9 @@ const FLOORS: readonly (readonly string[])[] = [
   // Leaves every layer may use: errors, work counters, the code's fingerprint.
   ["errors", "metrics", "code-fingerprint", "types"],
   ["model"],
-  ["config"],
+  // The messages stand below the settings, whose defaults visitors read (the site's title).
   ["i18n"],
+  ["config"],
   ["api"],
   ["portal"],
   ["snapshot", "changes", "check"],

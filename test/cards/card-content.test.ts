@@ -14,12 +14,11 @@ import { calendarEvent } from "../helpers/events.ts";
 
 const SITE: CardSite = {
   lang: "en-GB",
-  uiLanguage: "en",
   title: "Buurtleven",
   description: "What is on in the neighbourhood.",
   address: "events.example.org/buurt",
 };
-const DUTCH: CardSite = { ...SITE, lang: "nl-NL", uiLanguage: "nl" };
+const DUTCH: CardSite = { ...SITE, lang: "nl-NL" };
 
 const CALENDAR: Calendar = {
   id: "music",
@@ -103,10 +102,10 @@ describe("CardWriter", () => {
     const card = writer.event(event, CALENDAR, "#862e9c", null);
     expect(card.lang).toBe("nl-NL");
     expect(card.lines[0]).toMatch(/zondag 12 april 2026/);
-    expect(card.badge).toEqual({ kind: "cancelled", text: nl.statusCancelled });
-    expect(card.lines[1]).toBe(nl.onlineEvent);
-    expect(writer.calendar(CALENDAR, "#862e9c").label).toBe(nl.calendarLabel);
-    expect(writer.site([]).label).toBe(nl.upcomingEvents);
+    expect(card.badge).toEqual({ kind: "cancelled", text: nl.format("statusCancelled") });
+    expect(card.lines[1]).toBe(nl.format("onlineEvent"));
+    expect(writer.calendar(CALENDAR, "#862e9c").label).toBe(nl.format("calendarLabel"));
+    expect(writer.site([]).label).toBe(nl.format("upcomingEvents"));
   });
 
   it("should name the place, the calendar and the organization, and clip a long title", () => {
@@ -122,7 +121,7 @@ describe("CardWriter", () => {
     const card = new CardWriter(SITE).event(event, CALENDAR, "#862e9c", null);
     expect(card.label).toBe("Music");
     expect(card.footer).toBe("Buurtleven");
-    expect(card.lines[1]).toBe(`Vondelpark · ${loadMessages("en").hybridEvent}`);
+    expect(card.lines[1]).toBe(`Vondelpark · ${loadMessages("en").format("hybridEvent")}`);
     expect(graphemes(card.title).length).toBeLessThanOrEqual(TEXT_LIMITS.title);
     expect(card.title.endsWith("…")).toBe(true);
     expect(card.colors).toEqual(["#862e9c"]);

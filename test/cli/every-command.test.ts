@@ -130,6 +130,12 @@ const ENTRIES: readonly Entry[] = [
     setting: null,
   },
   {
+    command: "node --import tsx bench/messages.ts",
+    script: "bench/messages.ts",
+    options: [],
+    setting: null,
+  },
+  {
     command: "npm run screenshots",
     script: "tools/screenshots.ts",
     options: ["--dir", "--out", "--chromium"],

@@ -50,6 +50,32 @@ describe("readSiteConfig", () => {
     });
   });
 
+  it("should take a full tag of each of the ten languages, and the pseudo-locale", () => {
+    for (const tag of ["de-AT", "fr-BE", "pt-BR", "es-MX", "it", "pl", "ar-EG", "ja", "en-US"]) {
+      expect(readSiteConfig({ SITE_LANG: tag }).lang).toBe(tag);
+    }
+    expect(readSiteConfig({ SITE_LANG: "en-xa" })).toMatchObject({
+      lang: "en-XA",
+      uiLanguage: "en",
+    });
+    expect(() => readSiteConfig({ SITE_LANG: "sv-SE" })).toThrow(
+      /SITE_LANG: "sv-SE" is not supported/,
+    );
+  });
+
+  it("should name and describe the site in its language when SITE_TITLE and SITE_DESCRIPTION are unset", () => {
+    expect(readSiteConfig({ SITE_LANG: "de-AT" })).toMatchObject({
+      title: "Veranstaltungen",
+      description: expect.stringMatching(/^Kommende Veranstaltungen/),
+    });
+    expect(readSiteConfig({ SITE_LANG: "fr" }).title).toBe("Événements");
+    expect(readSiteConfig({ SITE_LANG: "ja" }).title).toBe("イベント");
+    expect(readSiteConfig({ SITE_LANG: "en-GB" }).title).toBe("Events");
+    expect(readSiteConfig({ SITE_LANG: "de", SITE_TITLE: "Kulturkalender" }).title).toBe(
+      "Kulturkalender",
+    );
+  });
+
   it.each([
     [{ SITE_URL: "not a url" }, /SITE_URL/],
     [{ SITE_URL: "ftp://x.org" }, /SITE_URL/],

@@ -13,7 +13,6 @@ export const CARD_CALENDAR: Calendar = {
 
 export const cardWriter = new CardWriter({
   lang: "en-GB",
-  uiLanguage: "en",
   title: "Buurtleven",
   description: "",
   address: "events.example.org",

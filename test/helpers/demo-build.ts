@@ -45,14 +45,12 @@ export function runScript(
   script: string,
   args: readonly string[],
   env: Record<string, string | undefined> = {},
-  options: ScriptOptions = {},
 ): Promise<CommandRun> {
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
   if (script === "src/cli/build.ts") noteBuild("cli");
   return new Promise((done, fail) => {
-    const imports = (options.imports ?? []).flatMap((file) => ["--import", resolve(ROOT, file)]);
-    const child = spawn(process.execPath, ["--import", "tsx", ...imports, script, ...args], {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
       cwd: ROOT,
       env: {
         ...base,
@@ -78,15 +76,6 @@ export function runScript(
   });
 }
 
-export interface ScriptOptions {
-  /**
-   * Modules of the tests loaded into the process before the entry point
-   * (`node --import`), paths from the project's folder: a test fixture only
-   * (test/fixtures/arabic-placeholder.ts).
-   */
-  readonly imports?: readonly string[];
-}
-
 /**
  * Runs `npm run build`'s entry point into `outputDir` (default: a new
  * temporary folder). Unless `env` names another EVENT_API_URL, the build uses
@@ -96,20 +85,14 @@ export interface ScriptOptions {
 export async function buildSite(
   env: Record<string, string | undefined> = {},
   outputDir?: string,
-  options: ScriptOptions = {},
 ): Promise<BuiltSite> {
   const dir = outputDir ?? join(mkdtempSync(join(tmpdir(), "ecp-build-")), "_site");
-  const run = await runScript(
-    "src/cli/build.ts",
-    ["--output", dir],
-    {
-      // SITE_URL names a (pretend) published site, so the demo is asked for by name.
-      EVENT_API_URL: "demo",
-      EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
-      ...env,
-    },
-    options,
-  );
+  const run = await runScript("src/cli/build.ts", ["--output", dir], {
+    // SITE_URL names a (pretend) published site, so the demo is asked for by name.
+    EVENT_API_URL: "demo",
+    EVENT_API_CACHE_DIR: join(dirname(dir), ".cache"),
+    ...env,
+  });
   return { ...run, dir };
 }
 

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { readSiteConfig, type SiteConfig } from "../../src/config/site.ts";
 import publisherPlugin, { type WrittenFiles } from "../../src/eleventy/publisher-plugin.ts";
@@ -9,6 +9,7 @@ import type { Category, PortalSnapshot } from "../../src/model/types.ts";
 import { snapshotUpdatedAt } from "../../src/site/data-updated.ts";
 import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
+import { weekRules } from "../../src/site/when/week-rules.ts";
 import { buildWhenViews } from "../../src/site/when/when-views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { noteBuild } from "./build-log.ts";
@@ -35,6 +36,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     now: site.now,
     pastDays: site.pastDays,
     timeZone: site.timeZone,
+    firstDay: weekRules(site.lang).firstDay,
   });
   return {
     ...snapshot,
@@ -50,11 +52,26 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
   };
 }
 
+const PROJECT_TEMPLATES = resolve(import.meta.dirname, "../../templates");
+
+/** What the project's .eleventy.js sets for the templates, but their folder. */
+const SITE_TEMPLATES_CONFIG = {
+  dir: { includes: "_includes", layouts: "_layouts" },
+  templateFormats: ["njk"],
+  htmlTemplateEngine: "njk",
+  markdownTemplateEngine: false,
+};
+
 export interface PluginSiteOptions {
   readonly snapshot: PortalSnapshot;
   readonly site: SiteConfig;
   /** Extra input files (name -> content), e.g. a nunjucks page that uses the plugins' filters. */
   readonly templates?: Readonly<Record<string, string>>;
+  /**
+   * The project's own templates instead (every page of the site, as the
+   * build renders them; `templates` is then ignored), without share cards.
+   */
+  readonly siteTemplates?: boolean;
 }
 
 /**
@@ -72,14 +89,28 @@ export async function buildPluginSite(
   const inputDir = join(root, "in");
   const outputDir = join(root, "out");
   await mkdir(inputDir, { recursive: true });
-  for (const [name, content] of Object.entries(options.templates ?? {})) {
-    await writeFile(join(inputDir, name), content);
+  if (options.siteTemplates) {
+    // A copy, as Eleventy keeps templates compiled by their path across the runs of a process.
+    await cp(PROJECT_TEMPLATES, inputDir, { recursive: true });
+  } else {
+    for (const [name, content] of Object.entries(options.templates ?? {})) {
+      await writeFile(join(inputDir, name), content);
+    }
   }
-  // An explicit, empty config file: Eleventy must not load the project's .eleventy.js.
+  // An explicit config file: Eleventy must not load the project's .eleventy.js
+  // (its folders are the project's); the site's templates get its layout folders.
   const configPath = join(root, "eleventy.config.mjs");
-  await writeFile(configPath, "export default function () {}\n");
+  await writeFile(
+    configPath,
+    options.siteTemplates
+      ? `export default function () { return ${JSON.stringify(SITE_TEMPLATES_CONFIG)}; }\n`
+      : "export default function () {}\n",
+  );
   const data = siteDataOf(options.snapshot, options.site);
   let warnings: readonly string[] = [];
+  const onWritten = (written: WrittenFiles) => {
+    warnings = written.warnings;
+  };
   const eleventy = new Eleventy(inputDir, outputDir, {
     quietMode: true,
     configPath,
@@ -88,10 +119,8 @@ export async function buildPluginSite(
         site: options.site,
         cacheDir: join(root, "cache"),
         loadData: async () => data,
-        onWritten: (written: WrittenFiles) => {
-          warnings = written.warnings;
-        },
-        streamedTemplates: [],
+        onWritten,
+        streamedTemplates: options.siteTemplates ? undefined : [],
         output: outputDir,
       });
     },
@@ -135,6 +164,8 @@ export interface WidgetSiteOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Extra input files (name -> content), e.g. a nunjucks page that uses the filters. */
   readonly templates?: Readonly<Record<string, string>>;
+  /** The project's own templates instead: every page of the site (PluginSiteOptions.siteTemplates). */
+  readonly siteTemplates?: boolean;
 }
 
 /**
@@ -144,9 +175,9 @@ export interface WidgetSiteOptions {
  */
 export async function buildWidgetSite(
   siteUrl: string,
-  { snapshot = fixtureSnapshot, env = {}, templates = {} }: WidgetSiteOptions = {},
+  { snapshot = fixtureSnapshot, env = {}, templates = {}, siteTemplates }: WidgetSiteOptions = {},
 ): Promise<BuiltWidgetSite> {
   const site = readSiteConfig({ SITE_URL: siteUrl, SITE_NOW: NOW, ...env });
-  const { root, outputDir } = await buildPluginSite({ snapshot, site, templates });
+  const { root, outputDir } = await buildPluginSite({ snapshot, site, templates, siteTemplates });
   return { outputDir, site, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -71,6 +71,8 @@ export interface PyFeed {
   version: string;
   feed: {
     title: string;
+    /** RSS <language>, or Atom's xml:lang on the root. */
+    language: string | null;
     link: string;
     updated: string | null;
     /** RSS's channel description or Atom's subtitle, as feedparser gives it. */

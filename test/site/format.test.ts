@@ -89,8 +89,25 @@ describe("formatTimeRange", () => {
 });
 
 describe("weekdayNames", () => {
-  it("should start weeks on Monday", () => {
+  it("should start weeks on Monday where the locale does", () => {
     expect(weekdayNames("en-GB", "long")[0]).toBe("Monday");
     expect(weekdayNames("nl", "long")[6]).toBe("zondag");
+    expect(weekdayNames("de", "long")).toEqual([
+      "Montag",
+      "Dienstag",
+      "Mittwoch",
+      "Donnerstag",
+      "Freitag",
+      "Samstag",
+      "Sonntag",
+    ]);
+  });
+
+  it("should start weeks on the locale's first day: Sunday in en-US, Saturday in ar-EG", () => {
+    expect(weekdayNames("en-US", "long")[0]).toBe("Sunday");
+    expect(weekdayNames("en-US", "long")[6]).toBe("Saturday");
+    expect(weekdayNames("ja", "long")[0]).toBe("日曜日");
+    expect(weekdayNames("ar-EG", "long")[0]).toBe("السبت");
+    expect(weekdayNames("ar-EG", "long")[6]).toBe("الجمعة");
   });
 });

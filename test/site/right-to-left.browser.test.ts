@@ -17,11 +17,6 @@ import { hasChromium } from "../helpers/system-packages.ts";
  * Chromium under the production headers: the page runs right to left, its
  * layout mirrored, and the portal's (English) texts each keep their own
  * direction.
- *
- * Until the Arabic strings are in the project, the build runs with
- * test/fixtures/arabic-placeholder.ts (English strings for "ar", in the
- * build's memory only): direction is decided by the language tag, never by
- * the strings.
  */
 
 const MONTH = "/calendars/culture/2026/04/";
@@ -38,8 +33,6 @@ describe.runIf(hasChromium())("right to left", () => {
     site = await buildSite(
       // Share cards are checked in test/cards; this build is about the pages.
       { ...portal(), SITE_LANG: "ar", SHARE_CARDS: "off" },
-      undefined,
-      { imports: ["test/fixtures/arabic-placeholder.ts"] },
     );
     expect(site.status, site.log).toBe(0);
     server = await startStaticServer();

@@ -42,6 +42,45 @@ describe("buildViews", () => {
     }
   });
 
+  it("should start the month grids' weeks on the locale's first day: Sunday, Saturday", () => {
+    for (const [firstDay, last] of [
+      [7, 6],
+      [6, 5],
+    ]) {
+      const weeks = buildViews(fixtureSnapshot, {
+        now,
+        pastDays: 365,
+        timeZone: "Europe/Amsterdam",
+        firstDay,
+      });
+      for (const month of weeks.monthPages) {
+        const days = month.weeks.flat();
+        expect(days.length % 7).toBe(0);
+        for (const week of month.weeks) {
+          expect(week).toHaveLength(7);
+          expect(DateTime.fromISO(week[0]?.date ?? "").weekday).toBe(firstDay);
+          expect(DateTime.fromISO(week[6]?.date ?? "").weekday).toBe(last);
+        }
+        // Every day of the month is in the grid once, in order.
+        const inMonth = days.filter((day) => Number(day.date.slice(5, 7)) === month.month);
+        expect(inMonth.map((day) => Number(day.date.slice(8)))).toEqual(
+          Array.from({ length: inMonth.length }, (_, i) => i + 1),
+        );
+      }
+    }
+    // April 2026 begins on a Wednesday: a Sunday week starts on 29 March, a Saturday one on 28 March.
+    const april = (firstDay: number) =>
+      buildViews(fixtureSnapshot, {
+        now,
+        pastDays: 365,
+        timeZone: "Europe/Amsterdam",
+        firstDay,
+      }).monthPages.find((m) => m.calendar.id === "culture" && m.month === 4)?.weeks[0]?.[0]?.date;
+    expect(april(7)).toBe("2026-03-29");
+    expect(april(6)).toBe("2026-03-28");
+    expect(april(1)).toBe("2026-03-30");
+  });
+
   it("should group a calendar's list by local day and paginate it", () => {
     const many: CalendarEvent[] = Array.from({ length: EVENTS_PER_LIST_PAGE + 5 }, (_, i) => ({
       ...(fixtureSnapshot.events[1] as CalendarEvent),

@@ -314,6 +314,30 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("should start the month view's weeks on the language's first day: Saturday in Arabic, Sunday in Japanese", async () => {
+    // Sunday 29 March (the night walk) stands in the second column of a Saturday week, the first of a Sunday one.
+    for (const [lang, column] of [
+      ["ar", 1],
+      ["ja", 0],
+      ["de", 6],
+    ] as const) {
+      const { page, problems } = await openHost(iframeHtml(`?view=month&lang=${lang}`, community));
+      const frame = await widgetFrame(page);
+      const walkColumn = await frame.$eval(
+        ".ecp-daylink[href*=e-dst]",
+        (a) => (a.closest("td") as HTMLTableCellElement).cellIndex,
+      );
+      expect(walkColumn, lang).toBe(column);
+      // The first day of March 2026 was a Sunday: after it, the rest of its first week.
+      const firstRow = await frame.$$eval(".ecp-grid tbody tr:first-child td", (tds) =>
+        tds.map((td) => td.classList.contains("ecp-pad")),
+      );
+      expect(firstRow.indexOf(false), lang).toBe(column);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+
   it("should switch labels and dates to Dutch with lang=nl", async () => {
     const { page, problems } = await openHost(iframeHtml("?lang=nl"));
     const frame = await widgetFrame(page);

@@ -12,6 +12,7 @@
 import { addDays, DAY_MS, dayKey, dayKeyMs, msDayKey } from "../../browser/day-key.ts";
 import { el } from "../../browser/el.ts";
 import { fill } from "../../browser/fill.ts";
+import { pluralForms, pluralText } from "../../browser/plural.ts";
 import type { SubscriptionEntry } from "../../outputs/subscriptions-json-types.ts";
 import type { PartSummary } from "../../search/part-summary.ts";
 import { addLocalTimes } from "./add-local-times.ts";
@@ -76,9 +77,20 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
   const results = $("search-results");
   const pager = $("search-pager");
 
-  /** A label from the page, with {name} placeholders filled. */
+  const lang = config.lang || "en";
+  const numbers = new Intl.NumberFormat(lang);
+  /** A label from the page, with {name} placeholders filled, numbers as the locale writes them. */
   const label = (key: string, values: Record<string, string | number> = {}) =>
-    fill(config[key] || "", values);
+    fill(
+      config[key] || "",
+      Object.fromEntries(
+        Object.entries(values).map(([name, value]) => [
+          name,
+          typeof value === "number" ? numbers.format(value) : value,
+        ]),
+      ),
+    );
+  const resultsCount = pluralForms(config.labelCount);
 
   function stateFromUrl(): State {
     const params = new URLSearchParams(location.search);
@@ -306,11 +318,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
       if (mine !== run) return;
       render(shown, first, upcomingIds.size);
       status.textContent =
-        hits.length === 0
-          ? label("labelNone")
-          : hits.length === 1
-            ? label("labelCountOne")
-            : label("labelCount", { count: hits.length });
+        hits.length === 0 ? label("labelNone") : pluralText(resultsCount, hits.length, lang);
       renderPager(state, page, pageCount);
       if (options.focusResults) results.focus();
       await offerSubscription(state);

@@ -110,7 +110,11 @@ function startWidget(root: HTMLElement): void {
   const sourceOf = new Map<PublicEvent, Source>();
   const L = CONFIG.labels[opts.lang] || CONFIG.labels.en;
   // The site's own locale (say en-US) while the page keeps the site's language.
-  const locale = opts.lang === pageLang && data.locale ? data.locale : L.locale;
+  const ownLocale = opts.lang === pageLang && !!data.locale;
+  const locale = ownLocale && data.locale ? data.locale : L.locale;
+  // The ISO weekday (1 Monday ... 7 Sunday) the locale's weeks start on, as the build read it.
+  const pageFirstDay = Number(data.firstDay);
+  const firstDay = ownLocale && pageFirstDay >= 1 && pageFirstDay <= 7 ? pageFirstDay : L.firstDay;
 
   function applyLook(): void {
     root.classList.remove("ecp--light");
@@ -440,7 +444,7 @@ function startWidget(root: HTMLElement): void {
     return place ? `${place} · ${L.online}` : L.online;
   }
 
-  /* Month view: a table with one row per week (Monday first), navigable by buttons. */
+  /* Month view: a table with one row per week (from the locale's first day), navigable by buttons. */
 
   function monthView(events: readonly PublicEvent[]): HTMLElement {
     const byDay = new Map<string, PublicEvent[]>();
@@ -507,8 +511,8 @@ function startWidget(root: HTMLElement): void {
     table.append(el("caption", "ecp-sr", label));
     const headRow = el("tr", "");
     for (let i = 0; i < 7; i++) {
-      // 1 January 2024 was a Monday.
-      const day = new Date(Date.UTC(2024, 0, 1 + i));
+      // 1 January 2024 was a Monday (ISO weekday 1).
+      const day = new Date(Date.UTC(2024, 0, 1 + ((firstDay - 1 + i) % 7)));
       const th = el("th", "");
       th.setAttribute("scope", "col");
       const short = el("span", "", format(day, "UTC", { weekday: "short" }));
@@ -520,7 +524,8 @@ function startWidget(root: HTMLElement): void {
     thead.append(headRow);
     const tbody = el("tbody", "");
     const firstMs = dayKeyMs(`${month}-01`);
-    const lead = (new Date(firstMs).getUTCDay() + 6) % 7;
+    // getUTCDay counts from Sunday (0); ISO weekdays from Monday (1) to Sunday (7).
+    const lead = ((new Date(firstMs).getUTCDay() || 7) - firstDay + 7) % 7;
     let row = el("tr", "");
     for (let i = 0; i < lead; i++) row.append(el("td", "ecp-pad"));
     for (let ms = firstMs; msDayKey(ms).slice(0, 7) === month; ms += DAY_MS) {

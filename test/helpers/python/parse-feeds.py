@@ -37,6 +37,8 @@ def describe(path):
     feed = parsed.feed
     result["feed"] = {
         "title": feed.get("title"),
+        # RSS <language>, or Atom's xml:lang on the root.
+        "language": feed.get("language"),
         "link": feed.get("link"),
         "updated": when(feed.get("updated_parsed")),
         "subtitle": feed.get("subtitle"),
