@@ -713,10 +713,10 @@ describeEngines("the search page's search", (engine) => {
   /** The status line once the page has answered, and its pager's page `shown`. */
   const answered = (page: Surface, shown: number) =>
     page.waitFor((n: number) => {
-      const status = document.getElementById("search-status")?.textContent ?? "";
-      const pager = document.getElementById("search-page")?.textContent ?? "";
-      return /found|No events match/.test(status) && pager.startsWith(`Page ${n} of `)
-        ? status
+      const status = document.getElementById("search-status");
+      const pager = document.getElementById("search-pager");
+      return status?.dataset.state === "answered" && pager?.dataset.page === String(n)
+        ? status.textContent
         : null;
     }, shown);
 

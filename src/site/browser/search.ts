@@ -269,6 +269,8 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
   async function search(state: State, options: { focusResults?: boolean } = {}): Promise<void> {
     const mine = ++run;
     status.textContent = label("labelLoading");
+    // What the status says, in any language, for scripts that wait on the page (and its tests).
+    status.dataset.state = "loading";
     try {
       const index = await loadIndex();
       const filters: Record<string, unknown> = {};
@@ -320,12 +322,14 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
       status.textContent =
         hits.length === 0 ? label("labelNone") : pluralText(resultsCount, hits.length, lang);
       renderPager(state, page, pageCount);
+      status.dataset.state = "answered";
       if (options.focusResults) results.focus();
       await offerSubscription(state);
     } catch (error) {
       if (mine !== run) return;
       console.warn("Search failed:", error);
       status.textContent = label("labelError");
+      status.dataset.state = "failed";
       results.replaceChildren();
       pager.hidden = true;
     }
@@ -437,6 +441,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
     pager.hidden = pageCount <= 1;
     const text = label("labelPage", { page, count: pageCount });
     pager.setAttribute("aria-label", text);
+    pager.dataset.page = String(page);
     $("search-page").textContent = text;
     const previous = $("search-previous") as HTMLAnchorElement;
     const next = $("search-next") as HTMLAnchorElement;
