@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
+import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import { envSettings } from "./env-settings.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 
@@ -61,6 +62,11 @@ export interface SiteConfig {
    * and its oEmbed answer, two files per event (docs/widget.md, "An event").
    */
   readonly eventEmbeds: boolean;
+  /**
+   * DIGEST_DAY: the ISO weekday the weekly digest comes out (src/digest);
+   * null: the day before the week starts in the site's language.
+   */
+  readonly digestDay: number | null;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -105,6 +111,7 @@ export const SITE_SETTINGS = [
     "COLLAPSE_SERIES",
   ]),
   ...MAP_SETTINGS,
+  ...DIGEST_DAY_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
 ];
@@ -146,6 +153,7 @@ export function readSiteConfig(
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
+    digestDay: readDigestDay(env),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from "../model/url-scheme.ts";
 import { contentHash } from "../render/published-files.ts";
 import { singleLine } from "./event-text.ts";
+import { cdataHtml, cdataText, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
@@ -327,30 +328,4 @@ function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
       return enclosure ? `${link}\n${indent}${enclosure}` : link;
     },
   );
-}
-
-/** Characters outside the XML 1.0 Char production make a document ill-formed. */
-const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function xmlText(text: string): string {
-  return text.replace(XML_INVALID, "");
-}
-
-/** xml-js escapes only `"` in attribute values; `&` and `<` are ours to escape. */
-function xmlAttr(text: string): string {
-  return xmlText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/**
- * Plain text bound for a CDATA section. xml-js splits only the first "]]>",
- * so any later one would end the section early; a space keeps the text
- * readable and the document well-formed.
- */
-function cdataText(text: string): string {
-  return xmlText(text).replace(/]]>/g, "]] >");
-}
-
-/** HTML bound for a CDATA section: "]]&gt;" means the same to an HTML parser. */
-function cdataHtml(html: string): string {
-  return xmlText(html).replace(/]]>/g, "]]&gt;");
 }

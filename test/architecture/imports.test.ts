@@ -28,7 +28,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["shards"],
   ["oembed"],
   ["outputs"],
-  ["cards", "search", "widget"],
+  // Output writers that stand on the feeds' (src/outputs): the weekly digest (src/digest) among them.
+  ["cards", "search", "widget", "digest"],
   ["hosts"],
   ["eleventy"],
   ["publish"],

@@ -25,6 +25,7 @@ export const TEST_SITE: SiteConfig = {
   collapseSeries: false,
   map: null,
   eventEmbeds: true,
+  digestDay: null,
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */
