@@ -384,6 +384,7 @@ function print(
     "widget",
     "write",
     "hash",
+    "signatures",
     "cards",
   ];
   table(

@@ -6,11 +6,13 @@ import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
 import { UsageError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
+import { buildWarningsPath, writeBuildWarnings } from "../publish/build-warnings.ts";
 import { checkHostLimits } from "../publish/host-limits.ts";
-import { hashOutput } from "../publish/output-files.ts";
+import { fileSignatures, hashOutput } from "../publish/output-files.ts";
 import { discardStaging, publishAtomically } from "../publish/publish.ts";
 import { publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
+import { buildShape } from "../shards/build-shape.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
 import { defineCommand } from "./command-line.ts";
@@ -25,6 +27,10 @@ import { runCli } from "./run.ts";
  * into place (src/publish/publish-site.ts). Each stage hands the next what it
  * needs. Any failure leaves the previously published output as it was
  * (docs/deploy.md, "Safe builds").
+ *
+ * The report lists the first ten warnings (`--verbose`: all of them), and
+ * every one is written beside the site's published state in the cache
+ * folder (src/publish/build-warnings.ts).
  *
  * With `--shard I/N` it renders one share of a build split over machines
  * (src/shards) into its output folder, for `npm run merge-shards` to put
@@ -55,6 +61,11 @@ const BUILD = defineCommand({
       type: "string",
       value: "<dir>",
       meaning: "with --shard: the folder the shards are merged into (default _site)",
+    },
+    verbose: {
+      type: "boolean",
+      meaning:
+        "list every warning in the report, not only the first ten (all are kept in EVENT_API_CACHE_DIR either way)",
     },
   },
   settings: BUILD_SETTINGS,
@@ -90,16 +101,24 @@ runCli(BUILD, async ({ values }) => {
         structuredDataCards: 0,
       };
       if (sharded) {
-        // A share of the site: merge-shards checks and publishes the whole, with these hashes.
+        // A share of the site: merge-shards checks and publishes the whole, with these hashes
+        // and signatures (taken here: moving the folder into place changes no file).
+        if (!rendered.shardData) throw new Error("A shard rendered without its data's record.");
         const files = timed("hash", () => hashOutput(staging, { known }));
+        const signatures = timed("signatures", () => fileSignatures(staging, files.hashes.keys()));
         await writeShardRecord(staging, {
           shard,
           siteUrl: site.url,
-          now: site.now.toUTC().toISO() ?? "",
-          data: rendered.dataDigest ?? "",
+          build: buildShape(config, target),
+          data: rendered.shardData,
           counts: perEvent,
           warnings,
-          files: [...files.hashes].map(([path, hash]) => [path, hash, files.sizes.get(path) ?? 0]),
+          files: [...files.hashes].map(([path, hash]) => [
+            path,
+            hash,
+            files.sizes.get(path) ?? 0,
+            signatures.get(path) ?? null,
+          ]),
           state: owns(shard, null) ? rendered.state : null,
         });
         await timedAsync("publish", () => publishAtomically(staging, output));
@@ -126,6 +145,16 @@ runCli(BUILD, async ({ values }) => {
         eventEmbedFiles: perEvent.eventEmbeds,
         structuredDataCards: perEvent.structuredDataCards,
       });
+      const reported = [...warnings, ...outcome.warnings, ...host.warnings];
+      // Every warning, for the site owner and not the site (src/publish/build-warnings.ts).
+      const warningsFile = buildWarningsPath(config.cacheDir, output, site.url);
+      await writeBuildWarnings(warningsFile, {
+        version: 1,
+        siteUrl: site.url,
+        output,
+        now: site.now.toUTC().toISO() ?? "",
+        warnings: reported,
+      });
       const seconds = (performance.now() - started) / 1000;
       console.log(
         formatBuildReport({
@@ -135,7 +164,9 @@ runCli(BUILD, async ({ values }) => {
           files: outcome.files.files,
           bytes: outcome.files.bytes,
           fileChanges: outcome.changes,
-          warnings: [...warnings, ...outcome.warnings, ...host.warnings],
+          warnings: reported,
+          warningsFile,
+          allWarnings: values.verbose === true,
           seconds,
           output,
           host: host.line,

@@ -14,7 +14,7 @@ import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
 import type { KnownFiles } from "../render/published-files.ts";
 import { owns, type Shard } from "../shards/shard.ts";
-import { siteDataDigest } from "../shards/shard-record.ts";
+import { type ShardData, shardData } from "../shards/shard-data.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
 import { loadSnapshot } from "../snapshot/load-snapshot.ts";
 import type { PortalConnection } from "./connect-portal.ts";
@@ -60,8 +60,8 @@ export interface RenderedSite {
   readonly changes: ChangeReport | null;
   /** What the next build compares with, once this one is published. */
   readonly state: PublishedState;
-  /** A digest of the site's data, which every shard of a split build must share; null when not split. */
-  readonly dataDigest: string | null;
+  /** The site's data as every shard of a split build must share it (src/shards/shard-data.ts); null when not split. */
+  readonly shardData: ShardData | null;
 }
 
 export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> {
@@ -134,7 +134,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
     changes: changes.report,
     state: changes.next,
     nextChange: nextDateChange(data, site, config.publish.dateDelayMs, changes.next),
-    dataDigest: input.sharded ? timed("shard", () => siteDataDigest(data)) : null,
+    shardData: input.sharded ? timed("shard", () => shardData(data)) : null,
   };
 
   // What the last publish left: files this build would write again unchanged are kept.

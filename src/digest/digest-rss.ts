@@ -3,8 +3,9 @@ import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import { absoluteUrl, type DigestScope, digestFiles } from "../model/url-scheme.ts";
-import { cdataHtml, cdataText, xmlAttr, xmlText } from "../outputs/feed-xml.ts";
+import { cdataHtml, textNode, xmlAttr, xmlText } from "../outputs/feed-xml.ts";
 import { digestFeedTitle } from "../outputs/feeds-urls.ts";
+import { rssCharacterData, rssText } from "../outputs/rss-character-data.ts";
 import { type Digest, type DigestList, moreText } from "./digest-content.ts";
 
 /**
@@ -37,11 +38,12 @@ export function renderDigestRss(digests: readonly Digest[], options: DigestFeedO
   const self = absoluteUrl(site.url, files.rss);
   const newest = digests[0];
   const feed = new Feed({
-    title: xmlText(digestFeedTitle(scope, site)),
+    // Plain text throughout (channel title and description, item titles), in
+    // the RSS Best Practices Profile's form, as the event feeds write it.
+    title: textNode(digestFeedTitle(scope, site)),
     id: self,
     link: newest?.homeUrl ?? site.url,
-    // Readers render an RSS description as HTML; ours is plain text, so it is escaped as such.
-    description: xmlText(escapeHtml(translate(messagesFor(site.lang), "digestFeedDescription"))),
+    description: textNode(translate(messagesFor(site.lang), "digestFeedDescription")),
     language: site.lang,
     ttl: site.refreshMinutes,
     // The newest week's date: a rebuild of the same weeks writes the same feed.
@@ -54,13 +56,13 @@ export function renderDigestRss(digests: readonly Digest[], options: DigestFeedO
   for (const digest of digests) {
     feed.addItem({
       id: `${absoluteUrl(site.url, files.folder)}#week-${digest.week.first}`,
-      title: cdataText(digest.subject),
+      title: rssText(xmlText(digest.subject)),
       link: digest.weekUrl,
       date: new Date(digest.week.publishedAt),
       description: cdataHtml(itemHtml(digest)),
     });
   }
-  return `${feed.rss2()}\n`;
+  return `${rssCharacterData(feed.rss2())}\n`;
 }
 
 /** The digest as an article: the intro, a heading and a list per section, the links out. */

@@ -6,6 +6,7 @@ import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
 import { viewUpdatedAt } from "../site/data-updated.ts";
+import { fitHeadings } from "../site/fit-headings.ts";
 import {
   formatDateTime,
   formatDay,
@@ -98,6 +99,8 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
       : "";
   });
   addFilter(eleventyConfig, "isoDate", (iso: string) => iso.slice(0, 10));
+  // An event's description under the page's h1 (src/site/fit-headings.ts).
+  addFilter(eleventyConfig, "fitHeadings", (html: string) => fitHeadings(html));
   addFilter(eleventyConfig, "head", <T>(items: readonly T[], count: number) =>
     items.slice(0, count),
   );

@@ -1,5 +1,5 @@
 import { defaultHeaderRules, type HeaderRule } from "./headers.ts";
-import { serverPattern } from "./server-patterns.ts";
+import { encodedPath, serverFolder, serverPattern } from "./server-patterns.ts";
 
 /**
  * netlify.toml's headers as Apache configuration (`npm run headers --
@@ -9,9 +9,15 @@ import { serverPattern } from "./server-patterns.ts";
  * are `always` set so error pages (404.html) carry them too; content types
  * are the served file's own (ForceType), not a second header.
  * Needs mod_headers, mod_mime and mod_dir (`a2enmod headers`).
+ *
+ * SITE_URL's folder is matched as Apache matches it, decoded
+ * (src/hosts/server-patterns.ts), in a quoted pattern where Apache reads
+ * `\\` and `\"` as escapes; `ErrorDocument` names a URL, so there it is
+ * percent-encoded whole: a space would make Apache read the path as a
+ * message, and `$` or `%{` as parts of an expression.
  */
 export interface ApacheOptions {
-  /** SITE_URL's folder ("/events"), "" at a host's root. */
+  /** SITE_URL's folder as SiteUrls.basePath holds it, percent-encoded ("/my%20events"); "" at a host's root. */
   readonly basePath: string;
 }
 
@@ -19,7 +25,7 @@ export function renderApacheConfig(
   options: ApacheOptions,
   rules: readonly HeaderRule[] = defaultHeaderRules(),
 ): string {
-  const base = options.basePath.replace(/\/+$/, "");
+  const base = serverFolder(options.basePath, "Apache");
   const blocks = rules.map((rule) => {
     const lines = Object.entries(rule.values).map(([name, value]) =>
       name.toLowerCase() === "content-type"
@@ -38,7 +44,7 @@ export function renderApacheConfig(
 # DocumentRoot holds the copy of _site${base ? ` in its ${base.slice(1)}/ folder` : ""}.
 
 DirectoryIndex index.html
-ErrorDocument 404 ${base}/404.html
+ErrorDocument 404 ${encodedPath(base)}/404.html
 
 ${blocks.join("\n\n")}
 `;

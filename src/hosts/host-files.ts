@@ -16,8 +16,14 @@ import { withPolicyMeta } from "./page-policy.ts";
  * - github-pages: no headers can be set, so each page carries its policy in a
  *   meta (page-policy.ts); `.nojekyll` keeps a branch-published site from
  *   going through Jekyll, which would drop files and folders starting with "_".
- * - s3, static: nothing in the site; the server or bucket is configured with
- *   the same rules (`npm run headers`, docs/deploy.md).
+ * - s3, static: the same policy meta in each page, and nothing else in the
+ *   site; the server, bucket or CDN is configured with the same rules (`npm
+ *   run headers`, docs/deploy.md). That configuration is written by hand
+ *   and kept apart from the site, and a server sends no policy at all for a
+ *   rule it does not match (a folder or path it was not written for); the
+ *   meta keeps each page's policy with the page. Where the header comes
+ *   too, a browser enforces both, and they are the same policy (the meta
+ *   less what only a header can carry), so nothing is stricter than meant.
  *
  * They are written through the publisher's one writer (src/eleventy/publisher-plugin.ts)
  * rather than after the build, so they are counted, checked for clashes with
@@ -36,11 +42,10 @@ export function hostOutputs(target: DeployTarget, rules?: readonly HeaderRule[])
       page: null,
     };
   }
+  const page = (html: string, sitePath: string) => withPolicyMeta(html, sitePath, rules);
   if (target === "github-pages") {
-    return {
-      files: [singleFile("host", paths.noJekyll(), () => "")],
-      page: (html, sitePath) => withPolicyMeta(html, sitePath, rules),
-    };
+    return { files: [singleFile("host", paths.noJekyll(), () => "")], page };
   }
+  if (target === "s3" || target === "static") return { files: [], page };
   return { files: [], page: null };
 }

@@ -60,6 +60,8 @@ export interface PreviewOptions {
 export async function startPreviewServer(options: PreviewOptions = {}): Promise<PreviewServer> {
   let root = options.root ? normalize(options.root) : "";
   const base = options.basePath ?? "";
+  // Requests are matched decoded, as servers match them; SITE_URL holds the folder encoded.
+  const folder = decodedFolder(base);
   const headersOf = options.headers ?? ((sitePath: string) => headersFor(sitePath));
   const server = createServer(async (request, response) => {
     let requested: string;
@@ -69,15 +71,15 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
       response.writeHead(400).end();
       return;
     }
-    if (base && (requested === "/" || requested === base)) {
+    if (folder && (requested === "/" || requested === folder)) {
       response.writeHead(302, { Location: `${base}/` }).end();
       return;
     }
     // Outside the site's folder there is nothing of the site.
-    const path = !base
+    const path = !folder
       ? requested
-      : requested.startsWith(`${base}/`)
-        ? requested.slice(base.length)
+      : requested.startsWith(`${folder}/`)
+        ? requested.slice(folder.length)
         : null;
     if (path === paths.oembedEndpoint() && root && options.oembedEndpoint !== false) {
       await serveOembed(request, response, root);
@@ -106,6 +108,14 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     },
     close: () => close(server),
   };
+}
+
+function decodedFolder(basePath: string): string {
+  try {
+    return decodeURIComponent(basePath);
+  } catch {
+    return basePath;
+  }
 }
 
 /** The file for a URL path inside root (folders serve their index.html), or null. */

@@ -8,6 +8,9 @@ import { defaultHeaderRules, type HeaderRule, headersFor } from "./headers.ts";
  * object; the other headers (the policy, frame rules, CORS) belong to the CDN
  * in front (docs/deploy.md). New files go up first and old ones are deleted
  * last, so the site never links to a file that is not there yet or any more.
+ * Event images (/media/*) go up as downloads (netlify.toml's
+ * Content-Disposition): their sandboxing policy is the CDN's to send, and a
+ * download keeps an active file inert where the bucket is reached without it.
  */
 
 /** The headers an object in a bucket keeps, and the aws CLI option that sets each. */
@@ -67,9 +70,16 @@ export function syncPasses(rules: readonly HeaderRule[] = defaultHeaderRules()):
 /** A POSIX shell script: each pass, then deletions. */
 export function renderS3Sync(passes: readonly SyncPass[] = syncPasses()): string {
   const rest = passes.at(-1)?.headers ?? {};
-  const lines = passes.map((pass) => {
+  const lines = passes.map((pass, index) => {
     const filters = pass.filters.map(([kind, pattern]) => `--${kind} ${quote(pattern)}`);
-    const what = pass.headers["Content-Type"] ?? "everything else: its type from its extension";
+    const included = pass.filters.flatMap(([kind, pattern]) =>
+      kind === "include" ? [pattern] : [],
+    );
+    const what =
+      pass.headers["Content-Type"] ??
+      (index === passes.length - 1
+        ? "everything else: its type from its extension"
+        : `${included.join(", ")}: the type of each from its extension`);
     return `# ${what}${pass.headers["Content-Disposition"] ? ` (${pass.headers["Content-Disposition"]})` : ""}
 aws s3 sync "$SITE" "$BUCKET" ${filters.join(" ")} \\
   ${options(pass.headers)}`;

@@ -55,7 +55,9 @@ export function feedFileGroups(
       path: pathOf,
       render: ({ scope }) => {
         const plan = scopes.plan(scope);
-        if (plan.trim) warn(trimWarning(scopeFiles(scope).ics, plan.trim));
+        if (plan.trim) {
+          warn(trimWarning(scopeFiles(scope).ics, plan.trim, scopes.unreached(scope)));
+        }
         return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope), plan);
       },
     }),
@@ -91,7 +93,7 @@ export function feedFileGroups(
       shardKey: eventShardKey,
       render: (event) =>
         renderEventIcs(event, {
-          site: { url: site.url, lang: site.lang },
+          site: { url: site.url, lang: site.lang, title: site.title },
           dataUpdatedAt: scopes.dataUpdatedAt,
           warn,
           vevents: scopes.vevents,

@@ -2,7 +2,7 @@ import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { PerEvent } from "../model/per-event.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
-import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
+import { type CalendarCategoryScope, type FeedScope, scopeFormats } from "../model/url-scheme.ts";
 import type { PlaceIndex } from "../places/place-index.ts";
 import type { SeriesIndex } from "../series/series-index.ts";
 import { describeSeriesRule } from "../series/series-text.ts";
@@ -81,6 +81,10 @@ export class FeedScopes {
   readonly #warn: Warn;
   readonly #events = new Map<string, CalendarEvent[]>();
   readonly #plans = new Map<string, CalendarPlan>();
+  /** The scopes whose calendar.ics holds each event, made when a file is first cut. */
+  #icsScopes: Map<CalendarEvent, FeedScope[]> | null = null;
+  /** The events each cut file leaves out, by scope key. */
+  readonly #dropped = new Map<string, ReadonlySet<CalendarEvent>>();
   /** What a place's or a series' scope says about it (description), by scope key. */
   readonly #about = new Map<string, string>();
 
@@ -184,6 +188,54 @@ export class FeedScopes {
       this.#plans.set(key, plan);
     }
     return plan;
+  }
+
+  /**
+   * How many of the events a scope's calendar.ics leaves out to fit its
+   * budget reach no subscriber at all: every other file that holds them
+   * (the site's, their calendar's, categories', pairs', place's, series')
+   * leaves them out too. The plans are the ones the files are written from.
+   */
+  unreached(scope: FeedScope): number {
+    const { dropped } = this.plan(scope);
+    if (dropped.length === 0) return 0;
+    const key = scopeKey(scope);
+    const holders = this.#scopesHolding();
+    return dropped.filter(
+      (event) =>
+        !(holders.get(event) ?? []).some(
+          (other) => scopeKey(other) !== key && this.#carries(other, event),
+        ),
+    ).length;
+  }
+
+  /** Whether a scope's calendar.ics, as planned, carries an event of its window. */
+  #carries(scope: FeedScope, event: CalendarEvent): boolean {
+    const plan = this.plan(scope);
+    if (plan.dropped.length === 0) return true;
+    const key = scopeKey(scope);
+    let dropped = this.#dropped.get(key);
+    if (!dropped) {
+      dropped = new Set(plan.dropped);
+      this.#dropped.set(key, dropped);
+    }
+    return !dropped.has(event);
+  }
+
+  /** Every event's scopes with a calendar.ics that holds it: one pass over the scopes. */
+  #scopesHolding(): Map<CalendarEvent, FeedScope[]> {
+    if (this.#icsScopes) return this.#icsScopes;
+    const holders = new Map<CalendarEvent, FeedScope[]>();
+    for (const scope of this.withFiles) {
+      if (!scopeFormats(scope).includes("ics")) continue;
+      for (const event of this.events(scope, "ics")) {
+        const list = holders.get(event);
+        if (list) list.push(scope);
+        else holders.set(event, [scope]);
+      }
+    }
+    this.#icsScopes = holders;
+    return holders;
   }
 
   #add(event: CalendarEvent, purposes: readonly Purpose[], keys: readonly string[]): void {

@@ -1,8 +1,9 @@
 /**
  * What the `feed` package leaves to its callers (src/outputs/feeds.ts, the
  * weekly digest's feed): xml-js escapes only quotes in attributes, splits
- * only the first "]]>" of a CDATA section, and passes characters XML 1.0
- * forbids. Text and markup go through these before the package sees them.
+ * only the first "]]>" of a CDATA section, passes characters XML 1.0
+ * forbids, and unescapes "&amp;" in text before escaping it. Text and
+ * markup go through these before the package sees them.
  */
 
 /** Characters outside the XML 1.0 Char production make a document ill-formed. */
@@ -18,12 +19,12 @@ export function xmlAttr(text: string): string {
 }
 
 /**
- * Plain text bound for a CDATA section. xml-js splits only the first "]]>",
- * so any later one would end the section early; a space keeps the text
- * readable and the document well-formed.
+ * Text the package hands to xml-js as a text node. xml-js turns every
+ * "&amp;" back into "&" before it escapes (so a title reading "&amp;" would
+ * lose its "amp;"); written as "&amp;amp;", it comes out as the text was.
  */
-export function cdataText(text: string): string {
-  return xmlText(text).replace(/]]>/g, "]] >");
+export function textNode(text: string): string {
+  return xmlText(text).replace(/&/g, "&amp;");
 }
 
 /** HTML bound for a CDATA section: "]]&gt;" means the same to an HTML parser. */

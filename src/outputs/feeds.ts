@@ -13,22 +13,27 @@ import {
 } from "../model/url-scheme.ts";
 import { contentHash } from "../render/published-files.ts";
 import { singleLine } from "./event-text.ts";
-import { cdataHtml, cdataText, xmlAttr, xmlText } from "./feed-xml.ts";
+import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
 import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
+import { jsonFeed } from "./json-feed.ts";
+import { rssCharacterData, rssText } from "./rss-character-data.ts";
 
 /**
- * RSS 2.0, Atom 1.0 and JSON Feed writers: `(events, options) => string`.
+ * RSS 2.0, Atom 1.0 and JSON Feed 1.1 writers: `(events, options) => string`.
  * Each writes one item per event in the feed window (upcoming plus
  * `feedPastDays` of recent past, relative to the build's pinned `now`, at
  * most `feedMaxItems`: see selectFeedEvents).
  *
- * The `feed` package does the serialization. It leaves some escaping to the
- * caller (xml-js escapes only quotes in attributes, splits only the first
- * "]]>" of a CDATA section, passes characters XML 1.0 forbids) and guesses
- * enclosure types from file extensions; the helpers below cover those gaps.
+ * The `feed` package writes RSS and Atom (JSON Feed 1.1: json-feed.ts). It
+ * leaves some escaping to the caller (xml-js escapes only quotes in
+ * attributes, splits only the first "]]>" of a CDATA section, passes
+ * characters XML 1.0 forbids, unescapes "&amp;" in text before escaping it)
+ * and guesses enclosure types from file extensions; feed-xml.ts and the
+ * enclosure helpers below cover those gaps, and rss-character-data.ts gives RSS's plain text the form
+ * aggregators read alike.
  */
 
 /** The settings the feeds read; `websubHub` may be left out: no hub. */
@@ -152,12 +157,13 @@ export function renderRss(events: readonly CalendarEvent[], options: FeedOptions
 }
 
 function writeRss(feed: PreparedFeed, options: FeedOptions): string {
+  // Plain text throughout (channel title and description, item titles,
+  // categories), in the RSS Best Practices Profile's form (rss-character-data.ts).
   const out = new Feed({
-    title: xmlText(feed.title),
+    title: textNode(feed.title),
     id: feed.urls.page,
     link: feed.urls.page,
-    // Readers render an RSS description as HTML; ours is plain text, so it is escaped as such.
-    description: xmlText(escapeHtml(feed.description)),
+    description: textNode(feed.description),
     language: options.site.lang,
     ttl: options.site.refreshMinutes,
     updated: feed.updated,
@@ -171,13 +177,14 @@ function writeRss(feed: PreparedFeed, options: FeedOptions): string {
     // An announcement's id is not its link: <guid isPermaLink="false">.
     const item: Item = {
       ...(entry.id === entry.url ? {} : { id: entry.id }),
-      title: cdataText(entry.title),
+      title: rssText(xmlText(entry.title)),
       link: entry.url,
       date: entry.updated,
+      // An item's description is HTML (RSS 2.0 and the profile): the plain summary, escaped.
       description: cdataHtml(escapeHtml(entry.summary)),
       content: cdataHtml(entry.contentHtml),
       category: entry.categories.map((category) => ({
-        name: xmlText(singleLine(category.name)),
+        name: textNode(singleLine(category.name)),
         domain: xmlAttr(absoluteUrl(options.site.url, paths.category(category.id))),
       })),
     };
@@ -187,7 +194,7 @@ function writeRss(feed: PreparedFeed, options: FeedOptions): string {
     if (entry.image?.type) item.image = { url: xmlAttr(entry.image.url), type: entry.image.type };
     out.addItem(item);
   }
-  return `${out.rss2()}\n`;
+  return `${rssCharacterData(out.rss2())}\n`;
 }
 
 export function renderAtom(events: readonly CalendarEvent[], options: FeedOptions): string {
@@ -196,16 +203,16 @@ export function renderAtom(events: readonly CalendarEvent[], options: FeedOption
 
 function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
   const out = new Feed({
-    title: xmlText(feed.title),
+    title: textNode(feed.title),
     id: feed.urls.atom,
     link: feed.urls.page,
-    description: xmlText(feed.description),
+    description: textNode(feed.description),
     updated: feed.updated,
     generator: FEED_GENERATOR,
     feedLinks: { atom: feed.urls.atom },
     ...hubOf(options.site),
     // RFC 4287 4.1.1: a feed needs an author unless every entry has one.
-    author: { name: xmlText(singleLine(options.site.title)), link: options.site.url },
+    author: { name: textNode(singleLine(options.site.title)), link: homeUrl(options.site) },
   });
   const scheme = xmlAttr(absoluteUrl(options.site.url, paths.categories()));
   for (const entry of feed.entries) {
@@ -234,33 +241,17 @@ export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOp
 }
 
 function writeJsonFeed(feed: PreparedFeed, options: FeedOptions): string {
-  const out = new Feed({
+  const json = jsonFeed({
     title: feed.title,
-    id: feed.urls.json,
-    link: feed.urls.page,
+    homePageUrl: feed.urls.page,
+    feedUrl: feed.urls.json,
     description: feed.description,
-    updated: feed.updated,
-    generator: FEED_GENERATOR,
-    feedLinks: { json: feed.urls.json },
-    author: { name: singleLine(options.site.title), link: options.site.url },
+    language: options.site.lang,
+    author: { name: singleLine(options.site.title), url: homeUrl(options.site) },
+    hub: options.site.websubHub ?? null,
+    entries: feed.entries,
   });
-  for (const entry of feed.entries) {
-    const item: Item = {
-      title: entry.title,
-      id: entry.id,
-      link: entry.url,
-      date: entry.updated,
-      // JSON Feed `summary` is plain text; `content_html` carries the HTML.
-      description: entry.summary,
-      content: entry.contentHtml,
-      category: entry.categories.map((category) => ({ name: singleLine(category.name) })),
-    };
-    if (entry.published) item.published = entry.published;
-    // JSON Feed 1.0 `image` is a URL string, not an enclosure object.
-    if (entry.image) item.image = entry.image.url;
-    out.addItem(item);
-  }
-  return `${withHubs(out.json1(), options.site.websubHub)}\n`;
+  return `${json}\n`;
 }
 
 /** The news feed formats (calendar files are ics.ts's). */
@@ -289,17 +280,12 @@ function hubOf(site: FeedSiteOptions): { hub?: string } {
   return site.websubHub ? { hub: xmlAttr(site.websubHub) } : {};
 }
 
-/** JSON Feed carries hubs as `hubs: [{ type, url }]` (version 1.0), after `feed_url`. */
-function withHubs(json: string, hub: string | null | undefined): string {
-  if (!hub) return json;
-  const feed = JSON.parse(json) as Record<string, unknown>;
-  const ordered: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(feed)) {
-    ordered[key] = value;
-    if (key === "feed_url") ordered.hubs = [{ type: "WebSub", url: hub }];
-  }
-  ordered.hubs ??= [{ type: "WebSub", url: hub }];
-  return JSON.stringify(ordered, null, 4);
+/**
+ * The site's home page, where its feeds name their author: SITE_URL with the
+ * slash of its folder, so a site in a folder is not left for its parent.
+ */
+function homeUrl(site: FeedSiteOptions): string {
+  return absoluteUrl(site.url, paths.home());
 }
 
 /**

@@ -2,10 +2,13 @@ import type { IcsTrim } from "./ics.ts";
 
 /**
  * The build report's line for a subscription cut to its size budget
- * (ICS_MAX_BYTES, ics-budget.ts): what was left out, from which dates, and
- * how large the file is now.
+ * (ICS_MAX_BYTES, ics-budget.ts): what was left out, from which dates, how
+ * large the file is now, and whether the events left out still reach
+ * subscribers through another file: `unreached` of them are in no
+ * subscription at all (FeedScopes.unreached), since every file that holds
+ * them is over its budget too.
  */
-export function trimWarning(path: string, trim: IcsTrim): string {
+export function trimWarning(path: string, trim: IcsTrim, unreached = 0): string {
   const parts: string[] = [];
   if (trim.droppedFuture > 0) {
     const from = trim.horizon ? ` starting from ${day(trim.horizon)}` : "";
@@ -40,7 +43,24 @@ export function trimWarning(path: string, trim: IcsTrim): string {
   const result = trim.overBudget
     ? `still ${bytes(trim.bytes)} with a single event: ${single}`
     : `now at most ${bytes(trim.bytes)}`;
-  return `${path} would be ${bytes(trim.fullBytes)}, ${over}: ${parts.join(", ")}; ${result}. Subscribers of the calendar and category files get the rest.`;
+  return `${path} would be ${bytes(trim.fullBytes)}, ${over}: ${parts.join(", ")}; ${result}. ${elsewhere(trim, unreached)}`;
+}
+
+/** Where the events left out are still published, if anywhere. */
+function elsewhere(trim: IcsTrim, unreached: number): string {
+  const rest = "Subscribers of the calendar and category files get the rest";
+  if (unreached === 0) return `${rest}.`;
+  const reason = "every file that would hold them is over ICS_MAX_BYTES too";
+  const left =
+    trim.droppedFuture +
+    trim.droppedPast +
+    trim.droppedCurrent +
+    trim.droppedCancelledFuture +
+    trim.droppedCancelledPast +
+    trim.droppedCancelledCurrent;
+  if (unreached >= left)
+    return `None of the events left out is in another subscription: ${reason}.`;
+  return `${rest}, but ${counted(unreached, "event")} of them ${unreached === 1 ? "is" : "are"} in no subscription at all: ${reason}.`;
 }
 
 /** "1 event", "1,608 events". */

@@ -11,7 +11,7 @@ import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
-import type { FeedScope } from "../model/url-scheme.ts";
+import { absoluteUrl, type FeedScope, paths } from "../model/url-scheme.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
 import { eventPageUrl, feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
@@ -70,7 +70,7 @@ export interface CalendarOptions {
 }
 
 export interface EventIcsOptions {
-  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;
   readonly dataUpdatedAt: string;
   readonly warn?: Warn;
   readonly vevents?: VeventMemo;
@@ -106,6 +106,8 @@ export interface CalendarPlan {
   readonly events: readonly PlannedEvent[];
   /** Null when the whole window fits the budget. */
   readonly trim: IcsTrim | null;
+  /** The events of the window left out to fit the budget (none when it fits). */
+  readonly dropped: readonly CalendarEvent[];
 }
 
 interface PlannedEvent {
@@ -131,7 +133,7 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
   const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
   const full = selected.map((timed) => ({ timed, short: false }));
   const maxBytes = site.icsMaxBytes ?? null;
-  if (maxBytes === null) return { events: full, trim: null };
+  if (maxBytes === null) return { events: full, trim: null, dropped: [] };
   const lines = selected.map((timed) => veventLines(timed, options, false));
   const zones = new Set(lines.flatMap((vevent) => (vevent.zone ? [vevent.zone] : [])));
   const fixedBytes = Buffer.byteLength(calendarHead(options, [...zones]), "utf8") + END_BYTES;
@@ -151,11 +153,12 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
       return timed ? veventLines(timed, options, true).bytes : 0;
     },
   });
-  if (!cut) return { events: full, trim: null };
+  if (!cut) return { events: full, trim: null, dropped: [] };
   return {
     events: full.flatMap((planned, index) =>
       cut.dropped[index] ? [] : [{ ...planned, short: cut.shortened[index] === true }],
     ),
+    dropped: selected.flatMap((timed, index) => (cut.dropped[index] ? [timed.event] : [])),
     trim: {
       maxBytes,
       fullBytes: cut.fullBytes,
@@ -238,7 +241,7 @@ export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): 
 let eventIcsHeader: string | undefined;
 
 interface EventContext {
-  readonly site: Pick<IcsSiteOptions, "url" | "lang">;
+  readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;
   readonly dataUpdatedAt: string;
   readonly vevents?: VeventMemo;
 }
@@ -290,7 +293,8 @@ export type VeventMemo = PerEvent<VeventLines>;
 function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
   const make = () => makeVeventLines(timed, context, short);
   if (!context.vevents) return make();
-  const key = `${context.site.url}\n${context.site.lang}\n${context.dataUpdatedAt}\n${short}`;
+  const { url, lang, title } = context.site;
+  const key = `${url}\n${lang}\n${title}\n${context.dataUpdatedAt}\n${short}`;
   return context.vevents.get(timed.event, key, make);
 }
 
@@ -346,10 +350,11 @@ function veventData(
       .filter((name) => name !== "")
       .map((name) => ({ name })),
     status: STATUS[event.status] ?? ICalEventStatus.CONFIRMED,
-    organizer: organizer(event),
+    organizer: emailOrganizer(event),
   };
 
   const extraLines = [`URL;VALUE=URI:${pageUrl}`];
+  if (!data.organizer) extraLines.push(uriOrganizerLine(event, context.site));
   const image = event.image ? icsUri(event.image.url) : null;
   if (image) {
     const type = imageMediaType(image);
@@ -421,11 +426,31 @@ function location(event: CalendarEvent): ICalLocation | null {
 
 const EMAIL = /^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+\.[^\s@<>"(),;:\\[\]]+$/;
 
-/** ORGANIZER needs a mailto: address (RFC 5545 3.8.4.3); without an email there is none. */
-function organizer(event: CalendarEvent): ICalEventData["organizer"] {
+/**
+ * Every VEVENT names an ORGANIZER: RFC 5546 3.2.1 requires one in a
+ * METHOD:PUBLISH object (libical's validator flags each event without), and
+ * Outlook makes whoever opens an event without one its organizer. Its value
+ * is a CAL-ADDRESS, a URI (RFC 5545 3.3.3): `mailto:` where the portal gives
+ * the organizer's email (written by ical-generator, here), else a web
+ * address (uriOrganizerLine). docs/feeds.md, "ORGANIZER", has the choice.
+ */
+function emailOrganizer(event: CalendarEvent): ICalEventData["organizer"] {
   const email = event.organizer?.email?.trim();
   if (!email || !EMAIL.test(email)) return null;
   return { name: icsParamText(event.organizer?.name ?? "") || email, email };
+}
+
+/**
+ * The ORGANIZER of an event without the organizer's email: the organizer's
+ * own web address where the portal gives one, else the site that publishes
+ * the event (its title, its home page). Never an invented mailto: address,
+ * which would invite replies that nobody reads.
+ */
+function uriOrganizerLine(event: CalendarEvent, site: Pick<IcsSiteOptions, "url" | "title">) {
+  const own = icsUri(event.organizer?.url ?? "");
+  const name = own ? icsParamText(event.organizer?.name ?? "") : "";
+  const address = own ?? absoluteUrl(site.url, paths.home());
+  return `ORGANIZER;CN="${name || icsParamText(site.title)}":${address}`;
 }
 
 function utcInstant(iso: string | null | undefined): DateTime | null {

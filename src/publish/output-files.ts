@@ -6,12 +6,15 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   contentHash,
   type FileHashes,
+  type FileSignatures,
+  fileSignature,
   type KnownFile,
   type KnownFiles,
   keepPublished,
@@ -20,7 +23,12 @@ import {
   type RenderedInputs,
 } from "../render/published-files.ts";
 
-export type { FileHashes, PublishedFiles, RenderedInputs } from "../render/published-files.ts";
+export type {
+  FileHashes,
+  FileSignatures,
+  PublishedFiles,
+  RenderedInputs,
+} from "../render/published-files.ts";
 
 /**
  * The files of a built site with a hash of each one's bytes: what hosts that
@@ -55,7 +63,9 @@ export interface FileChanges {
   readonly unchanged: number;
 }
 
-const LIST_VERSION = 1;
+/** Version 2 adds each file's signature to its hash; a list of version 1 is read without them. */
+const LIST_VERSION = 2;
+const READABLE_VERSIONS = new Set([1, LIST_VERSION]);
 
 export interface HashOutputOptions {
   /** Files hashed when they were written: taken as they are, not read again. */
@@ -142,25 +152,60 @@ export function compareFiles(previous: FileHashes, next: FileHashes): FileChange
   return { added, changed, removed: previous.size + added - next.size, unchanged };
 }
 
+/** What the last publish's list says of its files. */
+export interface FileList {
+  readonly hashes: FileHashes;
+  readonly inputs: RenderedInputs;
+  /** Each file's signature once published; a file without one is read again before it is kept. */
+  readonly signatures: FileSignatures;
+}
+
 /** The list kept by the last publish; null when there is none or it is unreadable. */
-export function readFileList(
-  path: string,
-): { readonly hashes: FileHashes; readonly inputs: RenderedInputs } | null {
+export function readFileList(path: string): FileList | null {
   try {
     const json = JSON.parse(readFileSync(path, "utf8")) as {
       version?: unknown;
       files?: unknown;
       inputs?: unknown;
     };
-    if (json.version !== LIST_VERSION || typeof json.files !== "object" || json.files === null) {
+    if (
+      !READABLE_VERSIONS.has(json.version as number) ||
+      typeof json.files !== "object" ||
+      json.files === null
+    ) {
       return null;
     }
-    const entries = Object.entries(json.files as Record<string, unknown>);
-    if (!entries.every(([, hash]) => typeof hash === "string")) return null;
-    return { hashes: new Map(entries as [string, string][]), inputs: readInputs(json.inputs) };
+    const hashes = new Map<string, string>();
+    const signatures = new Map<string, number>();
+    for (const [filePath, value] of Object.entries(json.files as Record<string, unknown>)) {
+      if (typeof value !== "string") return null;
+      // "<hash>" or "<hash> <signature in base 36>"
+      const space = value.indexOf(" ");
+      hashes.set(filePath, space === -1 ? value : value.slice(0, space));
+      const signature = space === -1 ? Number.NaN : Number.parseInt(value.slice(space + 1), 36);
+      if (Number.isSafeInteger(signature)) signatures.set(filePath, signature);
+    }
+    return { hashes, inputs: readInputs(json.inputs), signatures };
   } catch {
     return null;
   }
+}
+
+/**
+ * The signature of each of `paths` under `root` as it is now (fileSignature):
+ * what the next build compares a published file's stat with before keeping
+ * it. A file that cannot be read is left out (it is read again, if ever kept).
+ */
+export function fileSignatures(root: string, paths: Iterable<string>): FileSignatures {
+  const signatures = new Map<string, number>();
+  for (const path of paths) {
+    try {
+      signatures.set(path, fileSignature(statSync(join(root, path))));
+    } catch {
+      // gone, or not readable: no signature, so never kept without reading it
+    }
+  }
+  return signatures;
 }
 
 /** The list's `inputs` ({ path: [digest, bytes] }); what is not of that form is left out. */
@@ -187,6 +232,7 @@ export function writeFileList(
   path: string,
   hashes: FileHashes,
   inputs: RenderedInputs = new Map(),
+  signatures: FileSignatures = new Map(),
 ): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
@@ -195,7 +241,9 @@ export function writeFileList(
     let chunk = `{"version":${LIST_VERSION},"files":{`;
     let first = true;
     for (const [filePath, hash] of hashes) {
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify(hash)}`;
+      const signature = signatures.get(filePath);
+      const value = signature === undefined ? hash : `${hash} ${signature.toString(36)}`;
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify(value)}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);

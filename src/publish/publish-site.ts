@@ -12,6 +12,8 @@ import type { KnownFiles } from "../render/published-files.ts";
 import {
   compareFiles,
   type FileChanges,
+  type FileSignatures,
+  fileSignatures,
   hashOutput,
   type OutputFiles,
   type PublishedFiles,
@@ -105,11 +107,14 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   await timedAsync("publish", () =>
     publishAtomically(staging, output, { previousFiles: input.published?.hashes.keys() }),
   );
+  // Each file as it now is, the old site removed (which moved the change time of
+  // the files linked from it): what the next build checks before keeping one.
+  const signatures = timed("signatures", () => fileSignatures(output, files.hashes.keys()));
   // Only a published site moves on the state the next build compares with.
   const warnings = [
     ...shrink.warnings,
     ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
-    ...keepFileList(fileListPath(config, output), files),
+    ...keepFileList(fileListPath(config, output), files, signatures),
   ];
   return { files, changes, manifest: built.manifest, warnings };
 }
@@ -131,9 +136,9 @@ async function keepPublishedState(
 }
 
 /** Keeps the published files' hashes for the next build's counts; a failure is a warning. */
-function keepFileList(path: string, files: OutputFiles): string[] {
+function keepFileList(path: string, files: OutputFiles, signatures: FileSignatures): string[] {
   try {
-    writeFileList(path, files.hashes, files.inputs);
+    writeFileList(path, files.hashes, files.inputs, signatures);
     return [];
   } catch (error) {
     return [

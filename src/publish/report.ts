@@ -15,6 +15,13 @@ export interface BuildReportInput {
   readonly files: number;
   readonly bytes?: number;
   readonly warnings: readonly string[];
+  /**
+   * Where every warning is written (src/publish/build-warnings.ts), named
+   * when the report lists only some; omitted: not named.
+   */
+  readonly warningsFile?: string;
+  /** List every warning (`npm run build -- --verbose`), not only the first ten. */
+  readonly allWarnings?: boolean;
   readonly seconds: number;
   /** Where the site was published, e.g. "_site". */
   readonly output: string;
@@ -40,7 +47,10 @@ export interface BuildReportInput {
   readonly cards?: CardsSummary | null;
 }
 
-/** Warnings beyond this many are counted, not listed, so the report stays short. */
+/**
+ * Warnings beyond this many are counted, not listed, so the report stays
+ * short; the warnings file has them all, and --verbose lists them.
+ */
 const MAX_LISTED_WARNINGS = 10;
 
 /** Events named per kind of change; the rest are counted. */
@@ -63,13 +73,28 @@ export function formatBuildReport(input: BuildReportInput): string {
     ...(input.host ? [`  host       ${input.host}`] : []),
     ...(input.cards ? [`  cards      ${cardsLine(input.cards)}`] : []),
     ...(input.richResults ? richResultsLines(input.richResults) : []),
-    `  warnings   ${input.warnings.length}`,
-    ...input.warnings.slice(0, MAX_LISTED_WARNINGS).map((warning) => `    - ${oneLine(warning)}`),
+    ...warningLines(input),
   ];
-  const hidden = input.warnings.length - MAX_LISTED_WARNINGS;
-  if (hidden > 0) lines.push(`    … and ${hidden} more`);
   lines.push(`  time       ${input.seconds.toFixed(1)} s`);
   return lines.join("\n");
+}
+
+/** The count, the warnings listed, and where the others are. */
+function warningLines(input: BuildReportInput): string[] {
+  const { warnings } = input;
+  const listed = input.allWarnings ? warnings : warnings.slice(0, MAX_LISTED_WARNINGS);
+  const lines = [
+    `  warnings   ${formatCount(warnings.length)}`,
+    ...listed.map((warning) => `    - ${oneLine(warning)}`),
+  ];
+  const hidden = warnings.length - listed.length;
+  if (hidden > 0) {
+    const where = input.warningsFile
+      ? `: all ${formatCount(warnings.length)} in ${input.warningsFile}, and listed here with --verbose`
+      : "";
+    lines.push(`    … and ${formatCount(hidden)} more${where}`);
+  }
+  return lines;
 }
 
 /** The cards published, drawn, the shapes each event got and, under `auto`, why. */

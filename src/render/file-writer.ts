@@ -21,8 +21,9 @@ type Content = string | Uint8Array;
  *
  * - a file given its `inputs` (everything its bytes depend on besides the
  *   code, as text) that were those of its last publish is not rendered: the
- *   published copy is kept (a hard link), as long as it is still the size
- *   that publish wrote;
+ *   published copy is kept (a hard link), as long as it is still the file
+ *   that publish wrote (same size, and its stat unchanged or its bytes
+ *   hashed again: src/render/published-files.ts, checkFile);
  * - any other file is rendered and hashed; if its bytes are those of the
  *   published copy, that copy is kept instead of a new one written.
  *
@@ -74,7 +75,8 @@ export class FileWriter {
   write(path: string, render: Content | (() => Content), inputs?: string): boolean {
     const { sitePath, target } = this.#place(path);
     const digest = inputs === undefined ? undefined : inputsDigest(inputs);
-    if (digest !== undefined && this.#keepRenderedFrom(sitePath, digest, target)) return false;
+    const tried = digest === undefined ? "no" : this.#keepRenderedFrom(sitePath, digest, target);
+    if (tried === "kept") return false;
     const content = typeof render === "function" ? render() : render;
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
     const file: KnownFile = {
@@ -82,7 +84,8 @@ export class FileWriter {
       bytes: bytes.byteLength,
       ...(digest === undefined ? {} : { inputs: digest }),
     };
-    const kept = keepPublished(this.#published, sitePath, file, target);
+    // A published copy found not to be the published file is not looked at twice.
+    const kept = tried === "no" && keepPublished(this.#published, sitePath, file, target);
     if (!kept) writeFileSync(target, bytes);
     this.#add(sitePath, kept ? { ...file, kept } : file);
     return true;
@@ -99,16 +102,19 @@ export class FileWriter {
     }
   }
 
-  /** The published copy kept, when it was rendered from the inputs with this digest. */
-  #keepRenderedFrom(sitePath: string, digest: string, target: string): boolean {
+  /**
+   * The published copy kept, when it was rendered from the inputs with this
+   * digest; "tried" when it was, but the copy is no longer that file.
+   */
+  #keepRenderedFrom(sitePath: string, digest: string, target: string): "kept" | "tried" | "no" {
     const published = this.#published;
     const before = published?.inputs?.get(sitePath);
     const hash = published?.hashes.get(sitePath);
-    if (!before || hash === undefined || before.inputs !== digest) return false;
+    if (!before || hash === undefined || before.inputs !== digest) return "no";
     const file: KnownFile = { hash, bytes: before.bytes, inputs: digest };
-    if (!keepPublished(published, sitePath, file, target)) return false;
+    if (!keepPublished(published, sitePath, file, target)) return "tried";
     this.#add(sitePath, { ...file, kept: true });
-    return true;
+    return "kept";
   }
 
   /** The file's site path and place on disk, its folder made, once each path. */

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { type ChangeOptions, detectChanges } from "../../src/changes/detect-changes.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
-import type { CalendarEvent } from "../../src/model/types.ts";
+import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
 import { NOW } from "../helpers/clock.ts";
 import { calendarEvent, calendarOf } from "../helpers/events.ts";
 

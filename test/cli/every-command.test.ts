@@ -31,7 +31,7 @@ const ENTRIES: readonly Entry[] = [
   {
     command: "npm run build",
     script: "src/cli/build.ts",
-    options: ["--output", "--metrics", "--shard", "--target"],
+    options: ["--output", "--metrics", "--shard", "--target", "--verbose"],
     setting: "EVENT_API_URL",
     output: true,
   },

@@ -24,11 +24,27 @@ describe("npm run headers", () => {
         serverName: "example.org",
       }),
     );
-    expect(nginx.stdout).toContain("error_page 404 /events/404.html;");
+    expect(nginx.stdout).toContain('error_page 404 "/events/404.html";');
     expect(apache.stdout).toBe(renderApacheConfig({ basePath: "/events" }));
     expect(cloudflare.stdout).toBe(renderCloudflareHeaders());
     expect(s3.stdout).toBe(renderS3Sync());
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('--format: expected cloudflare, nginx, apache, s3; got "iis"');
+  });
+
+  it("should write the folder as the servers match it, and refuse in one line one nginx cannot carry", async () => {
+    const inFolder = await runScript("src/cli/headers.ts", ["--format", "nginx"], {
+      SITE_URL: "https://example.org/my events/",
+    });
+    expect(inFolder.status).toBe(0);
+    expect(inFolder.stdout).toContain('location "/my events/" {');
+    const refused = await runScript("src/cli/headers.ts", ["--format", "nginx"], {
+      SITE_URL: "https://example.org/what%3F/",
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim()).toBe(
+      'error: SITE_URL: the folder "/what%3F" cannot be served by nginx: its error_page reads "?" as the start of a query string; choose another folder name.',
+    );
   });
 });

@@ -157,6 +157,21 @@ describe("headersFor", () => {
     }
   });
 
+  it("should keep every copied image inert when opened on its own: no script, a sandbox, its own type, a download", () => {
+    // The demo's images are SVG, the kind that could carry a script; they are
+    // published drawn into PNGs, and the rule holds whatever slips through.
+    const media = files.filter((file) => file.startsWith("media/"));
+    expect(media.length).toBeGreaterThan(0);
+    for (const file of media) {
+      const headers = headersFor(urlPathOf(file), rules);
+      expect(headers["Content-Security-Policy"], file).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      );
+      expect(headers["X-Content-Type-Options"], file).toBe("nosniff");
+      expect(headers["Content-Disposition"], file).toBe("attachment");
+    }
+  });
+
   it("should download single events and keep subscriptions inline", () => {
     expect(headersFor("/calendars/x/events/y/event.ics", rules)["Content-Disposition"]).toBe(
       'attachment; filename="event.ics"',

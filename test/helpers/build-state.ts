@@ -8,7 +8,7 @@ import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "./clock.ts";
-import { DEMO_SITE_URL } from "./demo-build.ts";
+import { DEMO_SITE_URL } from "./demo-expectations.ts";
 
 /**
  * What a build publishes for the rebuild check, made the way `npm run build`

@@ -28,6 +28,7 @@ export interface CrawlOptions {
   /** Other entry points, relative to the home page, as crawlers know them ("robots.txt"). */
   readonly also?: readonly string[];
   readonly maxFiles?: number;
+  /** Only a crawl that never ends reaches it: a site of some thousand files takes seconds. */
   readonly maxSeconds?: number;
 }
 
@@ -37,7 +38,7 @@ export async function crawlSite(options: CrawlOptions): Promise<CrawlResult> {
   const start = new URL(options.start);
   const prefix = start.pathname.endsWith("/") ? start.pathname : `${start.pathname}/`;
   const maxFiles = options.maxFiles ?? 5000;
-  const deadline = Date.now() + (options.maxSeconds ?? 120) * 1000;
+  const deadline = Date.now() + (options.maxSeconds ?? 240) * 1000;
   const fetched = new Map<string, number>();
   const problems: CrawlProblem[] = [];
   const entries = [start, ...(options.also ?? []).map((path) => new URL(path, start))];

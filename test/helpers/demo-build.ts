@@ -2,9 +2,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
+import { DEMO_SITE_URL } from "./demo-expectations.ts";
 
-export const DEMO_SITE_URL = "https://events.example.org";
+// Defined with what a demo build must publish, which a unit test may read without building.
+export { DEMO_SITE_URL };
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -26,6 +29,13 @@ export interface BuiltSite extends CommandRun {
 }
 
 /**
+ * How long an entry point may run before it is stopped: far beyond what the
+ * largest build of the tests takes on two busy cores, so that only a hang
+ * ends one.
+ */
+const SCRIPT_TIME_LIMIT_MS = 600_000;
+
+/**
  * Runs one of the project's entry points (`src/cli/build.ts`, `src/cli/check-api.ts`...)
  * in a child process as the npm scripts do, with the test settings (pinned
  * clock, SITE_URL, no remote manifest lookup) under `env`. Asynchronous, so a
@@ -38,6 +48,7 @@ export function runScript(
 ): Promise<CommandRun> {
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
+  if (script === "src/cli/build.ts") noteBuild("cli");
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
       cwd: ROOT,
@@ -50,7 +61,7 @@ export function runScript(
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
-      timeout: 240_000,
+      timeout: SCRIPT_TIME_LIMIT_MS,
     });
     let stdout = "";
     let stderr = "";

@@ -1,14 +1,20 @@
 import { DateTime } from "luxon";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
-import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
+import {
+  createDemoDataset,
+  type DatasetCalendar,
+  type DatasetEvent,
+} from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
-import { DEMO_SITE_URL } from "./demo-build.ts";
 
 /**
  * What a demo build must publish, worked out from the reference portal's
  * demo dataset (the data the build reads over HTTP) rather than from the
  * build's own code, so the published files are checked against the source.
  */
+
+/** Where the tests' builds say the site is published (SITE_URL). */
+export const DEMO_SITE_URL = "https://events.example.org";
 
 /** Site defaults (docs/configuration.md): FEED_PAST_DAYS and CANCELLED_GRACE_DAYS are 30. */
 const FEED_PAST_DAYS = 30;
@@ -21,6 +27,13 @@ export function demoEvents(now: string = NOW): DatasetEvent[] {
     dataset.calendars.filter((c) => c.organizations.includes(organization)).map((c) => c.id),
   );
   return dataset.events.filter((event) => visible.has(event.calendarId));
+}
+
+/** The calendars the demo organization's token sees, as the portal describes them. */
+export function demoCalendars(now: string = NOW): DatasetCalendar[] {
+  const dataset = createDemoDataset(now);
+  const organization = dataset.organizations[0]?.id ?? "";
+  return dataset.calendars.filter((c) => c.organizations.includes(organization));
 }
 
 /** The event page's absolute URL: what feeds link to and what every VEVENT's URL says. */

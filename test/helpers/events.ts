@@ -1,5 +1,6 @@
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
 import type { NewEvent } from "../../src/portal/index.ts";
+import { NOW } from "./clock.ts";
 
 /*
  * Events written for one test, with nothing but what the test is about: an
@@ -71,5 +72,22 @@ export function calendarOf(id: string, name = id): Calendar {
     timeZone: "Europe/Amsterdam",
     color: null,
     updatedAt: null,
+  };
+}
+
+/**
+ * The event as the build publishes one that got a new date at `at` (NOW by
+ * default): it started at `previousStart` before, and carries the badge.
+ */
+export function withNewDate(event: CalendarEvent, previousStart: string, at = NOW): CalendarEvent {
+  return {
+    ...event,
+    history: {
+      uid: null,
+      previousStarts: [previousStart],
+      rescheduledAt: at,
+      newDate: true,
+      removed: null,
+    },
   };
 }

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { type BuiltSite, buildSite } from "./demo-build.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -9,9 +10,30 @@ declare module "vitest" {
   }
 }
 
-/** A folder for the one demo build a test run shares (see test/helpers/demo-site.ts). */
-export function setup(project: TestProject): () => void {
+/** The shared demo build's outcome, written once the build has ended (see demo-site.ts). */
+export const DEMO_RESULT = "result.json";
+
+/**
+ * The one demo build a test run shares (test/helpers/demo-site.ts), started
+ * here, once, for the test files of the demo project. It runs while the
+ * other files run; those that read it wait for its outcome. Removed when the
+ * run ends, after the build has ended.
+ */
+export function setup(project: TestProject): () => Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "ecp-demo-site-"));
   project.provide("demoSiteRoot", root);
-  return () => rmSync(root, { recursive: true, force: true });
+  const done = (site: BuiltSite) => {
+    // Whole or not at all: readers see the file only once it is complete.
+    writeFileSync(join(root, `${DEMO_RESULT}.part`), JSON.stringify(site));
+    renameSync(join(root, `${DEMO_RESULT}.part`), join(root, DEMO_RESULT));
+  };
+  const dir = join(root, "_site");
+  const building = buildSite({ EVENT_API_CACHE_DIR: join(root, ".cache") }, dir).then(
+    done,
+    (error) => done({ status: null, stdout: "", stderr: String(error), log: String(error), dir }),
+  );
+  return async () => {
+    await building;
+    rmSync(root, { recursive: true, force: true });
+  };
 }

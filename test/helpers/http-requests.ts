@@ -36,7 +36,8 @@ export function rawStatus(origin: string, target: string, extraHeaders = ""): Pr
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let data = "";
-    socket.setTimeout(10_000, () => socket.destroy(new Error("raw request timed out")));
+    // An idle socket this long is a server that will not answer, however busy the machine.
+    socket.setTimeout(120_000, () => socket.destroy(new Error("raw request timed out")));
     socket.on("connect", () =>
       socket.write(
         `GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\n${extraHeaders}Connection: close\r\n\r\n`,

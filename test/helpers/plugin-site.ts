@@ -11,6 +11,7 @@ import type { SiteData } from "../../src/site/load.ts";
 import { buildViews } from "../../src/site/views.ts";
 import { buildWhenViews } from "../../src/site/when/when-views.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
 import { listFiles } from "./files.ts";
 import { TEST_SITE } from "./test-site.ts";
@@ -65,6 +66,7 @@ export interface PluginSiteOptions {
 export async function buildPluginSite(
   options: PluginSiteOptions,
 ): Promise<{ root: string; outputDir: string; warnings: readonly string[] }> {
+  noteBuild("fixture");
   const root = await mkdtemp(join(tmpdir(), "ecp-plugin-site-"));
   const inputDir = join(root, "in");
   const outputDir = join(root, "out");

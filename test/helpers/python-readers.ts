@@ -13,7 +13,8 @@ function runPython<T>(script: string, paths: readonly string[]): T {
   const result = spawnSync(SYSTEM_PYTHON, [join(import.meta.dirname, "python", script), ...paths], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    timeout: 60_000,
+    // Only a hang takes this long: parsing the largest files takes seconds on a slow machine.
+    timeout: 300_000,
   });
   if (result.status !== 0) {
     throw new Error(`${script} failed (${result.status}): ${result.stderr}`);
@@ -53,6 +54,14 @@ export const parseIcs = (paths: readonly string[]): PyCalendar[] =>
   runPython("parse-ics.py", paths);
 
 /**
+ * What libical's validator says of .ics files (python/libical-validate.py):
+ * its errors by file (none: valid), RFC 5545's and RFC 5546's rules for the
+ * file's METHOD, as icalvalidate reports them.
+ */
+export const libicalErrors = (paths: readonly string[]): Record<string, string[]> =>
+  runPython("libical-validate.py", paths);
+
+/**
  * What a reader sees in pages, feeds and JSON Feeds (python/read-text.py),
  * by file, relative to the site folder `dir`.
  */
@@ -78,6 +87,10 @@ export interface PyFeed {
     title: string;
     link: string;
     updated: string | null;
+    /** RSS's channel description or Atom's subtitle, as feedparser gives it. */
+    subtitle: string | null;
+    /** The same element's text as a strict XML parser reads it. */
+    description: string | null;
     links: { rel: string; href: string; type: string }[];
   };
   entries: {
@@ -111,6 +124,8 @@ export interface PyCalendar {
     end: PyDate | null;
     stamp: PyDate;
     url: string | null;
+    /** The CAL-ADDRESS and its CN, as icalendar reads them. */
+    organizer: { address: string; cn: string | null } | null;
   }[];
 }
 

@@ -30,7 +30,27 @@ export const hasPythonModule = (module: string): boolean =>
     return spawnSync(SYSTEM_PYTHON, ["-c", `import ${module}`]).status === 0;
   });
 
-/** Debian's nginx and Apache, for the web server configurations (test/build/web-servers.test.ts). */
+/** Debian's Java (default-jre-headless), which runs the Nu Html Checker (vnu.jar, Java 17 or newer). */
+export const JAVA_PATH = "/usr/bin/java";
+
+export const hasJava = (): boolean =>
+  systemDependency(`Java 17 or newer (${JAVA_PATH}, Debian's default-jre-headless)`, () => {
+    if (!existsSync(JAVA_PATH)) return false;
+    const version = spawnSync(JAVA_PATH, ["-version"], { encoding: "utf8" }).stderr ?? "";
+    return Number(/version "(\d+)/.exec(version)?.[1] ?? 0) >= 17;
+  });
+
+/** Debian's libical (libical3): the library icalvalidate runs, read through Python's ctypes. */
+export const LIBICAL = "libical.so.3";
+
+export const hasLibical = (): boolean =>
+  systemDependency(`libical (${LIBICAL}, Debian's libical3)`, () => {
+    if (!existsSync(SYSTEM_PYTHON)) return false;
+    const load = `import ctypes; ctypes.CDLL("${LIBICAL}")`;
+    return spawnSync(SYSTEM_PYTHON, ["-c", load]).status === 0;
+  });
+
+/** Debian's nginx and Apache, for the web server configurations (test/hosts/web-servers.test.ts). */
 export const NGINX_PATH = "/usr/sbin/nginx";
 export const APACHE_PATH = "/usr/sbin/apache2";
 

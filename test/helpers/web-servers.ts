@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { APACHE_PATH, NGINX_PATH } from "./system-packages.ts";
+import { waitUntil } from "./wait.ts";
 
 /*
  * Debian's nginx and Apache run in the foreground on a free loopback port,
@@ -129,17 +130,21 @@ async function running(child: ChildProcess, port: number): Promise<WebServer> {
     if (child.exitCode === null) child.kill("SIGTERM");
     await Promise.race([exited, sleep(5000)]);
   };
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    if (child.exitCode !== null) throw new Error(`The server stopped: ${output}`);
-    const answered = await fetch(`${origin}/`, { method: "HEAD" }).then(
-      () => true,
-      () => false,
+  try {
+    await waitUntil(
+      "the server answering",
+      () =>
+        fetch(`${origin}/`, { method: "HEAD" }).then(
+          () => true,
+          () => false,
+        ),
+      { failed: () => (child.exitCode !== null ? `it stopped: ${output}` : null) },
     );
-    if (answered) return { origin, log: () => output, stop };
-    await sleep(100);
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  await stop();
-  throw new Error(`The server did not answer within 10 s: ${output}`);
+  return { origin, log: () => output, stop };
 }
 
 export function freePort(): Promise<number> {

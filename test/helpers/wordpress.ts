@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MARIADB_INSTALL_DB, MARIADB_SERVER, PHP_PATH, WORDPRESS_ROOT } from "./system-packages.ts";
+import { waitUntil } from "./wait.ts";
 import { freePort } from "./web-servers.ts";
 
 /*
@@ -149,13 +150,16 @@ async function startMariaDb(
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   collect(server, note);
-  for (let waited = 0; waited < 20_000; waited += 100) {
-    if (server.exitCode !== null) throw new Error(`mariadbd stopped (exit ${server.exitCode})`);
-    if (readdirSync(work).includes("mysql.sock")) return server;
-    await sleep(100);
+  try {
+    await waitUntil("mariadbd's socket", () => readdirSync(work).includes("mysql.sock"), {
+      failed: () =>
+        server.exitCode !== null ? `mariadbd stopped (exit ${server.exitCode})` : null,
+    });
+  } catch (error) {
+    await stopChild(server, false);
+    throw error;
   }
-  await stopChild(server, false);
-  throw new Error("mariadbd did not open its socket within 20 s");
+  return server;
 }
 
 interface DocrootSettings {
@@ -268,14 +272,14 @@ echo json_encode(['url' => get_permalink($id)]), "\\n";
   return docroot;
 }
 
-/** Runs a command to its end (at most 60 s) and gives what it printed on stdout. */
+/** Runs a command to its end (stopped after 5 minutes: only a hang takes that long) and gives what it printed on stdout. */
 function run(
   command: string,
   args: readonly string[],
   note: (text: string) => void,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
@@ -295,19 +299,18 @@ function collect(child: ChildProcess, note: (text: string) => void): void {
   child.stderr?.setEncoding("utf8").on("data", note);
 }
 
-async function answering(server: ChildProcess, origin: string): Promise<void> {
-  for (let waited = 0; waited < 15_000; waited += 100) {
-    if (server.exitCode !== null) throw new Error(`php -S stopped (exit ${server.exitCode})`);
-    const answered = await fetch(`${origin}/wp-includes/js/wp-embed.min.js`, {
-      method: "HEAD",
-    }).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (answered) return;
-    await sleep(100);
-  }
-  throw new Error("php -S did not answer within 15 s");
+function answering(server: ChildProcess, origin: string): Promise<void> {
+  return waitUntil(
+    "php -S answering",
+    () =>
+      fetch(`${origin}/wp-includes/js/wp-embed.min.js`, { method: "HEAD" }).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    {
+      failed: () => (server.exitCode !== null ? `php -S stopped (exit ${server.exitCode})` : null),
+    },
+  );
 }
 
 /**

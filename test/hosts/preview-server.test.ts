@@ -118,4 +118,18 @@ describe("startPreviewServer in a folder of the host", () => {
     expect(root.headers.location).toBe("/events/");
     expect(await fetchPath("/embed/x/")).toMatchObject({ status: 404, body: "<h1>Not here</h1>" });
   });
+
+  it("should serve a folder whose name is percent-encoded in SITE_URL", async () => {
+    const spaced = await startPreviewServer({ root: site, basePath: "/my%20events" });
+    try {
+      const response = await request(`${spaced.origin}/my%20events/embed/x/`);
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.text()).toBe("<h1>Widget</h1>");
+      const root = await request(`${spaced.origin}/`);
+      await root.body.dump();
+      expect(root.headers.location).toBe("/my%20events/");
+    } finally {
+      await spaced.close();
+    }
+  });
 });

@@ -66,7 +66,7 @@ describe("the S3 upload passes", () => {
       });
       expect(files.length).toBeGreaterThan(500);
       expect(wrong).toEqual([]);
-      // The kinds a bucket must be told: calendars, downloads, feeds, JSON.
+      // The kinds a bucket must be told: calendars, downloads, feeds, JSON, images.
       expect(passes.map((pass) => pass.headers["Content-Type"] ?? null)).toEqual([
         "text/calendar; charset=utf-8",
         "text/calendar; charset=utf-8",
@@ -74,8 +74,12 @@ describe("the S3 upload passes", () => {
         "application/atom+xml; charset=utf-8",
         "application/feed+json; charset=utf-8",
         "application/json",
+        // Event images: their type from their extension, stored as downloads (netlify.toml).
+        null,
         null,
       ]);
+      expect(passes.at(-2)?.headers["Content-Disposition"]).toBe("attachment");
+      expect(passes.at(-2)?.filters).toContainEqual(["include", "media/*"]);
     },
   );
 

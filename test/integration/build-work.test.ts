@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +10,10 @@ import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/m
 /**
  * The build's work, counted instead of timed (docs/performance.md): what a
  * regression to per-call parsing, double rendering or needless requests
- * would change fails here, on any machine, without a clock.
+ * would change fails here, on any machine, without a clock. Among it, the
+ * search index in parts (docs/site.md, "Search and filters"): which parts
+ * Pagefind indexes is counted, and the files of the parts it does not
+ * index must keep every byte, so hosts upload and browsers fetch them once.
  */
 
 const SYNTHETIC = { calendars: 3, eventsPerCalendar: 100 };
@@ -22,6 +25,10 @@ interface Metrics extends BuildMetrics {
     readonly required: Readonly<Record<string, number>>;
     readonly recommended: Readonly<Record<string, number>>;
   };
+}
+
+interface PartsList {
+  readonly parts: readonly { readonly key: string; readonly records: number }[];
 }
 
 let portal: RunningPortal;
@@ -55,13 +62,86 @@ async function build(
 const count = (metrics: Metrics, name: string) => counter(metrics, name);
 const tree = fileTree;
 
-function searchIndexFiles(files: Map<string, string>): Map<string, string> {
-  return new Map([...files].filter(([file]) => file.startsWith("pagefind/")));
+/** The main portal's site, built again and again into `site/`. */
+const site = () => join(work, "site");
+
+/** Every file of the site's search index, its bytes by path (relative to the index's folder). */
+const indexFiles = () => tree(join(site(), "pagefind"));
+
+/** The top-level names (a part's folder, or a shared file) whose files differ between two builds. */
+function touched(before: Map<string, string>, after: Map<string, string>): Set<string> {
+  const names = new Set<string>();
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    if (before.get(path) !== after.get(path)) names.add(path.split("/")[0] ?? "");
+  }
+  return names;
+}
+
+function partsList(): PartsList {
+  return JSON.parse(readFileSync(join(site(), "pagefind", "parts.json"), "utf8")) as PartsList;
+}
+
+/** The part an event's record is in: the UTC month it starts in, worked out apart from the build. */
+const monthOf = (start: string) => new Date(Date.parse(start)).toISOString().slice(0, 7);
+
+/** The synthetic portal's events as the build reads them before any edit. */
+const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(NOW) });
+
+interface Built {
+  readonly metrics: Metrics;
+  /** The search index's files right after the build. */
+  readonly index: Map<string, string>;
+}
+
+interface Sequence {
+  readonly cold: Built & { readonly parts: PartsList };
+  readonly warm: Built;
+  /** After a new title for every 50th event (from the 8th on). */
+  readonly changed: Built;
+  readonly edited: readonly (typeof dataset.events)[number][];
+}
+
+let sequence: Promise<Sequence> | undefined;
+
+/**
+ * The main portal's site with its share cards, built cold, again from the
+ * unchanged portal, then after six events got a new title: made once, in
+ * that order, for the tests that count their work, whichever runs first.
+ */
+function buildSequence(): Promise<Sequence> {
+  sequence ??= (async () => {
+    const built = async (): Promise<Built> => {
+      const metrics = await build(site());
+      return { metrics, index: await indexFiles() };
+    };
+    const cold = { ...(await built()), parts: partsList() };
+    const warm = await built();
+    const edited = dataset.events.filter((_, index) => index % 50 === 7);
+    for (const event of edited) {
+      portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
+    }
+    const changed = await built();
+    return { cold, warm, changed, edited };
+  })();
+  return sequence;
+}
+
+let plain: Promise<Metrics> | undefined;
+
+/**
+ * A build of the main portal without share cards, into `plain/`: made once
+ * for the tests that compare it with a build of other settings or another
+ * size, whichever runs first.
+ */
+function plainBuild(): Promise<Metrics> {
+  plain ??= build(join(work, "plain"), { SHARE_CARDS: "off" });
+  return plain;
 }
 
 describe("build work", () => {
   it("should fetch, parse and render each event once, and nothing again when the portal is unchanged", async () => {
-    const cold = await build(join(work, "site"));
+    const built = await buildSequence();
+    const cold = built.cold.metrics;
     expect(cold.events).toBe(EVENTS);
     // One calendar list page, one 100-event page per calendar, one details call per event.
     expect(count(cold, "fetch.listRequests")).toBe(1 + SYNTHETIC.calendars);
@@ -82,9 +162,8 @@ describe("build work", () => {
     // Four share cards per event (drawn while the portal was read), each once.
     expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
     expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * EVENTS);
-    const coldIndex = searchIndexFiles(await tree(join(work, "site")));
 
-    const warm = await build(join(work, "site"));
+    const warm = built.warm.metrics;
     expect(count(warm, "fetch.detailRequests")).toBe(0);
     expect(count(warm, "fetch.listRequests")).toBe(1 + SYNTHETIC.calendars);
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
@@ -95,14 +174,10 @@ describe("build work", () => {
     expect(count(warm, "searchIndexBuilt")).toBe(0);
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(count(warm, "cards.rendered")).toBe(0);
-    expect(searchIndexFiles(await tree(join(work, "site")))).toEqual(coldIndex);
+    expect(built.warm.index).toEqual(built.cold.index);
 
-    const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 1, now: new Date(NOW) });
-    const edited = dataset.events.filter((_, index) => index % 50 === 7);
-    for (const event of edited) {
-      portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
-    }
-    const changed = await build(join(work, "site"));
+    const { edited } = built;
+    const changed = built.changed.metrics;
     expect(edited.length).toBe(6);
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
@@ -110,37 +185,99 @@ describe("build work", () => {
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     expect(count(changed, "cards.rendered")).toBe(4 * edited.length);
     // The index is in parts by the UTC month events start in: only the edited events' parts.
-    const months = new Set(
-      edited.map((event) => new Date(Date.parse(event.start)).toISOString().slice(0, 7)),
-    );
+    const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);
     expect(count(changed, "searchPartsReused")).toBe(count(cold, "searchPartsBuilt") - months.size);
-    expect(searchIndexFiles(await tree(join(work, "site")))).not.toEqual(coldIndex);
-    // Three builds of 300 events with their share cards, on two shared cores.
-  }, 300_000);
+    expect(built.changed.index).not.toEqual(built.cold.index);
+    // Only those parts' files change, and the list of parts, which names their new entries.
+    expect(touched(built.cold.index, built.changed.index)).toEqual(
+      new Set([...months, "parts.json"]),
+    );
+  });
+
+  it("should index every search part when cold, none when nothing changed, and only the parts of edited events", async () => {
+    const { cold, warm, changed } = await buildSequence();
+    const { parts } = cold.parts;
+    // One part per UTC month the events start in, together holding every event.
+    expect(parts.map((part) => part.key)).toEqual(
+      [...new Set(dataset.events.map((event) => monthOf(event.start)))].sort(),
+    );
+    expect(parts.length).toBeGreaterThan(5);
+    expect(parts.reduce((sum, part) => sum + part.records, 0)).toBe(EVENTS);
+    expect(count(cold.metrics, "searchPartsBuilt")).toBe(parts.length);
+    expect(count(cold.metrics, "searchPartsReused")).toBe(0);
+    expect(count(cold.metrics, "searchRecordsIndexed")).toBe(EVENTS);
+
+    expect(count(warm.metrics, "searchPartsBuilt")).toBe(0);
+    expect(count(warm.metrics, "searchPartsReused")).toBe(parts.length);
+    expect(count(warm.metrics, "searchRecordsIndexed")).toBe(0);
+    expect(warm.index).toEqual(cold.index);
+
+    // A new title: the event's part alone is indexed again, and only its files
+    // and the list of parts (which names the part's new entry) change.
+    const edited = dataset.events[17];
+    if (!edited) throw new Error("no event to edit");
+    portal.updateEvent(edited.calendarId, edited.id, { title: `${edited.title}, moved indoors` });
+    const retitled = await build(site());
+    const editedPart = parts.find((part) => part.key === monthOf(edited.start));
+    expect(count(retitled, "searchPartsBuilt")).toBe(1);
+    expect(count(retitled, "searchPartsReused")).toBe(parts.length - 1);
+    expect(count(retitled, "searchRecordsIndexed")).toBe(editedPart?.records);
+    const retitledIndex = await indexFiles();
+    expect(touched(changed.index, retitledIndex)).toEqual(new Set([editedPart?.key, "parts.json"]));
+
+    // A new date a month and a half later: the part it left and the part it
+    // joined, and no other.
+    const moved = dataset.events.find(
+      (event) =>
+        !event.allDay &&
+        monthOf(event.start) !== monthOf(edited.start) &&
+        monthOf(new Date(Date.parse(event.start) - 45 * 86_400_000).toISOString()) !==
+          monthOf(edited.start) &&
+        Date.parse(event.start) - 45 * 86_400_000 > Date.parse(NOW) - 30 * 86_400_000,
+    );
+    if (!moved) throw new Error("no event to move");
+    const earlier = (iso: string) => new Date(Date.parse(iso) - 45 * 86_400_000).toISOString();
+    portal.updateEvent(moved.calendarId, moved.id, {
+      start: earlier(moved.start),
+      end: earlier(moved.end),
+    });
+    const rescheduled = await build(site());
+    const expected = new Set([monthOf(moved.start), monthOf(earlier(moved.start))]);
+    expect(expected.size).toBe(2);
+    expect(count(rescheduled, "searchPartsBuilt")).toBe(2);
+    expect(count(rescheduled, "searchPartsReused")).toBe(parts.length - 2);
+    expect(touched(retitledIndex, await indexFiles())).toEqual(
+      new Set([...expected, "parts.json"]),
+    );
+  });
 
   it("should render a feed again only when what it shows changed, and keep the others as a fresh build writes them", async () => {
     const own = await startPortal({ port: 0, now: NOW, seed: 3, synthetic: SYNTHETIC });
-    const site = join(work, "feeds");
+    const feedsSite = join(work, "feeds");
     const env = { SHARE_CARDS: "off" };
     try {
-      const cold = await build(site, env, own);
+      const cold = await build(feedsSite, env, own);
       const feeds = count(cold, "rendered.feeds");
       expect(feeds).toBeGreaterThan(3 * SYNTHETIC.calendars);
       expect(count(cold, "reused.feeds")).toBe(0);
 
-      const warm = await build(site, env, own);
+      const warm = await build(feedsSite, env, own);
       expect(count(warm, "rendered.feeds")).toBe(0);
       expect(count(warm, "reused.feeds")).toBe(feeds);
 
       // The next event's title: the feeds that show it are rendered, the others kept.
-      const dataset = createSyntheticDataset({ ...SYNTHETIC, seed: 3, now: new Date(NOW) });
-      const [next] = dataset.events
+      const ownEvents = createSyntheticDataset({
+        ...SYNTHETIC,
+        seed: 3,
+        now: new Date(NOW),
+      }).events;
+      const [next] = ownEvents
         .filter((event) => Date.parse(event.start) > Date.parse(NOW))
         .sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
       if (!next) throw new Error("the synthetic portal has no upcoming event");
       own.updateEvent(next.calendarId, next.id, { title: `${next.title}, moved indoors` });
-      const edited = await build(site, env, own);
+      const edited = await build(feedsSite, env, own);
       const again = count(edited, "rendered.feeds");
       // At least the site's and its calendar's three feeds; never all of them.
       expect(again).toBeGreaterThanOrEqual(6);
@@ -161,17 +298,17 @@ describe("build work", () => {
             /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file),
           ),
         );
-      const published = await feedFiles(site);
+      const published = await feedFiles(feedsSite);
       expect(published.size).toBe(feeds);
       expect(published).toEqual(await feedFiles(fresh));
     } finally {
       await own.close();
     }
-  }, 300_000);
+  });
 
   it("should write two files fewer per event with EVENT_EMBEDS=off, and no card", async () => {
-    const on = await build(join(work, "embeds-on"));
-    const off = await build(join(work, "embeds-off"), { EVENT_EMBEDS: "off" });
+    const on = await plainBuild();
+    const off = await build(join(work, "embeds-off"), { EVENT_EMBEDS: "off", SHARE_CARDS: "off" });
     expect(count(off, "rendered.event card")).toBe(0);
     expect(count(off, "rendered.event oembed")).toBe(0);
     expect(on.files - off.files).toBe(2 * EVENTS);
@@ -190,7 +327,7 @@ describe("build work", () => {
     });
     try {
       // About pages, not pictures: without share cards.
-      const small = await build(join(work, "small"), { SHARE_CARDS: "off" });
+      const small = await plainBuild();
       const large = await build(join(work, "large"), { SHARE_CARDS: "off" }, double);
       expect(large.events).toBe(2 * EVENTS);
       // Eleventy keeps each page it renders until its run ends: it renders the

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { headersFor, loadHeaderRules } from "../../src/hosts/headers.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser, watchPage } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
@@ -118,17 +118,14 @@ describe("a build for Cloudflare Pages with the event downloads inline", () => {
     expect(Math.max(...text.split("\n").map((line) => line.length))).toBeLessThanOrEqual(2000);
   });
 
-  it.runIf(hasChromium())(
-    "should download the event's calendar from the link under the site's policy, in a browser",
-    async () => {
+  describe.runIf(hasChromium())("in a browser", () => {
+    const chromium = useBrowser();
+
+    it("should download the event's calendar from the link under the site's policy", async () => {
       const server: PreviewServer = await startPreviewServer({ root: site.dir });
-      const { browser, close } = await launchBrowser();
       try {
-        const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
-        const problems: string[] = [];
-        page.on("console", (message) => {
-          if (message.type() === "error") problems.push(message.text());
-        });
+        const page = await (await chromium.visitor({ acceptDownloads: true })).newPage();
+        const { problems } = watchPage(page);
         const file = files.find((name) => INLINE_LINK.test(readSiteFile(site.dir, name))) ?? "";
         await page.goto(`${server.origin}${urlPathOf(file)}`);
         const [download] = await Promise.all([
@@ -145,9 +142,8 @@ describe("a build for Cloudflare Pages with the event downloads inline", () => {
         expect(icalJsEvents(text)).toHaveLength(1);
         expect(problems).toEqual([]);
       } finally {
-        await close();
         await server.close();
       }
-    },
-  );
+    });
+  });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metaPolicy } from "../../src/hosts/page-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { listFiles, readSiteFile } from "../helpers/files.ts";
@@ -38,7 +38,13 @@ describe("a GitHub Pages project site", () => {
     server.setRoot(join(root, REPO));
     start = `${server.origin}/${REPO}/`;
     site = await buildSite(
-      { SITE_URL: start, DEPLOY_TARGET: "github-pages", EVENT_API_CACHE_DIR: join(work, "cache") },
+      {
+        SITE_URL: start,
+        DEPLOY_TARGET: "github-pages",
+        EVENT_API_CACHE_DIR: join(work, "cache"),
+        // The share cards' addresses in a folder are test/integration/share-cards.test.ts's.
+        SHARE_CARDS: "off",
+      },
       join(root, REPO),
     );
     expect(site.status, site.log).toBe(0);
@@ -86,52 +92,40 @@ describe("a GitHub Pages project site", () => {
     );
   });
 
-  it.runIf(hasChromium())(
-    "should refuse inline scripts by the meta alone, and still search, in a browser",
-    async () => {
-      const { browser, close } = await launchBrowser();
-      try {
-        const page = await (await browser.newContext()).newPage();
-        const problems: string[] = [];
-        page.on("console", (message) => {
-          if (message.type() === "error") problems.push(message.text());
-        });
-        page.on("pageerror", (error) => problems.push(error.message));
-        const runsInline = async (url: string) => {
-          await page.goto(url);
-          return page.evaluate(
-            () =>
-              new Promise<boolean>((resolve) => {
-                const w = window as unknown as { inlineRan?: boolean };
-                const script = document.createElement("script");
-                script.textContent = "window.inlineRan = true;";
-                document.head.append(script);
-                setTimeout(() => resolve(w.inlineRan === true), 100);
-              }),
-          );
-        };
-        // The server sends no policy: on a page of its own without the meta, the inline script runs...
-        writeFileSync(join(site.dir, "control.html"), "<!DOCTYPE html><title>control</title>");
-        expect(await runsInline(`${start}control.html`)).toBe(true);
-        rmSync(join(site.dir, "control.html"));
-        // ...and with it, it does not, on an event page as on the search page.
-        const eventPage = `${start}calendars/city/`;
-        expect(await runsInline(eventPage)).toBe(false);
-        expect(await runsInline(`${start}search/`)).toBe(false);
-        expect(problems.some((text) => /Content Security Policy/i.test(text))).toBe(true);
-        problems.length = 0;
+  describe.runIf(hasChromium())("in a browser", () => {
+    const chromium = useBrowser();
 
-        // Pagefind's WebAssembly is allowed by the search page's meta, as by its header.
-        await page.goto(`${start}search/?q=jazz`);
-        const first = page.locator("#search-results a").first();
-        await first.waitFor({ timeout: 20_000 });
-        expect(await first.getAttribute("href")).toMatch(
-          new RegExp(`^/${REPO}/calendars/[^/]+/events/[^/]+/$`),
-        );
-        expect(problems).toEqual([]);
-      } finally {
-        await close();
-      }
-    },
-  );
+    it("should refuse inline scripts by the meta alone, and still search", async () => {
+      const { page, problems } = await chromium.newPage();
+      const runsInline = async (url: string) => {
+        await page.goto(url);
+        // An inline script runs as it is inserted, or never.
+        return page.evaluate(() => {
+          const script = document.createElement("script");
+          script.textContent = "window.inlineRan = true;";
+          document.head.append(script);
+          return (window as unknown as { inlineRan?: boolean }).inlineRan === true;
+        });
+      };
+      // The server sends no policy: on a page of its own without the meta, the inline script runs...
+      writeFileSync(join(site.dir, "control.html"), "<!DOCTYPE html><title>control</title>");
+      expect(await runsInline(`${start}control.html`)).toBe(true);
+      rmSync(join(site.dir, "control.html"));
+      // ...and with it, it does not, on an event page as on the search page.
+      const eventPage = `${start}calendars/city/`;
+      expect(await runsInline(eventPage)).toBe(false);
+      expect(await runsInline(`${start}search/`)).toBe(false);
+      expect(problems.some((text) => /Content Security Policy/i.test(text))).toBe(true);
+      problems.length = 0;
+
+      // Pagefind's WebAssembly is allowed by the search page's meta, as by its header.
+      await page.goto(`${start}search/?q=jazz`);
+      const first = page.locator("#search-results a").first();
+      await first.waitFor();
+      expect(await first.getAttribute("href")).toMatch(
+        new RegExp(`^/${REPO}/calendars/[^/]+/events/[^/]+/$`),
+      );
+      expect(problems).toEqual([]);
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
 import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
@@ -28,7 +28,12 @@ describe("a site under a path prefix", () => {
     server.setRoot(join(work, "root", "events"));
     start = `${server.origin}/events/`;
     site = await buildSite(
-      { SITE_URL: start, EVENT_API_CACHE_DIR: join(work, "cache") },
+      {
+        SITE_URL: start,
+        EVENT_API_CACHE_DIR: join(work, "cache"),
+        // The share cards' addresses in a folder are test/integration/share-cards.test.ts's.
+        SHARE_CARDS: "off",
+      },
       join(work, "root", "events"),
     );
     expect(site.status, site.log).toBe(0);
@@ -81,16 +86,11 @@ describe("a site under a path prefix", () => {
     }
   });
 
-  it.runIf(hasChromium())(
-    "should find events with the search page and open them in the folder, in a browser",
-    async () => {
-      const { browser, close } = await launchBrowser();
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on("console", (message) => {
-        if (message.type() === "error") problems.push(message.text());
-      });
+  describe.runIf(hasChromium())("in a browser", () => {
+    const chromium = useBrowser();
+
+    it("should find events with the search page and open them in the folder", async () => {
+      const { page, context, problems } = await chromium.newPage();
       page.on("response", (response) => {
         if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
       });
@@ -103,25 +103,21 @@ describe("a site under a path prefix", () => {
         else if (path.includes("/pagefind/") && !path.startsWith("/events/pagefind/"))
           problems.push(`outside the folder: ${path}`);
       });
-      try {
-        await page.goto(`${start}search/?q=jazz`);
-        const first = page.locator("#search-results a").first();
-        await first.waitFor({ timeout: 20_000 });
-        const href = await first.getAttribute("href");
-        expect(href).toMatch(/^\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
-        await first.click();
-        await page.waitForURL(/\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
-        expect(await page.locator("h1").first().textContent()).toMatch(/jazz/i);
-        expect(parts.size).toBeGreaterThan(1);
-        // The header's search form stays in the folder too.
-        await page.fill("#site-search-q", "market");
-        await page.press("#site-search-q", "Enter");
-        await page.waitForURL(`${start}search/?q=market`);
-        await page.locator("#search-results a").first().waitFor({ timeout: 20_000 });
-        expect(problems).toEqual([]);
-      } finally {
-        await close();
-      }
-    },
-  );
+      await page.goto(`${start}search/?q=jazz`);
+      const first = page.locator("#search-results a").first();
+      await first.waitFor();
+      const href = await first.getAttribute("href");
+      expect(href).toMatch(/^\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
+      await first.click();
+      await page.waitForURL(/\/events\/calendars\/[^/]+\/events\/[^/]+\/$/);
+      expect(await page.locator("h1").first().textContent()).toMatch(/jazz/i);
+      expect(parts.size).toBeGreaterThan(1);
+      // The header's search form stays in the folder too.
+      await page.fill("#site-search-q", "market");
+      await page.press("#site-search-q", "Enter");
+      await page.waitForURL(`${start}search/?q=market`);
+      await page.locator("#search-results a").first().waitFor();
+      expect(problems).toEqual([]);
+    });
+  });
 });

@@ -155,7 +155,7 @@ describe("a build from the settings check-api proposes, saved as a .env file", (
       EVENT_API_CACHE_DIR: join(work, ".cache"),
     });
     site = output;
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await portal?.close();

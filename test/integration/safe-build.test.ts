@@ -3,13 +3,18 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { type CommandRun as BuildRun, buildSite } from "../helpers/demo-build.ts";
+import { demoPart, firstOfEachCalendar } from "../helpers/demo-parts.ts";
 
-/** The real build into `output`, reading the portal this test runs. */
+/**
+ * The real build into `output`, reading the portal this test runs; about
+ * what is published or kept, not the pictures links share as: without
+ * share cards.
+ */
 const runBuild = (env: Record<string, string>, output: string, cacheDir: string) =>
-  buildSite({ ...env, EVENT_API_CACHE_DIR: cacheDir }, output);
+  buildSite({ SHARE_CARDS: "off", ...env, EVENT_API_CACHE_DIR: cacheDir }, output);
 
 /** Every file below `dir` with the SHA-256 of its bytes, keyed by relative path. */
 function hashTree(dir: string): Record<string, string> {
@@ -30,6 +35,13 @@ const manifestEvents = (output: string): number =>
   ).totals.events;
 
 const logOf = (run: BuildRun) => `${run.stdout}${run.stderr}`;
+
+/**
+ * What the builds read: the demo's first sixteen events of each calendar,
+ * enough for a shrink to show, few enough for the many builds here to be
+ * quick (what is kept or refused does not depend on the count).
+ */
+const PORTAL = demoPart(firstOfEachCalendar(16));
 
 /** A failed build: exit 1, exactly one `error:` line, no stack trace. Returns that line. */
 function failureLine(run: BuildRun): string {
@@ -67,11 +79,11 @@ describe("safe builds", () => {
     const closed = await startPortal({ host: "127.0.0.1", port: 0 });
     closedUrl = closed.url;
     await closed.close();
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW });
+    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset: PORTAL });
     const first = await runBuild(api(), output, cacheDir);
     if (first.status !== 0) throw new Error(`The first build failed:\n${logOf(first)}`);
     baselineEvents = manifestEvents(output);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await portal?.close();
@@ -110,7 +122,7 @@ describe("safe builds", () => {
   });
 
   it("should refuse to publish a site that lost most of its events unless ALLOW_SHRINK is set", async () => {
-    const demo = createDemoDataset(NOW);
+    const demo = PORTAL;
     // Keep one event in five: every calendar keeps some, the site loses about 80%.
     const shrunk = await startPortal({
       host: "127.0.0.1",
@@ -146,7 +158,7 @@ describe("safe builds", () => {
     const grown = await runBuild(api(), output, cacheDir);
     expect(grown.status, logOf(grown)).toBe(0);
     expect(manifestEvents(output)).toBe(baselineEvents);
-  }, 300_000);
+  });
 
   // Last: it stops the portal the earlier builds read.
   it("should build from cached data with EVENT_API_ALLOW_STALE while the portal is down, and fail without it", async () => {
@@ -165,5 +177,5 @@ describe("safe builds", () => {
     expect(stale.stdout).toMatch(/warnings\s+\d+[\s\S]*STALE DATA/);
     expect(manifestEvents(output)).toBe(baselineEvents);
     expect(readdirSync(join(work, "out"))).toEqual(["_site"]);
-  }, 180_000);
+  });
 });

@@ -2,14 +2,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
-import {
-  createDemoDataset,
-  type PortalDataset,
-  type RunningPortal,
-  startPortal,
-} from "../../src/portal/index.ts";
+import { type PortalDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
+import { demoPart, firstOfEachCalendar } from "../helpers/demo-parts.ts";
 import { listFilesSync } from "../helpers/files.ts";
 import { decodePng, pngSize } from "../helpers/png.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -25,16 +21,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
 const SITE_URL = "https://example.org/events";
 
 /** The demo's calendars, with their first eight events each (images among them). */
-function smallDemo(): PortalDataset {
-  const demo = createDemoDataset(new Date(NOW));
-  const seen = new Map<string, number>();
-  const events = demo.events.filter((event) => {
-    const n = (seen.get(event.calendarId) ?? 0) + 1;
-    seen.set(event.calendarId, n);
-    return n <= 8;
-  });
-  return { ...demo, events };
-}
+const smallDemo = (): PortalDataset => demoPart(firstOfEachCalendar(8));
 
 interface Metrics {
   readonly counters: Readonly<Record<string, number>>;

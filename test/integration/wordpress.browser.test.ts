@@ -1,13 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Browser, BrowserContext, Frame, Locator, Page } from "playwright-core";
+import type { BrowserContext, Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { WIDGET_INITIAL_HEIGHT } from "../../src/widget/options.ts";
 import { OEMBED_WIDTH } from "../../src/widget/snippets.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser, watchPage } from "../helpers/browser.ts";
 import { NOW } from "../helpers/clock.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
+import { startingBetween, useDemoPartPortal } from "../helpers/demo-parts.ts";
 import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
 import { hasWordPress } from "../helpers/system-packages.ts";
 import { startWordPress, type WordPressSite } from "../helpers/wordpress.ts";
@@ -42,17 +43,18 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
   let widget: RunningServer;
   let site: BuiltSite | undefined;
   let wordpress: WordPressSite | undefined;
-  let browser: Browser | undefined;
-  let closeBrowser: (() => Promise<void>) | undefined;
+  const chromium = useBrowser();
+  // The demo's events of March and April: the widget's lists, quicker to build.
+  const portal = useDemoPartPortal(startingBetween("2026-03-01", "2026-05-01"));
   let postUrl = "";
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     widget = await startStaticServer();
     const port = Number(new URL(widget.origin).port);
     // The build and WordPress's setup side by side: neither needs the other.
     const [built, started] = await Promise.allSettled([
-      buildSite({ SITE_URL: widget.origin }),
+      // The widget, not the pictures links share as: without share cards.
+      buildSite({ ...portal(), SITE_URL: widget.origin, SHARE_CARDS: "off" }),
       startWordPress({
         allowedPort: port,
         plugins: [PLUGIN],
@@ -69,12 +71,9 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
       "What's on",
       `${widget.origin}${paths.calendar(CALENDAR)}`,
     );
-    ({ browser, close: closeBrowser } = await launchBrowser());
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await closeBrowser?.();
     await wordpress?.stop();
     await widget?.close();
     if (site) removeBuild(site);
@@ -87,30 +86,20 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
 
   /** The post, in a new browser context whose clock reads `now`. */
   async function visitPost(now: string, url = postUrl): Promise<Visit> {
-    if (!browser) throw new Error("no browser");
-    const context = await browser.newContext({
+    const context = await chromium.visitor({
       timezoneId: "Europe/Amsterdam",
       viewport: { width: 1000, height: 900 },
+      at: now,
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(now));
-    const problems: string[] = [];
-    const requests: Visit["requests"][number][] = [];
+    const page = await context.newPage();
+    const { problems } = watchPage(page);
     await context.route("**/*", async (route) => {
       const url = route.request().url();
       if (isLoopback(url)) return route.continue();
       problems.push(`request off the machine: ${url}`);
       return route.abort();
     });
-    const page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("dialog", (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
+    const requests: Visit["requests"][number][] = [];
     const requestStatus = new WeakMap<object, number>();
     page.on("request", (request) => {
       requests.push({ url: request.url(), status: () => requestStatus.get(request) });
@@ -123,9 +112,9 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
   /** WordPress's iframe and the widget inside it, once the widget has applied its options. */
   async function embedded(page: Page): Promise<{ iframe: Locator; frame: Frame }> {
     const iframe = page.locator(".wp-block-post-content iframe.wp-embedded-content");
-    const frame = await (await iframe.elementHandle({ timeout: 10_000 }))?.contentFrame();
+    const frame = await (await iframe.elementHandle())?.contentFrame();
     if (!frame) throw new Error(`No embed in the post:\n${wordpress?.log()}`);
-    await frame.waitForSelector("#ecp[data-state=ready]", { timeout: 10_000 });
+    await frame.waitForSelector("#ecp[data-state=ready]");
     return { iframe, frame };
   }
 
@@ -185,7 +174,7 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
       frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
     const framed = async () => (await iframe.boundingBox())?.height ?? 0;
     await expect
-      .poll(async () => Math.abs((await framed()) - (await content())), { timeout: 5_000 })
+      .poll(async () => Math.abs((await framed()) - (await content())))
       .toBeLessThanOrEqual(2);
     const height = await content();
     expect(height).not.toBe(WIDGET_INITIAL_HEIGHT);
@@ -219,7 +208,7 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     // So no link tells a screen reader it opens a new tab.
     expect(await frame.getByRole("link", { name: /new tab/i }).count()).toBe(0);
     await link.click();
-    await page.waitForURL(href, { timeout: 10_000 });
+    await page.waitForURL(href);
     expect(await page.locator("h1").first().textContent()).toContain(title ?? "");
     expect(problems).toEqual([]);
   });
@@ -232,9 +221,9 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     const { page, problems } = await visitPost(NOW, url);
     // The one-line embed: embed.js put the widget's iframe where its fallback link was.
     const iframe = page.locator(".wp-block-post-content iframe");
-    const frame = await (await iframe.elementHandle({ timeout: 10_000 }))?.contentFrame();
+    const frame = await (await iframe.elementHandle())?.contentFrame();
     if (!frame) throw new Error(`No widget in the post:\n${wordpress.log()}`);
-    await frame.waitForSelector("#ecp[data-state=ready]", { timeout: 10_000 });
+    await frame.waitForSelector("#ecp[data-state=ready]");
     expect(await page.locator("a[data-ecp-fallback]").count()).toBe(0);
     expect(await iframe.getAttribute("sandbox")).toBeNull();
     const titles = upcomingTitles(NOW, 3, "music");
@@ -243,9 +232,7 @@ describe.skipIf(!hasWordPress())("the widget in WordPress", () => {
     const content = () =>
       frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
     await expect
-      .poll(async () => Math.abs(((await iframe.boundingBox())?.height ?? 0) - (await content())), {
-        timeout: 5_000,
-      })
+      .poll(async () => Math.abs(((await iframe.boundingBox())?.height ?? 0) - (await content())))
       .toBeLessThanOrEqual(1);
     expect(problems).toEqual([]);
   });

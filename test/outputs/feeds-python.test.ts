@@ -2,20 +2,21 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { buildFixtureSite, removeFixtureSite } from "../helpers/plugin-site.ts";
-import { type PyFeed, parseFeeds, parseIcs } from "../helpers/python-readers.ts";
-import { hasPythonModule } from "../helpers/system-packages.ts";
+import { libicalErrors, type PyFeed, parseFeeds, parseIcs } from "../helpers/python-readers.ts";
+import { hasLibical, hasPythonModule } from "../helpers/system-packages.ts";
 import { TEST_SITE } from "../helpers/test-site.ts";
 
 // Evaluated at collection: skips with a printed reason here, throws in CI.
 const hasFeedparser = hasPythonModule("feedparser");
 const hasIcalendar = hasPythonModule("icalendar");
+const hasLibicalValidator = hasLibical();
 
 let outDir = "";
 let files: string[] = [];
 const absolute = (list: string[]) => list.map((file) => join(outDir, file));
 
 beforeAll(async () => {
-  if (!hasFeedparser && !hasIcalendar) return;
+  if (!hasFeedparser && !hasIcalendar && !hasLibicalValidator) return;
   ({ outDir, files } = await buildFixtureSite(hostileSnapshot, TEST_SITE));
 });
 
@@ -127,6 +128,16 @@ describe("feeds-python", () => {
         "Injected END:VEVENT BEGIN:VEVENT UID:evil@example.org",
       );
       expect(site?.name).toBe("City Events");
+    },
+  );
+
+  it.skipIf(!hasLibicalValidator)(
+    "should pass every .ics, hostile text and all, through libical's validator without an error",
+    () => {
+      const icsFiles = absolute(files.filter((file) => file.endsWith(".ics")));
+      const errors = libicalErrors(icsFiles);
+      expect(Object.keys(errors)).toHaveLength(icsFiles.length);
+      expect(Object.entries(errors).filter(([, list]) => list.length > 0)).toEqual([]);
     },
   );
 });

@@ -9,6 +9,7 @@ import {
 import { imageMediaType } from "../../src/outputs/feeds-image-type.ts";
 import { hostileSnapshot } from "../fixtures/feeds-hostile.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { jsonFeedProblems } from "../helpers/json-feed-spec.ts";
 import { SITE_WIDE, siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 interface JsonFeedItem {
@@ -195,7 +196,7 @@ describe("feeds", () => {
   it("should keep categories, escaped, in every format", () => {
     const rss = renderRss(fixtureSnapshot.events, options());
     expect(rss).toContain(
-      '<category domain="https://events.example.org/categories/_54616c6b7320262044656261746573/">Talks &amp; &lt;Debates&gt;</category>',
+      '<category domain="https://events.example.org/categories/_54616c6b7320262044656261746573/">Talks &#x26; &#x3C;Debates&#x3E;</category>',
     );
     const atom = renderAtom(fixtureSnapshot.events, options());
     expect(atom).toContain(
@@ -234,11 +235,61 @@ describe("feeds", () => {
       const xml = render(hostileSnapshot.events, options());
       const controls = [...xml].filter((char) => char < " " && !"\t\n\r".includes(char));
       expect(controls).toEqual([]);
-      // Outside CDATA sections every "&" starts an entity and no "]]>" is left.
+      // Outside CDATA sections every "&" starts a reference and no "]]>" is left.
       const outside = xml.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, "");
       expect(outside).not.toContain("]]>");
-      expect(outside).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+);)/);
+      expect(outside).not.toMatch(/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9A-F]+);)/);
     }
+  });
+
+  it("should write RSS plain text as the RSS Best Practices Profile asks, once and outside CDATA", () => {
+    const scope = { kind: "calendar", id: "culture", name: "Culture & Arts" } as const;
+    const description = "The city's <b>concerts</b> & talks, &amp; more";
+    const rss = renderRss(hostileSnapshot.events, options({ scope, description }));
+    // "&", "<" and ">" as hexadecimal references in the channel's title and
+    // description, the item titles and the categories (rssboard.org/rss-profile,
+    // "Character Data"): escaped once, never as HTML ("city&amp;#39;s").
+    expect(rss).toContain("<title>Culture &#x26; Arts · City Events</title>");
+    expect(rss).toContain(
+      "<description>The city's &#x3C;b&#x3E;concerts&#x3C;/b&#x3E; &#x26; talks, &#x26;amp; more</description>",
+    );
+    expect(rss).toContain(
+      "<title>Tue 21 Apr 2026 · A ]]&#x3E; B ]]&#x3E; C &#x3C;b&#x3E;bold&#x3C;/b&#x3E; &#x26; done</title>",
+    );
+    expect(rss).not.toContain("<title><![CDATA[");
+    const plainText = [...rss.matchAll(/<(title|category)\b[^>]*>([^<]*)<\/\1>/g)].map(
+      (match) => match[2] ?? "",
+    );
+    expect(plainText.length).toBeGreaterThan(hostileSnapshot.events.length);
+    for (const text of plainText) expect(text).not.toMatch(/&(amp|lt|gt);/);
+  });
+
+  it("should write JSON Feed 1.1, with authors and language, that readers of 1.0 still read", () => {
+    const feed = JSON.parse(renderJsonFeed(hostileSnapshot.events, options()));
+    expect(jsonFeedProblems(feed)).toEqual([]);
+    expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+    expect(feed.language).toBe("en-GB");
+    const author = { name: "City Events", url: "https://events.example.org/" };
+    expect(feed.authors).toEqual([author]);
+    // JSON Feed 1.0's singular author stays for its readers (the spec's "Deprecations").
+    expect(feed.author).toEqual(author);
+    const withHub = JSON.parse(
+      renderJsonFeed(fixtureSnapshot.events, {
+        ...options(),
+        site: siteWith({ websubHub: "https://hub.example.net/" }),
+      }),
+    );
+    expect(jsonFeedProblems(withHub)).toEqual([]);
+    expect(withHub.hubs).toEqual([{ type: "WebSub", url: "https://hub.example.net/" }]);
+  });
+
+  it("should name the site's home page as the feeds' author, in its folder with the slash", () => {
+    const site = siteWith({ url: "https://example.org/events" });
+    const json = JSON.parse(renderJsonFeed(fixtureSnapshot.events, options({ site })));
+    expect(json.authors[0].url).toBe("https://example.org/events/");
+    expect(json.author.url).toBe("https://example.org/events/");
+    const atom = renderAtom(fixtureSnapshot.events, options({ site }));
+    expect(atom).toContain("<uri>https://example.org/events/</uri>");
   });
 
   it("should render byte-identical feeds for the same events in any order", () => {

@@ -311,4 +311,27 @@ describe("a budget smaller than a calendar's header and one event", () => {
       "culture.e-cancelled@events.example.org",
     );
   });
+  it("should say how many of the events left out reach no subscription at all", async () => {
+    // Every file keeps one event: an event kept by none of them reaches no subscriber.
+    const reached = new Set<string>();
+    for (const file of files.filter((name) => name.endsWith("calendar.ics"))) {
+      const text = await readFile(join(outDir, file), "utf8");
+      for (const vevent of new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent"))
+        reached.add(String(vevent.getFirstPropertyValue("uid")));
+    }
+    const site = warnings.find((line) => line.startsWith("/calendar.ics ")) ?? "";
+    // The site's file holds every event of the window: the one it keeps, and those it leaves out.
+    const leftOut = [...site.matchAll(/left out (\d+) /g)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
+    const unreached = leftOut + 1 - reached.size;
+    expect(unreached).toBeGreaterThan(0);
+    expect(unreached).toBeLessThan(leftOut);
+    expect(site).toMatch(
+      new RegExp(
+        `Subscribers of the calendar and category files get the rest, but ${unreached} events of them are in no subscription at all: every file that would hold them is over ICS_MAX_BYTES too\\.$`,
+      ),
+    );
+  });
 });

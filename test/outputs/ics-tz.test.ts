@@ -16,7 +16,8 @@ async function buildUnder(tz: string): Promise<{ outDir: string; files: string[]
     cwd: ROOT,
     env: { ...process.env, TZ: tz },
     encoding: "utf8",
-    timeout: 120_000,
+    // Only a hang takes this long: each build takes seconds on a busy machine.
+    timeout: 300_000,
     maxBuffer: 16 * 1024 * 1024,
   });
   const lastLine = stdout.trim().split("\n").pop() ?? "";

@@ -332,7 +332,52 @@ describe("ics", () => {
   it("should put the online URL in LOCATION of an online event", () => {
     const lines = unfoldedLines(renderEventIcs(eventById("e-online"), siteOptions()));
     expect(lines).toContain("LOCATION:https://stream.example.org/archives");
-    expect(lines.some((line) => line.startsWith("ORGANIZER"))).toBe(false);
+  });
+
+  it("should name an ORGANIZER in every VEVENT, as RFC 5546 asks of METHOD:PUBLISH, read by ical.js and node-ical", () => {
+    // The portal's organizer: by email, else by web address, else the site that publishes it.
+    const withUrl = {
+      ...eventById("e-dst"),
+      id: "by-url",
+      organizer: { name: "Harbour Arts", email: null, url: "https://harbour.example.org/about" },
+    };
+    const nameOnly = {
+      ...eventById("e-dst"),
+      id: "by-name",
+      organizer: { name: "Neighbours", email: null, url: null },
+    };
+    const events = [...hostileSnapshot.events, withUrl, nameOnly];
+    const site = siteWith({ url: "https://example.org/events", title: 'The "City" Events' });
+    const text = renderCalendar(events, siteOptions({ site }));
+    const organizers = new Map(
+      icalJsEvents(text).map((event) => {
+        const property = event.component.getFirstProperty("organizer");
+        return [event.uid.split("@")[0], [property?.getFirstValue(), property?.getParameter("cn")]];
+      }),
+    );
+    expect(organizers.size).toBe(events.length);
+    const siteItself = ["https://example.org/events/", "The 'City' Events"];
+    expect(organizers.get("community.e-dst")).toEqual([
+      "mailto:info@example.org",
+      "Buurtwerk Zuid",
+    ]);
+    expect(organizers.get("community.by-url")).toEqual([
+      "https://harbour.example.org/about",
+      "Harbour Arts",
+    ]);
+    expect(organizers.get("community.by-name")).toEqual(siteItself);
+    expect(organizers.get("culture.e-online")).toEqual(siteItself);
+    for (const [uid, [address]] of organizers) {
+      // A CAL-ADDRESS is a URI (RFC 5545 3.3.3).
+      expect(URL.canParse(String(address)), uid).toBe(true);
+    }
+    const nodeIcal = nodeIcalEvents(text);
+    expect(nodeIcal).toHaveLength(events.length);
+    for (const event of nodeIcal) expect(event.organizer, event.uid).toBeTruthy();
+    // The same line in a single-event download: the VEVENT is the subscription's.
+    expect(unfoldedLines(renderEventIcs(eventById("e-online"), siteOptions({ site })))).toContain(
+      `ORGANIZER;CN="The 'City' Events":https://example.org/events/`,
+    );
   });
 
   it("should skip an event whose time zone is unknown, with a warning naming it", () => {

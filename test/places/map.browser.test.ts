@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMapSettings } from "../../src/config/map.ts";
 import { defaultHeaderRules, headersFor } from "../../src/hosts/headers.ts";
 import { withMapTiles } from "../../src/hosts/map-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { type BuiltSite, buildSite, removeBuild } from "../helpers/demo-build.ts";
+import { startingBetween, useDemoPartPortal } from "../helpers/demo-parts.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { type LoopbackServer, serveOnLoopback } from "../helpers/loopback-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
@@ -43,25 +43,20 @@ function placePath(dir: string, slug: string): string {
   return `/places/${folder}/`;
 }
 
-/** Every request the page makes, by URL, and what the console reports as errors. */
-function watch(page: Page): { requests: string[]; errors: string[] } {
-  const seen = { requests: [] as string[], errors: [] as string[] };
-  page.on("request", (request) => seen.requests.push(request.url()));
-  page.on("console", (message) => {
-    if (message.type() === "error") seen.errors.push(message.text());
-  });
-  page.on("pageerror", (error) => seen.errors.push(error.message));
-  return seen;
-}
-
 describe.runIf(hasChromium())("a place's map in a browser", () => {
   let tiles: LoopbackServer;
   const tileRequests: string[] = [];
   let withMap: BuiltSite;
   let mapServer: PreviewServer;
   let plainServer: PreviewServer;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser();
+  // Its places (with and without coordinates) are in the demo's March and April.
+  const portal = useDemoPartPortal(startingBetween("2026-03-01", "2026-05-01"));
+  /** A new visitor's page, watched: what it requests and what its console reports as errors. */
+  const newPage = async () => {
+    const { context, page, problems, requests } = await chromium.newPage();
+    return { context, page, seen: { problems, requests } };
+  };
 
   beforeAll(async () => {
     tiles = await serveOnLoopback((request, response) => {
@@ -72,7 +67,8 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
       MAP_TILES_URL: `${tiles.origin}/{z}/{x}/{y}.svg`,
       MAP_ATTRIBUTION: "© Test Tiles & contributors",
     };
-    withMap = await buildSite(env);
+    // About the map, not the pictures links share as: without share cards.
+    withMap = await buildSite({ ...portal(), ...env, SHARE_CARDS: "off" });
     expect(withMap.status, withMap.log).toBe(0);
     // As `npm run preview` serves it: netlify.toml's rules, the place pages admitting the tiles.
     const rules = withMapTiles(defaultHeaderRules(), readMapSettings(env));
@@ -81,11 +77,9 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
       headers: (sitePath) => headersFor(sitePath, rules),
     });
     plainServer = await startPreviewServer({ root: (await builtDemoSite()).dir });
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  }, 240_000);
+  });
 
   afterAll(async () => {
-    await closeBrowser?.();
     await mapServer?.close();
     await plainServer?.close();
     await tiles?.close();
@@ -93,14 +87,12 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
   });
 
   it("should ask the tile server for nothing until the visitor asks, then for the tiles around the place", async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const seen = watch(page);
+    const { context, page, seen } = await newPage();
     try {
       const path = placePath(withMap.dir, "amstel-boathouse");
       await page.goto(`${mapServer.origin}${path}`);
       const button = page.getByRole("button", { name: "Show map" });
-      await button.waitFor({ state: "visible", timeout: 10_000 });
+      await button.waitFor({ state: "visible" });
       await page.waitForLoadState("networkidle");
       expect(tileRequests).toEqual([]);
       expect(seen.requests.filter((url) => url.startsWith(tiles.origin))).toEqual([]);
@@ -111,20 +103,18 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
 
       await button.click();
       const frame = page.getByRole("img", { name: "Map around Amstel Boathouse" });
-      await frame.waitFor({ state: "visible", timeout: 10_000 });
+      await frame.waitFor({ state: "visible" });
       const images = frame.locator("img");
       await expect.poll(() => images.count()).toBe(9);
       // Every tile loaded: the place page's policy admits the tile server.
       await expect
-        .poll(
-          () =>
-            images.evaluateAll((all) =>
-              all.every(
-                (img) =>
-                  (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
-              ),
+        .poll(() =>
+          images.evaluateAll((all) =>
+            all.every(
+              (img) =>
+                (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
             ),
-          { timeout: 10_000 },
+          ),
         )
         .toBe(true);
       expect(tileRequests).toHaveLength(9);
@@ -138,7 +128,7 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
       );
       expect(await button.isHidden()).toBe(true);
       expect(await page.getByText("© Test Tiles & contributors").isVisible()).toBe(true);
-      expect(seen.errors).toEqual([]);
+      expect(seen.problems).toEqual([]);
     } finally {
       await context.close();
     }
@@ -147,16 +137,14 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
   it("should get no tile from a server the place pages' policy does not name", async () => {
     // netlify.toml's rules as written: an http tile server is not within img-src.
     const unwidened = await startPreviewServer({ root: withMap.dir });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const seen = watch(page);
+    const { context, page, seen } = await newPage();
     try {
       await page.goto(`${unwidened.origin}${placePath(withMap.dir, "amstel-boathouse")}`);
       await page.getByRole("button", { name: "Show map" }).click();
       const images = page.locator("[data-map-frame] img");
       await expect.poll(() => images.count()).toBe(9);
       await expect
-        .poll(() => seen.errors.filter((error) => /Content Security Policy/i.test(error)).length)
+        .poll(() => seen.problems.filter((error) => /Content Security Policy/i.test(error)).length)
         .toBeGreaterThan(0);
       expect(
         await images.evaluateAll((all) =>
@@ -171,9 +159,7 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
 
   it("should offer no map for a place without coordinates, and ask the tile server nothing there", async () => {
     const before = tileRequests.length;
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const seen = watch(page);
+    const { context, page, seen } = await newPage();
     try {
       await page.goto(`${mapServer.origin}${placePath(withMap.dir, "cafe-t-hoekje-co")}`);
       await page.waitForLoadState("networkidle");
@@ -188,9 +174,7 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
   it("should show no map and request nothing from another site without MAP_TILES_URL", async () => {
     const plain = (await builtDemoSite()).dir;
     expect(existsSync(join(plain, "places"))).toBe(true);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const seen = watch(page);
+    const { context, page, seen } = await newPage();
     try {
       for (const slug of ["amstel-boathouse", "community-centre-de-pijp"]) {
         await page.goto(`${plainServer.origin}${placePath(plain, slug)}`);
@@ -200,7 +184,7 @@ describe.runIf(hasChromium())("a place's map in a browser", () => {
         expect(await page.getByRole("link", { name: "Google Maps" }).count()).toBe(1);
       }
       expect(seen.requests.filter((url) => !url.startsWith(plainServer.origin))).toEqual([]);
-      expect(seen.errors).toEqual([]);
+      expect(seen.problems).toEqual([]);
     } finally {
       await context.close();
     }

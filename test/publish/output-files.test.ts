@@ -1,10 +1,11 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   compareFiles,
+  fileSignatures,
   hashOutput,
   readFileList,
   writeFileList,
@@ -85,6 +86,40 @@ describe("hashOutput with the last publish's files", () => {
     expect(hashOutput(join(root, "staging"), { published }).kept).toBe(0);
     expect(await readFile(join(root, "staging/a.html"), "utf8")).toBe("old");
   });
+
+  it("should write a file whose published copy was edited by hand to the same size, its time set back", async () => {
+    await writeTree(join(root, "published"), { "a.html": "<p>old</p>", "b.html": "<p>same</p>" });
+    const folder = join(root, "published");
+    const published = {
+      folder,
+      hashes: hashOutput(folder).hashes,
+      signatures: fileSignatures(folder, ["a.html", "b.html"]),
+    };
+    const edited = join(folder, "a.html");
+    const { atime, mtime } = statSync(edited);
+    writeFileSync(edited, "<p>new</p>");
+    utimesSync(edited, atime, mtime);
+    await writeTree(join(root, "staging"), { "a.html": "<p>old</p>", "b.html": "<p>same</p>" });
+    expect(hashOutput(join(root, "staging"), { published }).kept).toBe(1);
+    expect(readFileSync(join(root, "staging/a.html"), "utf8")).toBe("<p>old</p>");
+    expect(statSync(join(root, "staging/b.html")).ino).toBe(statSync(join(folder, "b.html")).ino);
+  });
+});
+
+describe("fileSignatures", () => {
+  it("should change with any write to a file, whatever its size and times, and not without one", async () => {
+    await writeTree(join(root, "site"), { "a.html": "12345", "b.html": "x" });
+    const site = join(root, "site");
+    const before = fileSignatures(site, ["a.html", "b.html", "gone.html"]);
+    expect([...before.keys()]).toEqual(["a.html", "b.html"]);
+    expect(fileSignatures(site, ["a.html", "b.html"])).toEqual(before);
+    const { atime, mtime } = statSync(join(site, "a.html"));
+    writeFileSync(join(site, "a.html"), "54321");
+    utimesSync(join(site, "a.html"), atime, mtime);
+    const after = fileSignatures(site, ["a.html", "b.html"]);
+    expect(after.get("a.html")).not.toBe(before.get("a.html"));
+    expect(after.get("b.html")).toBe(before.get("b.html"));
+  });
 });
 
 describe("compareFiles", () => {
@@ -110,14 +145,22 @@ describe("the kept list", () => {
     const path = join(root, "state", "published-files.json");
     expect(readFileList(path)).toBeNull();
     writeFileList(path, hashes);
-    expect(readFileList(path)).toEqual({ hashes, inputs: new Map() });
+    expect(readFileList(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     // What a file was rendered from, for the next build to keep it unrendered.
     const inputs = new Map<string, RenderedFrom>([
       ["feed.xml", { inputs: "digest", bytes: 1 }],
       ["calendar.ics", { inputs: "digest", bytes: 2 }],
     ]);
-    writeFileList(path, hashes, inputs);
-    expect(readFileList(path)).toEqual({ hashes, inputs });
+    // And each file's signature once published, for the next build to trust it without reading it.
+    const signatures = fileSignatures(join(root, "site"), hashes.keys());
+    expect(signatures.size).toBe(2);
+    writeFileList(path, hashes, inputs, signatures);
+    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    // A list of the version before signatures: read, without them.
+    await writeTree(join(root, "state"), {
+      "published-files.json": JSON.stringify({ version: 1, files: Object.fromEntries(hashes) }),
+    });
+    expect(readFileList(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
     expect(readFileList(path)).toBeNull();
   });
@@ -132,8 +175,9 @@ describe("the kept list", () => {
     const inputs = new Map(
       [...hashes.keys()].map((file, i) => [file, { inputs: `d${i}`, bytes: i }] as const),
     );
-    writeFileList(path, hashes, inputs);
+    const signatures = new Map([...hashes.keys()].map((file, i) => [file, 2 ** 52 - i] as const));
+    writeFileList(path, hashes, inputs, signatures);
     expect(statSync(path).size).toBeGreaterThan(6 * 65536);
-    expect(readFileList(path)).toEqual({ hashes, inputs });
+    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
   });
 });

@@ -47,6 +47,28 @@ describe("formatBuildReport", () => {
     expect(text).toContain("    … and 3 more");
     expect(text).toContain("  files      1 in out");
   });
+
+  it("should say where the warnings it does not list are, and list them all when asked", () => {
+    const warnings = Array.from({ length: 12 }, (_, index) => `warning ${index + 1}`);
+    const input = {
+      calendars: 1,
+      events: 1,
+      pages: 1,
+      files: 1,
+      warnings,
+      warningsFile: ".cache/published/0123456789abcdef/build-warnings.json",
+      seconds: 1,
+      output: "_site",
+    };
+    expect(formatBuildReport(input)).toContain(
+      "    … and 2 more: all 12 in .cache/published/0123456789abcdef/build-warnings.json, and listed here with --verbose\n",
+    );
+    const all = formatBuildReport({ ...input, allWarnings: true });
+    expect(all).toContain("    - warning 12\n  time");
+    expect(all).not.toContain("more");
+    // Ten or fewer: all listed, nothing to point to.
+    expect(formatBuildReport({ ...input, warnings: warnings.slice(0, 10) })).not.toContain("…");
+  });
 });
 
 describe("formatBuildReport changes", () => {

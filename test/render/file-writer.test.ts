@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync, utimesSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,6 +92,31 @@ describe("file-writer", () => {
     expect(next.files).toBe(4);
     // The path is the writer's now: writing it again is refused as any second write.
     expect(() => next.write("same.xml", "x")).toThrow(/Two outputs want to write same.xml/);
+  });
+
+  it("should write again a published file edited by hand to the same size, kept by its inputs or its bytes", async () => {
+    const first = new FileWriter(join(root, "published"));
+    first.write("feed.xml", "<feed>one</feed>", "inputs of the feed");
+    first.write("page.html", "<p>one</p>");
+    const published = publishedBy(first);
+    // Edited in place, the same number of bytes, the modification time set back.
+    for (const [path, edited] of [
+      ["feed.xml", "<feed>two</feed>"],
+      ["page.html", "<p>two</p>"],
+    ] as const) {
+      const file = join(root, "published", path);
+      const { atime, mtime, size } = statSync(file);
+      await writeFile(file, edited);
+      utimesSync(file, atime, mtime);
+      expect(statSync(file).size).toBe(size);
+    }
+    const next = new FileWriter(join(root, "next"), { published });
+    expect(next.write("feed.xml", () => "<feed>one</feed>", "inputs of the feed")).toBe(true);
+    next.write("page.html", "<p>one</p>");
+    expect(await readFile(join(root, "next/feed.xml"), "utf8")).toBe("<feed>one</feed>");
+    expect(await readFile(join(root, "next/page.html"), "utf8")).toBe("<p>one</p>");
+    expect(next.known.get("feed.xml")?.kept).toBeUndefined();
+    expect(next.known.get("page.html")?.kept).toBeUndefined();
   });
 
   it("should refuse a path written before, by itself or by Eleventy", () => {

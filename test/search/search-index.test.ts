@@ -94,7 +94,7 @@ describe("writeSearchIndex", () => {
     expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-part-")).length).toBe(
       fewer.parts.length,
     );
-  }, 120_000);
+  });
 
   it("should let the shards of a split build share one cache folder: each keeps the others' parts and drops the old ones", async () => {
     const cacheDir = join(work, "shared-cache");
@@ -130,5 +130,5 @@ describe("writeSearchIndex", () => {
     expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-bundle-"))).toHaveLength(
       1,
     );
-  }, 120_000);
+  });
 });

@@ -4,7 +4,7 @@ import { paths } from "../../src/model/url-scheme.ts";
 import { eventDays, type SearchRecord, searchRecords } from "../../src/search/search-records.ts";
 import { formatListTime, formatLocalDay } from "../../src/site/format.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { NOW } from "../helpers/clock.ts";
+import { withNewDate } from "../helpers/events.ts";
 
 const OPTIONS = {
   lang: "en-GB",
@@ -117,18 +117,7 @@ describe("searchRecords", () => {
 
   it("should mark an event with a recent new date for the New date badge", () => {
     const moved = fixtureSnapshot.events.map((event) =>
-      event.id === "e-dst"
-        ? {
-            ...event,
-            history: {
-              uid: null,
-              previousStarts: ["2026-03-28T01:30:00+01:00"],
-              rescheduledAt: NOW,
-              newDate: true,
-              removed: null,
-            },
-          }
-        : event,
+      event.id === "e-dst" ? withNewDate(event, "2026-03-28T01:30:00+01:00") : event,
     );
     const [record] = searchRecords(moved, fixtureSnapshot.calendars, OPTIONS).filter(
       (r) => r.url === paths.event("community", "e-dst"),

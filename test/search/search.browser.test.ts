@@ -1,20 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import ical from "node-ical";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createDemoDataset, type DatasetEvent } from "../../src/portal/index.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { axeCheck, useBrowser, watchPage } from "../helpers/browser.ts";
 import { NOW } from "../helpers/clock.ts";
 import { DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
+import { useServedDemo } from "../helpers/demo-site.ts";
 import { icalJsEvents } from "../helpers/ics-readers.ts";
 import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
-import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
+import { searchAnswered } from "../helpers/search-page.ts";
 import { hasChromium, hasPythonModule } from "../helpers/system-packages.ts";
 
 /*
@@ -23,11 +22,6 @@ import { hasChromium, hasPythonModule } from "../helpers/system-packages.ts";
  * build's "now". What each search must find is worked out from the reference
  * portal's demo dataset, not from the build's code.
  */
-
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
 
 const ZONE = "Europe/Amsterdam";
 const TODAY = "2026-03-20"; // NOW (a Friday) in SITE_TIMEZONE
@@ -80,79 +74,63 @@ interface Opened {
   readonly context: BrowserContext;
   /** Console errors, page errors, CSP violations and requests to other origins. */
   readonly problems: string[];
-  /** The path of every request the page and its worker made. */
+  /** The path of every request the page and its worker made (a new visitor's page). */
   readonly requested: string[];
 }
 
 describe.runIf(hasChromium())("the search page in a browser", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const contexts: BrowserContext[] = [];
+  const chromium = useBrowser();
+  const server = useServedDemo();
 
-  beforeAll(async () => {
-    const site = await builtDemoSite();
-    server = await startStaticServer();
-    server.setRoot(site.dir);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
+  interface VisitorOptions {
+    colorScheme?: "light" | "dark";
+    javaScript?: boolean;
+    width?: number;
+    /** Hide window.Worker: Pagefind then runs its WebAssembly on the page itself. */
+    noWorker?: boolean;
+  }
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await closeBrowser?.();
-    await server?.close();
-  });
-
-  async function open(
-    path: string,
-    options: {
-      colorScheme?: "light" | "dark";
-      bypassCSP?: boolean;
-      javaScript?: boolean;
-      width?: number;
-      /** Hide window.Worker: Pagefind then runs its WebAssembly on the page itself. */
-      noWorker?: boolean;
-    } = {},
-  ): Promise<Opened> {
-    const context = await browser.newContext({
+  /** A visitor in New York, with a screen 900 px high. */
+  async function visitor(options: VisitorOptions = {}): Promise<BrowserContext> {
+    const context = await chromium.visitor({
       viewport: { width: options.width ?? 1200, height: 900 },
       colorScheme: options.colorScheme ?? "light",
-      // Only for injecting axe-core; every other check runs with the CSP enforced.
-      bypassCSP: options.bypassCSP ?? false,
       javaScriptEnabled: options.javaScript ?? true,
       timezoneId: "America/New_York",
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW));
     if (options.noWorker) {
       await context.addInitScript(() => {
         Reflect.deleteProperty(window, "Worker");
       });
     }
-    const requested: string[] = [];
-    context.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    return context;
+  }
+
+  /**
+   * A page of the demo at `path` in a visitor's browser, watched from the
+   * start; `requested` gets the path of every request of the visitor's.
+   */
+  async function openIn(
+    context: BrowserContext,
+    path: string,
+    requested: string[] = [],
+  ): Promise<Opened> {
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("request", (r) => {
-      if (!r.url().startsWith(server.origin)) problems.push(`request: ${r.url()}`);
-    });
+    const { problems } = watchPage(page, { warnings: true, onlyFrom: server.origin });
     const response = await page.goto(server.origin + path);
     expect(response?.status(), path).toBe(200);
     return { page, context, problems, requested };
   }
 
-  /** Waits for the search to answer; returns the status line. */
-  async function settled(page: Page): Promise<string> {
-    const status = page.locator("#search-status");
-    await expect
-      .poll(async () => (await status.textContent()) ?? "", { timeout: 20_000 })
-      .toMatch(/found|No events match/);
-    return (await status.textContent()) ?? "";
+  /** A new visitor's page at `path`: nothing cached, nothing loaded before. */
+  async function open(path: string, options: VisitorOptions = {}): Promise<Opened> {
+    const context = await visitor(options);
+    const requested: string[] = [];
+    context.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    return openIn(context, path, requested);
   }
+
+  const settled = searchAnswered;
 
   async function rowsOnPage(page: Page): Promise<Row[]> {
     return page.$$eval("#search-results .event-row", (items) =>
@@ -167,16 +145,15 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     );
   }
 
-  /** Every result, following "More results" with the keyboard-reachable link. */
+  /** Every result, following "More results" with the keyboard-reachable link (20 pages at most). */
   async function allRows(page: Page): Promise<Row[]> {
     await settled(page);
     const rows = [...(await rowsOnPage(page))];
-    for (let guard = 0; guard < 20; guard++) {
+    for (let shown = 1; shown < 20; shown++) {
       const next = page.locator("#search-next");
       if (!(await next.isVisible())) break;
-      const before = rows.at(-1)?.path;
       await next.click();
-      await expect.poll(async () => (await rowsOnPage(page)).at(-1)?.path).not.toBe(before);
+      await settled(page, shown + 1);
       rows.push(...(await rowsOnPage(page)));
     }
     return rows;
@@ -206,18 +183,21 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
   });
 
   it("should search descriptions, places, organizers and categories too", async () => {
+    // One visitor searching again and again, each search on a page of its own.
+    const context = await visitor();
     for (const [word, pattern] of [
       ["linocut", /\blinocut/i],
       ["westergas", /\bwestergas/i],
       ["buurtwerk", /\bbuurtwerk/i],
       ["literature", /\bliterature/i],
     ] as const) {
-      const { page, problems } = await open(`/search/?q=${word}`);
+      const { page, problems } = await openIn(context, `/search/?q=${word}`);
       const rows = await allRows(page);
       const expected = events.filter((event) => pattern.test(textOf(event)));
       expect(expected.length, word).toBeGreaterThan(0);
       expect(rows.map((row) => row.path).sort(), word).toEqual(paths(expected));
       expect(problems, word).toEqual([]);
+      await page.close();
     }
   });
 
@@ -256,14 +236,16 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       ],
     ];
     let narrower = 0;
+    // One visitor searching again and again, each search on a page of its own.
+    const context = await visitor();
     for (const [query, keep] of cases) {
-      const { page, problems } = await open(`/search/?${query}`);
+      const { page, problems } = await openIn(context, `/search/?${query}`);
       const rows = await allRows(page);
       const expected = events.filter(keep);
       expect(rows.map((row) => row.path).sort(), query).toEqual(paths(expected));
       if (expected.length > 0 && expected.length < events.length) narrower += 1;
       expect(problems, query).toEqual([]);
-      await page.context().close();
+      await page.close();
     }
     expect(narrower).toBe(cases.length);
   });
@@ -316,19 +298,21 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       ],
       ["when=range&from=2026-02-15&to=2026-04-30", () => true, ["2026-02-15", "2026-04-30"]],
     ];
+    // One visitor searching again and again, each search on a page of its own.
+    const context = await visitor();
     for (const [query, keep, window] of cases) {
       const expected = expectedOrder(keep, window);
       // Results from several parts: their order is the merge's, not one index's.
       const months = new Set(events.filter((e) => expected.includes(paths([e])[0])).map(month));
       expect(months.size, query).toBeGreaterThan(1);
-      const { page, problems } = await open(`/search/?${query}`);
+      const { page, problems } = await openIn(context, `/search/?${query}`);
       const rows = await allRows(page);
       expect(
         rows.map((row) => row.path),
         query,
       ).toEqual(expected);
       expect(problems, query).toEqual([]);
-      await page.context().close();
+      await page.close();
     }
   });
 
@@ -600,25 +584,11 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
         "/categories/family/",
         "/subscribe/",
       ]) {
-        const { page } = await open(path, { colorScheme, bypassCSP: true });
+        const { page } = await open(path, { colorScheme });
         if (path.startsWith("/search/")) await settled(page);
-        await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: {
-                run: () => Promise<{
-                  violations: { id: string; impact: string; nodes: unknown[] }[];
-                }>;
-              };
-            }
-          ).axe;
-          return (await axe.run()).violations.map((v) => `${v.id} ${v.impact} (${v.nodes.length})`);
-        });
-        expect(
-          violations.filter((v) => / (serious|critical) /.test(v)),
-          `${path} (${colorScheme})`,
-        ).toEqual([]);
+        const axe = await axeCheck(page);
+        expect(axe.passes, path).toBeGreaterThan(10);
+        expect(axe.serious, `${path} (${colorScheme})`).toEqual([]);
         await page.context().close();
       }
     }

@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,19 +53,33 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "ecp-shards-"));
   singleMetrics = await meteredBuild(join(work, "single"), options("cache-single"));
   single = await fileTree(join(work, "single"));
-}, 300_000);
+});
 
 afterAll(async () => {
   await portal.close();
   rmSync(work, { recursive: true, force: true });
 });
 
+interface SplitBuild {
+  readonly shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
+  readonly merged: string;
+  readonly log: string;
+}
+
+const splits = new Map<number, Promise<SplitBuild>>();
+
+/**
+ * The build split into `count` shards and merged, made once for the tests
+ * that read it (the merge's and the refusals'), whichever runs first.
+ */
+function splitBuild(count: number): Promise<SplitBuild> {
+  const made = splits.get(count) ?? buildSplit(count);
+  splits.set(count, made);
+  return made;
+}
+
 /** Builds every shard of `count` into its own folder, then merges them; returns each shard's figures. */
-async function splitBuild(count: number): Promise<{
-  shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
-  merged: string;
-  log: string;
-}> {
+async function buildSplit(count: number): Promise<SplitBuild> {
   const cache = `cache-${count}`;
   const merged = join(work, `merged-${count}`);
   const shards = [];
@@ -145,40 +167,202 @@ describe("a build split over shards", () => {
           expect(files.some((file) => /^calendars\/[^/]+\/events\//.test(file))).toBe(true);
         }
       }
-    }, 300_000);
+    });
   }
 
   it("should refuse shards that are not the shares of one build, and publish nothing", async () => {
     const cache = "cache-refusals";
     const folder = (name: string) => join(work, `refusal-${name}`);
     const target = folder("site");
-    const shard = (name: string, share: string, env: Record<string, string> = {}) =>
-      meteredBuild(
-        folder(name),
-        options(cache, {
-          args: ["--shard", share, "--target", target],
-          env: { ...settings, ...env },
-        }),
-      );
-    await shard("a", "1/2");
-    await shard("b", "2/2");
-    await shard("b-later", "2/2", { SITE_NOW: "2026-11-22T13:00:00Z" });
+    // The two shares of the split build, and a second share made at another clock.
+    const [a, b] = (await splitBuild(2)).shards.map((shard) => shard.folder);
+    if (!a || !b) throw new Error("the split build has no two shards");
+    await meteredBuild(
+      folder("b-later"),
+      options(cache, {
+        args: ["--shard", "2/2", "--target", target],
+        env: { ...settings, SITE_NOW: "2026-11-22T13:00:00Z" },
+      }),
+    );
 
-    const missing = await merge(target, cache, [folder("a")]);
+    const missing = await merge(target, cache, [a]);
     expect(missing.status).toBe(1);
     expect(missing.log).toContain("shard 2/2 missing");
-    const twice = await merge(target, cache, [folder("a"), folder("a")]);
+    const twice = await merge(target, cache, [a, a]);
     expect(twice.log).toContain("are both shard 1/2");
-    const clock = await merge(target, cache, [folder("a"), folder("b-later")]);
-    expect(clock.log).toContain("clock (SITE_NOW)");
-    const notShard = await merge(target, cache, [folder("a"), join(work, "single")]);
+    const clock = await merge(target, cache, [a, folder("b-later")]);
+    expect(clock.stderr).toContain(
+      `SITE_NOW: 2026-11-22T13:00:00.000Z in ${folder("b-later")}, 2026-03-20T12:00:00.000Z in ${a}`,
+    );
+    const notShard = await merge(target, cache, [a, join(work, "single")]);
     expect(notShard.log).toContain("is not the output of `npm run build -- --shard I/N`");
     for (const run of [twice, clock, notShard]) expect(run.status).toBe(1);
     // Nothing was published by the refused merges.
     await expect(fileTree(target)).rejects.toThrow();
 
-    const ok = await merge(target, cache, [folder("b"), folder("a")]);
+    const ok = await merge(target, cache, [b, a]);
     expect(ok.status, ok.log).toBe(0);
     expect((await fileTree(target)).size).toBe(single.size);
+  });
+});
+
+/*
+ * Shards that are not the shares of one build: another setting, other data,
+ * a folder changed since the shard wrote it. A small portal of its own, so
+ * that every variant is a quick build; each refusal is one line and
+ * publishes nothing.
+ */
+describe("merging shards that were not built alike", () => {
+  let small: RunningPortal;
+  let area: string;
+  const folder = (name: string) => join(area, name);
+  const target = () => folder("site");
+  const cache = () => folder("cache");
+  const EDITED = { calendarId: "cal-002", eventId: "cal-002-e000003" };
+
+  const shard = (
+    name: string,
+    share: string,
+    env: Record<string, string> = {},
+    args: string[] = [],
+  ) =>
+    meteredBuild(folder(name), {
+      portal: small,
+      cacheDir: cache(),
+      metricsFile: folder(`metrics-${name}.json`),
+      env: { ...settings, ...env },
+      args: ["--shard", share, "--target", target(), ...args],
+    });
+  const mergeOf = (...names: string[]) =>
+    runScript("src/cli/merge-shards.ts", ["--output", target(), ...names.map(folder)], {
+      EVENT_API_CACHE_DIR: cache(),
+      ...settings,
+    });
+  /** A refused merge: exit 1, one line, nothing published. */
+  const refused = async (...names: string[]) => {
+    const run = await mergeOf(...names);
+    expect(run.status, run.log).toBe(1);
+    expect(run.stderr.trim().split("\n"), run.stderr).toHaveLength(1);
+    await expect(fileTree(target())).rejects.toThrow();
+    return run.stderr.trim();
+  };
+  /** A copy of a shard's folder, to damage. */
+  const copyOf = (name: string, copy: string) => {
+    cpSync(folder(name), folder(copy), { recursive: true });
+    return folder(copy);
+  };
+
+  beforeAll(async () => {
+    small = await startPortal({
+      port: 0,
+      now: NOW,
+      seed: 2,
+      synthetic: { calendars: 2, eventsPerCalendar: 8 },
+    });
+    area = mkdtempSync(join(tmpdir(), "ecp-shards-apart-"));
+    await shard("a", "1/2");
+    await shard("b", "2/2");
+  }, 300_000);
+
+  afterAll(async () => {
+    await small.close();
+    rmSync(area, { recursive: true, force: true });
+  });
+
+  it("should keep the settings that shape the output in each shard's record, and no secret", () => {
+    const record = readFileSync(join(folder("b"), ".shard/shard.json"), "utf8");
+    expect(record).toContain('["SITE_LANG","en-GB"]');
+    expect(record).toContain('["DEPLOY_TARGET","netlify"]');
+    expect(record).not.toContain(small.token);
+    expect(record).not.toContain(small.url);
+  });
+
+  it("should refuse shards built with another setting, naming it with both values and folders", async () => {
+    const variants: [name: string, env: Record<string, string>, args: string[], says: string][] = [
+      [
+        "b-nl",
+        { SITE_LANG: "nl" },
+        [],
+        `SITE_LANG: nl in ${folder("b-nl")}, en-GB in ${folder("a")}`,
+      ],
+      [
+        "b-title",
+        { SITE_TITLE: "Other" },
+        [],
+        `SITE_TITLE: Other in ${folder("b-title")}, Events in ${folder("a")}`,
+      ],
+      [
+        "b-pages",
+        { DEPLOY_TARGET: "github-pages" },
+        [],
+        `DEPLOY_TARGET: github-pages in ${folder("b-pages")}, netlify in ${folder("a")}`,
+      ],
+      [
+        "b-cards",
+        { SHARE_CARDS: "off" },
+        [],
+        `SHARE_CARDS: off in ${folder("b-cards")}, og in ${folder("a")}`,
+      ],
+      [
+        "b-target",
+        {},
+        ["--target", folder("elsewhere")],
+        `--target: ${folder("elsewhere")} in ${folder("b-target")}, ${target()} in ${folder("a")}`,
+      ],
+    ];
+    for (const [name, env, args, says] of variants) {
+      await shard(name, "2/2", env, args);
+      expect(await refused("a", name), name).toContain(`error: merge-shards: ${says}`);
+    }
+    // The pages of a shard for GitHub Pages carry their policy: a merge with the others' would lose it on half of them.
+    const pages = [...(await fileTree(folder("b-pages"))).keys()].filter((file) =>
+      file.endsWith(".html"),
+    );
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      expect(readFileSync(join(folder("b-pages"), page), "utf8"), page).toContain(
+        '<meta http-equiv="Content-Security-Policy"',
+      );
+    }
+  }, 300_000);
+
+  it("should refuse shards built from other data, naming the first event that differs", async () => {
+    small.updateEvent(EDITED.calendarId, EDITED.eventId, { title: "Renamed between two shards" });
+    await shard("b-edited", "2/2");
+    expect(await refused("a", "b-edited")).toContain(
+      `events differ, first at ${EDITED.calendarId}/${EDITED.eventId}`,
+    );
+  }, 300_000);
+
+  it("should refuse in one line a shard with a file missing, or changed since the shard wrote it", async () => {
+    const files = [...(await fileTree(folder("b"))).keys()].filter(
+      (file) => !file.startsWith(".shard/"),
+    );
+    const page = files.find((file) => /^calendars\/[^/]+\/events\/.+\.html$/.test(file)) as string;
+    expect(page).toBeDefined();
+
+    rmSync(join(copyOf("b", "b-missing"), page));
+    expect(await refused("a", "b-missing")).toBe(
+      `error: merge-shards: ${folder("b-missing")} has no ${page}, which its record lists: copy the shard's whole folder again, or build it again.`,
+    );
+
+    // The same size, other bytes: in a copy (another inode) and in place (the shard's own file).
+    const sameSize = (path: string) => {
+      const bytes = readFileSync(path);
+      bytes[bytes.length - 2] = bytes[bytes.length - 2] === 0x41 ? 0x42 : 0x41;
+      writeFileSync(path, bytes);
+    };
+    sameSize(join(copyOf("b", "b-copied"), page));
+    expect(await refused("a", "b-copied")).toContain(
+      `${page} in ${folder("b-copied")} is not the file the shard wrote`,
+    );
+    const size = statSync(join(folder("b"), page)).size;
+    const original = readFileSync(join(folder("b"), page));
+    sameSize(join(folder("b"), page));
+    expect(statSync(join(folder("b"), page)).size).toBe(size);
+    expect(await refused("a", "b")).toContain(
+      `${page} in ${folder("b")} is not the file the shard wrote`,
+    );
+    writeFileSync(join(folder("b"), page), original);
   }, 300_000);
 });

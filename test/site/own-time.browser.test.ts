@@ -1,12 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { DateTime } from "luxon";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser.ts";
-import { NOW } from "../helpers/clock.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
-import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { axeCheck, useBrowser } from "../helpers/browser.ts";
+import { useServedDemo } from "../helpers/demo-site.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -16,59 +12,23 @@ import { hasChromium } from "../helpers/system-packages.ts";
  * differently, and month grids placed on the visitor's days when asked.
  */
 
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
-
 /** An evening concert in Amsterdam (CET, 20:30–23:00). */
 const JAZZ = "/calendars/culture/events/jazz-boathouse-20260327/";
 /** Thursday evenings in Amsterdam: after midnight in Tokyo. */
 const MAY = "/calendars/culture/2026/05/";
+const DESKTOP = { width: 1200, height: 900 };
 
 describe.runIf(hasChromium())("your own time", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const contexts: BrowserContext[] = [];
+  const chromium = useBrowser();
+  const demo = useServedDemo();
 
-  beforeAll(async () => {
-    const site = await builtDemoSite();
-    server = await startStaticServer();
-    server.setRoot(site.dir);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await closeBrowser?.();
-    await server?.close();
-  });
-
-  async function open(
-    path: string,
-    timezoneId: string,
-    options: { javaScript?: boolean; bypassCSP?: boolean } = {},
-  ): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({
+  /** A page of the demo, loaded, as a visitor in `timezoneId` sees it on a desktop screen. */
+  const open = (path: string, timezoneId: string, { javaScript = true } = {}) =>
+    chromium.open(demo.origin + path, {
       timezoneId,
-      viewport: { width: 1200, height: 900 },
-      javaScriptEnabled: options.javaScript ?? true,
-      bypassCSP: options.bypassCSP ?? false,
+      viewport: DESKTOP,
+      javaScriptEnabled: javaScript,
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW));
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    const response = await page.goto(server.origin + path);
-    expect(response?.status(), path).toBe(200);
-    await page.waitForLoadState("load");
-    return { page, problems };
-  }
 
   /** What a clock in `zone` reads at the instant: "15:30". */
   const clock = (iso: string, zone: string) =>
@@ -225,19 +185,9 @@ describe.runIf(hasChromium())("your own time", () => {
 
   it("should stay free of serious accessibility violations in the visitor's zone", async () => {
     for (const path of [`${MAY}?tz=local`, JAZZ, "/calendars/culture/"]) {
-      const { page } = await open(path, "Asia/Tokyo", { bypassCSP: true });
+      const { page } = await open(path, "Asia/Tokyo");
       await page.waitForFunction(() => document.readyState === "complete");
-      await page.addScriptTag({ content: axeSource });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
-          }
-        ).axe;
-        return (await axe.run()).violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => v.id);
-      });
+      const violations = (await axeCheck(page)).serious;
       expect(violations, path).toEqual([]);
     }
   });

@@ -1,9 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "../helpers/browser.ts";
-import { NOW } from "../helpers/clock.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
-import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "../helpers/browser.ts";
+import { useServedDemo } from "../helpers/demo-site.ts";
+import { searchAnswered } from "../helpers/search-page.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -17,48 +16,28 @@ import { hasChromium } from "../helpers/system-packages.ts";
 const A4_CONTENT_WIDTH = Math.floor(((210 - 20) / 25.4) * 96);
 const APRIL = "/calendars/culture/2026/04/";
 
+interface Screen {
+  readonly width: number;
+  readonly height?: number;
+  readonly phone?: boolean;
+  readonly timezoneId?: string;
+}
+
 describe.runIf(hasChromium())("print and phone", () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const contexts: BrowserContext[] = [];
+  const chromium = useBrowser();
+  const demo = useServedDemo();
 
-  beforeAll(async () => {
-    const site = await builtDemoSite();
-    server = await startStaticServer();
-    server.setRoot(site.dir);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await closeBrowser?.();
-    await server?.close();
-  });
-
-  async function open(
+  /** A page of the demo, loaded, on a screen (or a phone) `width` wide, in Amsterdam unless said. */
+  const open = (
     path: string,
-    options: { width: number; height?: number; phone?: boolean; timezoneId?: string },
-  ): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({
-      viewport: { width: options.width, height: options.height ?? 900 },
-      isMobile: options.phone ?? false,
-      hasTouch: options.phone ?? false,
-      timezoneId: options.timezoneId ?? "Europe/Amsterdam",
+    { width, height = 900, phone = false, timezoneId = "Europe/Amsterdam" }: Screen,
+  ) =>
+    chromium.open(demo.origin + path, {
+      viewport: { width, height },
+      isMobile: phone,
+      hasTouch: phone,
+      timezoneId,
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW));
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    const response = await page.goto(server.origin + path);
-    expect(response?.status(), path).toBe(200);
-    await page.waitForLoadState("load");
-    return { page, problems };
-  }
 
   /** Selectors of what a printed page must not show, with how many of each the screen shows. */
   const screenOnly = (page: Page) =>
@@ -176,14 +155,7 @@ describe.runIf(hasChromium())("print and phone", () => {
     for (const { selector, shown } of await screenOnly(page)) expect(shown, selector).toBe(0);
   });
 
-  /** Waits for the search to answer; returns the status line. */
-  async function settled(page: Page): Promise<string> {
-    const status = page.locator("#search-status");
-    await expect
-      .poll(async () => (await status.textContent()) ?? "", { timeout: 20_000 })
-      .toMatch(/found|No events match/);
-    return (await status.textContent()) ?? "";
-  }
+  const settled = searchAnswered;
 
   it("should fold the search page's filters away on a phone, so the results come first", async () => {
     const height = 844;

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import { NOW } from "../helpers/clock.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -54,6 +54,8 @@ describe("npm start", () => {
           SITE_URL: folder ? `${origin}${folder}/` : "",
           SITE_NOW: NOW,
           EVENT_API_CACHE_DIR: join(work, ".cache"),
+          // The server, its headers and the live reload, not the pictures links share as.
+          SHARE_CARDS: "off",
         },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -65,17 +67,22 @@ describe("npm start", () => {
         log += chunk;
       });
 
-      let status = 0;
-      for (let attempt = 0; attempt < 240 && status !== 200; attempt++) {
-        await sleep(500);
-        status = await request(`${origin}${folder}/calendars/`)
-          .then(async (response) => {
-            await response.body.dump();
-            return response.statusCode;
-          })
-          .catch(() => 0);
-      }
-      expect(status, log).toBe(200);
+      // It serves once its first build is written, however long that build takes.
+      const running = child;
+      await waitUntil(
+        "npm start serving the site",
+        () =>
+          request(`${origin}${folder}/calendars/`)
+            .then(async (response) => {
+              await response.body.dump();
+              return response.statusCode === 200;
+            })
+            .catch(() => false),
+        {
+          failed: () =>
+            running.exitCode !== null ? `it exited (${running.exitCode}):\n${log}` : null,
+        },
+      );
 
       const page = await request(`${origin}${folder}/calendars/`);
       const html = await page.body.text();

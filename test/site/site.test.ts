@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { HtmlValidate } from "html-validate";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeIdSegment, paths } from "../../src/model/url-scheme.ts";
 import { createDemoDataset } from "../../src/portal/index.ts";
 import type { DatasetEvent, PortalDataset } from "../../src/portal/types.ts";
 import { NOW } from "../helpers/clock.ts";
-import { buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
+import { type BuiltSite, buildSite, DEMO_SITE_URL, removeBuild } from "../helpers/demo-build.ts";
 import { demoEvents, eventUrl } from "../helpers/demo-expectations.ts";
+import { startingBetween, useDemoPartPortal } from "../helpers/demo-parts.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 
 let dir: string;
@@ -297,29 +298,48 @@ describe("the demo site", () => {
 });
 
 describe("the demo site in Dutch", () => {
-  it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", async () => {
-    const site = await buildSite({ SITE_LANG: "nl" });
-    try {
-      expect(site.status, site.log).toBe(0);
-      const home = readFileSync(join(site.dir, "index.html"), "utf8");
-      expect(home).toContain('<html lang="nl">');
-      expect(home).toContain("Komende evenementen");
-      expect(home).toMatch(
-        /(maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag) \d{1,2} (maart|april)/,
-      );
-      const month = readdirSync(join(site.dir, "calendars", "culture", "2026"))[0] ?? "";
-      expect(
-        readFileSync(join(site.dir, "calendars", "culture", "2026", month, "index.html"), "utf8"),
-      ).toContain("Maandoverzicht");
-      // Places and series in Dutch: the navigation, a series' rule, an event's other dates.
-      expect(home).toContain('<li><a href="/places/">Locaties</a></li>');
-      const series = join(site.dir, "calendars", "community", "series");
-      const repair = readdirSync(series).find((name) => name.startsWith("repair-cafe-")) ?? "";
-      expect(readFileSync(join(series, repair, "index.html"), "utf8")).toContain(
-        '<p class="lede series-rule">Elke zaterdag om 10:00</p>',
-      );
-    } finally {
-      removeBuild(site);
-    }
+  let site: BuiltSite;
+  // Every kind of page in Dutch: the demo's events of March and April have them all.
+  const portal = useDemoPartPortal(startingBetween("2026-03-01", "2026-05-01"));
+
+  // One Dutch build for every check of the Dutch site; about texts, not pictures: without share cards.
+  beforeAll(async () => {
+    site = await buildSite({ ...portal(), SITE_LANG: "nl", SHARE_CARDS: "off" });
+    expect(site.status, site.log).toBe(0);
+  });
+
+  afterAll(() => {
+    if (site) removeBuild(site);
+  });
+
+  it("should use Dutch interface texts and Dutch dates with SITE_LANG=nl", () => {
+    const home = readFileSync(join(site.dir, "index.html"), "utf8");
+    expect(home).toContain('<html lang="nl">');
+    expect(home).toContain("Komende evenementen");
+    expect(home).toMatch(
+      /(maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag) \d{1,2} (maart|april)/,
+    );
+    const month = readdirSync(join(site.dir, "calendars", "culture", "2026"))[0] ?? "";
+    expect(
+      readFileSync(join(site.dir, "calendars", "culture", "2026", month, "index.html"), "utf8"),
+    ).toContain("Maandoverzicht");
+    // Places and series in Dutch: the navigation, a series' rule, an event's other dates.
+    expect(home).toContain('<li><a href="/places/">Locaties</a></li>');
+    const series = join(site.dir, "calendars", "community", "series");
+    const repair = readdirSync(series).find((name) => name.startsWith("repair-cafe-")) ?? "";
+    expect(readFileSync(join(series, repair, "index.html"), "utf8")).toContain(
+      '<p class="lede series-rule">Elke zaterdag om 10:00</p>',
+    );
+  });
+
+  it("should name the when pages and the days in Dutch", () => {
+    const html = readFileSync(join(site.dir, `${paths.when("today").slice(1)}index.html`), "utf8");
+    expect(html).toMatch(
+      /<span data-when-in="0">Vandaag,\s*<time datetime="2026-03-20">vrijdag 20 maart 2026<\/time>/,
+    );
+    expect(html).toContain(">Dit weekend</a>");
+    expect(html).toContain(">Volgende week</a>");
+    const home = readFileSync(join(site.dir, "index.html"), "utf8");
+    expect(home).toContain('aria-label="Wat is er te doen"');
   });
 });

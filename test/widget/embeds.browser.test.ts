@@ -1,20 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { CalendarEvent, PortalSnapshot } from "../../src/model/types.ts";
 import { cardHeight, eventEmbedSnippets } from "../../src/widget/event-card/event-card-snippets.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { NOW } from "../helpers/clock.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
-import {
-  type RunningServer,
-  startHostServer,
-  startStaticServer,
-} from "../helpers/static-server.ts";
+import { axeCheck, useBrowser, watchPage } from "../helpers/browser.ts";
+import { withNewDate } from "../helpers/events.ts";
+import { useServedWidgetSite } from "../helpers/served-widget-site.ts";
+import { hostPage, useHostServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -38,18 +33,7 @@ function snapshotAt(origin: string): PortalSnapshot {
     if (event.id === "e-dst" && event.image) {
       return { ...event, image: { ...event.image, url: `${origin}/media/walk.svg` } };
     }
-    if (event.id === "e-online") {
-      return {
-        ...event,
-        history: {
-          uid: null,
-          previousStarts: ["2026-04-01T12:00:00-04:00"],
-          rescheduledAt: NOW,
-          newDate: true,
-          removed: null,
-        },
-      };
-    }
+    if (event.id === "e-online") return withNewDate(event, "2026-04-01T12:00:00-04:00");
     if (event.id === "e-multiday") {
       return { ...event, categories: [{ id: "markets", name: "Markets" }] };
     }
@@ -70,72 +54,32 @@ interface Opened {
 describe.skipIf(!hasChromium())(
   "event card, several calendars and <event-calendar> in a browser",
   () => {
-    let server: RunningServer;
-    let host: { origin: string; close(): Promise<void> };
-    let built: BuiltWidgetSite;
-    let browser: Browser;
-    let closeBrowser: () => Promise<void>;
-    const hostPages: Record<string, string> = {};
-    let pageCount = 0;
-    const contexts: BrowserContext[] = [];
+    const chromium = useBrowser();
+    const server = useServedWidgetSite((origin) => ({
+      snapshot: snapshotAt(origin),
+      files: { "media/walk.svg": WALK_SVG },
+    }));
+    const host = useHostServer();
 
-    beforeAll(async () => {
-      server = await startStaticServer();
-      built = await buildWidgetSite(server.origin, { snapshot: snapshotAt(server.origin) });
-      mkdirSync(join(built.outputDir, "media"), { recursive: true });
-      writeFileSync(join(built.outputDir, "media", "walk.svg"), WALK_SVG);
-      server.setRoot(built.outputDir);
-      host = await startHostServer(() => hostPages);
-      ({ browser, close: closeBrowser } = await launchBrowser());
-    });
-
-    afterAll(async () => {
-      for (const context of contexts) await context.close().catch(() => {});
-      await closeBrowser?.();
-      await host?.close();
-      await server?.close();
-      built?.remove();
-    });
-
-    async function newContext(
+    /** A visitor's context, in `timezoneId` (Amsterdam by default). */
+    const newContext = (
       options: { timezoneId?: string; javaScriptEnabled?: boolean; width?: number } = {},
-    ): Promise<BrowserContext> {
-      const context = await browser.newContext({
+    ): Promise<BrowserContext> =>
+      chromium.visitor({
         timezoneId: options.timezoneId ?? "Europe/Amsterdam",
         viewport: { width: options.width ?? 800, height: 900 },
         javaScriptEnabled: options.javaScriptEnabled ?? true,
       });
-      contexts.push(context);
-      await context.clock.setFixedTime(new Date(NOW));
-      return context;
-    }
 
-    function watch(page: Page): { problems: string[]; requests: string[] } {
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on("console", (m) => {
-        if (m.type() === "error") problems.push(`console: ${m.text()}`);
-      });
-      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-      page.on("dialog", (d) => {
-        problems.push(`dialog: ${d.message()}`);
-        void d.dismiss();
-      });
-      page.on("request", (r) => requests.push(r.url()));
-      return { problems, requests };
-    }
-
+    /** A page of another site with `body`, as such a visitor sees it. */
     async function openHost(
       body: string,
       options: { timezoneId?: string; javaScriptEnabled?: boolean } = {},
     ): Promise<Opened> {
-      const path = `/embeds-${++pageCount}.html`;
-      hostPages[path] =
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Host page</title></head><body><main><h1>Our neighbourhood</h1>${body}<p>After the widget.</p></main></body></html>`;
       const context = await newContext(options);
       const page = await context.newPage();
-      const { problems, requests } = watch(page);
-      await page.goto(host.origin + path);
+      const { problems, requests } = watchPage(page);
+      await page.goto(host.add(hostPage(body)));
       return { page, context, problems, requests };
     }
 
@@ -143,7 +87,7 @@ describe.skipIf(!hasChromium())(
     async function openWidget(path: string): Promise<Opened & { frame: Frame }> {
       const context = await newContext();
       const page = await context.newPage();
-      const { problems, requests } = watch(page);
+      const { problems, requests } = watchPage(page);
       await page.goto(server.origin + path);
       await page.waitForSelector("#ecp[data-state=ready]");
       return { page, context, problems, requests, frame: page.mainFrame() };
@@ -184,7 +128,7 @@ describe.skipIf(!hasChromium())(
     const loopbackOnly = (requests: readonly string[]) =>
       requests.filter((url) => !/^https?:\/\/(127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\//.test(url));
 
-    const site = () => built.site;
+    const site = () => server.site;
     const event = (id: string) => {
       const found = snapshotAt(server.origin).events.find((e) => e.id === id);
       if (!found) throw new Error(id);
@@ -418,7 +362,7 @@ describe.skipIf(!hasChromium())(
         // Bounded: one route, answered at once.
         await context.route("**/api/calendars/culture/events.json", (route) => route.abort());
         const page = await context.newPage();
-        const { problems } = watch(page);
+        const { problems } = watchPage(page);
         await page.goto(`${server.origin}/embed/_all/?calendars=culture`);
         await page.waitForSelector("#ecp[data-state=ready]");
         expect(await markers(page.mainFrame())).toEqual([
@@ -583,10 +527,6 @@ describe.skipIf(!hasChromium())(
     });
 
     it("should have no serious or critical axe-core violations on cards and the widget of several calendars", async () => {
-      const axeSource = readFileSync(
-        createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-        "utf8",
-      );
       const paths = [
         "/embed/community/events/e-dst/",
         "/embed/culture/events/e-cancelled/?theme=dark",
@@ -597,26 +537,7 @@ describe.skipIf(!hasChromium())(
       ];
       for (const path of paths) {
         const { frame, problems } = await openWidget(path);
-        await frame.evaluate(axeSource);
-        const result = await frame.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: {
-                run(): Promise<{
-                  passes: unknown[];
-                  violations: { id: string; impact: string; nodes: unknown[] }[];
-                }>;
-              };
-            }
-          ).axe;
-          const run = await axe.run();
-          return {
-            passes: run.passes.length,
-            serious: run.violations
-              .filter((v) => v.impact === "serious" || v.impact === "critical")
-              .map((v) => `${v.id} (${v.nodes.length})`),
-          };
-        });
+        const result = await axeCheck(frame);
         expect(result.passes, path).toBeGreaterThan(10);
         expect({ path, serious: result.serious }).toEqual({ path, serious: [] });
         expect(problems, path).toEqual([]);
@@ -631,7 +552,7 @@ describe.skipIf(!hasChromium())(
         "embed.js",
       ];
       const total = files
-        .map((f) => gzipSync(readFileSync(join(built.outputDir, f))).length)
+        .map((f) => gzipSync(readFileSync(join(server.outputDir, f))).length)
         .reduce((a, b) => a + b, 0);
       expect(total).toBeLessThan(30 * 1024);
     });

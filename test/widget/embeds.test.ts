@@ -13,6 +13,7 @@ import {
 import { eventEmbedSnippets } from "../../src/widget/event-card/event-card-snippets.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW_DATETIME } from "../helpers/clock.ts";
+import { withNewDate } from "../helpers/events.ts";
 import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 /* The event card, the page of several calendars and the guide, as the build renders them. */
@@ -111,16 +112,7 @@ describe("event card", () => {
     expect(card("e-cancelled", null)).toContain('<article class="ecp-card ecp-event--cancelled">');
     expect(card("e-postponed")).toContain('<span class="ecp-badge">Postponed</span>');
     const moved = renderEventCard({
-      event: {
-        ...eventOf("e-online"),
-        history: {
-          uid: null,
-          previousStarts: ["2026-04-01T12:00:00-04:00"],
-          rescheduledAt: "2026-03-19T12:00:00Z",
-          newDate: true,
-          removed: null,
-        },
-      },
+      event: withNewDate(eventOf("e-online"), "2026-04-01T12:00:00-04:00", "2026-03-19T12:00:00Z"),
       calendar: calendarOf("culture"),
       ics: null,
       site: TEST_SITE,

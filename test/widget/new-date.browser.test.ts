@@ -1,11 +1,10 @@
-import type { Browser, Frame } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frame } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { NOW } from "../helpers/clock.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
-import { type RunningServer, startStaticServer } from "../helpers/static-server.ts";
+import { useBrowser } from "../helpers/browser.ts";
+import { withNewDate } from "../helpers/events.ts";
+import { useServedWidgetSite } from "../helpers/served-widget-site.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -20,51 +19,19 @@ const MOVED = "Online Lecture: City Archives";
 const snapshot: PortalSnapshot = {
   ...fixtureSnapshot,
   events: fixtureSnapshot.events.map((event) =>
-    event.id === "e-online"
-      ? {
-          ...event,
-          history: {
-            uid: null,
-            previousStarts: ["2026-04-01T12:00:00-04:00"],
-            rescheduledAt: NOW,
-            newDate: true,
-            removed: null,
-          },
-        }
-      : event,
+    event.id === "e-online" ? withNewDate(event, "2026-04-01T12:00:00-04:00") : event,
   ),
 };
 
 describe.skipIf(!hasChromium())("widget New date badge in a browser", () => {
-  let server: RunningServer;
-  let built: BuiltWidgetSite;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-
-  beforeAll(async () => {
-    server = await startStaticServer();
-    built = await buildWidgetSite(server.origin, { snapshot });
-    server.setRoot(built.outputDir);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await server?.close();
-    built?.remove();
-  });
+  const chromium = useBrowser();
+  const server = useServedWidgetSite(() => ({ snapshot }));
 
   /** The widget page itself, opened at `query`, once its script is done. */
   async function widget(query: string): Promise<{ frame: Frame; problems: string[] }> {
-    const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
-    await context.clock.setFixedTime(new Date(NOW));
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
+    const { page, problems } = await chromium.open(`${server.origin}/embed/culture/${query}`, {
+      timezoneId: "Europe/Amsterdam",
     });
-    await page.goto(`${server.origin}/embed/culture/${query}`);
     await page.waitForSelector("#ecp[data-state=ready]");
     return { frame: page.mainFrame(), problems };
   }

@@ -1,16 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser } from "../helpers/browser.ts";
 import { NOW_MS } from "../helpers/clock.ts";
-import { builtDemoSite } from "../helpers/demo-site.ts";
-import {
-  type RunningServer,
-  startHostServer,
-  startStaticServer,
-} from "../helpers/static-server.ts";
+import { useServedDemo } from "../helpers/demo-site.ts";
+import { hostPage, useHostServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -28,51 +24,27 @@ interface WhenJson {
 }
 
 describe.runIf(hasChromium())("the widget's when option", () => {
-  let server: RunningServer;
-  let host: { origin: string; close(): Promise<void> };
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  let siteDir: string;
-  const contexts: BrowserContext[] = [];
-  const hostPages: Record<string, string> = {};
+  const chromium = useBrowser();
+  const demo = useServedDemo();
+  const host = useHostServer();
 
   const whenJson = (calendarId: string, key: string) =>
     JSON.parse(
-      readFileSync(join(siteDir, paths.apiCalendarWhen(calendarId, key).slice(1)), "utf8"),
+      readFileSync(join(demo.dir, paths.apiCalendarWhen(calendarId, key).slice(1)), "utf8"),
     ) as WhenJson;
   /** The titles the widget must list for a range: the JSON's, at most `count` (5 by default). */
   const titlesOf = (json: WhenJson, view: number, count = 5) =>
     (json.ranges[view]?.events ?? []).slice(0, count).map((i) => json.events[i]?.title ?? "");
 
-  beforeAll(async () => {
-    siteDir = (await builtDemoSite()).dir;
-    server = await startStaticServer();
-    server.setRoot(siteDir);
-    host = await startHostServer(() => hostPages);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await closeBrowser?.();
-    await host?.close();
-    await server?.close();
-  });
-
+  /** The widget page itself at `query`, at the visitor's clock `at`, once its script is done. */
   async function openWidget(
     query: string,
     at = NOW_MS,
   ): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(at));
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    const { page, problems } = await chromium.open(`${demo.origin}/embed/${query}`, {
+      timezoneId: "Europe/Amsterdam",
+      at,
     });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${server.origin}/embed/${query}`);
     await page.waitForSelector("#ecp[data-state=ready]");
     return { page, problems };
   }
@@ -132,15 +104,15 @@ describe.runIf(hasChromium())("the widget's when option", () => {
 
   it("should pass data-when from the one-line embed", async () => {
     const json = whenJson("community", "weekend");
-    hostPages["/host.html"] =
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Host</title></head><body><main><h1>Host</h1>` +
-      `<a href="${server.origin}/calendars/community/" data-ecp-fallback>Events</a>` +
-      `<script src="${server.origin}/embed.js" data-calendar="community" data-when="weekend" async></script></main></body></html>`;
-    const context = await browser.newContext({ timezoneId: "Europe/Amsterdam" });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW_MS));
-    const page = await context.newPage();
-    await page.goto(`${host.origin}/host.html`);
+    const { page } = await chromium.open(
+      host.add(
+        hostPage(
+          `<a href="${demo.origin}/calendars/community/" data-ecp-fallback>Events</a>` +
+            `<script src="${demo.origin}/embed.js" data-calendar="community" data-when="weekend" async></script>`,
+        ),
+      ),
+      { timezoneId: "Europe/Amsterdam" },
+    );
     const handle = await page.locator("iframe").elementHandle();
     const frame = await handle?.contentFrame();
     if (!frame) throw new Error("no widget frame");

@@ -10,8 +10,21 @@ import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts
 
 /* The plugin inside a real Eleventy build, with a nunjucks page using its filters. */
 
+// The walk's image as the media stage publishes it (a copy under /media/); the
+// King's Day image is left off the site, where no thumbnail may point.
+const mediaCopy = "https://example.org/agenda/media/0123456789abcdef.jpg";
 const hostile: PortalSnapshot = {
   ...fixtureSnapshot,
+  events: fixtureSnapshot.events.map((event) =>
+    event.id === "e-dst" && event.image
+      ? { ...event, image: { ...event.image, url: mediaCopy } }
+      : event.id === "e-allday"
+        ? {
+            ...event,
+            image: { url: "https://media.example.org/day.jpg", alt: "", width: 800, height: 600 },
+          }
+        : event,
+  ),
   calendars: [
     ...fixtureSnapshot.calendars,
     {
@@ -150,10 +163,12 @@ describe("widget-plugin", () => {
       html: '<blockquote hidden><a href="https://example.org/agenda/calendars/community/events/e-dst/">Night Walk Across the Clock Change</a></blockquote><iframe src="https://example.org/agenda/embed/community/events/e-dst/" width="480" height="440" frameborder="0" scrolling="no" title="Night Walk Across the Clock Change"></iframe>',
       width: 480,
       height: 440,
-      thumbnail_url: "https://media.example.org/walk.jpg",
+      thumbnail_url: mediaCopy,
       thumbnail_width: 1200,
       thumbnail_height: 630,
     });
+    const offSite = JSON.parse(read("oembed/community/events/e-allday.json"));
+    expect(offSite.thumbnail_url).toBeUndefined();
     const hostileTitle = JSON.parse(read("oembed/culture/events/_57656972642f49443f3c783e.json"));
     expect(hostileTitle.title).toBe('<script>alert("x")</script> & "Quotes" \u2028');
     expect(hostileTitle.html).toBe(

@@ -1,19 +1,13 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { embedSnippets } from "../../src/widget/snippets.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { NOW } from "../helpers/clock.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
-import {
-  type RunningServer,
-  startHostServer,
-  startStaticServer,
-} from "../helpers/static-server.ts";
+import { axeCheck, useBrowser } from "../helpers/browser.ts";
+import { useServedWidgetSite } from "../helpers/served-widget-site.ts";
+import { hostPage, useHostServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -40,68 +34,27 @@ interface Opened {
   readonly context: BrowserContext;
   /** Console errors, page errors and dialogs; a clean run has none. */
   readonly problems: string[];
-  readonly requests: { url: string; frameUrl: string }[];
+  readonly requests: string[];
 }
 
 describe.skipIf(!hasChromium())("widget in a browser", () => {
-  let embedServer: RunningServer;
-  let host: { origin: string; close(): Promise<void> };
-  let built: BuiltWidgetSite;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const hostPages: Record<string, string> = {};
-  let pageCount = 0;
+  const chromium = useBrowser();
+  const widget = useServedWidgetSite();
+  const host = useHostServer();
 
-  beforeAll(async () => {
-    embedServer = await startStaticServer();
-    built = await buildWidgetSite(embedServer.origin);
-    embedServer.setRoot(built.outputDir);
-    host = await startHostServer(() => hostPages);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    await closeBrowser?.();
-    await host?.close();
-    await embedServer?.close();
-    built?.remove();
-  });
-
-  const contexts: BrowserContext[] = [];
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-  });
-
+  /** A page of another site with `body`, as a visitor in `timezoneId` sees it. */
   async function openHost(body: string, options: { timezoneId?: string } = {}): Promise<Opened> {
-    const path = `/page-${++pageCount}.html`;
-    hostPages[path] =
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Host page</title></head><body><main><h1>Our neighbourhood</h1>${body}<p>After the widget.</p></main></body></html>`;
-    const context = await browser.newContext({
+    const { page, context, problems, requests } = await chromium.open(host.add(hostPage(body)), {
       timezoneId: options.timezoneId ?? "Europe/Amsterdam",
       viewport: { width: 800, height: 900 },
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW));
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const requests: { url: string; frameUrl: string }[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("dialog", (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    page.on("request", (r) => requests.push({ url: r.url(), frameUrl: r.frame().url() }));
-    await page.goto(host.origin + path);
     return { page, context, problems, requests };
   }
 
   const iframeHtml = (query = "", calendar = culture) =>
-    embedSnippets(calendar, built.site).iframe.replace(/src="([^"]+)"/, `src="$1${query}"`);
+    embedSnippets(calendar, widget.site).iframe.replace(/src="([^"]+)"/, `src="$1${query}"`);
   const scriptHtml = (attributes = "", calendar = community) =>
-    embedSnippets(calendar, built.site).script.replace(" async>", ` ${attributes} async>`);
+    embedSnippets(calendar, widget.site).script.replace(" async>", ` ${attributes} async>`);
 
   async function widgetFrame(page: Page, index = 0): Promise<Frame> {
     const handle = await page.locator("iframe").nth(index).elementHandle();
@@ -116,7 +69,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
 
   it("should show the calendar's next events through the plain iframe snippet", async () => {
     // Served as the CDN serves it: frameable by any site, scripts and styles from itself only.
-    const csp = (await fetch(`${embedServer.origin}/embed/culture/`)).headers.get(
+    const csp = (await fetch(`${widget.origin}/embed/culture/`)).headers.get(
       "content-security-policy",
     );
     expect(csp).toContain("frame-ancestors *");
@@ -132,7 +85,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       })),
     );
     expect(links[1]).toEqual({
-      href: `${embedServer.origin}/calendars/culture/events/e-cancelled/`,
+      href: `${widget.origin}/calendars/culture/events/e-cancelled/`,
       target: "_blank",
       rel: "noopener",
     });
@@ -484,7 +437,7 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
 
   it("should not insert an iframe for a calendar value that is not a path segment", async () => {
     const { page, problems } = await openHost(
-      `<a href="https://example.org/" data-ecp-fallback>Events</a><script src="${embedServer.origin}/embed.js" data-calendar="../api" async></script><span id="done"></span>`,
+      `<a href="https://example.org/" data-ecp-fallback>Events</a><script src="${widget.origin}/embed.js" data-calendar="../api" async></script><span id="done"></span>`,
     );
     await page.waitForFunction(() => document.querySelector("script[data-ecp-mounted]") !== null);
     expect(await page.$$eval("iframe", (f) => f.length)).toBe(0);
@@ -529,10 +482,6 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
   });
 
   it("should have no serious or critical axe-core violations in list, month and dark views and the guide", async () => {
-    const axeSource = readFileSync(
-      createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-      "utf8",
-    );
     const { page, problems } = await openHost(
       [
         iframeHtml(),
@@ -543,30 +492,10 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
     const targets: Frame[] = [];
     for (const index of [0, 1, 2]) targets.push(await widgetFrame(page, index));
     const guide = await page.context().newPage();
-    await guide.goto(`${embedServer.origin}/embed/`);
+    await guide.goto(`${widget.origin}/embed/`);
     targets.push(guide.mainFrame());
     for (const frame of targets) {
-      // evaluate() runs outside the page's CSP, which would block an injected script tag.
-      await frame.evaluate(axeSource);
-      const violations = await frame.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{
-                passes: unknown[];
-                violations: { id: string; impact: string; nodes: unknown[] }[];
-              }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run();
-        return {
-          passes: result.passes.length,
-          serious: result.violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.nodes.length})`),
-        };
-      });
+      const violations = await axeCheck(frame);
       expect(violations.passes).toBeGreaterThan(10);
       expect({ url: frame.url(), serious: violations.serious }).toEqual({
         url: frame.url(),
@@ -583,11 +512,11 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
     await widgetFrame(page, 0);
     const month = await widgetFrame(page, 1);
     await month.waitForSelector(".ecp-grid");
-    const widgetRequests = requests.filter((r) => !r.url.startsWith(host.origin));
+    const widgetRequests = requests.filter((url) => !url.startsWith(host.origin));
     expect(widgetRequests.length).toBeGreaterThan(0);
-    for (const r of widgetRequests) expect(new URL(r.url).origin).toBe(embedServer.origin);
+    for (const url of widgetRequests) expect(new URL(url).origin).toBe(widget.origin);
     // The default list needs no data request: page, stylesheet, scripts.
-    const paths = [...new Set(widgetRequests.map((r) => new URL(r.url).pathname))].sort();
+    const paths = [...new Set(widgetRequests.map((url) => new URL(url).pathname))].sort();
     expect(paths).toEqual([
       "/api/calendars/community/events.json",
       "/embed.js",
@@ -609,10 +538,10 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       "embed/frame.js",
       "embed/widget.js",
     ];
-    const sizes = files.map((f) => gzipSync(readFileSync(join(built.outputDir, f))).length);
+    const sizes = files.map((f) => gzipSync(readFileSync(join(widget.outputDir, f))).length);
     const total = sizes.reduce((a, b) => a + b, 0);
     expect(total).toBeLessThan(30 * 1024);
-    const loader = gzipSync(readFileSync(join(built.outputDir, "embed.js"))).length;
+    const loader = gzipSync(readFileSync(join(widget.outputDir, "embed.js"))).length;
     expect(total + loader).toBeLessThan(30 * 1024);
   });
 });

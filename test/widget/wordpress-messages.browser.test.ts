@@ -1,16 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { useBrowser, watchPage } from "../helpers/browser.ts";
 import { NOW } from "../helpers/clock.ts";
-import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
-import {
-  type RunningServer,
-  startHostServer,
-  startStaticServer,
-} from "../helpers/static-server.ts";
+import { useServedWidgetSite } from "../helpers/served-widget-site.ts";
+import { useHostServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -33,56 +29,28 @@ type Posted = {
 };
 
 describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
-  let embedServer: RunningServer;
-  let host: { origin: string; close(): Promise<void> };
-  let built: BuiltWidgetSite;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const hostPages: Record<string, string> = {};
-  const contexts: BrowserContext[] = [];
-  let pageCount = 0;
-
-  beforeAll(async () => {
-    embedServer = await startStaticServer();
-    built = await buildWidgetSite(embedServer.origin);
-    embedServer.setRoot(built.outputDir);
-    host = await startHostServer(() => hostPages);
-    ({ browser, close: closeBrowser } = await launchBrowser());
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await closeBrowser?.();
-    await host?.close();
-    await embedServer?.close();
-    built?.remove();
-  });
+  const chromium = useBrowser();
+  const widget = useServedWidgetSite();
+  const host = useHostServer();
 
   /** A host page with one iframe, recording every message its frame posts (in `window.posted`). */
   async function openFrame(
     iframeAttributes: string,
   ): Promise<{ page: Page; frame: Frame; problems: string[]; popups: string[] }> {
-    const path = `/wp-${++pageCount}.html`;
     // The recorder is registered before the iframe exists, so it sees the first message.
-    hostPages[path] =
+    const html =
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Post</title>` +
       `<script>window.posted=[];addEventListener("message",function(e){var f=document.querySelector("iframe");if(f&&e.source===f.contentWindow)window.posted.push(e.data);});</script>` +
       `</head><body><main><h1>A post</h1><iframe ${iframeAttributes} title="Events" width="500" height="600" frameborder="0" scrolling="no"></iframe></main></body></html>`;
-    const context = await browser.newContext({
+    const context = await chromium.visitor({
       timezoneId: "Europe/Amsterdam",
       viewport: { width: 800, height: 900 },
     });
-    contexts.push(context);
-    await context.clock.setFixedTime(new Date(NOW));
     const page = await context.newPage();
-    const problems: string[] = [];
     const popups: string[] = [];
     context.on("page", (p) => popups.push(p.url()));
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(host.origin + path);
+    const { problems } = watchPage(page);
+    await page.goto(host.add(html));
     const frame = await (await page.locator("iframe").elementHandle())?.contentFrame();
     if (!frame) throw new Error("no frame");
     await frame.waitForSelector("#ecp[data-state=ready]");
@@ -97,7 +65,7 @@ describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
   /** The calendar's published events that have not ended at NOW, as the widget lists them. */
   function upcomingTitles(count: number): string[] {
     const json = JSON.parse(
-      readFileSync(join(built.outputDir, paths.apiEvents("culture")), "utf8"),
+      readFileSync(join(widget.outputDir, paths.apiEvents("culture")), "utf8"),
     ) as { events: { title: string; start: string; end: string }[] };
     return json.events
       .filter((e) => Math.max(Date.parse(e.start), Date.parse(e.end)) >= Date.parse(NOW))
@@ -106,7 +74,7 @@ describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
   }
 
   const wordpressFrame = `sandbox="allow-scripts" src="EMBED?count=7#?secret=${SECRET}"`;
-  const embedUrl = () => `${embedServer.origin}${paths.embed("culture")}`;
+  const embedUrl = () => `${widget.origin}${paths.embed("culture")}`;
 
   it("should read its events and report its height to WordPress from an opaque origin", async () => {
     const { page, frame, problems } = await openFrame(wordpressFrame.replace("EMBED", embedUrl()));
@@ -154,16 +122,14 @@ describe.skipIf(!hasChromium())("the widget in WordPress's sandbox", () => {
     // They open in WordPress's window, so no link says it opens a new tab.
     expect(await frame.getByRole("link").count()).toBeGreaterThan(1);
     expect(await frame.getByRole("link", { name: /new tab/i }).count()).toBe(0);
-    expect(eventHref.startsWith(`${embedServer.origin}${paths.calendar("culture")}events/`)).toBe(
-      true,
-    );
+    expect(eventHref.startsWith(`${widget.origin}${paths.calendar("culture")}events/`)).toBe(true);
     await event.click();
     await expect.poll(links).toEqual([{ message: "link", value: eventHref, secret: SECRET }]);
     // The "all events" link at the foot: the calendar's page.
     await frame.locator(".ecp-foot a").click();
     await expect
       .poll(async () => (await links()).map((m) => m.value))
-      .toEqual([eventHref, `${embedServer.origin}${paths.calendar("culture")}`]);
+      .toEqual([eventHref, `${widget.origin}${paths.calendar("culture")}`]);
     // Nothing tried to open a tab (the sandbox would have logged a blocked popup).
     expect(popups).toEqual([]);
     expect(problems).toEqual([]);

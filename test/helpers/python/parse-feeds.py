@@ -18,9 +18,15 @@ def describe(path):
     with open(path, "rb") as handle:
         data = handle.read()
     result = {"path": path}
+    description = None
     try:
-        ET.fromstring(data)
+        root = ET.fromstring(data)
         result["wellFormed"] = True
+        # The text a strict XML parser gives: RSS's channel description, Atom's subtitle.
+        element = root.find("channel/description")
+        if element is None:
+            element = root.find("{http://www.w3.org/2005/Atom}subtitle")
+        description = None if element is None else element.text or ""
     except ET.ParseError as error:
         result["wellFormed"] = False
         result["xmlError"] = str(error)
@@ -33,6 +39,8 @@ def describe(path):
         "title": feed.get("title"),
         "link": feed.get("link"),
         "updated": when(feed.get("updated_parsed")),
+        "subtitle": feed.get("subtitle"),
+        "description": description,
         "links": [
             {"rel": link.get("rel"), "href": link.get("href"), "type": link.get("type")}
             for link in feed.get("links", [])

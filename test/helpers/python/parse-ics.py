@@ -23,6 +23,12 @@ def value(prop):
     return {"other": str(moment)}
 
 
+def organizer(prop):
+    if prop is None:
+        return None
+    return {"address": str(prop), "cn": prop.params.get("CN")}
+
+
 def describe(path):
     with open(path, "rb") as handle:
         calendar = Calendar.from_ical(handle.read())
@@ -43,6 +49,7 @@ def describe(path):
                 "end": value(event.get("DTEND")),
                 "stamp": value(event.get("DTSTAMP")),
                 "url": str(event.get("URL")) if event.get("URL") else None,
+                "organizer": organizer(event.get("ORGANIZER")),
             }
             for event in calendar.walk("VEVENT")
         ],

@@ -1,18 +1,19 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DateTime } from "luxon";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../../src/model/url-scheme.ts";
 import type { DatasetEvent } from "../../../src/portal/index.ts";
 import { NOW } from "../../helpers/clock.ts";
-import { type BuiltSite, buildSite, DEMO_SITE_URL, removeBuild } from "../../helpers/demo-build.ts";
+import { type BuiltSite, DEMO_SITE_URL } from "../../helpers/demo-build.ts";
 import { demoEvents, eventUrl, instants } from "../../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../../helpers/demo-site.ts";
 
 /*
  * The "when" pages and their JSON in a real build of the demo portal at the
  * tests' clock: Friday 20 March 2026, 13:00 in Amsterdam. What each must
- * list is worked out here from the portal's dataset and the calendar.
+ * list is worked out here from the portal's dataset and the calendar. In
+ * Dutch: test/site/site.test.ts, with the rest of the Dutch site.
  */
 
 const KEYS = ["today", "tomorrow", "weekend", "week", "next-week", "month"] as const;
@@ -209,27 +210,5 @@ describe("the when pages of the demo site", () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
-  });
-});
-
-describe("the when pages in Dutch", () => {
-  let dutch: BuiltSite;
-
-  beforeAll(async () => {
-    dutch = await buildSite({ SITE_LANG: "nl-NL" });
-    expect(dutch.status, dutch.log).toBe(0);
-  });
-
-  afterAll(() => removeBuild(dutch));
-
-  it("should name the pages and the days in Dutch", () => {
-    const html = readFileSync(join(dutch.dir, `${paths.when("today").slice(1)}index.html`), "utf8");
-    expect(html).toMatch(
-      /<span data-when-in="0">Vandaag,\s*<time datetime="2026-03-20">vrijdag 20 maart 2026<\/time>/,
-    );
-    expect(html).toContain(">Dit weekend</a>");
-    expect(html).toContain(">Volgende week</a>");
-    const home = readFileSync(join(dutch.dir, "index.html"), "utf8");
-    expect(home).toContain('aria-label="Wat is er te doen"');
   });
 });

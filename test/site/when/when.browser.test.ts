@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../../src/model/url-scheme.ts";
-import { launchBrowser } from "../../helpers/browser.ts";
+import { axeCheck, useBrowser } from "../../helpers/browser.ts";
 import { NOW_MS } from "../../helpers/clock.ts";
 import { DEMO_SITE_URL } from "../../helpers/demo-build.ts";
-import { builtDemoSite } from "../../helpers/demo-site.ts";
-import { type RunningServer, startStaticServer } from "../../helpers/static-server.ts";
+import { useServedDemo } from "../../helpers/demo-site.ts";
 import { hasChromium } from "../../helpers/system-packages.ts";
 
 /*
@@ -19,55 +17,11 @@ import { hasChromium } from "../../helpers/system-packages.ts";
  * page days old says so.
  */
 
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
 const HOUR = 3_600_000;
-
-let server: RunningServer;
-let browser: Browser;
-let closeBrowser: () => Promise<void>;
-let siteDir: string;
-const contexts: BrowserContext[] = [];
 
 interface WhenJson {
   readonly ranges: readonly { readonly events: readonly number[] }[];
   readonly events: readonly { readonly url: string }[];
-}
-
-/** The event paths a JSON range lists: what the page must show in that view. */
-function expectedPaths(jsonPath: string, view: number): string[] {
-  const json = JSON.parse(readFileSync(join(siteDir, jsonPath), "utf8")) as WhenJson;
-  return (json.ranges[view]?.events ?? [])
-    .map((i) => (json.events[i]?.url ?? "").slice(DEMO_SITE_URL.length))
-    .sort();
-}
-
-async function open(
-  path: string,
-  options: { at?: number; javaScript?: boolean; bypassCSP?: boolean; installClock?: boolean } = {},
-): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({
-    viewport: { width: 1200, height: 900 },
-    javaScriptEnabled: options.javaScript ?? true,
-    bypassCSP: options.bypassCSP ?? false,
-    // The page's days are Amsterdam's whatever the visitor's zone.
-    timezoneId: "America/New_York",
-  });
-  contexts.push(context);
-  const at = new Date(options.at ?? NOW_MS);
-  if (options.installClock) await context.clock.install({ time: at });
-  else await context.clock.setFixedTime(at);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  const response = await page.goto(server.origin + path);
-  expect(response?.status(), path).toBe(200);
-  return { page, problems };
 }
 
 /** What a visitor sees: the heading and the event links shown. */
@@ -84,27 +38,41 @@ async function seen(page: Page): Promise<{ heading: string; links: string[] }> {
   };
 }
 
-beforeAll(async () => {
-  if (!hasChromium()) return;
-  siteDir = (await builtDemoSite()).dir;
-  server = await startStaticServer();
-  server.setRoot(siteDir);
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await closeBrowser?.();
-  await server?.close();
-});
-
 describe.runIf(hasChromium())("the when pages in a browser", () => {
+  const chromium = useBrowser();
+  const demo = useServedDemo();
+
+  /** The event paths a JSON range lists: what the page must show in that view. */
+  function expectedPaths(jsonPath: string, view: number): string[] {
+    const json = JSON.parse(readFileSync(join(demo.dir, jsonPath), "utf8")) as WhenJson;
+    return (json.ranges[view]?.events ?? [])
+      .map((i) => (json.events[i]?.url ?? "").slice(DEMO_SITE_URL.length))
+      .sort();
+  }
+
+  /** A "when" page as a visitor in New York sees it at `at` (NOW by default). */
+  async function open(
+    path: string,
+    options: { at?: number; javaScript?: boolean; installClock?: boolean } = {},
+  ): Promise<{ page: Page; problems: string[] }> {
+    const { page, problems } = await chromium.open(demo.origin + path, {
+      viewport: { width: 1200, height: 900 },
+      javaScriptEnabled: options.javaScript ?? true,
+      // The page's days are Amsterdam's whatever the visitor's zone.
+      timezoneId: "America/New_York",
+      at: options.at ?? NOW_MS,
+      running: options.installClock ?? false,
+      warnings: true,
+    });
+    return { page, problems };
+  }
+
   const today = paths.when("today");
   const todayJson = paths.apiWhen("today").slice(1);
 
   it("should show the build's day at the build's time", async () => {
     // Served with the production policy: scripts from the site only, nothing inline.
-    const csp = (await fetch(server.origin + today)).headers.get("content-security-policy");
+    const csp = (await fetch(demo.origin + today)).headers.get("content-security-policy");
     expect(csp).toContain("script-src 'self';");
     const { page, problems } = await open(today);
     const view = await seen(page);
@@ -182,19 +150,8 @@ describe.runIf(hasChromium())("the when pages in a browser", () => {
 
   it("should have no serious accessibility problems, site-wide and for a calendar", async () => {
     for (const path of [paths.when("weekend"), paths.calendarWhen("culture", "month")]) {
-      const { page } = await open(path, { bypassCSP: true });
-      await page.addScriptTag({ content: axeSource });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
-          }
-        ).axe;
-        const result = await axe.run();
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => v.id);
-      });
+      const { page } = await open(path);
+      const violations = (await axeCheck(page)).serious;
       expect(violations, path).toEqual([]);
     }
   });

@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "../helpers/clock.ts";
+import { type BuildMetrics, counter, meteredBuild } from "../helpers/metered-build.ts";
+
+/*
+ * The publish step keeps each unchanged file as published (a hard link to
+ * the published copy), and must keep only what is still the published
+ * file: a copy edited on disk since, even to the same size with its time
+ * set back, is written again. Real builds of a small portal through the
+ * CLI; what the check costs is counted, not timed (files.rehashed: the
+ * published files read again because their stat changed).
+ */
+
+let portal: RunningPortal;
+let work: string;
+let builds = 0;
+
+const site = () => join(work, "_site");
+const build = (): Promise<BuildMetrics> =>
+  meteredBuild(site(), {
+    portal,
+    cacheDir: join(work, "cache"),
+    metricsFile: join(work, `metrics-${++builds}.json`),
+    env: { SITE_NOW: NOW, SHARE_CARDS: "off" },
+  });
+
+/** Another byte in the middle, the size and the modification time as they were. */
+function editInPlace(path: string): void {
+  const file = join(site(), path);
+  const { atime, mtime } = statSync(file);
+  const bytes = readFileSync(file);
+  const at = Math.floor(bytes.length / 2);
+  bytes[at] = bytes[at] === 0x20 ? 0x2e : 0x20;
+  writeFileSync(file, bytes);
+  utimesSync(file, atime, mtime);
+}
+
+beforeAll(async () => {
+  portal = await startPortal({
+    port: 0,
+    now: NOW,
+    seed: 3,
+    synthetic: { calendars: 2, eventsPerCalendar: 6 },
+  });
+  work = mkdtempSync(join(tmpdir(), "ecp-publish-site-"));
+}, 120_000);
+
+afterAll(async () => {
+  await portal.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("publish-site", () => {
+  it("should write again published files edited on disk to the same size, and read no other", async () => {
+    await build();
+    // A feed (kept by its inputs, not rendered), an event page (rendered, kept by its
+    // bytes) and the home page (Eleventy's own, kept when hashed): each way a file is kept.
+    const edited = [
+      "feed.xml",
+      "calendars/cal-001/events/cal-001-e000002/index.html",
+      "index.html",
+    ];
+    const published = new Map(edited.map((path) => [path, readFileSync(join(site(), path))]));
+    const kept = (path: string) => statSync(join(site(), path)).ino;
+    const untouched = "calendars/cal-002/index.html";
+    const untouchedInode = kept(untouched);
+    for (const path of edited) editInPlace(path);
+
+    const second = await build();
+    for (const path of edited) {
+      expect(readFileSync(join(site(), path)).equals(published.get(path) as Buffer), path).toBe(
+        true,
+      );
+    }
+    // Only the edited files were read again; every other file is the published one, kept.
+    expect(counter(second, "files.rehashed")).toBe(edited.length);
+    expect(kept(untouched)).toBe(untouchedInode);
+    expect(second.filesKept).toBeGreaterThan(second.files - 20);
+
+    // Published again: nothing is read to be kept.
+    const third = await build();
+    expect(counter(third, "files.rehashed")).toBe(0);
+    expect(third.filesKept).toBeGreaterThan(third.files - 5);
+  }, 300_000);
+});
