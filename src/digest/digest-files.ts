@@ -24,7 +24,7 @@ export function digestFileGroups(
   const feedSite = { url, title, lang, refreshMinutes, websubHub };
   return [
     fileGroup({
-      phase: "feeds",
+      phase: "digest",
       name: "digest/feed.xml",
       items: digests.scopes,
       path: (scope) => digestFiles(scope).rss,
@@ -32,7 +32,7 @@ export function digestFileGroups(
       render: (scope) => renderDigestRss(digests.of(scope), { site: feedSite, scope }),
     }),
     fileGroup({
-      phase: "feeds",
+      phase: "digest",
       name: "digest/latest.html",
       items: digests.scopes,
       path: (scope) => digestFiles(scope).html,
@@ -40,7 +40,7 @@ export function digestFileGroups(
       render: (scope) => renderDigestHtml(digests.latest(scope)),
     }),
     fileGroup({
-      phase: "feeds",
+      phase: "digest",
       name: "digest/latest.txt",
       items: digests.scopes,
       path: (scope) => digestFiles(scope).text,

@@ -121,10 +121,13 @@ ${UNSUBSCRIBE_MARK}
 
 function sectionHtml(list: DigestList, digest: Digest): string {
   const e = escapeHtml;
-  const rows = list.lines.map(lineHtml);
+  // Pictures get a column of their own, in a list that has any: a column no
+  // row starts a cell in is an error in HTML's table model.
+  const span = list.lines.some((line) => line.image) ? ' colspan="2"' : "";
+  const rows = list.lines.map((line) => lineHtml(line, span));
   if (list.more > 0) {
     rows.push(
-      `<tr><td class="more" colspan="2"><a href="${e(list.moreUrl)}">${e(moreText(list, digest.labels, digest.lang))}</a></td></tr>`,
+      `<tr><td class="more"${span}><a href="${e(list.moreUrl)}">${e(moreText(list, digest.labels, digest.lang))}</a></td></tr>`,
     );
   }
   return `<tr><td class="section">
@@ -135,7 +138,8 @@ ${rows.join("\n")}
 </td></tr>`;
 }
 
-function lineHtml(line: DigestLine): string {
+/** A line: its picture, if it has one, beside its text; `span` the text's columns when it has none. */
+function lineHtml(line: DigestLine, span: string): string {
   const e = escapeHtml;
   const meta = [line.when, line.place].filter(Boolean).map((part) => e(part ?? ""));
   const text = [
@@ -143,7 +147,7 @@ function lineHtml(line: DigestLine): string {
     line.status ? ` <span class="status">${e(line.status)}</span>` : "",
     meta.length ? `<br><span class="meta">${meta.join(" · ")}</span>` : "",
   ].join("");
-  if (!line.image) return `<tr><td class="line" colspan="2">${text}</td></tr>`;
+  if (!line.image) return `<tr><td class="line"${span}>${text}</td></tr>`;
   const image = `<img src="${e(line.image.url)}" alt="${e(line.image.alt)}" width="80">`;
   return `<tr><td class="thumb" width="80">${image}</td><td class="line">${text}</td></tr>`;
 }

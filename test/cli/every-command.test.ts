@@ -159,7 +159,7 @@ async function runEntry(script: string, args: readonly string[]): Promise<Comman
 }
 
 /** npm scripts that run other projects' tools, which explain themselves. */
-const TOOLS = new Set(["test", "typecheck", "lint", "format"]);
+const TOOLS = new Set(["test", "test:unit", "typecheck", "lint", "format"]);
 
 const DOCS = readFileSync(join(ROOT, "docs/configuration.md"), "utf8");
 

@@ -262,9 +262,18 @@ describe("build work", () => {
       expect(feeds).toBeGreaterThan(3 * SYNTHETIC.calendars);
       expect(count(cold, "reused.feeds")).toBe(0);
 
+      // The weekly digests' files (src/digest) too: three for the site, each calendar and category.
+      const digestFiles = ["digest/feed.xml", "digest/latest.html", "digest/latest.txt"];
+      const digest = (metrics: Metrics, what: "rendered" | "reused") =>
+        digestFiles.reduce((sum, name) => sum + count(metrics, `${what}.${name}`), 0);
+      const digests = digest(cold, "rendered");
+      expect(digests).toBeGreaterThan(3 * SYNTHETIC.calendars);
+
       const warm = await build(feedsSite, env, own);
       expect(count(warm, "rendered.feeds")).toBe(0);
       expect(count(warm, "reused.feeds")).toBe(feeds);
+      expect(digest(warm, "rendered")).toBe(0);
+      expect(digest(warm, "reused")).toBe(digests);
 
       // The next event's title: the feeds that show it are rendered, the others kept.
       const ownEvents = createSyntheticDataset({
@@ -283,6 +292,7 @@ describe("build work", () => {
       expect(again).toBeGreaterThanOrEqual(6);
       expect(again).toBeLessThan(feeds);
       expect(again + count(edited, "reused.feeds")).toBe(feeds);
+      expect(digest(edited, "rendered") + digest(edited, "reused")).toBe(digests);
 
       // Kept or rendered, every feed is the one a build from scratch writes.
       const fresh = join(work, "feeds-fresh");
