@@ -88,6 +88,36 @@ describe("digest-html", () => {
     expect(container?.attributes.get("width")).toBe("600");
   });
 
+  it("should show a new event's picture by its absolute address, described by its text or else the event's title", () => {
+    const pictured = (id: string, alt: string) =>
+      calendarEvent({
+        id,
+        calendarId: "culture",
+        title: `Opening <${id}>`,
+        start: "2026-04-18T20:00:00+02:00",
+        end: "2026-04-18T22:00:00+02:00",
+        // In the seven days before the week's digest came out (Sunday 15 March).
+        createdAt: "2026-03-10T09:00:00Z",
+        image: { url: `https://events.example.org/media/${id}.png`, alt, width: 8, height: 8 },
+      });
+    const digest = new Digests(
+      {
+        events: [pictured("described", 'A "quiet" <b>hall</b>'), pictured("undescribed", "")],
+        calendars: [],
+        categories: [],
+        announcements: [],
+      },
+      TEST_SITE,
+    ).latest({ kind: "site" });
+    const mail = renderDigestHtml(digest);
+    const images = htmlElements(mail).filter((e) => e.tagName === "img");
+    expect(images.map((e) => [e.attributes.get("src"), e.attributes.get("alt")])).toEqual([
+      ["https://events.example.org/media/described.png", 'A "quiet" <b>hall</b>'],
+      ["https://events.example.org/media/undescribed.png", "Opening <undescribed>"],
+    ]);
+    expectMailSafe(mail);
+  });
+
   it("should hold a week of long titles to the budget by showing fewer events, each list saying how many more", () => {
     // Four bytes a character in UTF-8, and markup to escape: 150 of them a title and a place.
     const long = "🎷🎻🥁🎺 <&> ".repeat(40);

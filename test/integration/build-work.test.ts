@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { NOW } from "../helpers/clock.ts";
+import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 
 /**
@@ -302,15 +303,14 @@ describe("build work", () => {
         metricsFile: join(work, `metrics-${++builds}.json`),
         env,
       });
-      const feedFiles = async (root: string) =>
-        new Map(
-          [...(await tree(root))].filter(([file]) =>
-            /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file),
-          ),
-        );
-      const published = await feedFiles(feedsSite);
+      const filesOf = async (root: string, kind: (file: string) => boolean) =>
+        new Map([...(await tree(root))].filter(([file]) => kind(file)));
+      const published = await filesOf(feedsSite, isFeedFile);
       expect(published.size).toBe(feeds);
-      expect(published).toEqual(await feedFiles(fresh));
+      expect(published).toEqual(await filesOf(fresh, isFeedFile));
+      const publishedDigests = await filesOf(feedsSite, isDigestFile);
+      expect(publishedDigests.size).toBe(digests);
+      expect(publishedDigests).toEqual(await filesOf(fresh, isDigestFile));
     } finally {
       await own.close();
     }
