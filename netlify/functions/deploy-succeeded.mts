@@ -1,5 +1,6 @@
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
+import { deliverToFollowers } from "../../src/fediverse/account-functions.ts";
 import { runLogged } from "../../src/hosts/function-run.ts";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
 
@@ -7,8 +8,10 @@ import { pingHub } from "../../src/rebuild/websub-ping.ts";
  * Netlify event function: runs when a deploy succeeded (the file name picks
  * the event). With WEBSUB_HUB set (Functions scope), it pings the hub once per
  * feed whose bytes this deploy changed, read from the deploy's own published
- * state at its immutable address (payload.deploy_ssl_url). Deploy previews and
- * branch deploys ping nothing.
+ * state at its immutable address (payload.deploy_ssl_url); then it delivers
+ * the deploy's new activities to the fediverse account's followers
+ * (src/fediverse/account-functions.ts). Deploy previews and branch deploys
+ * ping and deliver nothing.
  */
 export default function deploySucceeded(request: Request): Promise<Response> {
   return runLogged("deploy-succeeded", async (log) => {
@@ -30,6 +33,7 @@ export default function deploySucceeded(request: Request): Promise<Response> {
       published: deployed,
       log,
     });
-    return result.ok;
+    const delivered = await deliverToFollowers(deployed, process.env, log);
+    return result.ok && delivered;
   });
 }

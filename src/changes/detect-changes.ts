@@ -5,6 +5,7 @@ import { eventUid } from "../model/event-uid.ts";
 import { byStart, compareCodeUnits } from "../model/order.ts";
 import type { CalendarEvent, EventHistory, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { eventActivities } from "./event-activity.ts";
 import {
   type Announcement,
   type ChangeKind,
@@ -87,7 +88,8 @@ export function detectChanges(
   const calendarNames = new Map(snapshot.calendars.map((c) => [c.id, c.name]));
   const prevEvents = new Map((previous?.events ?? []).map((r) => [keyOf(r), r]));
   const prevRemoved = new Map((previous?.removed ?? []).map((r) => [keyOf(r), r]));
-  const currentKeys = new Set(snapshot.events.map(keyOf));
+  // A copy merged into another source's event (src/sources/same-events.ts) is still current.
+  const currentKeys = new Set(snapshot.events.flatMap(keysOf));
   // Records of events gone from where they were: candidates for a move to another calendar.
   const vanishedById = new Map<string, PublishedEventRecord[]>();
   for (const record of previous?.events ?? []) {
@@ -154,7 +156,9 @@ export function detectChanges(
     const key = keyOf(event);
     const ownUid = eventUid(event, options.siteUrl);
     const url = options.siteUrl + paths.event(event.calendarId, event.id);
-    let before: PublishedEventRecord | null = prevEvents.get(key) ?? null;
+    // Published before as a copy now merged into this one: it keeps the UID it had.
+    let before: PublishedEventRecord | null =
+      prevEvents.get(key) ?? mergedBefore(event, prevEvents) ?? null;
     let how: "same" | "moved" | "restored" = "same";
     if (!before && previous) {
       // The same id gone from another calendar in the same build, with the
@@ -322,6 +326,12 @@ export function detectChanges(
       events: records,
       removed,
       announcements: allAnnouncements,
+      activities: eventActivities(previous, records, {
+        currentKeys,
+        horizonMs: horizon,
+        at: nowIso,
+        keepFromMs: noticeFrom,
+      }),
     },
   };
 }
@@ -438,6 +448,23 @@ function newDateDetail(before: PublishedEventRecord, event: CalendarEvent): stri
 
 function keyOf(event: { readonly calendarId: string; readonly id: string }): string {
   return `${event.calendarId}\u0000${event.id}`;
+}
+
+/** An event's key, and those of the copies merged into it. */
+function keysOf(event: CalendarEvent): string[] {
+  return [keyOf(event), ...(event.merged ?? []).map(keyOf)];
+}
+
+/** The record of the first copy merged into `event` that the site published. */
+function mergedBefore(
+  event: CalendarEvent,
+  published: ReadonlyMap<string, PublishedEventRecord>,
+): PublishedEventRecord | undefined {
+  for (const copy of event.merged ?? []) {
+    const record = published.get(keyOf(copy));
+    if (record) return record;
+  }
+  return undefined;
 }
 
 function sameInstant(a: string, b: string): boolean {

@@ -1,4 +1,5 @@
 import type { Category, EventStatus, RemovedReason } from "../model/types.ts";
+import { type EventActivity, parseEventActivity } from "./event-activity.ts";
 
 /**
  * What the site published at its last successful build, as much as the next
@@ -86,6 +87,11 @@ export interface PublishedState {
   readonly events: readonly PublishedEventRecord[];
   readonly removed: readonly RemovedEventRecord[];
   readonly announcements: readonly Announcement[];
+  /**
+   * What the recent publishes did to each event, for the fediverse's outbox
+   * and deliveries (event-activity.ts); absent from states of earlier versions.
+   */
+  readonly activities?: readonly EventActivity[];
 }
 
 type Json = Record<string, unknown>;
@@ -117,6 +123,9 @@ export function parsePublishedState(
       events: keep(json.events, (raw) => parseEventRecord(raw)),
       removed: keep(json.removed, parseRemovedRecord),
       announcements: keep(json.announcements, parseAnnouncement),
+      ...(Array.isArray(json.activities)
+        ? { activities: keep(json.activities, parseEventActivity) }
+        : {}),
     },
   };
 }

@@ -160,6 +160,7 @@ runCli(BUILD, async ({ values }) => {
         formatBuildReport({
           calendars: rendered.calendars,
           events: outcome.manifest.totals.events,
+          ...(rendered.sources ? { sources: rendered.sources, merged: rendered.merged } : {}),
           pages: outcome.files.pages,
           files: outcome.files.files,
           bytes: outcome.files.bytes,

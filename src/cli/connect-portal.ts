@@ -1,5 +1,6 @@
 import type { ApiConfig } from "../config/api.ts";
 import type { BuildConfig } from "../config/build-config.ts";
+import type { SourcesConfig } from "../config/sources.ts";
 import { startPortal } from "../portal/index.ts";
 
 export interface PortalConnection {
@@ -10,6 +11,8 @@ export interface PortalConnection {
    * the demo writes the same build state.
    */
   readonly recorded: ApiConfig;
+  /** EVENT_SOURCES_FILE: the sources, each fetched on its own (src/sources); null: one portal. */
+  readonly sources: SourcesConfig | null;
   /** Stops the demo portal; nothing for a real one. */
   close(): Promise<void>;
 }
@@ -24,7 +27,17 @@ export interface PortalConnection {
 export async function connectPortal(config: BuildConfig): Promise<PortalConnection> {
   const source = config.portal;
   if (source.kind === "portal") {
-    return { api: source.api, recorded: source.api, close: async () => {} };
+    return { api: source.api, recorded: source.api, sources: null, close: async () => {} };
+  }
+  if (source.kind === "sources") {
+    // No one portal: the build state records each source's own (src/rebuild).
+    const api: ApiConfig = {
+      ...source.options,
+      baseUrl: "sources",
+      token: "",
+      auth: { kind: "bearer" },
+    };
+    return { api, recorded: api, sources: source.sources, close: async () => {} };
   }
   const portal = await startPortal({
     host: "127.0.0.1",
@@ -38,5 +51,10 @@ export async function connectPortal(config: BuildConfig): Promise<PortalConnecti
     token: portal.token,
     auth: { kind: "bearer" },
   };
-  return { api, recorded: { ...api, baseUrl: "demo" }, close: () => portal.close() };
+  return {
+    api,
+    recorded: { ...api, baseUrl: "demo" },
+    sources: null,
+    close: () => portal.close(),
+  };
 }

@@ -1,11 +1,10 @@
 import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { UsageError } from "../errors.ts";
 import { renderApacheConfig } from "../hosts/apache-config.ts";
-import { defaultHeaderRules } from "../hosts/headers.ts";
 import { renderCloudflareHeaders } from "../hosts/headers-file.ts";
-import { withMapTiles } from "../hosts/map-policy.ts";
 import { renderNginxConfig } from "../hosts/nginx-config.ts";
-import { renderS3Sync } from "../hosts/s3-upload.ts";
+import { renderS3Sync, syncPasses } from "../hosts/s3-upload.ts";
+import { siteHeaderRules } from "../hosts/site-rules.ts";
 import { defineCommand } from "./command-line.ts";
 import { runCli } from "./run.ts";
 
@@ -50,8 +49,9 @@ runCli(HEADERS, async ({ values }) => {
   if (!format) throw new UsageError(`--format: expected ${FORMATS.join(", ")}`);
   const site = readSiteConfig(process.env);
   const basePath = site.urls.basePath;
-  // The place pages admit MAP_TILES_URL's tile server (src/hosts/map-policy.ts).
-  const rules = withMapTiles(defaultHeaderRules(), site.map);
+  // The embed pages name SITE_URL's origin, the place pages admit MAP_TILES_URL's
+  // tile server (src/hosts/site-rules.ts).
+  const rules = siteHeaderRules(site);
   const text =
     format === "cloudflare"
       ? renderCloudflareHeaders(rules)
@@ -67,6 +67,6 @@ runCli(HEADERS, async ({ values }) => {
           )
         : format === "apache"
           ? renderApacheConfig({ basePath }, rules)
-          : renderS3Sync();
+          : renderS3Sync(syncPasses(rules));
   process.stdout.write(text);
 });

@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { PublishedSite } from "../api/published-site.ts";
 import { MAP_SETTINGS, readMapSettings } from "../config/map.ts";
 import { ConfigError } from "../errors.ts";
-import { defaultHeaderRules, headersFor } from "../hosts/headers.ts";
-import { withMapTiles } from "../hosts/map-policy.ts";
+import { headersFor } from "../hosts/headers.ts";
 import { startPreviewServer } from "../hosts/preview-server.ts";
+import { siteHeaderRules } from "../hosts/site-rules.ts";
 import { paths, SiteUrls } from "../model/url-scheme.ts";
 import { defineCommand } from "./command-line.ts";
 import { runCli } from "./run.ts";
@@ -39,16 +39,27 @@ runCli(PREVIEW, async ({ values }) => {
   const manifest = (await new PublishedSite(values.dir)
     .readJson(paths.apiManifest())
     .catch(() => null)) as { siteUrl?: unknown } | null;
-  const basePath =
-    typeof manifest?.siteUrl === "string" ? new SiteUrls(manifest.siteUrl).basePath : "";
-  // The place pages admit MAP_TILES_URL's tile server, as the build's host files do.
-  const rules = withMapTiles(defaultHeaderRules(), readMapSettings(process.env));
+  const siteUrl = typeof manifest?.siteUrl === "string" ? manifest.siteUrl : undefined;
+  const basePath = siteUrl ? new SiteUrls(siteUrl).basePath : "";
+  // As the build's host files have them: the place pages admit MAP_TILES_URL's
+  // tile server; the embed pages name this server's origin as the browser
+  // reaches it, and the site's (src/hosts/site-rules.ts).
+  const map = readMapSettings(process.env);
+  const rulesAt = new Map<string, ReturnType<typeof siteHeaderRules>>();
   const server = await startPreviewServer({
     root: values.dir,
     host: values.host,
     port: Number(values.port),
     basePath,
-    headers: (sitePath) => headersFor(sitePath, rules),
+    headers: (sitePath, origin) => {
+      let rules = rulesAt.get(origin);
+      if (!rules) {
+        rules = siteHeaderRules({ url: siteUrl ?? origin, map }, [origin]);
+        // One entry per name the server is reached by; a Host header cannot grow it without bound.
+        if (rulesAt.size < 16) rulesAt.set(origin, rules);
+      }
+      return headersFor(sitePath, rules);
+    },
   });
   console.log(
     `Previewing ${values.dir}/ with production headers at ${server.origin}${basePath}/ (Ctrl-C stops)`,

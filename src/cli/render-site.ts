@@ -16,8 +16,9 @@ import type { KnownFiles } from "../render/published-files.ts";
 import { owns, type Shard } from "../shards/shard.ts";
 import { type ShardData, shardData } from "../shards/shard-data.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
-import { loadSnapshot } from "../snapshot/load-snapshot.ts";
+import type { SourceOutcome } from "../sources/load-sources.ts";
 import type { PortalConnection } from "./connect-portal.ts";
+import { fetchPortal } from "./fetch-portal.ts";
 
 /**
  * The first stage of `npm run build` (src/cli/build.ts): fetch the portal's
@@ -60,6 +61,10 @@ export interface RenderedSite {
   readonly changes: ChangeReport | null;
   /** What the next build compares with, once this one is published. */
   readonly state: PublishedState;
+  /** Each source's outcome, in a site of several (src/sources); null: one portal. */
+  readonly sources: readonly SourceOutcome[] | null;
+  /** The events merged into another source's, one line each. */
+  readonly merged: readonly string[];
   /** The site's data as every shard of a split build must share it (src/shards/shard-data.ts); null when not split. */
   readonly shardData: ShardData | null;
 }
@@ -103,11 +108,11 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
   const { config, portal, cards, shard } = input;
   const { site } = config;
   const sizeHeap = heapSizer();
-  const { lists, data, changes } = await (async () => {
+  const { lists, sources, merged, data, changes } = await (async () => {
     try {
-      const fetched = await loadSnapshot({
-        config: portal.api,
+      const fetched = await fetchPortal(portal, {
         defaultTimeZone: site.timeZone,
+        pastDays: site.pastDays,
         now: site.now.toJSDate(),
         sink: process.stderr,
         // Share cards are drawn while the build waits on the portal (src/cards).
@@ -120,9 +125,15 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
       const siteData = await loadSiteData(fetched.snapshot, {
         ...config,
         output: input.target,
-        portalUrl: portal.api.baseUrl,
+        // Several sources: no one portal's origin is trusted for images.
+        portalUrl: portal.sources ? null : portal.api.baseUrl,
       });
-      return { lists: fetched.lists, ...siteData };
+      return {
+        lists: fetched.lists,
+        sources: fetched.sources,
+        merged: fetched.merged,
+        ...siteData,
+      };
     } finally {
       await portal.close();
     }
@@ -130,6 +141,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
   sizeHeap(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
   const kept = {
     lists,
+    sources,
+    merged,
     calendars: data.calendars.length,
     changes: changes.report,
     state: changes.next,

@@ -4,12 +4,13 @@ import { openShareCards } from "../cards/share-cards.ts";
 import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { headersFor } from "../hosts/headers.ts";
+import { requestOrigin, siteHeaderRules } from "../hosts/site-rules.ts";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { loadSiteData } from "../site/load.ts";
-import { loadSnapshot } from "../snapshot/load-snapshot.ts";
 import { defineCommand } from "./command-line.ts";
 import { connectPortal } from "./connect-portal.ts";
+import { fetchPortal } from "./fetch-portal.ts";
 import { runCli } from "./run.ts";
 import { SERVE_PORT_OPTION } from "./site-options.ts";
 
@@ -53,14 +54,13 @@ runCli(START, async ({ values }) => {
     cards,
     runMode: "serve",
     loadData: async () => {
-      const fetched = await loadSnapshot({
-        config: portal.api,
+      const fetched = await fetchPortal(portal, {
         defaultTimeZone: site.timeZone,
         now: site.now.toJSDate(),
         sink: process.stderr,
       });
-      return (await loadSiteData(fetched.snapshot, { ...config, portalUrl: portal.api.baseUrl }))
-        .data;
+      const portalUrl = portal.sources ? null : portal.api.baseUrl;
+      return (await loadSiteData(fetched.snapshot, { ...config, portalUrl })).data;
     },
     configure(eleventyConfig: {
       setServerOptions(options: object): void;
@@ -82,7 +82,10 @@ runCli(START, async ({ values }) => {
               });
               return;
             }
-            for (const [name, value] of Object.entries(headersFor(sitePath)))
+            // The embed pages name the origin the browser asked for, as well as SITE_URL's.
+            const origin = requestOrigin(request.headers.host);
+            const rules = siteHeaderRules(site, origin ? [origin] : []);
+            for (const [name, value] of Object.entries(headersFor(sitePath, rules)))
               response.setHeader(name, value);
             next();
           },

@@ -13,6 +13,7 @@ import { IMAGES_SETTINGS, type ImagesConfig, readImagesConfig } from "./images.t
 import { PUBLISH_SETTINGS, type PublishConfig, readPublishConfig } from "./publish.ts";
 import { resolveRebuildInterval, SCHEDULE_SETTINGS } from "./schedule.ts";
 import { readSiteConfig, SITE_SETTINGS, type SiteConfig } from "./site.ts";
+import { readSources, SOURCES_SETTINGS, type SourcesConfig } from "./sources.ts";
 
 /**
  * The settings of one build, read and validated once from the environment
@@ -42,7 +43,14 @@ export type PortalSource =
    * No EVENT_API_URL (or EVENT_API_URL=demo): the bundled reference portal
    * with its demo data, started for the build (src/cli/demo-portal.ts).
    */
-  | { readonly kind: "demo"; readonly options: ApiOptions };
+  | { readonly kind: "demo"; readonly options: ApiOptions }
+  /** EVENT_SOURCES_FILE: several portals and iCalendar feeds (docs/sources.md). */
+  | {
+      readonly kind: "sources";
+      readonly sources: SourcesConfig;
+      /** The site-wide API options (its one cache folder). */
+      readonly options: ApiOptions;
+    };
 
 export interface BuildConfigOptions {
   /** SITE_URL when none is set (`npm start` serves at its own port). */
@@ -56,6 +64,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** What readBuildConfig reads. */
 export const BUILD_SETTINGS = [
   ...API_SETTINGS,
+  ...SOURCES_SETTINGS,
   ...IMAGES_SETTINGS,
   ...SITE_SETTINGS,
   ...CARDS_SETTINGS,
@@ -120,7 +129,14 @@ export function readPublishStepConfig(
  * so that combination stops the build; EVENT_API_URL=demo asks for it.
  */
 function readPortalSource(env: NodeJS.ProcessEnv, site: SiteConfig): PortalSource {
+  const sources = readSources(env);
   const configured = env.EVENT_API_URL?.trim();
+  if (sources && configured) {
+    throw new ConfigError(
+      `EVENT_SOURCES_FILE and EVENT_API_URL are both set: name the portal in the sources file (with "primary": true to keep its addresses), or unset one of them.`,
+    );
+  }
+  if (sources) return { kind: "sources", sources, options: readApiOptions(env) };
   if (configured && configured !== "demo") return { kind: "portal", api: readApiConfig(env) };
   if (!configured && !LOOPBACK.has(new URL(site.url).hostname)) {
     throw new ConfigError(

@@ -11,6 +11,7 @@ export const SETTINGS_SECTIONS = [
   "Site",
   "Build and deploy",
   "Weekly digest",
+  "The fediverse",
   "The .env file",
   "Tools",
 ] as const;

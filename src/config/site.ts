@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
 import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import { envSettings } from "./env-settings.ts";
+import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 
 /**
@@ -67,6 +68,11 @@ export interface SiteConfig {
    * null: the day before the week starts in the site's language.
    */
   readonly digestDay: number | null;
+  /**
+   * AP_USERNAME and the public key: the site's fediverse account, whose
+   * ActivityPub files the build publishes (src/fediverse); null without a key.
+   */
+  readonly fediverse: FediverseConfig | null;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -112,6 +118,7 @@ export const SITE_SETTINGS = [
   ]),
   ...MAP_SETTINGS,
   ...DIGEST_DAY_SETTINGS,
+  ...FEDIVERSE_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
 ];
@@ -154,6 +161,7 @@ export function readSiteConfig(
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
     digestDay: readDigestDay(env),
+    fediverse: readFediverseConfig(env),
   };
 }
 

@@ -5,10 +5,10 @@ import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/sh
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { digestFileGroups } from "../digest/digest-files.ts";
-import { defaultHeaderRules } from "../hosts/headers.ts";
+import { fediverseFileGroups } from "../fediverse/fediverse-files.ts";
 import { hostOutputs } from "../hosts/host-files.ts";
-import { withMapTiles } from "../hosts/map-policy.ts";
 import { pagePathOf } from "../hosts/page-policy.ts";
+import { siteHeaderRules } from "../hosts/site-rules.ts";
 import type { MediaFile } from "../media/localize-images.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
@@ -35,6 +35,7 @@ import type { SiteData } from "../site/load.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import { EVENT_EMBED_GROUPS } from "../widget/event-card/event-card-files.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
+import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
@@ -135,11 +136,9 @@ export default function publisherPlugin(
 ): void {
   const { site } = options;
   const shard = options.shard ?? WHOLE_BUILD;
-  // The place pages admit MAP_TILES_URL's tile server in what the host reads (src/hosts/map-policy.ts).
-  const host = hostOutputs(
-    options.deployTarget ?? "netlify",
-    withMapTiles(defaultHeaderRules(), site.map),
-  );
+  // The embed pages name the site's origin and the place pages admit MAP_TILES_URL's
+  // tile server in what the host reads (src/hosts/site-rules.ts).
+  const host = hostOutputs(options.deployTarget ?? "netlify", siteHeaderRules(site));
   // This run's data, what is derived from it once and where its files go;
   // Eleventy awaits "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
@@ -164,6 +163,7 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(searchPlugin, { current: publication });
   eleventyConfig.addPlugin(whenPlugin, { site, current: publication });
   eleventyConfig.addPlugin(placesPlugin, { site, current: publication });
+  eleventyConfig.addPlugin(fediversePlugin, { site });
   // Pages with one page per item, written by this run's writer; an event's
   // page by the shard that owns the event, the others by the first.
   const streamedTemplates = options.streamedTemplates ?? STREAMED_TEMPLATES;
@@ -334,7 +334,7 @@ async function requireRun(run: Promise<Run> | undefined): Promise<Run> {
   return run;
 }
 
-/** Every file that is not a page: feeds and calendars, public JSON, widget, calendar colours. */
+/** Every file that is not a page: feeds and calendars, public JSON, widget, calendar colours, ActivityPub. */
 function siteFileGroups(publication: Publication, warnings: string[]): FileGroup[] {
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
@@ -350,6 +350,12 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
       inlineIcs: (event) =>
         icsDataUrl(renderEventIcs(event, { site, dataUpdatedAt: scopes.dataUpdatedAt })),
       shareCard: (event) => publication.cards?.forEvent(event) ?? null,
+    }),
+    ...fediverseFileGroups(site, {
+      pages: data.views.eventPages,
+      activities: data.activities,
+      icon: publication.cards?.forSite() ?? null,
+      shardKey: eventShardKey,
     }),
   ];
 }

@@ -1,15 +1,18 @@
 import type { DeployTarget } from "../config/deploy.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, singleFile } from "../render/file-group.ts";
+import { embedPolicyRules } from "./embed-policy.ts";
 import type { HeaderRule } from "./headers.ts";
-import { renderCloudflareHeaders } from "./headers-file.ts";
+import { renderCloudflareHeaders, renderHeadersFile } from "./headers-file.ts";
 import { withPolicyMeta } from "./page-policy.ts";
 
 /**
  * What a host needs written into the site besides the site itself, per
  * DEPLOY_TARGET, from the one source of headers (netlify.toml's rules):
  *
- * - netlify: nothing; Netlify reads netlify.toml itself.
+ * - netlify: `_headers` with the embed pages' policy only, which names
+ *   SITE_URL's origin (embed-policy.ts); Netlify reads netlify.toml's other
+ *   rules itself and merges this file's with them.
  * - cloudflare-pages: `_headers`, the same rules in the file Cloudflare Pages
  *   reads. No `_redirects`: netlify.toml has no redirects, and Pages serves a
  *   folder's index.html and the top-level 404.html by itself.
@@ -35,7 +38,16 @@ export interface HostOutputs {
   readonly page: ((html: string, sitePath: string) => string) | null;
 }
 
-export function hostOutputs(target: DeployTarget, rules?: readonly HeaderRule[]): HostOutputs {
+/** `rules`: netlify.toml's with the site's own values (site-rules.ts). */
+export function hostOutputs(target: DeployTarget, rules: readonly HeaderRule[]): HostOutputs {
+  if (target === "netlify") {
+    return {
+      files: [
+        singleFile("host", paths.headersFile(), () => renderHeadersFile(embedPolicyRules(rules))),
+      ],
+      page: null,
+    };
+  }
   if (target === "cloudflare-pages") {
     return {
       files: [singleFile("host", paths.headersFile(), () => renderCloudflareHeaders(rules))],
@@ -46,6 +58,5 @@ export function hostOutputs(target: DeployTarget, rules?: readonly HeaderRule[])
   if (target === "github-pages") {
     return { files: [singleFile("host", paths.noJekyll(), () => "")], page };
   }
-  if (target === "s3" || target === "static") return { files: [], page };
-  return { files: [], page: null };
+  return { files: [], page };
 }

@@ -5,7 +5,9 @@ import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
-import { headersFor } from "./headers.ts";
+import { withEmbedPolicy } from "./embed-policy.ts";
+import { defaultHeaderRules, headersFor } from "./headers.ts";
+import { requestOrigin } from "./site-rules.ts";
 
 /**
  * Serves a built site the way the CDN does: the files, their content types,
@@ -49,10 +51,12 @@ export interface PreviewOptions {
   /** The folder the site is published in ("/events", no trailing slash); "" for a host's root. */
   readonly basePath?: string;
   /**
-   * The custom headers of a site path: netlify.toml's rules unless given; a
-   * host that sends none (GitHub Pages) is `() => ({})`.
+   * The custom headers of a site path requested at `origin` (the server as
+   * the browser named it): netlify.toml's rules, the embed pages naming
+   * that origin, unless given; a host that sends none (GitHub Pages) is
+   * `() => ({})`.
    */
-  readonly headers?: (sitePath: string) => Record<string, string>;
+  readonly headers?: (sitePath: string, origin: string) => Record<string, string>;
   /** Whether `{site}/oembed` answers (default true); a host without functions serves only files. */
   readonly oembedEndpoint?: boolean;
 }
@@ -62,8 +66,13 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
   const base = options.basePath ?? "";
   // Requests are matched decoded, as servers match them; SITE_URL holds the folder encoded.
   const folder = decodedFolder(base);
-  const headersOf = options.headers ?? ((sitePath: string) => headersFor(sitePath));
+  const headersOf =
+    options.headers ??
+    ((sitePath: string, origin: string) =>
+      headersFor(sitePath, withEmbedPolicy(defaultHeaderRules(), [origin])));
+  let listening = "";
   const server = createServer(async (request, response) => {
+    const origin = requestOrigin(request.headers.host) ?? listening;
     let requested: string;
     try {
       requested = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
@@ -88,7 +97,10 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     const file = path === null ? null : await resolveFile(root, path);
     if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;
-      response.writeHead(404, { "Content-Type": TYPES[".html"], ...headersOf("/404.html") });
+      response.writeHead(404, {
+        "Content-Type": TYPES[".html"],
+        ...headersOf("/404.html", origin),
+      });
       if (notFound) createReadStream(notFound).pipe(response);
       else response.end("Not found");
       return;
@@ -96,13 +108,14 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
     response.writeHead(200, {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-      ...headersOf(path),
+      ...headersOf(path, origin),
     });
     if (request.method === "HEAD") response.end();
     else createReadStream(file).pipe(response);
   });
+  listening = await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
   return {
-    origin: await listen(server, options.host ?? "127.0.0.1", options.port ?? 0),
+    origin: listening,
     setRoot: (dir) => {
       root = normalize(dir);
     },

@@ -107,6 +107,8 @@ const EVENT_FIELDS = {
     "recurrenceGroupId",
     "parentEventId",
   ],
+  // The same event in another source of the site, "<source id>:<event id>" (docs/sources.md).
+  sameAs: ["sameAs", "same_as", "linkedEventId", "linked_event_id"],
 } as const;
 
 export type CalendarField = keyof typeof CALENDAR_FIELDS;

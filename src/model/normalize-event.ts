@@ -107,6 +107,7 @@ export function normalizeEvent(
       organizer: readOrganizer(pick("organizer"), read),
       registrationUrl: read.link(readUrlField(pick("registrationUrl")), "registration URL"),
       ...optionalSeriesId(readSeriesId(pick("seriesId"))),
+      ...optionalSameAs(readId(pick("sameAs"))),
       createdAt: parseInstant(pick("createdAt")),
       updatedAt,
       sequence: readSequence(pick("revision"), updatedAt),
@@ -179,6 +180,11 @@ function readSeriesId(raw: unknown): string | null {
 }
 
 /** Only events of a series carry the field, so other events stay as they were. */
+/** Only when the portal links one: other events keep exactly the fields they had. */
+function optionalSameAs(sameAs: string | null): { sameAs?: string } {
+  return sameAs ? { sameAs } : {};
+}
+
 function optionalSeriesId(seriesId: string | null): { seriesId?: string } {
   return seriesId ? { seriesId } : {};
 }

@@ -90,7 +90,8 @@ function isNewer(candidate: CalendarEvent, current: CalendarEvent): boolean {
 
 const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
-function byName(a: Calendar, b: Calendar): number {
+/** Calendars in the snapshot's order: by name, then id. */
+export function byName(a: Calendar, b: Calendar): number {
   return collator.compare(a.name, b.name) || compareCodeUnits(a.id, b.id);
 }
 

@@ -27,6 +27,11 @@ export interface Calendar {
   /** "#rrggbb", or null when the portal gives none. */
   readonly color: string | null;
   readonly updatedAt: string | null;
+  /**
+   * The source it comes from, in a site of several (EVENT_SOURCES_FILE,
+   * docs/sources.md); absent for a site of one portal.
+   */
+  readonly source?: string;
 }
 
 export interface Category {
@@ -93,6 +98,12 @@ export interface Offer {
 export interface CalendarEvent {
   readonly id: string;
   readonly calendarId: string;
+  /**
+   * The source it comes from, in a site of several (EVENT_SOURCES_FILE,
+   * docs/sources.md); absent for a site of one portal, whose outputs stay
+   * as they were.
+   */
+  readonly source?: string;
   readonly title: string;
   /** Short plain-text teaser; may be empty. */
   readonly summary: string;
@@ -130,6 +141,17 @@ export interface CalendarEvent {
    * (the field map's `seriesId`): src/series/series-key.ts groups the dates.
    */
   readonly seriesId?: string | null;
+  /**
+   * The same event in another source of the site, as "<source id>:<event
+   * id>" (the field map's `sameAs`, docs/sources.md): merged into one.
+   */
+  readonly sameAs?: string;
+  /**
+   * The copies of this event that other sources publish, merged into it
+   * (src/sources/same-events.ts): it is listed in their calendars too, and
+   * names their organizers.
+   */
+  readonly merged?: readonly MergedCopy[];
   readonly createdAt: string | null;
   /**
    * When the portal last changed the event. For a portal that gives no
@@ -149,6 +171,15 @@ export interface CalendarEvent {
    * (src/changes): set only on events with something to tell.
    */
   readonly history?: EventHistory;
+}
+
+/** Another source's copy of an event, merged into the copy the site publishes. */
+export interface MergedCopy {
+  readonly source: string;
+  readonly calendarId: string;
+  readonly id: string;
+  /** Its organizer, else its organization. */
+  readonly organizer: Organizer;
 }
 
 /** Why a published event left the portal's calendar while the site still carries it. */

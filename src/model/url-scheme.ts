@@ -23,8 +23,30 @@ import type { CalendarEvent } from "./types.ts";
  */
 const PLAIN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
+/** A source's id in a sources file (docs/sources.md): a slug of up to 32 characters. */
+export const SOURCE_ID = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+
+/**
+ * A calendar of a named source is `<source>~<calendar id>` (docs/sources.md,
+ * "Addresses and UIDs"): its source's namespace, always, so that adding or
+ * removing another source never renames it. "~" is unreserved in URLs
+ * (RFC 3986, 2.3) and never in a segment of a source's own calendar, which
+ * is its id encoded on its own: `culture~community` stays readable.
+ */
+export const SOURCE_SEPARATOR = "~";
+const NAMESPACED = /^([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)~(.+)$/s;
+
+/** The site's id of calendar `calendarId` of named source `sourceId`. */
+export function sourceCalendarId(sourceId: string, calendarId: string): string {
+  return `${sourceId}${SOURCE_SEPARATOR}${calendarId}`;
+}
+
 export function encodeIdSegment(id: string): string {
   if (PLAIN.test(id)) return id;
+  const namespaced = NAMESPACED.exec(id);
+  if (namespaced?.[1] && namespaced[2]) {
+    return `${namespaced[1]}${SOURCE_SEPARATOR}${encodeIdSegment(namespaced[2])}`;
+  }
   const bytes = Buffer.from(id, "utf8");
   if (bytes.length <= 32) return `_${bytes.toString("hex")}`;
   return `__${createHash("sha256").update(bytes).digest("hex")}`;
@@ -123,6 +145,21 @@ export const paths = {
   sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   robots: () => "/robots.txt",
   notFound: () => "/404.html",
+  /**
+   * The site's fediverse account (src/fediverse, docs/followers.md): WebFinger
+   * (RFC 7033 section 10.1 registers the path at the host's root), the actor,
+   * its outbox in pages, each event's ActivityStreams object; the inbox and
+   * the followers collection answer where the host runs functions.
+   */
+  webfinger: () => "/.well-known/webfinger",
+  apActor: () => "/ap/actor.json",
+  apInbox: () => "/ap/inbox",
+  apFollowers: () => "/ap/followers",
+  apOutbox: () => "/ap/outbox.json",
+  /** Page `n` of the outbox, from 1, the newest activities first. */
+  apOutboxPage: (n: number) => `/ap/outbox/${n}.json`,
+  apEvent: (calendarId: string, eventId: string) =>
+    `/ap/events/${segment(calendarId)}/${segment(eventId)}.json`,
   /** Files a host reads from the deploy and does not serve (src/hosts/host-files.ts). */
   headersFile: () => "/_headers",
   noJekyll: () => "/.nojekyll",

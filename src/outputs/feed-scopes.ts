@@ -1,5 +1,6 @@
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import { PerEvent } from "../model/per-event.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { type CalendarCategoryScope, type FeedScope, scopeFormats } from "../model/url-scheme.ts";
@@ -271,10 +272,13 @@ function scopeKeysOf(event: CalendarEvent): string[] {
   const categories = [...new Set(event.categories.map((c) => c.id))];
   return [
     scopeKey({ kind: "site" }),
-    scopeKey({ kind: "calendar", id: event.calendarId, name: "" }),
+    // An event other sources publish too is in each of their calendars (docs/sources.md).
+    ...calendarIdsOf(event).map((id) => scopeKey({ kind: "calendar", id, name: "" })),
     ...categories.flatMap((categoryId) => [
       scopeKey({ kind: "category", id: categoryId, name: "" }),
-      scopeKey({ kind: "calendarCategory", calendarId: event.calendarId, categoryId, name: "" }),
+      ...calendarIdsOf(event).map((calendarId) =>
+        scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
+      ),
     ]),
   ];
 }

@@ -63,14 +63,7 @@ export function eventJsonLd(
     location: locations.length === 1 ? locations[0] : locations.length ? locations : undefined,
     image: imageList(event, images),
     description: event.summary || event.descriptionText || undefined,
-    organizer: event.organizer
-      ? {
-          "@type": "Organization",
-          name: event.organizer.name,
-          url: event.organizer.url ?? undefined,
-          email: event.organizer.email ?? undefined,
-        }
-      : undefined,
+    organizer: organizersOf(event),
     offers: offerOf(event.registrationUrl, event.offer),
     performer: event.performers?.length ? event.performers.map(performerOf) : undefined,
   };
@@ -170,4 +163,21 @@ export function jsonForScript(value: unknown): string {
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * The event's organizer, and those of the copies other sources publish of it
+ * (docs/sources.md, "Each event once"): schema.org's organizer takes several.
+ */
+function organizersOf(event: CalendarEvent) {
+  const all = [
+    ...(event.organizer ? [event.organizer] : []),
+    ...(event.merged ?? []).map((copy) => copy.organizer),
+  ].map((organizer) => ({
+    "@type": "Organization",
+    name: organizer.name,
+    url: organizer.url ?? undefined,
+    email: organizer.email ?? undefined,
+  }));
+  return all.length > 1 ? all : all[0];
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import { endedBefore } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
@@ -183,9 +184,11 @@ function publishedByCalendar(
   const groups = new Map<string, CalendarEvent[]>();
   for (const event of snapshot.events) {
     if (nowMs >= siteWindowUntil(event, site.pastDays)) continue;
-    const list = groups.get(event.calendarId);
-    if (list) list.push(event);
-    else groups.set(event.calendarId, [event]);
+    for (const calendarId of calendarIdsOf(event)) {
+      const list = groups.get(calendarId);
+      if (list) list.push(event);
+      else groups.set(calendarId, [event]);
+    }
   }
   return groups;
 }

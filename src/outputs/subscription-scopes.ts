@@ -1,3 +1,4 @@
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import { compareCodeUnits } from "../model/order.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { CalendarCategoryScope, FeedScope } from "../model/url-scheme.ts";
@@ -59,12 +60,14 @@ export function calendarCategoryScopes(
     for (const category of event.categories) {
       const known = allowed ? allowed.get(category.id) : category;
       if (!known) continue;
-      let found = byCalendar.get(event.calendarId);
-      if (!found) {
-        found = new Map();
-        byCalendar.set(event.calendarId, found);
+      for (const calendarId of calendarIdsOf(event)) {
+        let found = byCalendar.get(calendarId);
+        if (!found) {
+          found = new Map();
+          byCalendar.set(calendarId, found);
+        }
+        if (!found.has(known.id)) found.set(known.id, known);
       }
-      if (!found.has(known.id)) found.set(known.id, known);
     }
   }
   return calendars.flatMap((calendar) =>

@@ -9,6 +9,16 @@ import type { FileChanges } from "./output-files.ts";
  * line; keep the two in step.
  */
 export interface BuildReportInput {
+  /** Each source of a site of several (docs/sources.md); absent for one portal. */
+  readonly sources?: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly events: number;
+    readonly stale: boolean;
+    readonly fetchedAt: string;
+  }[];
+  /** The events merged into another source's, one line each. */
+  readonly merged?: readonly string[];
   readonly calendars: number;
   readonly events: number;
   readonly pages: number;
@@ -66,6 +76,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     "Build report",
     `  calendars  ${input.calendars}`,
     `  events     ${input.events}`,
+    ...sourceLines(input),
     ...changeLines(input.changes),
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
@@ -77,6 +88,27 @@ export function formatBuildReport(input: BuildReportInput): string {
   ];
   lines.push(`  time       ${input.seconds.toFixed(1)} s`);
   return lines.join("\n");
+}
+
+/**
+ * Per source its events and whether they are its last good data; then the
+ * events merged, named up to MAX_NAMED_CHANGES (all are in the warnings).
+ */
+function sourceLines(input: BuildReportInput): string[] {
+  if (!input.sources) return [];
+  const lines = input.sources.map(
+    (source) =>
+      `  source     ${source.id} (${oneLine(source.name)}): ${formatCount(source.events)} events${source.stale ? `, its data from ${source.fetchedAt}` : ""}`,
+  );
+  const merged = input.merged ?? [];
+  lines.push(`  merged     ${formatCount(merged.length)}`);
+  for (const line of merged.slice(0, MAX_NAMED_CHANGES)) lines.push(`    - ${oneLine(line)}`);
+  if (merged.length > MAX_NAMED_CHANGES) {
+    lines.push(
+      `    … and ${formatCount(merged.length - MAX_NAMED_CHANGES)} more among the warnings`,
+    );
+  }
+  return lines;
 }
 
 /** The count, the warnings listed, and where the others are. */

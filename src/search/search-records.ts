@@ -1,3 +1,4 @@
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import { validEventTimes } from "../model/event-times.ts";
 import type { AttendanceMode, Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -120,7 +121,8 @@ export function searchRecords(
           newDate: String(event.history?.newDate === true && event.status !== "cancelled"),
         },
         filters: {
-          [SEARCH_FILTERS.calendar]: [calendar.id],
+          // In each calendar it is listed in (docs/sources.md, "Each event once").
+          [SEARCH_FILTERS.calendar]: calendarIdsOf(event),
           [SEARCH_FILTERS.category]: [...new Set(event.categories.map((c) => c.id))],
           [SEARCH_FILTERS.place]: place ? [place] : [],
           [SEARCH_FILTERS.attendance]: [...ATTENDANCE_VALUES[event.attendanceMode]],

@@ -39,6 +39,7 @@ const one =
   (name: string) =>
   (value: string | number | boolean | null): readonly Setting[] => [[name, text(value)]];
 const derived = (): readonly Setting[] => [];
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /**
  * Every field of SiteConfig, each either a setting or derived from one: a
@@ -72,6 +73,11 @@ const SITE: Settings<SiteConfig> = {
   eventEmbeds: (on) => [["EVENT_EMBEDS", on ? "on" : "off"]],
   // The weeks the digest feeds publish (src/digest/digest-week.ts).
   digestDay: one("DIGEST_DAY"),
+  // The account's name and key, which the actor publishes; the key by its digest, shorter to read.
+  fediverse: (fediverse) => [
+    ["AP_USERNAME", fediverse?.username ?? "none"],
+    ["AP_PUBLIC_KEY", fediverse ? `sha256 ${sha256(fediverse.publicKeyPem).slice(0, 16)}` : "none"],
+  ],
 };
 
 const BUILD: Settings<BuildConfig> = {

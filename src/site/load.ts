@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { ChangeResult } from "../changes/detect-changes.ts";
+import type { EventActivity } from "../changes/event-activity.ts";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
 import type { BuildConfig } from "../config/build-config.ts";
@@ -29,6 +30,8 @@ export interface SiteData extends PortalSnapshot {
   readonly announcements: readonly Announcement[];
   /** The removed events' records, for /api/changes.json. */
   readonly removedRecords: readonly RemovedEventRecord[];
+  /** What the recent publishes did to each event, newest first: the fediverse's outbox (src/fediverse). */
+  readonly activities: readonly EventActivity[];
   /**
    * When the portal's data last changed (src/site/data-updated.ts): what
    * site-wide pages and item-less feeds show, instead of the build's clock.
@@ -93,6 +96,7 @@ export async function loadSiteData(
     removed: changes.removed,
     announcements: changes.announcements,
     removedRecords: changes.next.removed,
+    activities: changes.next.activities ?? [],
     updatedAt: snapshotUpdatedAt({ ...published, ...changes }),
   };
   return { data, changes };

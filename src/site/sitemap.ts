@@ -1,3 +1,4 @@
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import { paths } from "../model/url-scheme.ts";
 import { modifiedAt, newest } from "./data-updated.ts";
 import type { SiteData } from "./load.ts";
@@ -18,7 +19,7 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       s.calendar.id,
       newest([
         s.calendar.updatedAt,
-        ...portal.events.filter((e) => e.calendarId === s.calendar.id).map(modifiedAt),
+        ...portal.events.filter((e) => calendarIdsOf(e).includes(s.calendar.id)).map(modifiedAt),
       ]),
     ]),
   );

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { calendarIdsOf } from "../model/event-calendars.ts";
 import {
   endedBefore,
   endedFrom,
@@ -164,9 +165,10 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   const past = events.filter(isPast).reverse();
 
   // Grouped once: a filter per calendar would read every event once per calendar.
-  const eventsOf = groupBy(events, (e) => [e.calendarId]);
-  const upcomingOf = groupBy(upcoming, (e) => [e.calendarId]);
-  const pastOf = groupBy(past, (e) => [e.calendarId]);
+  // An event other sources publish too is listed in each of their calendars (docs/sources.md).
+  const eventsOf = groupBy(events, calendarIdsOf);
+  const upcomingOf = groupBy(upcoming, calendarIdsOf);
+  const pastOf = groupBy(past, calendarIdsOf);
   const calendars = snapshot.calendars.map(
     (calendar): CalendarSummary => ({
       calendar,

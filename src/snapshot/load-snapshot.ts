@@ -3,6 +3,7 @@ import { ListRecorder, type PortalLists } from "../api/list-recorder.ts";
 import { PortalClient } from "../api/portal-client.ts";
 import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
+import { ApiError } from "../errors.ts";
 import { count, timedAsync } from "../metrics.ts";
 import type { NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
@@ -31,6 +32,12 @@ export interface LoadSnapshotOptions {
   readonly onEvent?: (event: CalendarEvent, calendars: readonly Calendar[]) => void;
   /** How many events the lists have named so far, as they come in. */
   readonly onListed?: (events: number) => void;
+  /**
+   * The source this portal is, in a site of several (docs/sources.md): its
+   * trouble is its own, so a rejected token falls back on its last good
+   * data as an unreachable portal does, and the warning names it.
+   */
+  readonly source?: { readonly id: string; readonly name: string };
 }
 
 /** What the build fetched: the snapshot, the lists it was read from, the summary figures. */
@@ -83,7 +90,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     onEvent: (calendarId, event) => early?.event(calendarId, event),
   });
   const store = new ResponseCache(config.cacheDir, client.http.redact);
-  const memo = NormalizeMemo.load(store, settings);
+  const memo = NormalizeMemo.load(store, settings, options.source?.id);
   if (options.onEvent) early = earlyEvents(source, settings, memo, options.onEvent);
   const key = lastGoodKey(config, options.defaultTimeZone);
   const summarize = (snapshot: PortalSnapshot, stale: boolean): LoadSummary => {
@@ -116,19 +123,24 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     await timedAsync("fetch", () => store.set(key, snapshot));
     return { snapshot, lists: lists.result(client), summary: summarize(snapshot, false) };
   } catch (error) {
-    if (!(error instanceof ApiUnavailableError) || config.allowStaleMs === null) throw error;
+    const { source } = options;
+    const fallsBack = source ? error instanceof ApiError : error instanceof ApiUnavailableError;
+    if (!fallsBack || !(error instanceof ApiError) || config.allowStaleMs === null) throw error;
     const stored = store.get<PortalSnapshot>(key);
+    const named = source ? `source ${source.id} (${source.name}): ` : "";
     if (!stored || stored.ageMs > config.allowStaleMs) {
       const why = stored
         ? `the cached data is ${formatMs(stored.ageMs)} old`
         : "there is no cached data";
       throw new ApiUnavailableError(
-        `${error.message} EVENT_API_ALLOW_STALE=${formatMs(config.allowStaleMs)} cannot help: ${why}.`,
+        `${named}${error.message} EVENT_API_ALLOW_STALE=${formatMs(config.allowStaleMs)} cannot help: ${why}.`,
         error.status,
         { cause: error },
       );
     }
-    const notice = `STALE DATA: the portal is unavailable (${error.message}) Building from cached data fetched ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago), allowed by EVENT_API_ALLOW_STALE.`;
+    const notice = source
+      ? `${named}${error.message.replace(/\.$/, "")}; using its data from ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago).`
+      : `STALE DATA: the portal is unavailable (${error.message}) Building from cached data fetched ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago), allowed by EVENT_API_ALLOW_STALE.`;
     reporter.alert(notice);
     const snapshot: PortalSnapshot = Object.freeze({
       ...stored.value,

@@ -33,8 +33,11 @@ export class NormalizeMemo {
     this.#previous = previous;
   }
 
-  static load(cache: ResponseCache, options: NormalizeOptions): NormalizeMemo {
-    const key = `normalized events ${hash(JSON.stringify([options.fieldMap, options.defaultTimeZone, codeFingerprint()]))}`;
+  /** `source`: a source of a site of several keeps its own (they share one cache folder). */
+  static load(cache: ResponseCache, options: NormalizeOptions, source?: string): NormalizeMemo {
+    const inputs = [options.fieldMap, options.defaultTimeZone, codeFingerprint()];
+    // A site of one portal keeps its key of before: its memo stays valid across the upgrade.
+    const key = `normalized events ${hash(JSON.stringify(source ? [...inputs, source] : inputs))}`;
     const stored = cache.get<Record<string, Entry>>(key)?.value;
     const previous = new Map(stored && typeof stored === "object" ? Object.entries(stored) : []);
     return new NormalizeMemo(cache, key, previous);

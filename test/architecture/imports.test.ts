@@ -19,6 +19,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["snapshot", "changes", "check"],
   ["places"],
   ["series"],
+  // Several sources in one site: fetched each as one portal, joined once (src/sources).
+  ["sources"],
   // Event images: downloaded within bounds, checked, SVGs drawn (src/media).
   ["media"],
   ["site"],
@@ -27,7 +29,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["bundle"],
   ["shards"],
   ["oembed"],
-  ["outputs"],
+  // The site's ActivityPub files and its fediverse account's inbox and deliveries.
+  ["outputs", "fediverse"],
   // Output writers that stand on the feeds' (src/outputs): the weekly digest (src/digest) among them.
   ["cards", "search", "widget", "digest"],
   ["hosts"],

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { renderApacheConfig } from "../../src/hosts/apache-config.ts";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
+import { defaultHeaderRules } from "../../src/hosts/headers.ts";
 import { renderCloudflareHeaders } from "../../src/hosts/headers-file.ts";
 import { renderNginxConfig } from "../../src/hosts/nginx-config.ts";
-import { renderS3Sync } from "../../src/hosts/s3-upload.ts";
+import { renderS3Sync, syncPasses } from "../../src/hosts/s3-upload.ts";
 import { runScript } from "../helpers/demo-build.ts";
 
 /* `npm run headers`: the generated configurations, in SITE_URL's folder. */
@@ -16,18 +18,19 @@ describe("npm run headers", () => {
       runScript("src/cli/headers.ts", ["--format", "s3"], env),
       runScript("src/cli/headers.ts", ["--format", "iis"], env),
     ]);
+    // The embed pages' policy names SITE_URL's origin (src/hosts/embed-policy.ts).
+    const rules = withEmbedPolicy(defaultHeaderRules(), ["https://example.org"]);
     expect(nginx.stdout).toBe(
-      renderNginxConfig({
-        basePath: "/events",
-        root: "/srv/www",
-        listen: "80",
-        serverName: "example.org",
-      }),
+      renderNginxConfig(
+        { basePath: "/events", root: "/srv/www", listen: "80", serverName: "example.org" },
+        rules,
+      ),
     );
     expect(nginx.stdout).toContain('error_page 404 "/events/404.html";');
-    expect(apache.stdout).toBe(renderApacheConfig({ basePath: "/events" }));
-    expect(cloudflare.stdout).toBe(renderCloudflareHeaders());
-    expect(s3.stdout).toBe(renderS3Sync());
+    expect(apache.stdout).toBe(renderApacheConfig({ basePath: "/events" }, rules));
+    expect(cloudflare.stdout).toBe(renderCloudflareHeaders(rules));
+    expect(cloudflare.stdout).toContain("script-src 'self' https://example.org;");
+    expect(s3.stdout).toBe(renderS3Sync(syncPasses(rules)));
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain('--format: expected cloudflare, nginx, apache, s3; got "iis"');
   });

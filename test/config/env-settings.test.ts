@@ -8,11 +8,13 @@ import { DEPLOY_SETTINGS } from "../../src/config/deploy.ts";
 import { DIGEST_SETTINGS } from "../../src/config/digest.ts";
 import { ENV_FILE_SETTINGS } from "../../src/config/env-file.ts";
 import type { EnvSetting } from "../../src/config/env-settings.ts";
+import { FEDIVERSE_SETTINGS } from "../../src/config/fediverse.ts";
 import { IMAGES_SETTINGS } from "../../src/config/images.ts";
 import { MAP_SETTINGS } from "../../src/config/map.ts";
 import { PUBLISH_SETTINGS } from "../../src/config/publish.ts";
 import { SCHEDULE_SETTINGS } from "../../src/config/schedule.ts";
 import { SITE_SETTINGS } from "../../src/config/site.ts";
+import { SOURCES_SETTINGS } from "../../src/config/sources.ts";
 
 /*
  * Each reader of src/config exports the list of the variables it reads, which
@@ -30,11 +32,13 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "deploy.ts": DEPLOY_SETTINGS,
   "digest.ts": DIGEST_SETTINGS,
   "env-file.ts": ENV_FILE_SETTINGS,
+  "fediverse.ts": FEDIVERSE_SETTINGS,
   "images.ts": IMAGES_SETTINGS,
   "map.ts": MAP_SETTINGS,
   "publish.ts": PUBLISH_SETTINGS,
   "schedule.ts": SCHEDULE_SETTINGS,
   "site.ts": SITE_SETTINGS,
+  "sources.ts": SOURCES_SETTINGS,
 };
 
 /** `env.NAME`, and `env, "NAME"` as the readers' helpers are called. */

@@ -4,17 +4,24 @@ import { parse, type TomlTable } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NETLIFY_TOML_PATH } from "../../src/config/netlify-toml.ts";
 import { readRebuildSchedule, scheduleToMinutes } from "../../src/config/schedule.ts";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
 import {
   headerConflicts,
   headersFor,
   loadHeaderRules,
   pathPattern,
 } from "../../src/hosts/headers.ts";
+import { DEMO_SITE_URL } from "../helpers/demo-expectations.ts";
 import { builtDemoSite } from "../helpers/demo-site.ts";
 import { listFiles } from "../helpers/files.ts";
 import { urlPathOf } from "../helpers/representative-site.ts";
 
-const rules = loadHeaderRules();
+/**
+ * netlify.toml's rules with the embed pages' policy, as the build writes it
+ * for the demo's SITE_URL (src/hosts/embed-policy.ts; Netlify reads it from
+ * _headers).
+ */
+const rules = withEmbedPolicy(loadHeaderRules(), [DEMO_SITE_URL]);
 let files: string[];
 
 /**
@@ -131,12 +138,15 @@ describe("headersFor", () => {
           .map((part) => part.trim().split(/\s+/))
           .map(([name, ...values]) => [name, values.join(" ")]),
       );
-      expect(directives.get("default-src"), file).toBe("'self'");
+      // The embed pages name the site's origin beside 'self', which WebKit matches
+      // against the opaque origin of a sandboxed frame (src/hosts/embed-policy.ts).
+      const self = isEmbedPage(file) ? `'self' ${new URL(DEMO_SITE_URL).origin}` : "'self'";
+      expect(directives.get("default-src"), file).toBe(self);
       // Pagefind's search code is WebAssembly: only the search page may compile it.
       expect(directives.get("script-src"), file).toBe(
-        file.startsWith("search/") ? "'self' 'wasm-unsafe-eval'" : "'self'",
+        file.startsWith("search/") ? "'self' 'wasm-unsafe-eval'" : self,
       );
-      expect(directives.get("style-src"), file).toBe("'self'");
+      expect(directives.get("style-src"), file).toBe(self);
       expect(directives.get("object-src"), file).toBe("'none'");
     }
   });

@@ -45,6 +45,7 @@ export function siteDataOf(snapshot: PortalSnapshot, site: SiteConfig): SiteData
     removed: [],
     announcements: [],
     removedRecords: [],
+    activities: [],
     updatedAt: snapshotUpdatedAt(snapshot),
   };
 }

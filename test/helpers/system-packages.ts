@@ -18,6 +18,30 @@ export function systemDependency(name: string, isAvailable: () => boolean): bool
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** Debian's Firefox ESR (firefox-esr), driven over WebDriver BiDi (helpers/firefox-engine.ts). */
+export const FIREFOX_PATH = "/usr/bin/firefox-esr";
+
+export const hasFirefox = (): boolean =>
+  systemDependency(`Firefox ESR (${FIREFOX_PATH}, Debian's firefox-esr)`, () =>
+    existsSync(FIREFOX_PATH),
+  );
+
+/**
+ * Debian's WebKitGTK with its WebDriver server (webkit2gtk-driver: WebKitWebDriver
+ * and MiniBrowser), the X server it draws on (xvfb) and libfaketime (faketime),
+ * which sets its clock (helpers/webkit-engine.ts).
+ */
+export const WEBKIT_DRIVER_PATH = "/usr/bin/WebKitWebDriver";
+export const MINIBROWSER_PATH = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+export const XVFB_PATH = "/usr/bin/Xvfb";
+export const LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+
+export const hasWebKit = (): boolean =>
+  systemDependency(
+    `WebKitGTK's WebDriver with Xvfb and libfaketime (${WEBKIT_DRIVER_PATH}, ${MINIBROWSER_PATH}, ${XVFB_PATH}, ${LIBFAKETIME}; Debian's webkit2gtk-driver, xvfb, faketime)`,
+    () => [WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH, LIBFAKETIME].every(existsSync),
+  );
+
 /** Debian's Python, which sees python3-icalendar and python3-feedparser. */
 export const SYSTEM_PYTHON = "/usr/bin/python3";
 

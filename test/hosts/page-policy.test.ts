@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { headersFor } from "../../src/hosts/headers.ts";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
+import { defaultHeaderRules, headersFor } from "../../src/hosts/headers.ts";
 import { metaPolicy, pagePathOf, withPolicyMeta } from "../../src/hosts/page-policy.ts";
 
 describe("metaPolicy", () => {
   it("should be netlify.toml's policy for the path, less what a meta cannot carry", () => {
     for (const path of ["/", "/calendars/x/", "/search/", "/embed/", "/embed/x/", "/404.html"]) {
-      const header = headersFor(path)["Content-Security-Policy"] ?? "";
+      const rules = withEmbedPolicy(defaultHeaderRules(), ["https://example.org"]);
+      const header = headersFor(path, rules)["Content-Security-Policy"] ?? "";
       const expected = header
         .split("; ")
         .filter((directive) => !directive.startsWith("frame-ancestors"))
         .join("; ");
-      expect(metaPolicy(path), path).toBe(expected);
-      expect(metaPolicy(path), path).not.toContain("frame-ancestors");
+      expect(metaPolicy(path, rules), path).toBe(expected);
+      expect(metaPolicy(path, rules), path).not.toContain("frame-ancestors");
     }
     expect(metaPolicy("/search/")).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(metaPolicy("/calendars/x/")).toContain("script-src 'self';");

@@ -47,6 +47,28 @@ describe("startPreviewServer", () => {
     expect(embed.headers["content-security-policy"]).toContain("frame-ancestors *");
   });
 
+  it("should name the origin the browser asked for beside 'self' in the embed pages' policy", async () => {
+    // WebKit matches 'self' against a sandboxed frame's opaque origin (src/hosts/embed-policy.ts).
+    const port = new URL(server.origin).port;
+    const byAddress = await get("/embed/x/");
+    expect(byAddress.headers["content-security-policy"]).toContain(
+      `script-src 'self' ${server.origin};`,
+    );
+    const byName = await request(`${server.origin}/embed/x/`, {
+      headers: { host: `localhost:${port}` },
+    });
+    await byName.body.dump();
+    expect(byName.headers["content-security-policy"]).toContain(
+      `script-src 'self' http://localhost:${port};`,
+    );
+    // A Host that is not one host and port names nothing beyond the server's own origin.
+    const odd = await request(`${server.origin}/embed/x/`, {
+      headers: { host: "a b; script-src *" },
+    });
+    await odd.body.dump();
+    expect(odd.headers["content-security-policy"]).toContain(`script-src 'self' ${server.origin};`);
+  });
+
   it("should send calendars as text/calendar", async () => {
     const ics = await get("/calendars/x/calendar.ics");
     expect(ics.headers["content-type"]).toBe("text/calendar; charset=utf-8");

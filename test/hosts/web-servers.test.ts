@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderApacheConfig } from "../../src/hosts/apache-config.ts";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
 import { headersFor, loadHeaderRules } from "../../src/hosts/headers.ts";
 import { renderNginxConfig } from "../../src/hosts/nginx-config.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
@@ -28,9 +29,12 @@ import {
 
 const FOLDERS = ["events", "my events", "événements", 'the "best"; $1 {events}'];
 
-const HEADER_NAMES = [
-  ...new Set(loadHeaderRules().flatMap((rule) => Object.keys(rule.values))),
-].filter((name) => name !== "Content-Type");
+/** netlify.toml's rules as the build and `npm run headers` give them for a site at example.org. */
+const RULES = withEmbedPolicy(loadHeaderRules(), ["https://example.org"]);
+
+const HEADER_NAMES = [...new Set(RULES.flatMap((rule) => Object.keys(rule.values)))].filter(
+  (name) => name !== "Content-Type",
+);
 
 let paths: string[];
 /** A copy of the demo build for each folder, which both servers serve. */
@@ -58,7 +62,7 @@ async function differences(server: WebServer, basePath: string): Promise<string[
       paths.slice(start, start + 16).map(async (path) => {
         const response = await fetch(`${server.origin}${basePath}${path}`, { method: "HEAD" });
         if (response.status !== 200) found.push(`${path}: HTTP ${response.status}`);
-        const want = headersFor(path);
+        const want = headersFor(path, RULES);
         for (const name of HEADER_NAMES) {
           const got = response.headers.get(name);
           if (got !== (want[name] ?? null))
@@ -107,7 +111,7 @@ async function notFound(server: WebServer, basePath: string) {
 
 const EXPECTED_404 = {
   status: 404,
-  csp: headersFor("/404.html")["Content-Security-Policy"],
+  csp: headersFor("/404.html", RULES)["Content-Security-Policy"],
   frame: "DENY",
   isSitePage: true,
 };
@@ -142,7 +146,7 @@ describe.runIf(hasNginx())("nginx with the generated configuration", () => {
   describe.each(FOLDERS)("serving a site in /%s/", (folder) =>
     servingFolder(folder, (copy, basePath) =>
       startNginx(copy.work, (listen) =>
-        renderNginxConfig({ basePath, root: copy.root, listen, serverName: "localhost" }),
+        renderNginxConfig({ basePath, root: copy.root, listen, serverName: "localhost" }, RULES),
       ),
     ),
   );
@@ -151,7 +155,7 @@ describe.runIf(hasNginx())("nginx with the generated configuration", () => {
 describe.runIf(hasApache())("Apache with the generated configuration", () => {
   describe.each(FOLDERS)("serving a site in /%s/", (folder) =>
     servingFolder(folder, (copy, basePath) =>
-      startApache(copy.work, renderApacheConfig({ basePath }), copy.root),
+      startApache(copy.work, renderApacheConfig({ basePath }, RULES), copy.root),
     ),
   );
 });

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withEmbedPolicy } from "../../src/hosts/embed-policy.ts";
+import { defaultHeaderRules } from "../../src/hosts/headers.ts";
 import { metaPolicy } from "../../src/hosts/page-policy.ts";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { useBrowser } from "../helpers/browser.ts";
@@ -79,6 +81,8 @@ describe("a GitHub Pages project site", () => {
       (file) => file.endsWith(".html") && !isDigestFile(file),
     );
     expect(pages.length).toBeGreaterThan(200);
+    // The embed pages' policy names the site's origin (src/hosts/embed-policy.ts).
+    const rules = withEmbedPolicy(defaultHeaderRules(), [start]);
     for (const page of pages) {
       const html = readSiteFile(site.dir, page);
       const metas = [
@@ -87,7 +91,7 @@ describe("a GitHub Pages project site", () => {
       expect(
         metas.map((m) => m[1]),
         page,
-      ).toEqual([metaPolicy(urlPathOf(page))]);
+      ).toEqual([metaPolicy(urlPathOf(page), rules)]);
       expect(html.indexOf(metas[0]?.[0] ?? "?"), page).toBeLessThan(
         html.search(/<(script|link)\b/),
       );

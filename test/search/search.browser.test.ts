@@ -11,6 +11,7 @@ import { NOW } from "../helpers/clock.ts";
 import { DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { demoEvents, eventUrl, inFeedWindow, instants } from "../helpers/demo-expectations.ts";
 import { useServedDemo } from "../helpers/demo-site.ts";
+import { describeEngines, type Surface } from "../helpers/engines.ts";
 import { icalJsEvents } from "../helpers/ics-readers.ts";
 import { parseFeeds, parseIcs } from "../helpers/python-readers.ts";
 import { searchAnswered } from "../helpers/search-page.ts";
@@ -697,5 +698,56 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
     expect(listed).toContain("Amstel Boathouse");
     expect(listed).toMatch(/09:00\s*–\s*12:00/);
     expect(problems).toEqual([]);
+  });
+});
+
+/*
+ * The search itself in each engine: Pagefind's script, its worker and its
+ * WebAssembly under the search page's policy ('wasm-unsafe-eval'), the
+ * results and "More results". The cases above are about what the page shows
+ * and run in Chromium only; this one is about the engine running it.
+ */
+describeEngines("the search page's search", (engine) => {
+  const server = useServedDemo();
+
+  /** The status line once the page has answered, and its pager's page `shown`. */
+  const answered = (page: Surface, shown: number) =>
+    page.waitFor((n: number) => {
+      const status = document.getElementById("search-status")?.textContent ?? "";
+      const pager = document.getElementById("search-page")?.textContent ?? "";
+      return /found|No events match/.test(status) && pager.startsWith(`Page ${n} of `)
+        ? status
+        : null;
+    }, shown);
+
+  it("should find the events a word names, and only those, upcoming first, page after page", async () => {
+    const page = await engine.open(`${server.origin}/search/?q=jazz`, {
+      viewport: { width: 1200, height: 900 },
+    });
+    const rows: { path: string; section: string }[] = [];
+    // Bounded: 20 pages of results at most.
+    for (let shown = 1; shown <= 20; shown++) {
+      await answered(page, shown);
+      rows.push(
+        ...(await page.evaluate(() =>
+          [...document.querySelectorAll("#search-results .event-row")].map((item) => ({
+            path: item.querySelector(".event-title a")?.getAttribute("href") ?? "",
+            section: item.closest("section")?.querySelector("h2")?.id ?? "",
+          })),
+        )),
+      );
+      const more = await page.evaluate(() => {
+        const next = document.getElementById("search-next");
+        return next !== null && !next.hidden && getComputedStyle(next).display !== "none";
+      });
+      if (!more) break;
+      await page.click("#search-next");
+    }
+    const expected = events.filter((event) => /\bjazz/i.test(textOf(event)));
+    expect(rows.map((row) => row.path).sort()).toEqual(paths(expected));
+    const upcoming = rows.filter((row) => row.section === "search-upcoming");
+    expect(upcoming.map((row) => row.path).sort()).toEqual(paths(expected.filter(isUpcoming)));
+    expect(rows.slice(0, upcoming.length)).toEqual(upcoming);
+    expect(page.problems).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { calendarIdsOf } from "../../model/event-calendars.ts";
 import { endMillis, startMillis } from "../../model/event-times.ts";
 import { timeZone } from "../../model/time-zone.ts";
 import type { Calendar, CalendarEvent } from "../../model/types.ts";
@@ -132,9 +133,11 @@ export function buildWhenViews(source: WhenSource, options: WhenOptions): WhenVi
   const candidates = eventsNear(source.events, new Set(zones), options.now, rules);
   const byCalendar = new Map<string, CalendarEvent[]>();
   for (const event of candidates) {
-    const list = byCalendar.get(event.calendarId);
-    if (list) list.push(event);
-    else byCalendar.set(event.calendarId, [event]);
+    for (const calendarId of calendarIdsOf(event)) {
+      const list = byCalendar.get(calendarId);
+      if (list) list.push(event);
+      else byCalendar.set(calendarId, [event]);
+    }
   }
   const scopes: WhenScope[] = [
     {

@@ -1,0 +1,57 @@
+import type { BrowserContext, Frame } from "playwright-core";
+import { launchBrowser, PAGE_WAIT_MS, watchPage } from "./browser.ts";
+import { NOW } from "./clock.ts";
+import { DEFAULT_ZONE, type Engine, elementReads, type Surface } from "./engines.ts";
+
+/** Chromium through playwright-core (helpers/browser.ts): its clock fixed at NOW, any zone. */
+export async function openChromium(): Promise<Engine> {
+  const { browser, close } = await launchBrowser();
+  const contexts: BrowserContext[] = [];
+  return {
+    name: "chromium",
+    zones: true,
+    async open(url, { timezoneId = DEFAULT_ZONE, viewport } = {}) {
+      const context = await browser.newContext({ timezoneId, viewport });
+      contexts.push(context);
+      context.setDefaultTimeout(PAGE_WAIT_MS);
+      await context.clock.setFixedTime(new Date(NOW));
+      const page = await context.newPage();
+      let popups = 0;
+      context.on("page", () => {
+        popups++;
+      });
+      const { problems } = watchPage(page);
+      await page.goto(url);
+      return {
+        ...surface(page.mainFrame()),
+        problems,
+        popups: async () => popups,
+        close: () => context.close(),
+      };
+    },
+    async close() {
+      for (const context of contexts.splice(0)) await context.close().catch(() => {});
+      await close();
+    },
+  };
+}
+
+function surface(frame: Frame): Surface {
+  const evaluate: Surface["evaluate"] = (fn, arg) =>
+    frame.evaluate(fn as (arg: unknown) => never, arg);
+  return {
+    evaluate,
+    ...elementReads(evaluate),
+    async waitFor(fn, arg) {
+      const handle = await frame.waitForFunction(fn as (arg: unknown) => never, arg);
+      return (await handle.jsonValue()) as never;
+    },
+    click: (selector) => frame.click(selector),
+    async frame(selector, index = 0) {
+      const element = await frame.locator(selector).nth(index).elementHandle();
+      const inner = await element?.contentFrame();
+      if (!inner) throw new Error(`${selector} (${index}) holds no frame`);
+      return surface(inner);
+    },
+  };
+}
