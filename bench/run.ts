@@ -379,6 +379,7 @@ function print(
     "views",
     "render",
     "feeds",
+    "digest",
     "ics",
     "json",
     "widget",

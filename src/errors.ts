@@ -64,3 +64,16 @@ export class AuthError extends ApiError {
 export class PublishError extends PublisherError {
   override name = "PublishError";
 }
+
+/**
+ * The weekly digest cannot be sent as it is published: it is not of the
+ * week that is due (the site was not rebuilt), or not a digest at all.
+ */
+export class DigestError extends PublisherError {
+  override name = "DigestError";
+}
+
+/** The mail server could not be reached or refused the message; SMTP_URL is named without its password. */
+export class MailError extends PublisherError {
+  override name = "MailError";
+}

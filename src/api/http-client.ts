@@ -54,6 +54,8 @@ export interface ServerTerms {
   readonly apiHints: boolean;
   /** Whether any well-formed JSON body counts, whatever its Content-Type (static hosts vary). */
   readonly anyContentType?: boolean;
+  /** Whether the body is text to keep as it is (a published page), not JSON: `body` is the string. */
+  readonly text?: boolean;
 }
 
 const PORTAL: ServerTerms = { name: "the portal", apiHints: true };
@@ -151,7 +153,7 @@ export class HttpClient {
       );
     }
     const headers: Record<string, string> = {
-      accept: "application/json",
+      accept: this.#options.server?.text ? "*/*" : "application/json",
       "user-agent": "event-calendar-publisher",
     };
     if (this.#options.token !== null) {
@@ -201,6 +203,9 @@ export class HttpClient {
     } catch (error) {
       if (errorCode(error) === "EFBIG") return failed(tooLarge(shown, limit, null));
       return this.#networkFailure(error, url, shown, timeout, true);
+    }
+    if (status >= 200 && status < 300 && this.#options.server?.text) {
+      return { ok: true, response: this.#response(status, text, header) };
     }
     if (status >= 200 && status < 300) {
       const type = header("content-type");

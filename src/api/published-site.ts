@@ -62,31 +62,46 @@ export class PublishedSite {
   async readJson(path: string): Promise<unknown> {
     const target = this.where(path);
     if (!this.remote) {
-      let text: string;
-      try {
-        text = await readFile(target, "utf8");
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") {
-          throw new PublishedFileMissing(`${target} does not exist.`);
-        }
-        throw new ApiError(`${target} cannot be read (${code ?? "unreadable"}).`);
-      }
+      const text = await readLocal(target);
       try {
         return JSON.parse(text);
       } catch {
         throw new ApiError(`${target} is not JSON.`);
       }
     }
+    return this.#get(target, { anyContentType: true }, 256 * 1024 * 1024);
+  }
+
+  /**
+   * The text of a file at a site path ("/digest/latest.html"), at most
+   * `maxBytes` of it: larger is an ApiError. Throws as readJson does.
+   */
+  async readText(path: string, maxBytes: number): Promise<string> {
+    const target = this.where(path);
+    if (!this.remote) {
+      const text = await readLocal(target);
+      if (Buffer.byteLength(text) > maxBytes) {
+        throw new ApiError(`${target} is larger than ${maxBytes} bytes.`);
+      }
+      return text;
+    }
+    return String(await this.#get(target, { text: true }, maxBytes));
+  }
+
+  async #get(
+    target: string,
+    terms: { anyContentType?: boolean; text?: boolean },
+    maxResponseBytes: number,
+  ): Promise<unknown> {
     const http = new HttpClient({
       token: null,
       auth: { kind: "bearer" },
-      server: { name: "the published site", apiHints: false, anyContentType: true },
+      server: { name: "the published site", apiHints: false, ...terms },
       concurrency: 4,
       timeoutMs: this.#options.timeoutMs ?? PUBLISHED_SITE_TIMEOUT_MS,
       retries: this.#options.retries ?? 2,
       retryMaxWaitMs: 5_000,
-      maxResponseBytes: 256 * 1024 * 1024,
+      maxResponseBytes,
       signal: this.#options.signal,
     });
     try {
@@ -99,5 +114,17 @@ export class PublishedSite {
     } finally {
       await http.close();
     }
+  }
+}
+
+async function readLocal(target: string): Promise<string> {
+  try {
+    return await readFile(target, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new PublishedFileMissing(`${target} does not exist.`);
+    }
+    throw new ApiError(`${target} cannot be read (${code ?? "unreadable"}).`);
   }
 }

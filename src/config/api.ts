@@ -123,7 +123,11 @@ export function readApiOptions(env: NodeJS.ProcessEnv): ApiOptions {
  * EVENT_API_CACHE_DIR: the fetch cache, and beside it what a build keeps for
  * the next one (the published state, copied images, the search index).
  */
-function readCacheDir(env: NodeJS.ProcessEnv): string {
+/** What readCacheDir reads (listed in API_OPTIONS_SETTINGS too). */
+export const CACHE_DIR_SETTINGS = envSettings("API", ["EVENT_API_CACHE_DIR"]);
+
+/** EVENT_API_CACHE_DIR: the fetch cache, and what is kept from one run to the next. */
+export function readCacheDir(env: NodeJS.ProcessEnv): string {
   return env.EVENT_API_CACHE_DIR?.trim() || ".cache";
 }
 

@@ -10,6 +10,7 @@ export const SETTINGS_SECTIONS = [
   "API",
   "Site",
   "Build and deploy",
+  "Weekly digest",
   "The fediverse",
   "The .env file",
   "Tools",

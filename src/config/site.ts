@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.ts";
 import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
 import { messagesFor } from "../i18n/messages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
+import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
@@ -69,6 +70,11 @@ export interface SiteConfig {
    */
   readonly eventEmbeds: boolean;
   /**
+   * DIGEST_DAY: the ISO weekday the weekly digest comes out (src/digest);
+   * null: the day before the week starts in the site's language.
+   */
+  readonly digestDay: number | null;
+  /**
    * AP_USERNAME and the public key: the site's fediverse account, whose
    * ActivityPub files the build publishes (src/fediverse); null without a key.
    */
@@ -117,6 +123,7 @@ export const SITE_SETTINGS = [
     "COLLAPSE_SERIES",
   ]),
   ...MAP_SETTINGS,
+  ...DIGEST_DAY_SETTINGS,
   ...FEDIVERSE_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
@@ -160,6 +167,7 @@ export function readSiteConfig(
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
+    digestDay: readDigestDay(env),
     fediverse: readFediverseConfig(env),
   };
 }

@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import type { FeedScope } from "../model/url-scheme.ts";
-import { eventPageUrl, feedLinks, feedUrls } from "../outputs/feeds-urls.ts";
+import { digestUrls, eventPageUrl, feedLinks, feedUrls } from "../outputs/feeds-urls.ts";
 import { renderEventIcs } from "../outputs/ics.ts";
 import { addToCalendarLinks, withInlineIcs } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks } from "../outputs/ics-subscribe.ts";
@@ -31,6 +31,10 @@ export default function feedsPlugin(
   );
   addFilter(eleventyConfig, "feedUrls", (scope: unknown, kind?: string) =>
     feedUrls(toScope(scope, kind), site.url),
+  );
+  // The scope's weekly digest (src/digest): { rss, html, text }, or null for a scope without one.
+  addFilter(eleventyConfig, "digestUrls", (scope: unknown, kind?: string) =>
+    digestUrls(toScope(scope, kind), site.url),
   );
   addFilter(eleventyConfig, "subscribeLinks", (httpsIcsUrl: string, name: string) =>
     subscribeLinks(httpsIcsUrl, name),

@@ -4,6 +4,7 @@ import { siteScriptFiles } from "../bundle/site-scripts.ts";
 import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { digestFileGroups } from "../digest/digest-files.ts";
 import { fediverseFileGroups } from "../fediverse/fediverse-files.ts";
 import { hostOutputs } from "../hosts/host-files.ts";
 import { pagePathOf } from "../hosts/page-policy.ts";
@@ -222,6 +223,9 @@ export default function publisherPlugin(
       const written = await writeFileGroups(
         [
           ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
+          // The digest's HTML is a mail, not a page: a policy written into it would
+          // be applied by mail clients to the mail (its inline styles).
+          ...digestFileGroups(publication.data, site),
           mediaFiles(publication.data.media),
         ],
         writer,

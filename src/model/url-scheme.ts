@@ -84,6 +84,12 @@ export const paths = {
   /** Page `n` of a paged list whose first page is `first`. */
   listPage: (first: string, n: number) => (n === 1 ? first : `${first}page/${n}/`),
   subscribe: () => "/subscribe/",
+  /** The weekly digest of the whole site (src/digest): its feed, and the latest week as a mail. */
+  digest: () => "/digest/",
+  /** A calendar's weekly digest. "digest" is no year, `past`, `events`, `page` or `series`. */
+  calendarDigest: (calendarId: string) => `/calendars/${segment(calendarId)}/digest/`,
+  /** A category's weekly digest. */
+  categoryDigest: (categoryId: string) => `/categories/${segment(categoryId)}/digest/`,
   /** What is on today, tomorrow, this weekend... (src/site/when): `/when/today/`, `/when/next-week/`. */
   when: (key: string) => `/when/${key}/`,
   calendarWhen: (calendarId: string, key: string) =>
@@ -248,6 +254,47 @@ export function scopeFiles(scope: FeedScope): ScopeFiles {
     json: folder + FEED_FILE_NAMES.json,
     ics: folder + FEED_FILE_NAMES.ics,
     qr: folder + FEED_FILE_NAMES.qr,
+  };
+}
+
+/**
+ * The scopes with a weekly digest (src/digest): the whole site, each
+ * calendar, each category. A pair, a place and a series have too few events
+ * a week to be worth a mail of their own.
+ */
+export type DigestScope = Extract<FeedScope, { readonly kind: "site" | "calendar" | "category" }>;
+
+export function hasDigest(scope: FeedScope): scope is DigestScope {
+  return scope.kind === "site" || scope.kind === "calendar" || scope.kind === "category";
+}
+
+export const DIGEST_FILE_NAMES = {
+  rss: "feed.xml",
+  html: "latest.html",
+  text: "latest.txt",
+} as const;
+
+/** Site paths of a scope's digest: its RSS feed (an item a week), and the latest week as HTML and text. */
+export interface DigestFiles {
+  /** The folder they are in (no page of its own). */
+  readonly folder: string;
+  readonly rss: string;
+  readonly html: string;
+  readonly text: string;
+}
+
+export function digestFiles(scope: DigestScope): DigestFiles {
+  const folder =
+    scope.kind === "calendar"
+      ? paths.calendarDigest(scope.id)
+      : scope.kind === "category"
+        ? paths.categoryDigest(scope.id)
+        : paths.digest();
+  return {
+    folder,
+    rss: folder + DIGEST_FILE_NAMES.rss,
+    html: folder + DIGEST_FILE_NAMES.html,
+    text: folder + DIGEST_FILE_NAMES.text,
   };
 }
 

@@ -1,14 +1,20 @@
 import type { SiteConfig } from "../config/site.ts";
+import { messagesFor, translate } from "../i18n/messages.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import {
   absoluteUrl,
+  type DigestFiles,
+  type DigestScope,
+  digestFiles,
   type FeedFormat,
   type FeedScope,
+  hasDigest,
   paths,
   type ScopeFiles,
   scopeFiles,
   scopeFormats,
 } from "../model/url-scheme.ts";
+import { singleLine } from "./event-text.ts";
 
 /**
  * The absolute addresses feeds, calendars and page heads carry (feed
@@ -59,12 +65,37 @@ export interface FeedLink {
   readonly title: string;
 }
 
+/** The name of a scope's weekly digest feed (src/digest): "Culture · City Events · Weekly digest". */
+export function digestFeedTitle(
+  scope: DigestScope,
+  site: Pick<SiteConfig, "title" | "lang">,
+): string {
+  const name = scopeTitle(scope, singleLine(site.title));
+  return `${name} · ${translate(messagesFor(site.lang), "digest")}`;
+}
+
+/** Absolute URLs of a scope's weekly digest (its feed, the latest week as HTML and text), or null for a scope without one. */
+export function digestUrls(scope: FeedScope, siteUrl: string): DigestFiles | null {
+  if (!hasDigest(scope)) return null;
+  const files = digestFiles(scope);
+  return {
+    folder: absoluteUrl(siteUrl, files.folder),
+    rss: absoluteUrl(siteUrl, files.rss),
+    html: absoluteUrl(siteUrl, files.html),
+    text: absoluteUrl(siteUrl, files.text),
+  };
+}
+
 /**
  * Autodiscovery entries for `<link rel="alternate">` in a page's head: RSS,
  * Atom, JSON Feed and the iCalendar subscription of the same scope (those it
- * has: scopeFormats).
+ * has: scopeFormats), and the scope's weekly digest (an RSS feed too) where
+ * it has one.
  */
-export function feedLinks(scope: FeedScope, site: { url: string; title: string }): FeedLink[] {
+export function feedLinks(
+  scope: FeedScope,
+  site: Pick<SiteConfig, "url" | "title" | "lang">,
+): FeedLink[] {
   const urls = feedUrls(scope, site.url);
   const title = scopeTitle(scope, site.title);
   const formats = scopeFormats(scope);
@@ -84,7 +115,16 @@ export function feedLinks(scope: FeedScope, site: { url: string; title: string }
       title: `${title} (iCalendar)`,
     },
   ];
-  return formats.length === 4 ? links : links.filter((link) => formats.includes(formatOf(link)));
+  const own =
+    formats.length === 4 ? links : links.filter((link) => formats.includes(formatOf(link)));
+  if (!hasDigest(scope)) return own;
+  const digest: FeedLink = {
+    rel: "alternate",
+    type: FEED_MEDIA_TYPES.rss,
+    href: absoluteUrl(site.url, digestFiles(scope).rss),
+    title: `${digestFeedTitle(scope, site)} (RSS)`,
+  };
+  return [...own, digest];
 }
 
 function formatOf(link: FeedLink): FeedFormat {

@@ -13,6 +13,7 @@ import {
 } from "../model/url-scheme.ts";
 import { contentHash } from "../render/published-files.ts";
 import { singleLine } from "./event-text.ts";
+import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
 import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
@@ -30,8 +31,8 @@ import { rssCharacterData, rssText } from "./rss-character-data.ts";
  * leaves some escaping to the caller (xml-js escapes only quotes in
  * attributes, splits only the first "]]>" of a CDATA section, passes
  * characters XML 1.0 forbids, unescapes "&amp;" in text before escaping it)
- * and guesses enclosure types from file extensions; the helpers below cover
- * those gaps, and rss-character-data.ts gives RSS's plain text the form
+ * and guesses enclosure types from file extensions; feed-xml.ts and the
+ * enclosure helpers below cover those gaps, and rss-character-data.ts gives RSS's plain text the form
  * aggregators read alike.
  */
 
@@ -326,30 +327,4 @@ function addAtomEnclosures(xml: string, entries: readonly FeedEntry[]): string {
       return enclosure ? `${link}\n${indent}${enclosure}` : link;
     },
   );
-}
-
-/** Characters outside the XML 1.0 Char production make a document ill-formed. */
-const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function xmlText(text: string): string {
-  return text.replace(XML_INVALID, "");
-}
-
-/**
- * Text the package hands to xml-js as a text node. xml-js turns every
- * "&amp;" back into "&" before it escapes (so a title reading "&amp;" would
- * lose its "amp;"); written as "&amp;amp;", it comes out as the text was.
- */
-function textNode(text: string): string {
-  return xmlText(text).replace(/&/g, "&amp;");
-}
-
-/** xml-js escapes only `"` in attribute values; `&` and `<` are ours to escape. */
-function xmlAttr(text: string): string {
-  return xmlText(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** HTML bound for a CDATA section: "]]&gt;" means the same to an HTML parser. */
-function cdataHtml(html: string): string {
-  return xmlText(html).replace(/]]>/g, "]]&gt;");
 }

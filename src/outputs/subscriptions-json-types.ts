@@ -23,6 +23,8 @@ export interface SubscriptionEntry {
   readonly atom: string;
   readonly json: string;
   readonly qr: string;
+  /** Link (root-relative) to the weekly digest's feed (src/digest); null for a pair, which has none. */
+  readonly digest: string | null;
 }
 
 export interface SubscriptionsDocument {

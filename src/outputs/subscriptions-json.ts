@@ -1,4 +1,4 @@
-import { type SiteUrls, scopeFiles } from "../model/url-scheme.ts";
+import { digestFiles, hasDigest, type SiteUrls, scopeFiles } from "../model/url-scheme.ts";
 import { feedUrls } from "./feeds-urls.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import type { SubscriptionScopes } from "./subscription-scopes.ts";
@@ -43,6 +43,7 @@ function subscriptionsDocument(
         atom: href(files.atom),
         json: href(files.json),
         qr: href(files.qr),
+        digest: hasDigest(scope) ? href(digestFiles(scope).rss) : null,
       };
     }),
   };

@@ -71,6 +71,8 @@ const SITE: Settings<SiteConfig> = {
     ["MAP_ATTRIBUTION", map?.attribution ?? ""],
   ],
   eventEmbeds: (on) => [["EVENT_EMBEDS", on ? "on" : "off"]],
+  // The weeks the digest feeds publish (src/digest/digest-week.ts).
+  digestDay: one("DIGEST_DAY"),
   // The account's name and key, which the actor publishes; the key by its digest, shorter to read.
   fediverse: (fediverse) => [
     ["AP_USERNAME", fediverse?.username ?? "none"],

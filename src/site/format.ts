@@ -18,7 +18,8 @@ const timeFormat = { hour: "2-digit", minute: "2-digit" } as const;
 // formats thousands of dates with a handful of option sets.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(lang: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
+/** An Intl date format, made once per language, zone and options. */
+export function formatter(lang: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
   const key = `${lang}|${timeZone}|${JSON.stringify(options)}`;
   let format = formatters.get(key);
   if (!format) {

@@ -32,7 +32,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["oembed"],
   // The site's ActivityPub files and its fediverse account's inbox and deliveries.
   ["outputs", "fediverse"],
-  ["cards", "search", "widget"],
+  // Output writers that stand on the feeds' (src/outputs): the weekly digest (src/digest) among them.
+  ["cards", "search", "widget", "digest"],
   ["hosts"],
   ["eleventy"],
   ["publish"],

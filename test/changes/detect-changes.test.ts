@@ -4,7 +4,7 @@ import { type ChangeOptions, detectChanges } from "../../src/changes/detect-chan
 import type { PublishedState } from "../../src/changes/published-state.ts";
 import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
 import { NOW } from "../helpers/clock.ts";
-import { calendarEvent } from "../helpers/events.ts";
+import { calendarEvent, calendarOf } from "../helpers/events.ts";
 
 const SITE = "https://events.example.org";
 /** The first build of each sequence, at the pinned clock; the later ones are days after it. */
@@ -20,16 +20,7 @@ const options = (now: string, overrides: Partial<ChangeOptions> = {}): ChangeOpt
   ...overrides,
 });
 
-const calendar = (id: string, name = id): Calendar => ({
-  id,
-  name,
-  description: "",
-  timeZone: "Europe/Amsterdam",
-  color: null,
-  updatedAt: null,
-});
-
-const CALENDARS = [calendar("culture", "Culture"), calendar("city", "City Events")];
+const CALENDARS = [calendarOf("culture", "Culture"), calendarOf("city", "City Events")];
 
 function event(id: string, overrides: Partial<CalendarEvent> = {}): CalendarEvent {
   return calendarEvent({
@@ -277,7 +268,7 @@ describe("detectChanges", () => {
       {
         now: "2026-03-21T12:00:00Z",
         events: [event("b", { calendarId: "city" })],
-        calendars: [calendar("city")],
+        calendars: [calendarOf("city")],
       },
     );
     expect(gone?.removed).toEqual([]);

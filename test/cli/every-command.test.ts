@@ -94,6 +94,12 @@ const ENTRIES: readonly Entry[] = [
     setting: "WEBSUB_HUB",
   },
   {
+    command: "npm run send-digest",
+    script: "src/cli/send-digest.ts",
+    options: ["--site", "--calendar", "--category", "--scheduled"],
+    setting: "SMTP_URL",
+  },
+  {
     command: "npm run headers",
     script: "src/cli/headers.ts",
     options: ["--format", "--root", "--listen", "--server-name"],

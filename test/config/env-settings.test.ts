@@ -5,6 +5,7 @@ import { API_SETTINGS } from "../../src/config/api.ts";
 import { BUILD_SETTINGS } from "../../src/config/build-config.ts";
 import { CARDS_SETTINGS } from "../../src/config/cards.ts";
 import { DEPLOY_SETTINGS } from "../../src/config/deploy.ts";
+import { DIGEST_SETTINGS } from "../../src/config/digest.ts";
 import { ENV_FILE_SETTINGS } from "../../src/config/env-file.ts";
 import type { EnvSetting } from "../../src/config/env-settings.ts";
 import { FEDIVERSE_SETTINGS } from "../../src/config/fediverse.ts";
@@ -29,6 +30,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "build-config.ts": BUILD_SETTINGS,
   "cards.ts": CARDS_SETTINGS,
   "deploy.ts": DEPLOY_SETTINGS,
+  "digest.ts": DIGEST_SETTINGS,
   "env-file.ts": ENV_FILE_SETTINGS,
   "fediverse.ts": FEDIVERSE_SETTINGS,
   "images.ts": IMAGES_SETTINGS,

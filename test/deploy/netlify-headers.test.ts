@@ -42,6 +42,8 @@ function expectedContentType(file: string): string | undefined {
   if (/(^|\/)feed\.xml$/.test(file)) return "application/rss+xml; charset=utf-8";
   if (/(^|\/)atom\.xml$/.test(file)) return "application/atom+xml; charset=utf-8";
   if (/(^|\/)feed\.json$/.test(file)) return "application/feed+json; charset=utf-8";
+  // The weekly digest's text version (src/digest).
+  if (/(^|\/)digest\/latest\.txt$/.test(file)) return "text/plain; charset=utf-8";
   if (/^(api|oembed)\/.*\.json$/.test(file)) return "application/json";
   return undefined;
 }

@@ -40,6 +40,37 @@ describe("the publish workflow", () => {
   });
 });
 
+/** A workflow of .github/workflows: its text, and a step found by its name. */
+function workflowFile(name: string): { text: string; step: (stepName: string) => string } {
+  const text = readFileSync(join(import.meta.dirname, "../../.github/workflows", name), "utf8");
+  const steps = text.split(/\n(?=\s+- )/);
+  return {
+    text,
+    step: (stepName) => steps.find((block) => block.includes(`name: ${stepName}`)) ?? "",
+  };
+}
+
+/** The `env:` block of a step, by variable. */
+const envOf = (block: string): Record<string, string> =>
+  Object.fromEntries(
+    [...(block.split(/\n\s+env:\n/)[1] ?? "").matchAll(/^\s+([A-Z_]+): (.+)$/gm)].map((m) => [
+      m[1],
+      (m[2] ?? "").trim(),
+    ]),
+  );
+
+/** A step's `run: |` script, unindented. */
+function scriptOf(block: string): string {
+  const lines = (block.split(/\n\s+run: \|\n/)[1] ?? "").split("\n");
+  const indent = /^\s*/.exec(lines[0] ?? "")?.[0].length ?? 0;
+  const script: string[] = [];
+  for (const line of lines) {
+    if (line.trim() && line.length - line.trimStart().length < indent) break;
+    script.push(line.slice(indent));
+  }
+  return script.join("\n");
+}
+
 /*
  * .github/workflows/publish-sharded.yml splits the build over a matrix of
  * shards (docs/performance.md, "A build over several machines"): one clock
@@ -49,30 +80,8 @@ describe("the publish workflow", () => {
 const expr = (inner: string) => `$${"{{"} ${inner} }}`;
 
 describe("the sharded publish workflow", () => {
-  const sharded = readFileSync(
-    join(import.meta.dirname, "../../.github/workflows/publish-sharded.yml"),
-    "utf8",
-  );
+  const { text: sharded, step } = workflowFile("publish-sharded.yml");
   const steps = sharded.split(/\n(?=\s+- )/);
-  const step = (name: string) => steps.find((block) => block.includes(`name: ${name}`)) ?? "";
-  const envOf = (block: string) =>
-    Object.fromEntries(
-      [...(block.split(/\n\s+env:\n/)[1] ?? "").matchAll(/^\s+([A-Z_]+): (.+)$/gm)].map((m) => [
-        m[1],
-        (m[2] ?? "").trim(),
-      ]),
-    );
-  /** A step's `run: |` script, unindented. */
-  const scriptOf = (block: string) => {
-    const lines = (block.split(/\n\s+run: \|\n/)[1] ?? "").split("\n");
-    const indent = /^\s*/.exec(lines[0] ?? "")?.[0].length ?? 0;
-    const script: string[] = [];
-    for (const line of lines) {
-      if (line.trim() && line.length - line.trimStart().length < indent) break;
-      script.push(line.slice(indent));
-    }
-    return script.join("\n");
-  };
 
   it("should plan one clock and the list of shards from BUILD_SHARDS", () => {
     const dir = mkdtempSync(join(tmpdir(), "ecp-plan-"));
@@ -126,5 +135,71 @@ describe("the sharded publish workflow", () => {
     expect(sharded.indexOf("name: Merge the shards")).toBeLessThan(
       sharded.indexOf("name: Deploy to Netlify"),
     );
+  });
+});
+
+/*
+ * .github/workflows/digest.yml mails the published site's weekly digest
+ * (docs/followers.md): every day, sending on DIGEST_DAY only, with the
+ * record of what it sent kept between runs by actions/cache.
+ */
+describe("the weekly digest workflow", () => {
+  const { text: digest, step } = workflowFile("digest.yml");
+  const steps = digest.split(/\n(?=\s+- )/);
+  const send = step("Send the digest");
+  const env = envOf(send);
+  const script = scriptOf(send);
+
+  /** The command lines the step's script runs for an event, with npm standing in. */
+  function commandsFor(event: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "ecp-digest-workflow-"));
+    try {
+      const npm = join(dir, "npm");
+      writeFileSync(npm, '#!/bin/sh\necho "npm $*"\n', { mode: 0o755 });
+      return execFileSync("bash", ["-c", script], {
+        env: {
+          ...process.env,
+          PATH: `${dir}:${process.env.PATH}`,
+          EVENT: event,
+          SITE_URL: "https://events.example.org",
+        },
+        encoding: "utf8",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("should send on DIGEST_DAY only when scheduled, and the latest digest when run by hand", () => {
+    expect(commandsFor("schedule")).toBe(
+      "npm run -s send-digest -- --site https://events.example.org --scheduled\n",
+    );
+    expect(commandsFor("workflow_dispatch")).toBe(
+      "npm run -s send-digest -- --site https://events.example.org\n",
+    );
+  });
+
+  it("should take the SMTP password from a secret, and run only where DIGEST_TO is set", () => {
+    expect(env.SMTP_URL).toBe(expr("secrets.SMTP_URL"));
+    for (const name of ["DIGEST_FROM", "DIGEST_TO", "DIGEST_DAY", "SITE_LANG", "SITE_TIMEZONE"]) {
+      expect(env[name], name).toBe(expr(`vars.${name}`));
+    }
+    expect(digest).toContain("if: vars.DIGEST_TO != ''");
+  });
+
+  it("should keep the record of what was sent, in the command's cache folder, between runs", () => {
+    const folder = `${env.EVENT_API_CACHE_DIR}/digest`;
+    const restore = steps.find((block) => block.includes("actions/cache/restore@")) ?? "";
+    const save = steps.find((block) => block.includes("actions/cache/save@")) ?? "";
+    expect(restore).toContain(`path: ${folder}\n`);
+    expect(save).toContain(`path: ${folder}\n`);
+    expect(save).toContain("if: always()");
+    expect(digest.indexOf("actions/cache/restore@")).toBeLessThan(
+      digest.indexOf("name: Send the digest"),
+    );
+  });
+
+  it("should give the build the same DIGEST_DAY, which decides the digest's weeks", () => {
+    expect(stepEnv("Build").DIGEST_DAY).toBe(expr("vars.DIGEST_DAY"));
   });
 });

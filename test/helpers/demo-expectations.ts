@@ -156,6 +156,17 @@ export function expectedUrls(events: readonly DatasetEvent[], file: string): str
     .sort();
 }
 
-export const isFeedFile = (file: string) => /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file);
+/**
+ * The weekly digest's files (src/digest): its feed, an item a week, and the
+ * latest week as a mail, HTML and text (docs/followers.md). The mail is not
+ * a page of the site: no site header, tables and inline styles for mail
+ * clients, left out of the sitemap; test/digest checks it as a mail.
+ */
+export const isDigestFile = (file: string) =>
+  /(^|\/)digest\/(feed\.xml|latest\.html|latest\.txt)$/.test(file);
+
+/** The event feeds: an item per event (the digest's feed has one per week: isDigestFile). */
+export const isFeedFile = (file: string) =>
+  !isDigestFile(file) && /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file);
 export const isSubscription = (file: string) => /(^|\/)calendar\.ics$/.test(file);
 export const isSingleEvent = (file: string) => /(^|\/)event\.ics$/.test(file);

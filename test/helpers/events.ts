@@ -1,4 +1,4 @@
-import type { CalendarEvent } from "../../src/model/types.ts";
+import type { Calendar, CalendarEvent } from "../../src/model/types.ts";
 import type { NewEvent } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
 
@@ -60,6 +60,18 @@ export function calendarEvent(fields: Named<CalendarEvent>): CalendarEvent {
     updatedAt: null,
     sequence: 1,
     ...fields,
+  };
+}
+
+/** A calendar as the build publishes it: in Amsterdam, with no description or colour. */
+export function calendarOf(id: string, name = id): Calendar {
+  return {
+    id,
+    name,
+    description: "",
+    timeZone: "Europe/Amsterdam",
+    color: null,
+    updatedAt: null,
   };
 }
 

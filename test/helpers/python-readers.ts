@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SYSTEM_PYTHON } from "./system-packages.ts";
 
 /*
- * Built files read by Debian's Python libraries, independent of the
+ * Built files (and mail a test server received) read by Debian's Python libraries, independent of the
  * JavaScript that wrote them: the scripts in python/ print JSON. Tests that
  * use them check hasPythonModule() first (system-packages.ts).
  */
@@ -33,6 +33,20 @@ export const parseSitemaps = (paths: readonly string[]): Record<string, PySitema
 export interface PySitemap {
   readonly kind: "urlset" | "sitemapindex";
   readonly items: readonly { readonly loc: string; readonly lastmod: string | null }[];
+}
+
+/** Mail messages as Python's email package reads them (python/parse-mail.py). */
+export const parseMail = (paths: readonly string[]): PyMail[] => runPython("parse-mail.py", paths);
+
+export interface PyMail {
+  readonly path: string;
+  /** "multipart/alternative", "text/plain"... */
+  readonly type: string;
+  readonly defects: readonly string[];
+  /** Every header, by lowercase name, decoded (RFC 2047). */
+  readonly headers: Readonly<Record<string, readonly string[]>>;
+  /** The leaf parts, decoded. */
+  readonly parts: readonly { type: string; charset: string | null; content: string }[];
 }
 
 /** .ics files as Python's icalendar reads them (python/parse-ics.py). */

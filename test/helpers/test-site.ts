@@ -25,6 +25,7 @@ export const TEST_SITE: SiteConfig = {
   collapseSeries: false,
   map: null,
   eventEmbeds: true,
+  digestDay: null,
   fediverse: null,
 };
 

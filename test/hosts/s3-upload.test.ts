@@ -66,13 +66,15 @@ describe("the S3 upload passes", () => {
       });
       expect(files.length).toBeGreaterThan(500);
       expect(wrong).toEqual([]);
-      // The kinds a bucket must be told: calendars, downloads, feeds, JSON, the fediverse's, images.
+      // The kinds a bucket must be told: calendars, downloads, feeds, the digest's
+      // text (UTF-8, not a bucket's plain text), JSON, the fediverse's, images.
       expect(passes.map((pass) => pass.headers["Content-Type"] ?? null)).toEqual([
         "text/calendar; charset=utf-8",
         "text/calendar; charset=utf-8",
         "application/rss+xml; charset=utf-8",
         "application/atom+xml; charset=utf-8",
         "application/feed+json; charset=utf-8",
+        "text/plain; charset=utf-8",
         "application/json",
         "application/jrd+json",
         "application/activity+json",

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { NOW } from "../helpers/clock.ts";
+import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 
 /**
@@ -262,9 +263,18 @@ describe("build work", () => {
       expect(feeds).toBeGreaterThan(3 * SYNTHETIC.calendars);
       expect(count(cold, "reused.feeds")).toBe(0);
 
+      // The weekly digests' files (src/digest) too: three for the site, each calendar and category.
+      const digestFiles = ["digest/feed.xml", "digest/latest.html", "digest/latest.txt"];
+      const digest = (metrics: Metrics, what: "rendered" | "reused") =>
+        digestFiles.reduce((sum, name) => sum + count(metrics, `${what}.${name}`), 0);
+      const digests = digest(cold, "rendered");
+      expect(digests).toBeGreaterThan(3 * SYNTHETIC.calendars);
+
       const warm = await build(feedsSite, env, own);
       expect(count(warm, "rendered.feeds")).toBe(0);
       expect(count(warm, "reused.feeds")).toBe(feeds);
+      expect(digest(warm, "rendered")).toBe(0);
+      expect(digest(warm, "reused")).toBe(digests);
 
       // The next event's title: the feeds that show it are rendered, the others kept.
       const ownEvents = createSyntheticDataset({
@@ -283,6 +293,7 @@ describe("build work", () => {
       expect(again).toBeGreaterThanOrEqual(6);
       expect(again).toBeLessThan(feeds);
       expect(again + count(edited, "reused.feeds")).toBe(feeds);
+      expect(digest(edited, "rendered") + digest(edited, "reused")).toBe(digests);
 
       // Kept or rendered, every feed is the one a build from scratch writes.
       const fresh = join(work, "feeds-fresh");
@@ -292,15 +303,14 @@ describe("build work", () => {
         metricsFile: join(work, `metrics-${++builds}.json`),
         env,
       });
-      const feedFiles = async (root: string) =>
-        new Map(
-          [...(await tree(root))].filter(([file]) =>
-            /(^|\/)(feed\.xml|atom\.xml|feed\.json)$/.test(file),
-          ),
-        );
-      const published = await feedFiles(feedsSite);
+      const filesOf = async (root: string, kind: (file: string) => boolean) =>
+        new Map([...(await tree(root))].filter(([file]) => kind(file)));
+      const published = await filesOf(feedsSite, isFeedFile);
       expect(published.size).toBe(feeds);
-      expect(published).toEqual(await feedFiles(fresh));
+      expect(published).toEqual(await filesOf(fresh, isFeedFile));
+      const publishedDigests = await filesOf(feedsSite, isDigestFile);
+      expect(publishedDigests.size).toBe(digests);
+      expect(publishedDigests).toEqual(await filesOf(fresh, isDigestFile));
     } finally {
       await own.close();
     }

@@ -14,6 +14,7 @@ import {
   eventUrl,
   expectedUrls,
   inFeedWindow,
+  isDigestFile,
   isFeedFile,
   slugOf,
 } from "../helpers/demo-expectations.ts";
@@ -212,11 +213,16 @@ describe("published feeds of the demo build", () => {
     },
   );
 
-  it('should write RSS plain text as the RSS Best Practices Profile asks: "&" and "<" as hexadecimal references, outside CDATA', () => {
+  it('should write RSS plain text as the RSS Best Practices Profile asks: "&" and "<" as hexadecimal references, outside CDATA', async () => {
     // rssboard.org/rss-profile, "Character Data": the channel's title and
     // description, item titles and categories are plain text, and the one
     // encoding aggregators all read as the character is &#x26; and &#x3C;.
-    const rssFeeds = feeds.filter((file) => file.endsWith("feed.xml"));
+    // The weekly digests' feeds as well: their channel and item titles are plain text too.
+    const digestFeeds = (await listFiles(site.dir)).filter(
+      (file) => isDigestFile(file) && file.endsWith("feed.xml"),
+    );
+    expect(digestFeeds).toContain("digest/feed.xml");
+    const rssFeeds = [...feeds.filter((file) => file.endsWith("feed.xml")), ...digestFeeds];
     let ampersands = 0;
     for (const file of rssFeeds) {
       const xml = readSiteFile(site.dir, file);
@@ -248,7 +254,7 @@ describe("published feeds of the demo build", () => {
 
 /** What must not depend on when or where the build runs (docs/feeds.md, "Choices"). */
 const isDeterministic = (file: string) =>
-  file.endsWith(".ics") || isFeedFile(file) || /^api\/.*\.json$/.test(file);
+  file.endsWith(".ics") || isFeedFile(file) || isDigestFile(file) || /^api\/.*\.json$/.test(file);
 
 /**
  * The shared demo build ran in the machine's zone; a second build of the same

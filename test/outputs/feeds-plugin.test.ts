@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 describe("feeds-plugin", () => {
-  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, RSS and a calendar for each place, and one .ics per event", () => {
+  it("should write four files and a QR code for the site, each calendar, each category and each calendar x category pair, their weekly digests, RSS and a calendar for each place, and one .ics per event", () => {
     const scopes = [
       "/",
       ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id)),
@@ -73,6 +73,12 @@ describe("feeds-plugin", () => {
       ...hostileSnapshot.events.map(
         (event) => `${strip(paths.event(event.calendarId, event.id))}event.ics`,
       ),
+      // The weekly digest of the site, each calendar and each category (src/digest).
+      ...["/", ...hostileSnapshot.calendars.map((calendar) => paths.calendar(calendar.id))]
+        .concat(categoriesOf(hostileSnapshot).map((category) => paths.category(category.id)))
+        .flatMap((scope) =>
+          ["feed.xml", "latest.html", "latest.txt"].map((name) => `${strip(scope)}digest/${name}`),
+        ),
       "page/index.html",
       "search/subscriptions.json",
       // The publisher writes the sitemap as a file too (src/outputs/sitemap-files.ts).

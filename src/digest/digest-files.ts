@@ -1,0 +1,52 @@
+import type { SiteConfig } from "../config/site.ts";
+import { digestFiles } from "../model/url-scheme.ts";
+import { type FileGroup, fileGroup } from "../render/file-group.ts";
+import type { DigestSite } from "./digest-content.ts";
+import { renderDigestHtml } from "./digest-html.ts";
+import { renderDigestRss } from "./digest-rss.ts";
+import { renderDigestText } from "./digest-text.ts";
+import { type DigestData, Digests } from "./digests.ts";
+
+/**
+ * The weekly digest's files (docs/followers.md, "Weekly email digest"): for
+ * the whole site, each calendar and each category, its feed (one item a
+ * week) and the latest week as a mail, HTML and text. Each names its inputs,
+ * the digests it shows as plain data (digest-content.ts) and the settings
+ * its writer reads, so a digest whose week, events and changes are those of
+ * the last publish is not rendered again (FileWriter.write).
+ */
+export function digestFileGroups(
+  data: DigestData,
+  site: DigestSite & Pick<SiteConfig, "refreshMinutes" | "websubHub">,
+): readonly FileGroup[] {
+  const digests = new Digests(data, site);
+  const { url, title, lang, refreshMinutes, websubHub } = site;
+  const feedSite = { url, title, lang, refreshMinutes, websubHub };
+  return [
+    fileGroup({
+      phase: "digest",
+      name: "digest/feed.xml",
+      items: digests.scopes,
+      path: (scope) => digestFiles(scope).rss,
+      inputs: (scope) => JSON.stringify(["rss", feedSite, scope, digests.of(scope)]),
+      render: (scope) => renderDigestRss(digests.of(scope), { site: feedSite, scope }),
+    }),
+    fileGroup({
+      phase: "digest",
+      name: "digest/latest.html",
+      items: digests.scopes,
+      path: (scope) => digestFiles(scope).html,
+      inputs: (scope) => JSON.stringify(["html", digests.latest(scope)]),
+      render: (scope) => renderDigestHtml(digests.latest(scope)),
+    }),
+    fileGroup({
+      phase: "digest",
+      name: "digest/latest.txt",
+      items: digests.scopes,
+      path: (scope) => digestFiles(scope).text,
+      inputs: (scope) => JSON.stringify(["text", digests.latest(scope)]),
+      render: (scope) => renderDigestText(digests.latest(scope)),
+      done: () => digests.clear(),
+    }),
+  ];
+}
