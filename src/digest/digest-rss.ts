@@ -82,9 +82,7 @@ function sectionHtml(list: DigestList, digest: Digest): string {
     return `<li><a href="${e(line.url)}">${e(line.title)}</a>${status}${meta.length ? `<br>${meta.join(" · ")}` : ""}</li>`;
   });
   if (list.more > 0) {
-    items.push(
-      `<li><a href="${e(list.moreUrl)}">${e(moreText(list, digest.lang))}</a></li>`,
-    );
+    items.push(`<li><a href="${e(list.moreUrl)}">${e(moreText(list, digest.lang))}</a></li>`);
   }
   return `<h2>${e(list.heading)}</h2>\n<ul>\n${items.join("\n")}\n</ul>`;
 }
