@@ -26,6 +26,7 @@ export const TEST_SITE: SiteConfig = {
   map: null,
   eventEmbeds: true,
   fediverse: null,
+  indexNow: null,
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */
