@@ -2,6 +2,7 @@ import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
 import { deliverToFollowers } from "../../src/fediverse/account-functions.ts";
 import { runLogged } from "../../src/hosts/function-run.ts";
+import { tellSearchEngines } from "../../src/rebuild/indexnow-ping.ts";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
 
 /**
@@ -10,8 +11,9 @@ import { pingHub } from "../../src/rebuild/websub-ping.ts";
  * feed whose bytes this deploy changed, read from the deploy's own published
  * state at its immutable address (payload.deploy_ssl_url); then it delivers
  * the deploy's new activities to the fediverse account's followers
- * (src/fediverse/account-functions.ts). Deploy previews and branch deploys
- * ping and deliver nothing.
+ * (src/fediverse/account-functions.ts), and with INDEXNOW_KEY tells the
+ * search engines which pages it changed (src/rebuild/indexnow-ping.ts).
+ * Deploy previews and branch deploys ping, deliver and tell nothing.
  */
 export default function deploySucceeded(request: Request): Promise<Response> {
   return runLogged("deploy-succeeded", async (log) => {
@@ -34,6 +36,7 @@ export default function deploySucceeded(request: Request): Promise<Response> {
       log,
     });
     const delivered = await deliverToFollowers(deployed, process.env, log);
-    return result.ok && delivered;
+    const indexed = await tellSearchEngines(deployed, process.env, log);
+    return result.ok && delivered && indexed;
   });
 }

@@ -6,7 +6,9 @@ import { SiteUrls } from "../model/url-scheme.ts";
 import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
+import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./indexnow.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
+import { readServiceUrl } from "./service-url.ts";
 
 /**
  * Site settings, read once from the environment. Every variable is documented
@@ -79,6 +81,11 @@ export interface SiteConfig {
    * ActivityPub files the build publishes (src/fediverse); null without a key.
    */
   readonly fediverse: FediverseConfig | null;
+  /**
+   * INDEXNOW_KEY and INDEXNOW_ENDPOINT: the key file the build publishes and
+   * where a deploy's changed pages are sent (src/rebuild/indexnow-ping.ts); null: neither.
+   */
+  readonly indexNow: IndexNowConfig | null;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -127,6 +134,7 @@ export const SITE_SETTINGS = [
   ...FEDIVERSE_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
+  ...INDEXNOW_SETTINGS,
 ];
 
 export function readSiteConfig(
@@ -169,6 +177,7 @@ export function readSiteConfig(
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
     digestDay: readDigestDay(env),
     fediverse: readFediverseConfig(env),
+    indexNow: readIndexNowConfig(env),
   };
 }
 
@@ -241,22 +250,8 @@ function readSiteUrl(raw: string | undefined): string {
 
 function readHubUrl(raw: string | undefined): string | null {
   const value = raw?.trim();
-  if (!value) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {}
   // Feed readers subscribe at the hub over the public internet (WebSub section 5.1).
-  const loopback = url !== null && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-  if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && loopback))) {
-    throw new ConfigError(
-      `WEBSUB_HUB: "${value}" is not an https:// URL (expected e.g. https://pubsubhubbub.appspot.com/).`,
-    );
-  }
-  if (url.username || url.password) {
-    throw new ConfigError("WEBSUB_HUB: must not contain credentials.");
-  }
-  return url.href;
+  return value ? readServiceUrl("WEBSUB_HUB", value, "https://pubsubhubbub.appspot.com/") : null;
 }
 
 function readNow(raw: string | undefined): DateTime {

@@ -4,7 +4,7 @@ import type { FeedScope } from "../model/url-scheme.ts";
 import { digestUrls, eventPageUrl, feedLinks, feedUrls } from "../outputs/feeds-urls.ts";
 import { renderEventIcs } from "../outputs/ics.ts";
 import { addToCalendarLinks, withInlineIcs } from "../outputs/ics-add-to-calendar.ts";
-import { subscribeLinks } from "../outputs/ics-subscribe.ts";
+import { subscribeLinks, subscribeUrls } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
 import type { Publication } from "./publication.ts";
 import { addFilter, type NunjucksAmender } from "./template-filters.ts";
@@ -38,6 +38,10 @@ export default function feedsPlugin(
   );
   addFilter(eleventyConfig, "subscribeLinks", (httpsIcsUrl: string, name: string) =>
     subscribeLinks(httpsIcsUrl, name),
+  );
+  // Without the QR code: where a page shows none (an event's "Add to calendar").
+  addFilter(eleventyConfig, "subscribeUrls", (httpsIcsUrl: string, name: string) =>
+    subscribeUrls(httpsIcsUrl, name),
   );
   addFilter(eleventyConfig, "addToCalendarLinks", (event: CalendarEvent, eventUrl?: string) => {
     const links = addToCalendarLinks(event, eventUrl ?? eventPageUrl(site.url, event), site.lang);

@@ -4,6 +4,7 @@ import { paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
 import { feedUrls } from "../outputs/feeds-urls.ts";
 import { subscribeUrls } from "../outputs/ics-subscribe.ts";
 import { jsonForScript, placeJsonLd } from "../outputs/jsonld.ts";
+import { mostUpcoming } from "../outputs/subscribe-listing.ts";
 import type { PlaceSummary } from "../places/place-index.ts";
 import { placeLinks } from "../places/place-links.ts";
 import type { SeriesSummary } from "../series/series-index.ts";
@@ -16,7 +17,7 @@ import { addFilter, type NunjucksAmender } from "./template-filters.ts";
  * Filters for places and series (docs/site.md, "Places" and "Series"): what
  * an event page says about its place and its other dates, a list row's "and
  * N more dates", directions links, a place's JSON-LD and the subscribe links
- * of a place or a series. The pages themselves are templates/places/ and
+ * of a place or a series, and which of them the subscribe page lists. The pages themselves are templates/places/ and
  * templates/series/; their files are the feed scopes' (src/outputs/feed-scopes.ts).
  */
 
@@ -69,6 +70,10 @@ export default function placesPlugin(
       ),
     );
   });
+  // The places or series /subscribe/ lists: a bounded number, the busiest.
+  addFilter(eleventyConfig, "mostUpcoming", (items: readonly (PlaceSummary | SeriesSummary)[]) =>
+    mostUpcoming(items),
+  );
   // A place's or a series' calendar and feeds, without a QR code: site paths for the feeds.
   addFilter(
     eleventyConfig,

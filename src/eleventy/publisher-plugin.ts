@@ -334,10 +334,14 @@ async function requireRun(run: Promise<Run> | undefined): Promise<Run> {
   return run;
 }
 
-/** Every file that is not a page: feeds and calendars, public JSON, widget, calendar colours, ActivityPub. */
+/**
+ * Every file that is not a page: feeds and calendars, public JSON, widget,
+ * calendar colours, ActivityPub, IndexNow's key file.
+ */
 function siteFileGroups(publication: Publication, warnings: string[]): FileGroup[] {
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
+  const { indexNow } = site;
   return [
     siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
@@ -357,6 +361,10 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
       icon: publication.cards?.forSite() ?? null,
       shardKey: eventShardKey,
     }),
+    // What an engine reads to trust the deploy's submissions (IndexNow: "the key file").
+    ...(indexNow
+      ? [singleFile("indexnow", paths.indexNowKey(indexNow.key), () => indexNow.key)]
+      : []),
   ];
 }
 

@@ -141,6 +141,8 @@ export const paths = {
   buildState: () => "/api/build-state.json",
   buildStateCalendar: (calendarId: string) => `/api/build-state/${segment(calendarId)}.json`,
   sitemap: () => "/sitemap.xml",
+  /** IndexNow's key file, at the site's root (src/config/indexnow.ts): its name is the key. */
+  indexNowKey: (key: string) => `/${key}.txt`,
   /** One file of a sitemap too long for one (src/outputs/sitemap-files.ts), from 1. */
   sitemapPart: (n: number) => `/sitemaps/${n}.xml`,
   robots: () => "/robots.txt",

@@ -4,16 +4,21 @@ import { formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts
 import { normalizeHttpUrl } from "./feeds-image-type.ts";
 
 /**
- * "Add to calendar" links for one event: Google Calendar's and Outlook.com's
- * event templates, and our single-event .ics download (Apple, Thunderbird,
- * desktop Outlook). The web links carry UTC instants (all-day events: dates
- * with an exclusive end, as both services expect), so no client has to guess
- * the zone; Google also gets `ctz` to show the event in its own zone.
+ * "Add to calendar" links for one event: the event templates of Google
+ * Calendar, Outlook.com, Microsoft 365 and Yahoo Calendar, and our
+ * single-event .ics download (Apple, Thunderbird, desktop Outlook). The web
+ * links carry UTC instants (all-day events: dates, with the exclusive end
+ * Google and Outlook expect and the last day Yahoo expects), so no client has
+ * to guess the zone; Google also gets `ctz` to show the event in its own zone.
+ * Each adds a copy: to follow the event's changes, the page offers its
+ * series' or calendar's subscription beside them (add-to-calendar.njk).
  */
 export interface AddToCalendarLinks {
   readonly google: string;
   readonly outlook: string;
   readonly office365: string;
+  /** Yahoo Calendar's event form (`v=60`, the form add-to-calendar buttons have long used). */
+  readonly yahoo: string;
   /** Absolute URL of the event's event.ics, next to its page; or its bytes as a data: URL. */
   readonly ics: string;
   /** The file name a download link gives an inline `ics` (a data: URL has none of its own). */
@@ -70,8 +75,18 @@ export function addToCalendarLinks(
     location,
   };
   const outlookQuery = query("", outlookParams);
+  const yahoo = query("https://calendar.yahoo.com/", {
+    v: "60",
+    title,
+    st: firstDay ? firstDay.toFormat("yyyyLLdd") : compactUtc(start),
+    et: endDay ? endDay.minus({ days: 1 }).toFormat("yyyyLLdd") : compactUtc(end),
+    dur: firstDay ? "allday" : null,
+    desc: details,
+    in_loc: location,
+  });
   return {
     google,
+    yahoo,
     outlook: `https://outlook.live.com/calendar/0/deeplink/compose${outlookQuery}`,
     office365: `https://outlook.office.com/calendar/0/deeplink/compose${outlookQuery}`,
     ics: new URL("event.ics", eventUrl).href,

@@ -9,6 +9,8 @@ import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
 import type { KnownFiles } from "../render/published-files.ts";
+import { changedPages } from "./changed-pages.ts";
+import { recordChangedPages } from "./manifest-pages.ts";
 import {
   compareFiles,
   type FileChanges,
@@ -77,16 +79,21 @@ export function lastPublishedFiles(
 export async function publishSite(input: PublishSiteInput): Promise<PublishOutcome> {
   const { staging, output, config } = input;
   const { site } = config;
-  const files = timed("hash", () =>
+  let files = timed("hash", () =>
     hashOutput(staging, { known: input.known, published: input.published }),
   );
   count("files.kept", files.kept);
   count("files.written", files.files - files.kept);
-  const changes = timed("hash", () => {
-    const before =
-      input.published?.hashes ?? (existsSync(output) ? hashOutput(output).hashes : null);
-    return before && compareFiles(before, files.hashes);
-  });
+  const before = timed(
+    "hash",
+    () => input.published?.hashes ?? (existsSync(output) ? hashOutput(output).hashes : null),
+  );
+  const changes = before && compareFiles(before, files.hashes);
+  // The pages this publish changed, for IndexNow after the deploy; unknown without a last publish.
+  if (before && site.indexNow) {
+    const pages = changedPages(before, files.hashes);
+    files = recordChangedPages(staging, files, pages, site.urls);
+  }
 
   const manifestPath = join(staging, paths.apiManifest());
   const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));

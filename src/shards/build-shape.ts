@@ -78,6 +78,8 @@ const SITE: Settings<SiteConfig> = {
     ["AP_USERNAME", fediverse?.username ?? "none"],
     ["AP_PUBLIC_KEY", fediverse ? `sha256 ${sha256(fediverse.publicKeyPem).slice(0, 16)}` : "none"],
   ],
+  // The key names the file the build publishes; where pages are sent is the deploy's concern.
+  indexNow: (indexNow) => [["INDEXNOW_KEY", indexNow?.key ?? "none"]],
 };
 
 const BUILD: Settings<BuildConfig> = {

@@ -100,6 +100,12 @@ const ENTRIES: readonly Entry[] = [
     setting: "SMTP_URL",
   },
   {
+    command: "npm run ping-search-engines",
+    script: "src/cli/ping-search-engines.ts",
+    options: ["--published"],
+    setting: "INDEXNOW_KEY",
+  },
+  {
     command: "npm run headers",
     script: "src/cli/headers.ts",
     options: ["--format", "--root", "--listen", "--server-name"],

@@ -10,6 +10,7 @@ import { ENV_FILE_SETTINGS } from "../../src/config/env-file.ts";
 import type { EnvSetting } from "../../src/config/env-settings.ts";
 import { FEDIVERSE_SETTINGS } from "../../src/config/fediverse.ts";
 import { IMAGES_SETTINGS } from "../../src/config/images.ts";
+import { INDEXNOW_SETTINGS } from "../../src/config/indexnow.ts";
 import { MAP_SETTINGS } from "../../src/config/map.ts";
 import { PUBLISH_SETTINGS } from "../../src/config/publish.ts";
 import { SCHEDULE_SETTINGS } from "../../src/config/schedule.ts";
@@ -34,6 +35,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "env-file.ts": ENV_FILE_SETTINGS,
   "fediverse.ts": FEDIVERSE_SETTINGS,
   "images.ts": IMAGES_SETTINGS,
+  "indexnow.ts": INDEXNOW_SETTINGS,
   "map.ts": MAP_SETTINGS,
   "publish.ts": PUBLISH_SETTINGS,
   "schedule.ts": SCHEDULE_SETTINGS,

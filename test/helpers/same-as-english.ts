@@ -14,6 +14,9 @@ const NAMES = [
   "office365Calendar",
   "howtoOutlookName",
   "howtoThunderbirdName",
+  "howtoAndroidName",
+  "storeFDroid",
+  "storeGooglePlay",
   "directionsOsm",
   "guideOembedHeading",
 ];
@@ -43,7 +46,7 @@ export const SAME_AS_ENGLISH: Readonly<
     "directionsGoogle",
   ],
   fr: [...NAMES, "filterWhen", "guideOptionsHeading", "directionsGoogle"],
-  es: [...NAMES, "googleCalendar", "howtoGoogleName", "directionsGoogle"],
+  es: [...NAMES, "googleCalendar", "howtoGoogleName", "directionsGoogle", "subscribeSeriesHeading"],
   it: [
     ...NAMES,
     "home",

@@ -27,6 +27,7 @@ export const TEST_SITE: SiteConfig = {
   eventEmbeds: true,
   digestDay: null,
   fediverse: null,
+  indexNow: null,
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */

@@ -14,7 +14,7 @@ const pageOf = (e: CalendarEvent) =>
 const params = (url: string) => new URL(url).searchParams;
 
 describe("ics-links", () => {
-  it("should offer webcal, https, Google, Outlook.com and Microsoft 365 subscriptions", () => {
+  it("should offer webcal, https, Google, ICSx5, Outlook.com, Microsoft 365 and Yahoo subscriptions", () => {
     const links = subscribeLinks(
       "https://events.example.org/calendars/culture/calendar.ics",
       "Culture & Co",
@@ -34,6 +34,9 @@ describe("ics-links", () => {
       expect(url.searchParams.get("url")).toBe(links.https);
       expect(url.searchParams.get("name")).toBe("Culture & Co");
     }
+    // ICSx5 registers for webcal: on Android; Yahoo takes the copied address on its own page.
+    expect(links.icsx5).toBe(links.webcal);
+    expect(new URL(links.yahoo).host).toBe("calendar.yahoo.com");
     expect(links.qrSvg).toMatch(/^<svg role="img" aria-label="Culture &amp; Co"/);
   });
 
@@ -54,6 +57,13 @@ describe("ics-links", () => {
     expect(outlook.get("startdt")).toBe("2026-03-29T00:30:00Z");
     expect(outlook.get("enddt")).toBe("2026-03-29T02:00:00Z");
     expect(outlook.get("allday")).toBe("false");
+    const yahoo = params(links?.yahoo ?? "");
+    expect(yahoo.get("v")).toBe("60");
+    expect(yahoo.get("title")).toBe("Night Walk Across the Clock Change");
+    expect(yahoo.get("st")).toBe("20260329T003000Z");
+    expect(yahoo.get("et")).toBe("20260329T020000Z");
+    expect(yahoo.get("in_loc")).toBe("Vondelpark fountain, Vondelpark 1, 1071 AA Amsterdam, NL");
+    expect(yahoo.has("dur")).toBe(false);
     // Spaces as %20: Outlook shows a "+" literally.
     expect(links?.outlook).not.toContain("+");
     expect(links?.ics).toBe(`${pageOf(walk)}event.ics`);
@@ -67,6 +77,11 @@ describe("ics-links", () => {
     expect(outlook.get("startdt")).toBe("2026-05-15");
     expect(outlook.get("enddt")).toBe("2026-05-18");
     expect(outlook.get("allday")).toBe("true");
+    // Yahoo: the first and the last day, marked as all day.
+    const yahoo = params(links?.yahoo ?? "");
+    expect(yahoo.get("st")).toBe("20260515");
+    expect(yahoo.get("et")).toBe("20260517");
+    expect(yahoo.get("dur")).toBe("allday");
   });
 
   it("should mark cancelled events in the title and keep hostile text encoded", () => {

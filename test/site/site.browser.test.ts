@@ -15,11 +15,18 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
   /** Opens a page of the demo site, collecting what the console reports. */
   async function open(
     path: string,
-    options: { width?: number; colorScheme?: "light" | "dark" } = {},
+    options: {
+      width?: number;
+      colorScheme?: "light" | "dark";
+      permissions?: string[];
+      javaScriptEnabled?: boolean;
+    } = {},
   ) {
     const { page, context, problems } = await chromium.open(`${demo.origin}${path}`, {
       viewport: { width: options.width ?? 1200, height: 900 },
       colorScheme: options.colorScheme ?? "light",
+      permissions: options.permissions,
+      javaScriptEnabled: options.javaScriptEnabled,
     });
     return { page, problems, close: () => context.close() };
   }
@@ -98,6 +105,38 @@ describe.runIf(hasChromium())("the demo site in a browser", () => {
     const buttons = page.locator("button[data-copy]");
     expect(await buttons.count()).toBeGreaterThan(0);
     await expect.poll(() => buttons.first().isVisible()).toBe(true);
+    await close();
+  });
+
+  it("should copy a calendar's address with the copy button", async () => {
+    const { page, close } = await open("/subscribe/", {
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    const panel = page.locator("section.subscribe").nth(1);
+    const address = await panel.locator("input[data-choice=copy]").inputValue();
+    expect(address).toMatch(/^https?:\/\/.+\/calendar\.ics$/);
+    const button = panel.locator("button[data-copy]");
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+    await close();
+  });
+
+  it("should offer every way to subscribe without JavaScript", async () => {
+    const { page, close } = await open("/subscribe/", { javaScriptEnabled: false });
+    const panel = page.locator("section.subscribe").first();
+    for (const choice of ["apple", "google", "icsx5", "outlook", "office365", "yahoo"]) {
+      expect(await panel.locator(`a[data-choice=${choice}]`).isVisible(), choice).toBe(true);
+    }
+    // The address can be selected and copied by hand; the button needs the script.
+    const field = panel.locator("input[data-choice=copy]");
+    expect(await field.isVisible()).toBe(true);
+    expect(await field.inputValue()).toMatch(/\/calendar\.ics$/);
+    expect(await panel.locator("button[data-copy]").isVisible()).toBe(false);
+    // A place's choices open without a script too.
+    const place = page.locator("details[data-scope-kind=place]").first();
+    await place.locator("summary").click();
+    expect(await place.locator("a[data-choice=icsx5]").isVisible()).toBe(true);
     await close();
   });
 
