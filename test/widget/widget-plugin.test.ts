@@ -19,7 +19,10 @@ const hostile: PortalSnapshot = {
     event.id === "e-dst" && event.image
       ? { ...event, image: { ...event.image, url: mediaCopy } }
       : event.id === "e-allday"
-        ? { ...event, image: { url: "https://media.example.org/day.jpg", alt: "", width: 800, height: 600 } }
+        ? {
+            ...event,
+            image: { url: "https://media.example.org/day.jpg", alt: "", width: 800, height: 600 },
+          }
         : event,
   ),
   calendars: [
