@@ -1,6 +1,11 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
+import {
+  ACCESSIBILITY_SETTINGS,
+  type AccessibilitySettings,
+  readAccessibilitySettings,
+} from "./accessibility.ts";
 import { envSettings } from "./env-settings.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 
@@ -61,6 +66,8 @@ export interface SiteConfig {
    * and its oEmbed answer, two files per event (docs/widget.md, "An event").
    */
   readonly eventEmbeds: boolean;
+  /** ACCESSIBILITY_*: what the accessibility statement (/accessibility/) says (src/config/accessibility.ts). */
+  readonly accessibility: AccessibilitySettings;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -105,6 +112,7 @@ export const SITE_SETTINGS = [
     "COLLAPSE_SERIES",
   ]),
   ...MAP_SETTINGS,
+  ...ACCESSIBILITY_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
 ];
@@ -146,6 +154,7 @@ export function readSiteConfig(
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
+    accessibility: readAccessibilitySettings(env),
   };
 }
 

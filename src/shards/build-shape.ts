@@ -70,6 +70,12 @@ const SITE: Settings<SiteConfig> = {
     ["MAP_ATTRIBUTION", map?.attribution ?? ""],
   ],
   eventEmbeds: (on) => [["EVENT_EMBEDS", on ? "on" : "off"]],
+  accessibility: (a) => [
+    ["ACCESSIBILITY_CONFORMANCE", a.conformance],
+    ["ACCESSIBILITY_STATEMENT_DATE", text(a.statementDate)],
+    ["ACCESSIBILITY_CONTACT", a.contact?.text ?? "none"],
+    ["ACCESSIBILITY_ENFORCEMENT_URL", text(a.enforcementUrl)],
+  ],
 };
 
 const BUILD: Settings<BuildConfig> = {
