@@ -62,6 +62,8 @@ export const paths = {
   /** Page `n` of a paged list whose first page is `first`. */
   listPage: (first: string, n: number) => (n === 1 ? first : `${first}page/${n}/`),
   subscribe: () => "/subscribe/",
+  /** The accessibility statement (templates/accessibility.njk, docs/configuration.md). */
+  accessibility: () => "/accessibility/",
   /** What is on today, tomorrow, this weekend... (src/site/when): `/when/today/`, `/when/next-week/`. */
   when: (key: string) => `/when/${key}/`,
   calendarWhen: (calendarId: string, key: string) =>
