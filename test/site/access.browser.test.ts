@@ -92,6 +92,16 @@ describe.runIf(hasChromium())("the site's pages beyond axe-core's rules", () => 
     await close();
   });
 
+  it("should pass axe-core's WCAG 2.2 rules on a phone too, where a day's events stand close", async () => {
+    for (const path of ["/", MONTH, eventPath, "/accessibility/"]) {
+      const { page, close } = await open(path, { width: 320 });
+      const axe = await axeCheck(page);
+      expect(axe.passes, path).toBeGreaterThan(10);
+      expect(axe.violations, `${path} at 320 px`).toEqual([]);
+      await close();
+    }
+  });
+
   it("should mark the current page in the navigation", async () => {
     const current = async (path: string) => {
       const { page, close } = await open(path);
