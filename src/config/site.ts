@@ -4,6 +4,11 @@ import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "..
 import { messagesFor } from "../i18n/messages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
 import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
+import {
+  ACCESSIBILITY_SETTINGS,
+  type AccessibilitySettings,
+  readAccessibilitySettings,
+} from "./accessibility.ts";
 import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./indexnow.ts";
@@ -86,6 +91,8 @@ export interface SiteConfig {
    * where a deploy's changed pages are sent (src/rebuild/indexnow-ping.ts); null: neither.
    */
   readonly indexNow: IndexNowConfig | null;
+  /** ACCESSIBILITY_*: what the accessibility statement (/accessibility/) says (src/config/accessibility.ts). */
+  readonly accessibility: AccessibilitySettings;
 }
 
 export const EVENT_ICS_MODES = ["file", "inline"] as const;
@@ -132,6 +139,7 @@ export const SITE_SETTINGS = [
   ...MAP_SETTINGS,
   ...DIGEST_DAY_SETTINGS,
   ...FEDIVERSE_SETTINGS,
+  ...ACCESSIBILITY_SETTINGS,
   // REBUILD_INTERVAL_MINUTES is read here only when the caller did not read the schedule.
   ...envSettings("Build and deploy", ["WEBSUB_HUB", "REBUILD_INTERVAL_MINUTES"]),
   ...INDEXNOW_SETTINGS,
@@ -178,6 +186,7 @@ export function readSiteConfig(
     digestDay: readDigestDay(env),
     fediverse: readFediverseConfig(env),
     indexNow: readIndexNowConfig(env),
+    accessibility: readAccessibilitySettings(env),
   };
 }
 

@@ -2,7 +2,7 @@ import type { ShareCard } from "../cards/share-cards.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
-import type { CalendarEvent, Place } from "../model/types.ts";
+import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
@@ -46,6 +46,10 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
   // Labels the pages' scripts fill in the browser: `{name}` patterns, and a count's plural forms (JSON).
   addFilter(eleventyConfig, "tPattern", (key: string) => messages.pattern(key));
   addFilter(eleventyConfig, "tPlurals", (key: string) => JSON.stringify(messages.plurals(key)));
+  // An access feature as the event page lists it and its structured data names it.
+  const accessName = (feature: AccessFeature): string =>
+    "feature" in feature ? translate(messages, `access_${feature.feature}`) : feature.text;
+  addFilter(eleventyConfig, "accessName", accessName);
   // Every address a page writes comes from the URL scheme (src/model/url-scheme.ts):
   // links to the site's own pages and files by path, in the site's folder, so a
   // local preview works too; absolute URLs for what is read elsewhere (metadata).
@@ -126,6 +130,7 @@ export default function sitePlugin(eleventyConfig: EleventyConfig, options: Site
       event,
       urls.absolute(paths.event(event.calendarId, event.id)),
       current().cards?.structuredDataImages(event),
+      accessName,
     );
     // Counted as emitted, for the build report's rich results block.
     current().richResults.add(jsonLd);

@@ -33,5 +33,16 @@ export function tameBidiControls(text: string): string {
   return out + PDI.repeat(open);
 }
 
+/** How many isolates `text` opens and does not close: what tameBidiControls would close. */
+export function openIsolates(text: string): number {
+  if (!ANY_CONTROL.test(text)) return 0;
+  let open = 0;
+  for (const char of text) {
+    if (char >= "\u2066" && char <= "\u2068") open++;
+    else if (char === PDI && open > 0) open--;
+  }
+  return open;
+}
+
 const PDI = "\u2069";
 const ANY_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;

@@ -82,6 +82,16 @@ const EVENT_FIELDS = {
   ],
   // Read for schema.org's performer and offers (Google's event rich results recommend them).
   performer: ["performer", "performers", "artist", "artists", "speaker", "speakers", "lineup"],
+  // What the event offers for access: src/model/access-features.ts reads the list.
+  accessibility: [
+    "accessibility",
+    "accessibilityFeatures",
+    "accessibility_features",
+    "accessInfo",
+    "access_info",
+    "accessFeatures",
+    "access_features",
+  ],
   "offers.price": ["price", "ticketPrice", "ticket_price"],
   "offers.currency": ["currency", "priceCurrency", "price_currency", "currencyCode"],
   "offers.availability": ["availability", "ticketAvailability", "ticket_availability"],

@@ -1,3 +1,4 @@
+import { openIsolates, tameBidiControls } from "./bidi-controls.ts";
 import { cutHtml } from "./cut-html.ts";
 import { cutText, textLength } from "./cut-text.ts";
 import { RECORD_LIMITS } from "./record-limits.ts";
@@ -24,7 +25,7 @@ export class FieldReader {
 
   /** A text cut to `max` characters, noted when it was. */
   cut(text: string, field: string, max: number): string {
-    const cut = cutText(text, max);
+    const cut = cutBalanced(text, max);
     if (cut !== text)
       this.notes.push(`${field}: ${count(textLength(text))} characters, cut to ${count(max)}`);
     return cut;
@@ -65,6 +66,18 @@ export class FieldReader {
     this.notes.push(`${count(items.length)} ${what}, the first ${count(max)} are published`);
     return items.slice(0, max);
   }
+}
+
+/**
+ * A balanced text cut to `max` characters, still balanced: a cut can leave
+ * out the closers of isolates opened before it (src/model/bidi-controls.ts),
+ * so it is made short enough that closing them keeps it within `max`.
+ */
+function cutBalanced(text: string, max: number): string {
+  const cut = cutText(text, max);
+  if (cut === text) return text;
+  const open = openIsolates(cut);
+  return open === 0 ? cut : tameBidiControls(cutText(text, Math.max(0, max - open)));
 }
 
 const numbers = new Intl.NumberFormat("en");

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { readAccessFeatures } from "./access-features.ts";
 import { cutText } from "./cut-text.ts";
 import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dates.ts";
 import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
@@ -77,6 +78,7 @@ export function normalizeEvent(
   const onlineUrl = read.link(readUrlField(pick("onlineUrl")), "online URL");
   const updatedAt = parseInstant(pick("updatedAt"));
   const performers = readPerformers(pick("performer"), read);
+  const access = readAccessFeatures(pick("accessibility"), read);
   const offer = readOffer({
     price: pick("offers.price"),
     currency: pick("offers.currency"),
@@ -114,6 +116,7 @@ export function normalizeEvent(
       // Only when there are any: other events keep exactly the fields they had.
       ...(performers.length > 0 ? { performers } : {}),
       ...(offer ? { offer } : {}),
+      ...(access.length > 0 ? { access } : {}),
     },
   };
 }

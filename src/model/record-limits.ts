@@ -52,6 +52,14 @@ export const RECORD_LIMITS = {
   /** Performers per event (schema.org performer): a festival day's lineup. */
   performers: 50,
   /**
+   * Access features per event (src/model/access-features.ts): the vocabulary
+   * has nine, and a venue's page of access information rarely lists more
+   * than a dozen things.
+   */
+  accessFeatures: 20,
+  /** One access feature in the portal's own words: a line, not a page. */
+  accessText: 200,
+  /**
    * Any URL (online, registration, organizer, performer, image, a link in
    * a description): Mobilizon's limit for an online address; sitemaps.org
    * takes URLs under 2,048 characters, and many browsers and services

@@ -11,6 +11,8 @@
  * time zone. Parse them with Luxon: `DateTime.fromISO(e.start, { zone: e.timeZone })`.
  */
 
+import type { AccessFeatureId } from "./access-vocabulary.ts";
+
 export type EventStatus = "scheduled" | "postponed" | "cancelled";
 
 /** schema.org eventAttendanceMode, in short form. */
@@ -83,6 +85,13 @@ export interface Performer {
   readonly url: string | null;
 }
 
+/**
+ * One thing an event offers for access (src/model/access-features.ts): a
+ * feature of the project's vocabulary, or the portal's own words for
+ * anything else.
+ */
+export type AccessFeature = { readonly feature: AccessFeatureId } | { readonly text: string };
+
 /** Tickets, as far as the portal says (schema.org Offer). */
 export interface Offer {
   /** A decimal number as text ("12.50"; "0" is free), or null. */
@@ -136,6 +145,11 @@ export interface CalendarEvent {
   readonly performers?: readonly Performer[];
   /** Present only when the portal gives a price or ticket details (field map `offers.*`). */
   readonly offer?: Offer;
+  /**
+   * What the event offers for access (field map `accessibility`): present
+   * only when the portal says anything, so other events stay as they were.
+   */
+  readonly access?: readonly AccessFeature[];
   /**
    * The portal's id of the series the event is a date of, when it gives one
    * (the field map's `seriesId`): src/series/series-key.ts groups the dates.

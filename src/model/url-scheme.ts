@@ -90,6 +90,8 @@ export const paths = {
   calendarDigest: (calendarId: string) => `/calendars/${segment(calendarId)}/digest/`,
   /** A category's weekly digest. */
   categoryDigest: (categoryId: string) => `/categories/${segment(categoryId)}/digest/`,
+  /** The accessibility statement (templates/accessibility.njk, docs/configuration.md). */
+  accessibility: () => "/accessibility/",
   /** What is on today, tomorrow, this weekend... (src/site/when): `/when/today/`, `/when/next-week/`. */
   when: (key: string) => `/when/${key}/`,
   calendarWhen: (calendarId: string, key: string) =>

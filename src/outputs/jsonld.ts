@@ -1,4 +1,4 @@
-import type { CalendarEvent, Offer, Performer, Place } from "../model/types.ts";
+import type { AccessFeature, CalendarEvent, Offer, Performer, Place } from "../model/types.ts";
 
 /**
  * schema.org `Event` for an event page (https://schema.org/Event and Google's
@@ -6,6 +6,9 @@ import type { CalendarEvent, Offer, Performer, Place } from "../model/types.ts";
  * eventAttendanceMode as schema.org URLs, a Place or VirtualLocation (or both
  * for hybrid events).
  */
+
+/** How the page names an access feature: in the site's language, or in the portal's words. */
+export type AccessName = (feature: AccessFeature) => string;
 
 const STATUS = {
   scheduled: "https://schema.org/EventScheduled",
@@ -23,14 +26,18 @@ const ATTENDANCE = {
 
 /**
  * `images`: more pictures of the event (absolute URLs), after its own image:
- * the share cards in the shapes Google asks for (src/cards).
+ * the share cards in the shapes Google asks for (src/cards). `accessName`
+ * names the event's access features (src/model/access-features.ts) as the
+ * page does.
  */
 export function eventJsonLd(
   event: CalendarEvent,
   url: string,
   images: readonly string[] = [],
+  accessName?: AccessName,
 ): Record<string, unknown> {
-  const place = event.location && placeNode(event.location);
+  const place =
+    event.location && withAmenities(placeNode(event.location), event.access, accessName);
   const virtual = event.onlineUrl && { "@type": "VirtualLocation", url: event.onlineUrl };
   const locations = [place, virtual].filter(Boolean);
   const allDay = (iso: string) => iso.slice(0, 10);
@@ -90,6 +97,31 @@ function performerOf(performer: Performer): Record<string, unknown> {
     "@type": performer.kind === "group" ? "PerformingGroup" : "Person",
     name: performer.name,
     url: performer.url ?? undefined,
+  };
+}
+
+/**
+ * Access features as the place's amenities for this event. schema.org gives
+ * Event no property for them (accessibilityFeature, accessibilityHazard and
+ * accessibilitySummary are CreativeWork's), and Place.amenityFeature with
+ * LocationFeatureSpecification (a PropertyValue: a name and `true`) is what
+ * schema.org's validator and Google's accept (docs/site.md, "Access
+ * information"). An online-only event has no Place to carry them: its page
+ * and the public JSON still list them.
+ */
+function withAmenities(
+  place: Record<string, unknown>,
+  access: CalendarEvent["access"],
+  accessName: AccessName | undefined,
+): Record<string, unknown> {
+  if (!access?.length || !accessName) return place;
+  return {
+    ...place,
+    amenityFeature: access.map((feature) => ({
+      "@type": "LocationFeatureSpecification",
+      name: accessName(feature),
+      value: true,
+    })),
   };
 }
 

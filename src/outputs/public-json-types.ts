@@ -5,6 +5,8 @@
  * warnings and anything token-related never appear here.
  */
 
+import type { AccessFeatureId } from "../model/access-vocabulary.ts";
+
 export const PUBLIC_JSON_VERSION = 1;
 
 export interface PublicCalendarCounts {
@@ -61,6 +63,9 @@ export interface PublicCategory {
   readonly name: string;
 }
 
+/** `{ "feature": "hearing-loop" }`, or `{ "text": "…" }` for anything outside the vocabulary. */
+export type PublicAccessFeature = { readonly feature: AccessFeatureId } | { readonly text: string };
+
 export interface PublicEvent {
   readonly id: string;
   readonly calendarId: string;
@@ -77,6 +82,11 @@ export interface PublicEvent {
   readonly location: PublicLocation | null;
   readonly image: PublicImage | null;
   readonly categories: readonly PublicCategory[];
+  /**
+   * What the event offers for access: a feature of the vocabulary
+   * (docs/public-json.md) or the portal's own words; empty when it says nothing.
+   */
+  readonly access: readonly PublicAccessFeature[];
   /** Plain text; may be empty. */
   readonly summary: string;
   /** Absolute URL of the event's page. */

@@ -166,6 +166,9 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
       ? { url: image.url, alt: image.alt, width: image.width, height: image.height }
       : null,
     categories: event.categories.map((c) => ({ id: c.id, name: c.name })),
+    access: (event.access ?? []).map((a) =>
+      "feature" in a ? { feature: a.feature } : { text: a.text },
+    ),
     summary: event.summary,
     url: siteUrl + paths.event(event.calendarId, event.id),
     sequence: event.sequence,

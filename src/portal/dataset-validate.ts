@@ -124,6 +124,12 @@ export function validateDataset(input: unknown): PortalDataset {
       r.fail("revision", "must be an integer of at least 1");
     }
     const createdAt = r.instant("createdAt");
+    const accessibility = r.get("accessibility");
+    if (
+      accessibility !== undefined &&
+      !(Array.isArray(accessibility) && accessibility.every((item) => typeof item === "string"))
+    )
+      r.fail("accessibility", "must be a list of texts");
     events.push({
       id: id ?? "",
       calendarId: String(calendarId),
@@ -145,6 +151,7 @@ export function validateDataset(input: unknown): PortalDataset {
       organizer: r.nullable("organizer", checkOrganizer),
       registrationUrl: r.nullable("registrationUrl", checkUrl),
       createdAt,
+      ...(Array.isArray(accessibility) ? { accessibility: accessibility.map(String) } : {}),
     });
   });
 

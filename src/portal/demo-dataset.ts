@@ -38,6 +38,8 @@ interface EventSpec {
   categories: WireCategory[];
   organizer?: WireOrganizer | null;
   registrationUrl?: string | null;
+  /** Served as the details' `accessibility` list (docs/api.md). */
+  accessibility?: string[];
 }
 
 const WINDOW_PAST_DAYS = 60;
@@ -114,6 +116,7 @@ function toDatasetEvent(spec: EventSpec, editedBy: DateTime): DatasetEvent {
     organizer: spec.organizer ?? null,
     registrationUrl: spec.registrationUrl ?? null,
     createdAt: formatUtc(createdAt),
+    ...(spec.accessibility ? { accessibility: spec.accessibility } : {}),
   };
 }
 
@@ -162,6 +165,7 @@ function weeklySeries(from: DateTime, to: DateTime, today: DateTime): EventSpec[
       image: { slug: "repair-cafe", alt: "Volunteers repairing a table lamp" },
       categories: [CATEGORIES.sustainability, CATEGORIES.family],
       organizer: ORGANIZERS.buurtwerk,
+      accessibility: ["step-free-access", "accessible-toilet", "quiet-space"],
     });
   }
   const tuesdays = weeklyDays(from, to, 2);
@@ -282,6 +286,12 @@ function monthlySeries(from: DateTime, to: DateTime): EventSpec[] {
       categories: [CATEGORIES.music],
       organizer: ORGANIZERS.arts,
       registrationUrl: `https://example.org/tickets/jazz-${compact(lastFriday)}`,
+      // The vocabulary and, for what it has no word for, the organizer's own.
+      accessibility: [
+        "step-free-access",
+        "hearing-loop",
+        "Seats near the stage kept free on request",
+      ],
     });
   }
   return specs;
@@ -423,6 +433,7 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       categories: [CATEGORIES.learning, CATEGORIES.technology],
       organizer: ORGANIZERS.buurtwerk,
       registrationUrl: "https://example.org/register/a11y-webinar",
+      accessibility: ["captions", "sign-language"],
     },
     {
       id: `urban-gardening-talk-${compact(nyTalk)}`,
@@ -470,6 +481,12 @@ function oneOffEvents(today: DateTime): EventSpec[] {
       categories: [CATEGORIES.arts, CATEGORIES.festivals],
       organizer: ORGANIZERS.city,
       registrationUrl: "https://example.com/events/museum-night/tickets",
+      accessibility: [
+        "step-free-access",
+        "accessible-toilet",
+        "audio-description",
+        "assistance-dogs",
+      ],
     },
     {
       id: `winter-lights-walk-${compact(winterLights)}`,

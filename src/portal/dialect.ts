@@ -101,6 +101,7 @@ const EVENT_KEYS: ReadonlySet<string> = new Set([
   "organizer",
   "registrationUrl",
   "createdAt",
+  "accessibility",
 ]);
 const WIRE_PATH = /^[A-Za-z_$@][\w$@-]*(\.[A-Za-z_$@][\w$@-]*)*$/;
 

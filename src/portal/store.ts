@@ -271,5 +271,6 @@ export function detailsRecord(entry: EventEntry, origin: string): WireEventDetai
     organizer: e.organizer,
     registrationUrl: e.registrationUrl,
     createdAt: utcSeconds(Date.parse(e.createdAt)),
+    ...(e.accessibility ? { accessibility: [...e.accessibility] } : {}),
   };
 }

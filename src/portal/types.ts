@@ -73,6 +73,12 @@ export interface WireEventDetails extends WireEvent {
   organizer: WireOrganizer | null;
   registrationUrl: string | null;
   createdAt: string;
+  /**
+   * What the event offers for access (docs/api.md, "accessibility"): words of
+   * the vocabulary ("step-free-access", "hearing-loop"...) or free text.
+   * Only events that say anything carry it.
+   */
+  accessibility?: string[];
 }
 
 export interface DatasetOrganization {

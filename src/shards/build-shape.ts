@@ -80,6 +80,12 @@ const SITE: Settings<SiteConfig> = {
   ],
   // The key names the file the build publishes; where pages are sent is the deploy's concern.
   indexNow: (indexNow) => [["INDEXNOW_KEY", indexNow?.key ?? "none"]],
+  accessibility: (a) => [
+    ["ACCESSIBILITY_CONFORMANCE", a.conformance],
+    ["ACCESSIBILITY_STATEMENT_DATE", text(a.statementDate)],
+    ["ACCESSIBILITY_CONTACT", a.contact?.text ?? "none"],
+    ["ACCESSIBILITY_ENFORCEMENT_URL", text(a.enforcementUrl)],
+  ],
 };
 
 const BUILD: Settings<BuildConfig> = {

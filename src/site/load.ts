@@ -3,6 +3,7 @@ import type { ChangeResult } from "../changes/detect-changes.ts";
 import type { EventActivity } from "../changes/event-activity.ts";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
+import { incompleteStatementWarning } from "../config/accessibility.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { localizeImages, type MediaFile } from "../media/localize-images.ts";
 import { timed, timedAsync } from "../metrics.ts";
@@ -70,7 +71,11 @@ export async function loadSiteData(
       images: config.images,
     }),
   );
-  for (const warning of images.warnings) console.warn(`[warn] ${warning}`);
+  // The settings' own: a statement without a contact or a date is published, with the gap named.
+  const statement = incompleteStatementWarning(site.accessibility);
+  const settingsWarnings = statement ? [statement] : [];
+  for (const warning of [...images.warnings, ...settingsWarnings])
+    console.warn(`[warn] ${warning}`);
   const changes = await timedAsync("changes", () =>
     loadSiteChanges(images.snapshot, site, {
       cacheDir,
@@ -90,7 +95,7 @@ export async function loadSiteData(
   );
   const data: SiteData = {
     ...published,
-    warnings: [...snapshot.warnings, ...images.warnings],
+    warnings: [...snapshot.warnings, ...images.warnings, ...settingsWarnings],
     categories: views.categories.map((summary) => summary.category),
     views: withRemovedPages(views, changes.removed, snapshot.calendars, site.now.toMillis()),
     when: timed("views", () => buildWhenViews(views, site)),

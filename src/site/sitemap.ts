@@ -31,6 +31,7 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
     { path: paths.calendars(), lastmod: latestOfAll },
     { path: paths.categories(), lastmod: latestOfAll },
     { path: paths.subscribe(), lastmod: null },
+    { path: paths.accessibility(), lastmod: null },
     { path: paths.search(), lastmod: null },
     ...views.allEventsPages.map((p) => ({ path: p.path, lastmod: latestOfAll })),
     ...views.listPages.map((p) => ({

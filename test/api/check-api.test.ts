@@ -300,6 +300,7 @@ describe("checkApi against a portal in another dialect", () => {
           "event.registrationUrl": "f8",
           "event.createdAt": "f9",
           "event.attendanceMode": "f10",
+          "event.accessibility": "f11",
         },
       },
       "bearer",

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ACCESSIBILITY_SETTINGS } from "../../src/config/accessibility.ts";
 import { API_SETTINGS } from "../../src/config/api.ts";
 import { BUILD_SETTINGS } from "../../src/config/build-config.ts";
 import { CARDS_SETTINGS } from "../../src/config/cards.ts";
@@ -37,6 +38,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "images.ts": IMAGES_SETTINGS,
   "indexnow.ts": INDEXNOW_SETTINGS,
   "map.ts": MAP_SETTINGS,
+  "accessibility.ts": ACCESSIBILITY_SETTINGS,
   "publish.ts": PUBLISH_SETTINGS,
   "schedule.ts": SCHEDULE_SETTINGS,
   "site.ts": SITE_SETTINGS,

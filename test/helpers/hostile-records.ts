@@ -263,6 +263,13 @@ export const hostileDetails: fc.Arbitrary<WireRecord> = fc.record(
         },
       ),
     ),
+    accessibility: anyOf(
+      hostileText,
+      fc.array(anyOf(hostileText, longText(2_000), fc.record({ name: hostileText })), {
+        maxLength: 60,
+      }),
+      fc.dictionary(hostileText, hostileValue),
+    ),
     price: anyOf(fc.double(), hostileText),
     seriesId: anyOf(hostileText, fc.record({ id: hostileText })),
     revision: anyOf(fc.integer()),

@@ -28,6 +28,12 @@ export const TEST_SITE: SiteConfig = {
   digestDay: null,
   fediverse: null,
   indexNow: null,
+  accessibility: {
+    conformance: "partial",
+    statementDate: "2026-03-01",
+    contact: { kind: "email", text: "access@example.org", href: "mailto:access@example.org" },
+    enforcementUrl: null,
+  },
 };
 
 /** TEST_SITE with some settings changed (a new url brings its urls). */

@@ -524,6 +524,18 @@ describe("normalizeEvent, with records an editor made hostile", () => {
     ]);
   });
 
+  it("should carry access features only on events whose portal names any, under a mapped name too", () => {
+    expect(event(listed, details)).not.toHaveProperty("access");
+    expect(event(listed, { ...details, accessibility: [] })).not.toHaveProperty("access");
+    expect(event(listed, { ...details, accessibility: ["hearing-loop"] }).access).toEqual([
+      { feature: "hearing-loop" },
+    ]);
+    const mapped = parseFieldMap({ event: { accessibility: "venue.access" } });
+    expect(event(listed, { ...details, venue: { access: ["Step-free"] } }, mapped).access).toEqual([
+      { feature: "step-free-access" },
+    ]);
+  });
+
   it("should publish the first 50 performers, and say so", () => {
     const result = withNotes({ performer: Array.from({ length: 80 }, (_, i) => `Band ${i}`) });
     expect(result.value.performers).toHaveLength(50);
@@ -544,6 +556,7 @@ function plainTexts(event: CalendarEvent): string[] {
     ...event.categories.map((c) => c.name),
     event.organizer?.name ?? "",
     ...(event.performers ?? []).map((p) => p.name),
+    ...(event.access ?? []).map((a) => ("text" in a ? a.text : "")),
   ];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CalendarEvent, EventHistory } from "../../src/model/types.ts";
+import type { AccessFeature, CalendarEvent, EventHistory } from "../../src/model/types.ts";
 import { eventJsonLd } from "../../src/outputs/jsonld.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW } from "../helpers/clock.ts";
@@ -21,6 +21,25 @@ const history = (previousStarts: string[]): EventHistory => ({
 });
 
 describe("eventJsonLd", () => {
+  it("should give the place its access features as amenities, named as the page names them", () => {
+    const event: CalendarEvent = {
+      ...fixture("e-dst"),
+      access: [{ feature: "hearing-loop" }, { text: "Ramp at the side door" }],
+    };
+    const name = (f: AccessFeature) => ("feature" in f ? `name of ${f.feature}` : f.text);
+    const place = eventJsonLd(event, URL, [], name).location as Record<string, unknown>;
+    expect(place["@type"]).toBe("Place");
+    expect(place.amenityFeature).toEqual([
+      { "@type": "LocationFeatureSpecification", name: "name of hearing-loop", value: true },
+      { "@type": "LocationFeatureSpecification", name: "Ramp at the side door", value: true },
+    ]);
+    // Event has no property for them (schema.org): never on the event itself.
+    expect(Object.keys(eventJsonLd(event, URL, [], name))).not.toContain("accessibilityFeature");
+    expect(eventJsonLd(fixture("e-dst"), URL, [], name).location).not.toHaveProperty(
+      "amenityFeature",
+    );
+  });
+
   it("should name the event's own image first, then the share cards given, once each", () => {
     const event = fixture("e-dst");
     const own = "https://events.example.org/media/ab12.jpg";

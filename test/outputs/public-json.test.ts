@@ -59,6 +59,7 @@ describe("public-json", () => {
       "location",
       "image",
       "categories",
+      "access",
       "summary",
       "url",
       "sequence",

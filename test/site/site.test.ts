@@ -307,7 +307,16 @@ describe("the demo site in Dutch", () => {
 
   // One Dutch build for every check of the Dutch site; about texts, not pictures: without share cards.
   beforeAll(async () => {
-    site = await buildSite({ ...portal(), SITE_LANG: "nl", SHARE_CARDS: "off" });
+    site = await buildSite({
+      ...portal(),
+      SITE_LANG: "nl",
+      SHARE_CARDS: "off",
+      // A complete accessibility statement: its settings as the Dutch page shows them.
+      ACCESSIBILITY_CONFORMANCE: "full",
+      ACCESSIBILITY_STATEMENT_DATE: "2026-03-01",
+      ACCESSIBILITY_CONTACT: "toegankelijkheid@example.org",
+      ACCESSIBILITY_ENFORCEMENT_URL: "https://www.example.nl/ombudsman",
+    });
     expect(site.status, site.log).toBe(0);
   });
 
@@ -333,6 +342,22 @@ describe("the demo site in Dutch", () => {
     expect(readFileSync(join(series, repair, "index.html"), "utf8")).toContain(
       '<p class="lede series-rule">Elke zaterdag om 10:00</p>',
     );
+  });
+
+  it("should fill the accessibility statement in from its settings, in Dutch, with no warning", () => {
+    const page = readFileSync(join(site.dir, "accessibility", "index.html"), "utf8");
+    expect(page).toContain("<h1>Toegankelijkheidsverklaring</h1>");
+    expect(page).toContain("Deze website voldoet volledig aan EN 301 549");
+    // Full conformance lists no non-accessible content.
+    expect(page).not.toContain("Niet-toegankelijke inhoud");
+    expect(page).toContain("Deze verklaring is opgesteld op zondag 1 maart 2026.");
+    expect(page).toContain(
+      '<a href="mailto:toegankelijkheid@example.org">toegankelijkheid@example.org</a>',
+    );
+    expect(page).toContain(
+      '<a href="https://www.example.nl/ombudsman">https://www.example.nl/ombudsman</a>',
+    );
+    expect(site.log).not.toContain("accessibility statement");
   });
 
   it("should name the when pages and the days in Dutch", () => {

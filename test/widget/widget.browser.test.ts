@@ -9,6 +9,7 @@ import { axeCheck, useBrowser } from "../helpers/browser.ts";
 import { useServedWidgetSite } from "../helpers/served-widget-site.ts";
 import { hostPage, useHostServer } from "../helpers/static-server.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
+import { visibleEdges } from "../helpers/visible-edges.ts";
 
 /*
  * The widget as another site uses it: the built output is served from one
@@ -336,6 +337,21 @@ describe.skipIf(!hasChromium())("widget in a browser", () => {
       expect(problems).toEqual([]);
       await page.close();
     }
+  });
+
+  it("should keep today, status badges and the month's buttons visible in forced colours", async () => {
+    const { page, problems } = await openHost(iframeHtml("?view=month", community) + iframeHtml());
+    await page.emulateMedia({ forcedColors: "active" });
+    const month = await widgetFrame(page, 0);
+    expect(await month.evaluate(() => matchMedia("(forced-colors: active)").matches)).toBe(true);
+    expect(await visibleEdges(month, "td[aria-current=date]")).toMatchObject({ outline: true });
+    expect(await visibleEdges(month, ".ecp-navbutton")).toMatchObject({ border: true, text: true });
+    const list = await widgetFrame(page, 1);
+    expect(await visibleEdges(list, ".ecp-badge--cancelled")).toMatchObject({
+      border: true,
+      text: true,
+    });
+    expect(problems).toEqual([]);
   });
 
   it("should switch labels and dates to Dutch with lang=nl", async () => {
