@@ -10,8 +10,7 @@ import { openWebKit } from "./webkit-engine.ts";
  * playwright-core, Firefox ESR (Gecko) through puppeteer-core over WebDriver
  * BiDi, WebKitGTK through its W3C WebDriver server. Every engine is Debian's
  * own; none is downloaded. A test file runs its cases per engine with
- * `describe.each(ENGINES)` and one `useEngine(name)` per block, so each
- * engine is launched once per file.
+ * `describeEngines` (below), so each engine is launched once per file.
  */
 
 export type EngineName = "chromium" | "firefox" | "webkit";
@@ -58,16 +57,16 @@ export interface EnginePage extends Surface {
 }
 
 export interface VisitOptions {
-  /** The visitor's zone; Europe/Amsterdam unless the engine has `zones`. */
+  /** The visitor's zone: Europe/Amsterdam unless told otherwise. */
   readonly timezoneId?: string;
+  /** The visitor's clock (ms or ISO): NOW unless told otherwise. */
+  readonly at?: number | string;
   readonly viewport?: { readonly width: number; readonly height: number };
 }
 
 export interface Engine {
   readonly name: EngineName;
-  /** Whether a page may be given another zone than Europe/Amsterdam (WebKit's is its process's). */
-  readonly zones: boolean;
-  /** A new visitor's page at `url`, its clock at NOW (helpers/clock.ts), once it has loaded. */
+  /** A new visitor's page at `url`, its clock at `at` (NOW by default, helpers/clock.ts), once it has loaded. */
   open(url: string, options?: VisitOptions): Promise<EnginePage>;
   close(): Promise<void>;
 }
@@ -99,9 +98,6 @@ export function useEngine(name: EngineName): Engine {
   };
   return {
     name,
-    get zones() {
-      return ready().zones;
-    },
     open: (url, options) => ready().open(url, options),
     close: () => ready().close(),
   };

@@ -7,7 +7,7 @@ import { FIREFOX_PATH } from "./system-packages.ts";
 /**
  * Debian's Firefox ESR through puppeteer-core over WebDriver BiDi (never a
  * downloaded browser: puppeteer-core fetches none). Each visitor gets a page
- * whose zone is emulated and whose clock reads NOW: a script that runs before
+ * whose zone is emulated and whose clock reads NOW (or the visitor's instant): a script that runs before
  * the page's own in every frame (BiDi's preload scripts) fixes `Date`, as
  * Playwright's setFixedTime does for Chromium; timers keep running.
  */
@@ -28,14 +28,13 @@ export async function openFirefox(): Promise<Engine> {
   const pages: Page[] = [];
   return {
     name: "firefox",
-    zones: true,
-    async open(url, { timezoneId = DEFAULT_ZONE, viewport } = {}) {
+    async open(url, { timezoneId = DEFAULT_ZONE, viewport, at = NOW_MS } = {}) {
       const page = await browser.newPage();
       pages.push(page);
       page.setDefaultTimeout(PAGE_WAIT_MS);
       await page.emulateTimezone(timezoneId);
       if (viewport) await page.setViewport(viewport);
-      await page.evaluateOnNewDocument(FIX_CLOCK);
+      await page.evaluateOnNewDocument(fixClock(new Date(at).getTime()));
       const problems: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") problems.push(`console: ${message.text()}`);
@@ -60,12 +59,12 @@ export async function openFirefox(): Promise<Engine> {
 }
 
 /**
- * Runs in each document before its scripts: `Date` reads NOW unless given a
+ * Runs in each document before its scripts: `Date` reads `now` unless given a
  * time. Written as source text so that nothing the test runner adds to a
  * compiled function reaches the page.
  */
-const FIX_CLOCK = `(() => {
-  const Real = Date, now = ${NOW_MS};
+const fixClock = (now: number) => `(() => {
+  const Real = Date, now = ${now};
   const Fixed = function (...args) {
     if (!new.target) return new Real(now).toString();
     return args.length === 0 ? new Real(now) : new Real(...args);
