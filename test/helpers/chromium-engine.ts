@@ -1,7 +1,13 @@
 import type { BrowserContext, Frame } from "playwright-core";
 import { launchBrowser, PAGE_WAIT_MS, watchPage } from "./browser.ts";
 import { NOW } from "./clock.ts";
-import { DEFAULT_ZONE, type Engine, elementReads, type Surface } from "./engines.ts";
+import {
+  DEFAULT_ZONE,
+  type Engine,
+  elementReads,
+  type Surface,
+  scrollFrameIntoView,
+} from "./engines.ts";
 
 /** Chromium through playwright-core (helpers/browser.ts): each visitor's clock fixed, in any zone. */
 export async function openChromium(): Promise<Engine> {
@@ -24,6 +30,7 @@ export async function openChromium(): Promise<Engine> {
       return {
         ...surface(page.mainFrame()),
         problems,
+        url: async () => page.url(),
         popups: async () => popups,
         close: () => context.close(),
       };
@@ -48,6 +55,7 @@ function surface(frame: Frame): Surface {
     click: (selector) => frame.click(selector),
     async frame(selector, index = 0) {
       const element = await frame.locator(selector).nth(index).elementHandle();
+      await scrollFrameIntoView(evaluate, selector, index);
       const inner = await element?.contentFrame();
       if (!inner) throw new Error(`${selector} (${index}) holds no frame`);
       return surface(inner);

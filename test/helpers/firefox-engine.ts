@@ -1,7 +1,13 @@
 import puppeteer, { type Frame, type Page } from "puppeteer-core";
 import { PAGE_WAIT_MS } from "./browser.ts";
 import { NOW_MS } from "./clock.ts";
-import { DEFAULT_ZONE, type Engine, elementReads, type Surface } from "./engines.ts";
+import {
+  DEFAULT_ZONE,
+  type Engine,
+  elementReads,
+  type Surface,
+  scrollFrameIntoView,
+} from "./engines.ts";
 import { FIREFOX_PATH } from "./system-packages.ts";
 
 /**
@@ -47,6 +53,7 @@ export async function openFirefox(): Promise<Engine> {
       return {
         ...surface(page.mainFrame()),
         problems,
+        url: async () => page.url(),
         popups: async () => (await browser.pages()).length - before,
         close: () => page.close(),
       };
@@ -88,6 +95,13 @@ function surface(frame: Frame): Surface {
     },
     click: (selector) => frame.click(selector),
     async frame(selector, index = 0) {
+      await frame.waitForFunction(
+        (s: string, i: number) => document.querySelectorAll(s)[i] !== undefined,
+        {},
+        selector,
+        index,
+      );
+      await scrollFrameIntoView(evaluate, selector, index);
       const elements = await frame.$$(selector);
       const inner = await elements[index]?.contentFrame();
       if (!inner) throw new Error(`${selector} (${index}) holds no frame`);

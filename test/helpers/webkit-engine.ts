@@ -8,11 +8,12 @@ import {
   elementReads,
   type PageFunction,
   type Surface,
+  scrollFrameIntoView,
 } from "./engines.ts";
 import { LIBFAKETIME, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH, XVFB_PATH } from "./system-packages.ts";
 import { waitUntil } from "./wait.ts";
 import { freePort } from "./web-servers.ts";
-import { newSession, type WebDriverSession } from "./webdriver-client.ts";
+import { newSession, WebDriverError, type WebDriverSession } from "./webdriver-client.ts";
 
 /**
  * Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver, the W3C WebDriver
@@ -55,6 +56,7 @@ export async function openWebKit(): Promise<Engine> {
       return {
         ...surface(tabs, tab, []),
         problems: [],
+        url: () => tabs.in(tab, [], () => session.currentUrl()),
         popups: async () => (await session.windowHandles()).length - tabs.count,
         close: () => tabs.close(tab),
       };
@@ -200,13 +202,30 @@ function asyncScript(fn: PageFunction<never, unknown>, polling: boolean): string
   return `const done = ${done}; const arg = arguments[0]; const ask = () => Promise.resolve().then(() => (${fn.toString()})(arg)).then((value) => { if (value) done({ value }); else { let asked = false; const again = () => { if (!asked) { asked = true; ask(); } }; requestAnimationFrame(again); setTimeout(again, 100); } }, (error) => done({ error: String(error && error.stack || error) })); ask();`;
 }
 
+/** Whether WebDriver ended a script because its document was unloaded (WebKitWebDriver's words). */
+const isUnloaded = (error: unknown): boolean =>
+  error instanceof WebDriverError && /unload/i.test(error.message);
+
 function surface(tabs: Tabs, tab: string, place: Place): Surface {
   const run = async <R>(fn: PageFunction<never, unknown>, arg: unknown, polling: boolean) => {
-    const answer = await tabs.in(tab, place, () =>
-      tabs.session.executeAsync<{ value?: R; error?: string }>(asyncScript(fn, polling), [
-        arg ?? null,
-      ]),
-    );
+    const script = asyncScript(fn, polling);
+    const ask = () =>
+      tabs.in(tab, place, () =>
+        tabs.session.executeAsync<{ value?: R; error?: string }>(script, [arg ?? null]),
+      );
+    const until = Date.now() + PAGE_WAIT_MS;
+    let answer: { value?: R; error?: string };
+    for (;;) {
+      try {
+        answer = await ask();
+        break;
+      } catch (error) {
+        // A wait outlives the document it started in (an iframe leaving
+        // about:blank for its page, a link followed): WebDriver ends the
+        // script with the document, and the wait goes on in the next one.
+        if (!polling || !isUnloaded(error) || Date.now() > until) throw error;
+      }
+    }
     if (answer.error !== undefined) throw new Error(`in WebKit's page: ${answer.error}`);
     return answer.value as R;
   };
@@ -228,6 +247,7 @@ function surface(tabs: Tabs, tab: string, place: Place): Surface {
         [selector, index],
         true,
       );
+      await scrollFrameIntoView(evaluate, selector, index);
       return surface(tabs, tab, inner);
     },
   };
