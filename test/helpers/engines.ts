@@ -120,8 +120,8 @@ export function callSource(fn: PageFunction<never, unknown>): string {
 /**
  * Scrolls the `index`th element matching `selector` into view. An iframe with
  * `loading="lazy"` (the widget's snippets) loads only once near the viewport,
- * and how near differs by engine: Chromium and Firefox load one a screen or
- * two below it, WebKit only one about to be seen.
+ * and how near differs by engine: Chromium loads the third of four 600 px
+ * frames in a 900 px window before anyone scrolls, WebKitGTK does not.
  */
 export function scrollFrameIntoView(
   evaluate: Surface["evaluate"],
