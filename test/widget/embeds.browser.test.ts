@@ -107,19 +107,35 @@ describeEngines("event card, several calendars and <event-calendar>", (engine) =
     return frame;
   }
 
-  /** Waits until embed.js sized the iframe, and gives its height and its content's. */
+  /**
+   * The iframe's height and its content's, once embed.js has sized it to the
+   * content: a widget re-rendered from the events JSON reports its height
+   * again, so an earlier message's height may stand a moment before.
+   */
   async function sized(page: EnginePage, selector: string): Promise<[number, number]> {
     const frame = await frameOf(page, selector);
-    const height = await page.waitFor((s: string): number | false => {
-      const iframe = document.querySelector(s);
-      return iframe instanceof HTMLIFrameElement && iframe.style.height !== ""
-        ? Math.round(iframe.getBoundingClientRect().height)
-        : false;
-    }, selector);
-    const content = await frame.evaluate(() =>
-      Math.ceil(document.getElementById("ecp")?.getBoundingClientRect().height ?? 0),
-    );
-    return [height, content];
+    const measure = async (): Promise<[number, number]> => [
+      await page.evaluate((s: string) => {
+        const iframe = document.querySelector(s);
+        return iframe instanceof HTMLIFrameElement && iframe.style.height !== ""
+          ? Math.round(iframe.getBoundingClientRect().height)
+          : -1;
+      }, selector),
+      await frame.evaluate(() =>
+        Math.ceil(document.getElementById("ecp")?.getBoundingClientRect().height ?? 0),
+      ),
+    ];
+    let last = await measure();
+    await expect
+      .poll(
+        async () => {
+          last = await measure();
+          return last[0] === last[1];
+        },
+        { message: `${selector} sized to its content` },
+      )
+      .toBe(true);
+    return last;
   }
 
   const count = (surface: Surface, selector: string) =>
