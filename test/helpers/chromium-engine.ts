@@ -1,20 +1,25 @@
 import type { BrowserContext, Frame } from "playwright-core";
 import { launchBrowser, PAGE_WAIT_MS, watchPage } from "./browser.ts";
 import { NOW } from "./clock.ts";
-import { DEFAULT_ZONE, type Engine, elementReads, type Surface } from "./engines.ts";
+import {
+  DEFAULT_ZONE,
+  type Engine,
+  elementReads,
+  type Surface,
+  scrollFrameIntoView,
+} from "./engines.ts";
 
-/** Chromium through playwright-core (helpers/browser.ts): its clock fixed at NOW, any zone. */
+/** Chromium through playwright-core (helpers/browser.ts): each visitor's clock fixed, in any zone. */
 export async function openChromium(): Promise<Engine> {
   const { browser, close } = await launchBrowser();
   const contexts: BrowserContext[] = [];
   return {
     name: "chromium",
-    zones: true,
-    async open(url, { timezoneId = DEFAULT_ZONE, viewport } = {}) {
+    async open(url, { timezoneId = DEFAULT_ZONE, viewport, at = NOW } = {}) {
       const context = await browser.newContext({ timezoneId, viewport });
       contexts.push(context);
       context.setDefaultTimeout(PAGE_WAIT_MS);
-      await context.clock.setFixedTime(new Date(NOW));
+      await context.clock.setFixedTime(new Date(at));
       const page = await context.newPage();
       let popups = 0;
       context.on("page", () => {
@@ -25,6 +30,7 @@ export async function openChromium(): Promise<Engine> {
       return {
         ...surface(page.mainFrame()),
         problems,
+        url: async () => page.url(),
         popups: async () => popups,
         close: () => context.close(),
       };
@@ -49,6 +55,7 @@ function surface(frame: Frame): Surface {
     click: (selector) => frame.click(selector),
     async frame(selector, index = 0) {
       const element = await frame.locator(selector).nth(index).elementHandle();
+      await scrollFrameIntoView(evaluate, selector, index);
       const inner = await element?.contentFrame();
       if (!inner) throw new Error(`${selector} (${index}) holds no frame`);
       return surface(inner);

@@ -10,8 +10,7 @@ import { openWebKit } from "./webkit-engine.ts";
  * playwright-core, Firefox ESR (Gecko) through puppeteer-core over WebDriver
  * BiDi, WebKitGTK through its W3C WebDriver server. Every engine is Debian's
  * own; none is downloaded. A test file runs its cases per engine with
- * `describe.each(ENGINES)` and one `useEngine(name)` per block, so each
- * engine is launched once per file.
+ * `describeEngines` (below), so each engine is launched once per file.
  */
 
 export type EngineName = "chromium" | "firefox" | "webkit";
@@ -29,19 +28,26 @@ export const hasEngine = (name: EngineName): boolean =>
  */
 export type PageFunction<A, R> = (arg: A) => R | Promise<R>;
 
+/** What a value is once it is truthy (what `waitFor` waited for). */
+export type Truthy<T> = Exclude<NonNullable<T>, false | 0 | "">;
+
 /** A page or one of its frames. */
 export interface Surface {
   /** What `fn(arg)` returns (or resolves to) in this document, as JSON. */
   evaluate<R, A = undefined>(fn: PageFunction<A, R>, arg?: A): Promise<R>;
   /** Waits until `fn(arg)` returns a truthy value in this document, and returns it. */
-  waitFor<R, A = undefined>(fn: PageFunction<A, R>, arg?: A): Promise<R>;
+  waitFor<R, A = undefined>(fn: PageFunction<A, R>, arg?: A): Promise<Truthy<R>>;
   /** The text of the first element matching `selector`, or null without one. */
   text(selector: string): Promise<string | null>;
   /** An attribute of the first element matching `selector`, or null. */
   attribute(selector: string, name: string): Promise<string | null>;
   /** Clicks the first element matching `selector` as a user does: trusted input, on its centre. */
   click(selector: string): Promise<void>;
-  /** The document of the `index`th element matching `selector` (an iframe), once it holds one. */
+  /**
+   * The document of the `index`th element matching `selector` (an iframe),
+   * once it holds one; the iframe is scrolled into view first, as a visitor
+   * scrolls to it (scrollFrameIntoView).
+   */
   frame(selector: string, index?: number): Promise<Surface>;
 }
 
@@ -52,22 +58,24 @@ export interface EnginePage extends Surface {
    * has none.
    */
   readonly problems: readonly string[];
+  /** The address the page's window shows now (after a link it followed, the new one). */
+  url(): Promise<string>;
   /** How many other windows the page has opened (a link's new tab). */
   popups(): Promise<number>;
   close(): Promise<void>;
 }
 
 export interface VisitOptions {
-  /** The visitor's zone; Europe/Amsterdam unless the engine has `zones`. */
+  /** The visitor's zone: Europe/Amsterdam unless told otherwise. */
   readonly timezoneId?: string;
+  /** The visitor's clock (ms or ISO): NOW unless told otherwise. */
+  readonly at?: number | string;
   readonly viewport?: { readonly width: number; readonly height: number };
 }
 
 export interface Engine {
   readonly name: EngineName;
-  /** Whether a page may be given another zone than Europe/Amsterdam (WebKit's is its process's). */
-  readonly zones: boolean;
-  /** A new visitor's page at `url`, its clock at NOW (helpers/clock.ts), once it has loaded. */
+  /** A new visitor's page at `url`, its clock at `at` (NOW by default, helpers/clock.ts), once it has loaded. */
   open(url: string, options?: VisitOptions): Promise<EnginePage>;
   close(): Promise<void>;
 }
@@ -99,9 +107,6 @@ export function useEngine(name: EngineName): Engine {
   };
   return {
     name,
-    get zones() {
-      return ready().zones;
-    },
     open: (url, options) => ready().open(url, options),
     close: () => ready().close(),
   };
@@ -110,6 +115,27 @@ export function useEngine(name: EngineName): Engine {
 /** The source of a call of `fn` with `arg`, for drivers that take script text. */
 export function callSource(fn: PageFunction<never, unknown>): string {
   return `(${fn.toString()})`;
+}
+
+/**
+ * Scrolls the `index`th element matching `selector` into view. An iframe with
+ * `loading="lazy"` (the widget's snippets) loads only once near the viewport,
+ * and how near differs by engine: Chromium loads the third of four 600 px
+ * frames in a 900 px window before anyone scrolls, WebKitGTK does not.
+ */
+export function scrollFrameIntoView(
+  evaluate: Surface["evaluate"],
+  selector: string,
+  index: number,
+): Promise<boolean> {
+  return evaluate(
+    ([s, i]: [string, number]) => {
+      const element = document.querySelectorAll(s)[i];
+      element?.scrollIntoView({ block: "nearest" });
+      return element !== undefined;
+    },
+    [selector, index] as [string, number],
+  );
 }
 
 /** `text` and `attribute` of a surface, read through its `evaluate` (no waiting: they read what is there). */

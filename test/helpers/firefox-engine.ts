@@ -1,13 +1,19 @@
 import puppeteer, { type Frame, type Page } from "puppeteer-core";
 import { PAGE_WAIT_MS } from "./browser.ts";
 import { NOW_MS } from "./clock.ts";
-import { DEFAULT_ZONE, type Engine, elementReads, type Surface } from "./engines.ts";
+import {
+  DEFAULT_ZONE,
+  type Engine,
+  elementReads,
+  type Surface,
+  scrollFrameIntoView,
+} from "./engines.ts";
 import { FIREFOX_PATH } from "./system-packages.ts";
 
 /**
  * Debian's Firefox ESR through puppeteer-core over WebDriver BiDi (never a
  * downloaded browser: puppeteer-core fetches none). Each visitor gets a page
- * whose zone is emulated and whose clock reads NOW: a script that runs before
+ * whose zone is emulated and whose clock reads NOW (or the visitor's instant): a script that runs before
  * the page's own in every frame (BiDi's preload scripts) fixes `Date`, as
  * Playwright's setFixedTime does for Chromium; timers keep running.
  */
@@ -28,14 +34,13 @@ export async function openFirefox(): Promise<Engine> {
   const pages: Page[] = [];
   return {
     name: "firefox",
-    zones: true,
-    async open(url, { timezoneId = DEFAULT_ZONE, viewport } = {}) {
+    async open(url, { timezoneId = DEFAULT_ZONE, viewport, at = NOW_MS } = {}) {
       const page = await browser.newPage();
       pages.push(page);
       page.setDefaultTimeout(PAGE_WAIT_MS);
       await page.emulateTimezone(timezoneId);
       if (viewport) await page.setViewport(viewport);
-      await page.evaluateOnNewDocument(FIX_CLOCK);
+      await page.evaluateOnNewDocument(fixClock(new Date(at).getTime()));
       const problems: string[] = [];
       page.on("console", (message) => {
         if (message.type() === "error") problems.push(`console: ${message.text()}`);
@@ -48,6 +53,7 @@ export async function openFirefox(): Promise<Engine> {
       return {
         ...surface(page.mainFrame()),
         problems,
+        url: async () => page.url(),
         popups: async () => (await browser.pages()).length - before,
         close: () => page.close(),
       };
@@ -60,12 +66,12 @@ export async function openFirefox(): Promise<Engine> {
 }
 
 /**
- * Runs in each document before its scripts: `Date` reads NOW unless given a
+ * Runs in each document before its scripts: `Date` reads `now` unless given a
  * time. Written as source text so that nothing the test runner adds to a
  * compiled function reaches the page.
  */
-const FIX_CLOCK = `(() => {
-  const Real = Date, now = ${NOW_MS};
+const fixClock = (now: number) => `(() => {
+  const Real = Date, now = ${now};
   const Fixed = function (...args) {
     if (!new.target) return new Real(now).toString();
     return args.length === 0 ? new Real(now) : new Real(...args);
@@ -89,6 +95,13 @@ function surface(frame: Frame): Surface {
     },
     click: (selector) => frame.click(selector),
     async frame(selector, index = 0) {
+      await frame.waitForFunction(
+        (s: string, i: number) => document.querySelectorAll(s)[i] !== undefined,
+        {},
+        selector,
+        index,
+      );
+      await scrollFrameIntoView(evaluate, selector, index);
       const elements = await frame.$$(selector);
       const inner = await elements[index]?.contentFrame();
       if (!inner) throw new Error(`${selector} (${index}) holds no frame`);

@@ -17,6 +17,8 @@ export interface WebDriverSession {
   readonly id: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
   navigate(url: string): Promise<void>;
+  /** The address of the top-level page (section 10.2). */
+  currentUrl(): Promise<string>;
   /** Runs `script` (a function body; `arguments` are `args`) and returns what it resolves to. */
   executeAsync<T>(script: string, args?: readonly unknown[]): Promise<T>;
   /** Makes the frame of an iframe element the current one; null: the top-level page. */
@@ -52,6 +54,7 @@ export async function newSession(
     navigate: async (url) => {
       await call("POST", "/url", { url });
     },
+    currentUrl: () => call("GET", "/url"),
     executeAsync: (script, args = []) => call("POST", "/execute/async", { script, args }),
     switchToFrame: async (element) => {
       await call("POST", "/frame", { id: element });

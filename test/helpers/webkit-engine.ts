@@ -8,36 +8,84 @@ import {
   elementReads,
   type PageFunction,
   type Surface,
+  scrollFrameIntoView,
 } from "./engines.ts";
 import { LIBFAKETIME, MINIBROWSER_PATH, WEBKIT_DRIVER_PATH, XVFB_PATH } from "./system-packages.ts";
 import { waitUntil } from "./wait.ts";
 import { freePort } from "./web-servers.ts";
-import { newSession, type WebDriverSession } from "./webdriver-client.ts";
+import { newSession, WebDriverError, type WebDriverSession } from "./webdriver-client.ts";
 
 /**
  * Debian's WebKitGTK (MiniBrowser) through WebKitWebDriver, the W3C WebDriver
  * server of webkit2gtk-driver (webdriver-client.ts), on a display of its own:
  * an Xvfb started on a free display number, as WebKitGTK draws through GTK
- * even when no one looks. One browser session per launch; each visitor's page
- * is a tab of it.
+ * even when no one looks. Each visitor's page is a tab of a browser session.
  *
  * WebDriver sets neither a page's clock nor its zone, so the browser's
- * processes are given them: TZ for the zone (every page is in
- * Europe/Amsterdam) and Debian's libfaketime, preloaded, for the clock, moved
- * back to NOW as the browser starts. It runs from there (a test's minutes
- * later are minutes after NOW); the monotonic clock that timers use stays
- * real.
+ * processes are given them: TZ for the zone and Debian's libfaketime,
+ * preloaded, for the clock, moved back to the visitor's instant as the
+ * browser starts. It runs from there (a test's minutes later are minutes
+ * after it); the monotonic clock that timers use stays real. A visitor in
+ * another zone or at another instant therefore gets a browser of its own
+ * (started when first asked for, about a second), and every visitor with the
+ * same zone and clock shares one.
  */
 export async function openWebKit(): Promise<Engine> {
   const xvfb = await startXvfb();
+  const browsers = new Map<string, Promise<WebKitBrowser>>();
+  const browserFor = (zone: string, at: number) => {
+    const key = `${zone} ${at}`;
+    let browser = browsers.get(key);
+    if (!browser) {
+      browser = startBrowser(xvfb.display, zone, at);
+      browsers.set(key, browser);
+    }
+    return browser;
+  };
+  try {
+    await browserFor(DEFAULT_ZONE, NOW_MS);
+  } catch (error) {
+    await stopProcess(xvfb.process);
+    throw error;
+  }
+  return {
+    name: "webkit",
+    async open(url, { timezoneId = DEFAULT_ZONE, at = NOW_MS } = {}) {
+      const { session, tabs } = await browserFor(timezoneId, new Date(at).getTime());
+      const tab = await tabs.open(url);
+      return {
+        ...surface(tabs, tab, []),
+        problems: [],
+        url: () => tabs.in(tab, [], () => session.currentUrl()),
+        popups: async () => (await session.windowHandles()).length - tabs.count,
+        close: () => tabs.close(tab),
+      };
+    },
+    async close() {
+      const started = await Promise.allSettled(browsers.values());
+      browsers.clear();
+      for (const browser of started) if (browser.status === "fulfilled") await browser.value.stop();
+      await stopProcess(xvfb.process);
+    },
+  };
+}
+
+interface WebKitBrowser {
+  readonly session: WebDriverSession;
+  readonly tabs: Tabs;
+  stop(): Promise<void>;
+}
+
+/** WebKitWebDriver and its session's MiniBrowser in `zone`, their clock moved back to `at`. */
+async function startBrowser(display: string, zone: string, at: number): Promise<WebKitBrowser> {
   const port = await freePort();
-  const offsetSeconds = Math.round((NOW_MS - Date.now()) / 1000);
+  const offsetSeconds = Math.round((at - Date.now()) / 1000);
   const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, "--host=127.0.0.1"], {
     stdio: "ignore",
     env: {
       ...process.env,
-      DISPLAY: xvfb.display,
-      TZ: DEFAULT_ZONE,
+      DISPLAY: display,
+      TZ: zone,
       LD_PRELOAD: LIBFAKETIME,
       FAKETIME: `${offsetSeconds >= 0 ? "+" : ""}${offsetSeconds}`,
       FAKETIME_DONT_FAKE_MONOTONIC: "1",
@@ -46,10 +94,6 @@ export async function openWebKit(): Promise<Engine> {
     },
   });
   const driverUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    await stopProcess(driver);
-    await stopProcess(xvfb.process);
-  };
   let session: WebDriverSession;
   try {
     await waitUntil(
@@ -62,28 +106,16 @@ export async function openWebKit(): Promise<Engine> {
       timeouts: { script: PAGE_WAIT_MS, pageLoad: PAGE_WAIT_MS },
     });
   } catch (error) {
-    await stop();
+    await stopProcess(driver);
     throw error;
   }
   const [first] = await session.windowHandles();
-  const tabs = new Tabs(session, first ?? "");
   return {
-    name: "webkit",
-    zones: false,
-    async open(url, { timezoneId = DEFAULT_ZONE } = {}) {
-      if (timezoneId !== DEFAULT_ZONE)
-        throw new Error(`WebKit's pages are in ${DEFAULT_ZONE} only (its process's TZ)`);
-      const tab = await tabs.open(url);
-      return {
-        ...surface(tabs, tab, []),
-        problems: [],
-        popups: async () => (await session.windowHandles()).length - tabs.count,
-        close: () => tabs.close(tab),
-      };
-    },
-    async close() {
+    session,
+    tabs: new Tabs(session, first ?? ""),
+    async stop() {
       await session.delete().catch(() => {});
-      await stop();
+      await stopProcess(driver);
     },
   };
 }
@@ -170,13 +202,30 @@ function asyncScript(fn: PageFunction<never, unknown>, polling: boolean): string
   return `const done = ${done}; const arg = arguments[0]; const ask = () => Promise.resolve().then(() => (${fn.toString()})(arg)).then((value) => { if (value) done({ value }); else { let asked = false; const again = () => { if (!asked) { asked = true; ask(); } }; requestAnimationFrame(again); setTimeout(again, 100); } }, (error) => done({ error: String(error && error.stack || error) })); ask();`;
 }
 
+/** Whether WebDriver ended a script because its document was unloaded (WebKitWebDriver's words). */
+const isUnloaded = (error: unknown): boolean =>
+  error instanceof WebDriverError && /unload/i.test(error.message);
+
 function surface(tabs: Tabs, tab: string, place: Place): Surface {
   const run = async <R>(fn: PageFunction<never, unknown>, arg: unknown, polling: boolean) => {
-    const answer = await tabs.in(tab, place, () =>
-      tabs.session.executeAsync<{ value?: R; error?: string }>(asyncScript(fn, polling), [
-        arg ?? null,
-      ]),
-    );
+    const script = asyncScript(fn, polling);
+    const ask = () =>
+      tabs.in(tab, place, () =>
+        tabs.session.executeAsync<{ value?: R; error?: string }>(script, [arg ?? null]),
+      );
+    const until = Date.now() + PAGE_WAIT_MS;
+    let answer: { value?: R; error?: string };
+    for (;;) {
+      try {
+        answer = await ask();
+        break;
+      } catch (error) {
+        // A wait outlives the document it started in (an iframe leaving
+        // about:blank for its page, a link followed): WebDriver ends the
+        // script with the document, and the wait goes on in the next one.
+        if (!polling || !isUnloaded(error) || Date.now() > until) throw error;
+      }
+    }
     if (answer.error !== undefined) throw new Error(`in WebKit's page: ${answer.error}`);
     return answer.value as R;
   };
@@ -198,6 +247,7 @@ function surface(tabs: Tabs, tab: string, place: Place): Surface {
         [selector, index],
         true,
       );
+      await scrollFrameIntoView(evaluate, selector, index);
       return surface(tabs, tab, inner);
     },
   };

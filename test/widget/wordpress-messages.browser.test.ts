@@ -28,10 +28,11 @@ type Posted = {
   height?: number;
 };
 
-describeEngines("the widget in WordPress's sandbox", (engine) => {
-  const widget = useServedWidgetSite();
-  const host = useHostServer();
+// One build and one host for the file, used by every engine's block.
+const widget = useServedWidgetSite();
+const host = useHostServer();
 
+describeEngines("the widget in WordPress's sandbox", (engine) => {
   /** A host page with one iframe, recording every message its frame posts (in `window.posted`). */
   async function openFrame(
     iframeAttributes: string,
