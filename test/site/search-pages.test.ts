@@ -165,9 +165,17 @@ describe("subscriptions to categories and pairs", () => {
 
   it("should list every calendar, category and calendar x category subscription on /subscribe/", () => {
     const html = read("subscribe/index.html");
-    const webcals = hrefs(html, /href="(webcal:[^"]+)"/g).map((url) =>
+    const listed = hrefs(html, /href="(webcal:[^"]+)"/g).map((url) =>
       url.replace("webcal://events.example.org", ""),
     );
+    // Places and series are listed too, the 30 of each with most upcoming events
+    // (test/outputs/ics-subscribe.test.ts); every other subscription is here.
+    const placeOrSeries = (path: string) => /^\/places\/|\/series\//.test(path);
+    const webcals = listed.filter((path) => !placeOrSeries(path));
+    const others = new Set(listed.filter(placeOrSeries));
+    expect(others.size).toBeGreaterThan(0);
+    expect(others.size).toBeLessThanOrEqual(60);
+    for (const path of others) expect(existsSync(join(dir, path)), path).toBe(true);
     const calendars = new Set(events.map((e) => e.calendarId));
     const categories = new Set(events.flatMap((e) => e.categories.map((c) => c.id)));
     const pairs = new Set(
