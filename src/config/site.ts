@@ -3,12 +3,12 @@ import { ConfigError } from "../errors.ts";
 import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
 import { messagesFor } from "../i18n/messages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
-import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import {
   ACCESSIBILITY_SETTINGS,
   type AccessibilitySettings,
   readAccessibilitySettings,
 } from "./accessibility.ts";
+import { DIGEST_DAY_SETTINGS, readDigestDay } from "./digest.ts";
 import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./indexnow.ts";
