@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHostLimits } from "../../src/publish/host-limits.ts";
+import { checkHostLimits, type HostCheckInput } from "../../src/publish/host-limits.ts";
 import type { OutputCount } from "../../src/publish/output-files.ts";
 import { formatBuildReport } from "../../src/publish/report.ts";
 
@@ -33,39 +33,33 @@ describe("checkHostLimits", () => {
     expect(check.warnings).toEqual([]);
   });
 
-  it("should warn above the free plan's 20,000 files, naming the paid figure and what EVENT_ICS=inline saves", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 32_210 }),
-      eventIcsFiles: 10_000,
-    });
-    expect(check.warnings).toEqual([
+  it.each<[string, number, Partial<HostCheckInput>, string]>([
+    [
+      "the paid figure and what EVENT_ICS=inline saves",
+      32_210,
+      {},
       "32,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event).",
-    ]);
-  });
-
-  it("should name what EVENT_EMBEDS=off saves too, when the build wrote event cards", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 52_210 }),
-      eventIcsFiles: 10_000,
-      eventEmbedFiles: 20_000,
-    });
-    expect(check.warnings).toEqual([
+    ],
+    [
+      "what EVENT_EMBEDS=off saves too, when the build wrote event cards",
+      52_210,
+      { eventEmbedFiles: 20_000 },
       "52,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). EVENT_EMBEDS=off writes 20,000 fewer files (no card and oEmbed answer per event).",
-    ]);
-  });
-
-  it("should name what SHARE_CARDS=og saves when the share cards of Google's shapes are written", () => {
+    ],
+    [
+      "what SHARE_CARDS=og saves when the share cards of Google's shapes are written",
+      72_210,
+      { structuredDataCards: 30_000 },
+      "72,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). SHARE_CARDS=og writes 30,000 fewer files (one share card per event instead of four).",
+    ],
+  ])("should warn above the free plan's 20,000 files, naming %s", (_, files, extra, warning) => {
     const check = checkHostLimits({
       target: "cloudflare-pages",
-      count: count({ files: 72_210 }),
+      count: count({ files }),
       eventIcsFiles: 10_000,
-      structuredDataCards: 30_000,
+      ...extra,
     });
-    expect(check.warnings).toEqual([
-      "72,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). SHARE_CARDS=og writes 30,000 fewer files (one share card per event instead of four).",
-    ]);
+    expect(check.warnings).toEqual([warning]);
   });
 
   it("should warn when no plan takes the site, and when it nears the free plan's limit", () => {
