@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.ts";
 import { envSettings } from "./env-settings.ts";
+import { readChoice } from "./read-choice.ts";
 
 /**
  * What the accessibility statement (/accessibility/) says about the site:
@@ -49,7 +50,12 @@ export const ACCESSIBILITY_SETTINGS = envSettings("Site", [
 
 export function readAccessibilitySettings(env: NodeJS.ProcessEnv): AccessibilitySettings {
   return {
-    conformance: readConformance(env.ACCESSIBILITY_CONFORMANCE),
+    conformance: readChoice(
+      "ACCESSIBILITY_CONFORMANCE",
+      env.ACCESSIBILITY_CONFORMANCE,
+      CONFORMANCE_LEVELS,
+      "partial",
+    ),
     statementDate: readStatementDate(env.ACCESSIBILITY_STATEMENT_DATE),
     contact: readContact(env.ACCESSIBILITY_CONTACT),
     enforcementUrl: readEnforcementUrl(env.ACCESSIBILITY_ENFORCEMENT_URL),
@@ -68,16 +74,6 @@ export function incompleteStatementWarning(settings: AccessibilitySettings): str
   ].filter((name): name is string => name !== null);
   if (missing.length === 0) return null;
   return `The accessibility statement (/accessibility/) is incomplete: set ${missing.join(" and ")} (docs/configuration.md, "Accessibility statement").`;
-}
-
-function readConformance(raw: string | undefined): Conformance {
-  const value = raw?.trim().toLowerCase() || "partial";
-  if (!(CONFORMANCE_LEVELS as readonly string[]).includes(value)) {
-    throw new ConfigError(
-      `ACCESSIBILITY_CONFORMANCE: expected ${CONFORMANCE_LEVELS.join(", ")}, got "${raw?.trim()}".`,
-    );
-  }
-  return value as Conformance;
 }
 
 function readStatementDate(raw: string | undefined): string | null {

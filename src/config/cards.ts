@@ -1,5 +1,5 @@
-import { ConfigError } from "../errors.ts";
 import { envSettings } from "./env-settings.ts";
+import { readChoice } from "./read-choice.ts";
 
 /**
  * SHARE_CARDS: which share cards the build draws (src/cards, docs/share-cards.md).
@@ -40,11 +40,5 @@ export interface CardsConfig {
 export const CARDS_SETTINGS = envSettings("Site", ["SHARE_CARDS"]);
 
 export function readCardsConfig(env: NodeJS.ProcessEnv): CardsConfig {
-  const raw = env.SHARE_CARDS?.trim().toLowerCase() || "auto";
-  if (!(SHARE_CARDS_MODES as readonly string[]).includes(raw)) {
-    throw new ConfigError(
-      `SHARE_CARDS: expected ${SHARE_CARDS_MODES.join(", ")}, got "${env.SHARE_CARDS?.trim()}".`,
-    );
-  }
-  return { mode: raw as ShareCardsMode };
+  return { mode: readChoice("SHARE_CARDS", env.SHARE_CARDS, SHARE_CARDS_MODES, "auto") };
 }

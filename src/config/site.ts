@@ -13,6 +13,7 @@ import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./indexnow.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
+import { readChoice } from "./read-choice.ts";
 import { readServiceUrl } from "./service-url.ts";
 
 /**
@@ -179,7 +180,7 @@ export function readSiteConfig(
     websubHub: readHubUrl(env.WEBSUB_HUB),
     changeNoticeDays: readPositiveInt(env, "CHANGE_NOTICE_DAYS", 14),
     icsMaxBytes: readByteSize(env, "ICS_MAX_BYTES", DEFAULT_ICS_MAX_BYTES),
-    eventIcs: readEventIcs(env.EVENT_ICS),
+    eventIcs: readChoice("EVENT_ICS", env.EVENT_ICS, EVENT_ICS_MODES, "file"),
     collapseSeries: readBooleanSetting(env, "COLLAPSE_SERIES", false),
     map: readMapSettings(env),
     eventEmbeds: readOnOff(env, "EVENT_EMBEDS", true),
@@ -199,16 +200,6 @@ function readBooleanSetting(env: NodeJS.ProcessEnv, name: string, fallback: bool
   if (TRUE_WORDS.has(raw)) return true;
   if (FALSE_WORDS.has(raw)) return false;
   throw new ConfigError(`${name}: expected true or false, got "${env[name]?.trim()}".`);
-}
-
-function readEventIcs(raw: string | undefined): EventIcsMode {
-  const value = raw?.trim().toLowerCase() || "file";
-  if (!(EVENT_ICS_MODES as readonly string[]).includes(value)) {
-    throw new ConfigError(
-      `EVENT_ICS: expected ${EVENT_ICS_MODES.join(" or ")}, got "${raw?.trim()}".`,
-    );
-  }
-  return value as EventIcsMode;
 }
 
 function readOnOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

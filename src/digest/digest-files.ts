@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../config/site.ts";
-import { digestFiles } from "../model/url-scheme.ts";
+import { DIGEST_FILE_NAMES, digestFiles } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup } from "../render/file-group.ts";
-import type { DigestSite } from "./digest-content.ts";
+import type { Digest, DigestSite } from "./digest-content.ts";
 import { renderDigestHtml } from "./digest-html.ts";
 import { renderDigestRss } from "./digest-rss.ts";
 import { renderDigestText } from "./digest-text.ts";
@@ -31,22 +31,24 @@ export function digestFileGroups(
       inputs: (scope) => JSON.stringify(["rss", feedSite, scope, digests.of(scope)]),
       render: (scope) => renderDigestRss(digests.of(scope), { site: feedSite, scope }),
     }),
-    fileGroup({
-      phase: "digest",
-      name: "digest/latest.html",
-      items: digests.scopes,
-      path: (scope) => digestFiles(scope).html,
-      inputs: (scope) => JSON.stringify(["html", digests.latest(scope)]),
-      render: (scope) => renderDigestHtml(digests.latest(scope)),
-    }),
-    fileGroup({
-      phase: "digest",
-      name: "digest/latest.txt",
-      items: digests.scopes,
-      path: (scope) => digestFiles(scope).text,
-      inputs: (scope) => JSON.stringify(["text", digests.latest(scope)]),
-      render: (scope) => renderDigestText(digests.latest(scope)),
-      done: () => digests.clear(),
-    }),
+    latestWeek(digests, "html", renderDigestHtml),
+    // The last group to read the digests.
+    { ...latestWeek(digests, "text", renderDigestText), done: () => digests.clear() },
   ];
+}
+
+/** The latest week's mail of each scope in one of its forms, HTML or text (latest.html, latest.txt). */
+function latestWeek(
+  digests: Digests,
+  form: "html" | "text",
+  render: (digest: Digest) => string,
+): FileGroup {
+  return fileGroup({
+    phase: "digest",
+    name: `digest/${DIGEST_FILE_NAMES[form]}`,
+    items: digests.scopes,
+    path: (scope) => digestFiles(scope)[form],
+    inputs: (scope) => JSON.stringify([form, digests.latest(scope)]),
+    render: (scope) => render(digests.latest(scope)),
+  });
 }

@@ -1,4 +1,3 @@
-import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import type { FeedScope } from "../model/url-scheme.ts";
 import { digestUrls, eventPageUrl, feedLinks, feedUrls } from "../outputs/feeds-urls.ts";
@@ -6,7 +5,7 @@ import { renderEventIcs } from "../outputs/ics.ts";
 import { addToCalendarLinks, withInlineIcs } from "../outputs/ics-add-to-calendar.ts";
 import { subscribeLinks, subscribeUrls } from "../outputs/ics-subscribe.ts";
 import { renderQrSvg } from "../outputs/qr.ts";
-import type { Publication } from "./publication.ts";
+import type { PublicationPluginOptions } from "./publication.ts";
 import { addFilter, type NunjucksAmender } from "./template-filters.ts";
 
 /**
@@ -15,15 +14,9 @@ import { addFilter, type NunjucksAmender } from "./template-filters.ts";
  * (src/outputs/feed-files.ts).
  */
 
-export interface FeedsPluginOptions {
-  readonly site: SiteConfig;
-  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
-  readonly current: () => Publication;
-}
-
 export default function feedsPlugin(
   eleventyConfig: NunjucksAmender,
-  options: FeedsPluginOptions,
+  options: PublicationPluginOptions,
 ): void {
   const { site, current } = options;
   addFilter(eleventyConfig, "feedLinks", (scope: unknown, kind?: string) =>

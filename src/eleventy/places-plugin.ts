@@ -1,4 +1,3 @@
-import type { SiteConfig } from "../config/site.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
 import { feedUrls } from "../outputs/feeds-urls.ts";
@@ -10,7 +9,7 @@ import { placeLinks } from "../places/place-links.ts";
 import type { SeriesSummary } from "../series/series-index.ts";
 import { describeSeriesRule } from "../series/series-text.ts";
 import type { PlacePage } from "../site/views.ts";
-import type { Publication } from "./publication.ts";
+import type { PublicationPluginOptions } from "./publication.ts";
 import { addFilter, type NunjucksAmender } from "./template-filters.ts";
 
 /**
@@ -21,17 +20,11 @@ import { addFilter, type NunjucksAmender } from "./template-filters.ts";
  * templates/series/; their files are the feed scopes' (src/outputs/feed-scopes.ts).
  */
 
-export interface PlacesPluginOptions {
-  readonly site: SiteConfig;
-  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
-  readonly current: () => Publication;
-}
-
 const FEED_LABELS = { rss: "RSS", atom: "Atom", json: "JSON Feed" } as const;
 
 export default function placesPlugin(
   eleventyConfig: NunjucksAmender,
-  options: PlacesPluginOptions,
+  options: PublicationPluginOptions,
 ): void {
   const { site, current } = options;
   const views = () => current().data.views;

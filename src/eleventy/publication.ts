@@ -21,3 +21,10 @@ export interface Publication {
   /** Each page's share card (src/cards); null with SHARE_CARDS=off. */
   readonly cards: ShareCards | null;
 }
+
+/** What the plugins that read the run's publication are given (src/eleventy/publisher-plugin.ts). */
+export interface PublicationPluginOptions {
+  readonly site: SiteConfig;
+  /** The run's data and what is derived from it, asked for when a filter runs. */
+  readonly current: () => Publication;
+}

@@ -1,4 +1,4 @@
-import type { Publication } from "./publication.ts";
+import type { PublicationPluginOptions } from "./publication.ts";
 import { addFilter } from "./template-filters.ts";
 
 /**
@@ -11,12 +11,10 @@ import { addFilter } from "./template-filters.ts";
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
 type EleventyConfig = any;
 
-export interface SearchPluginOptions {
-  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
-  readonly current: () => Publication;
-}
-
-export default function searchPlugin(eleventyConfig: EleventyConfig, options: SearchPluginOptions) {
+export default function searchPlugin(
+  eleventyConfig: EleventyConfig,
+  options: Pick<PublicationPluginOptions, "current">,
+) {
   const { current } = options;
   addFilter(eleventyConfig, "searchFacts", () => current().searchFacts);
   // The calendar x category pairs offered to subscribers.

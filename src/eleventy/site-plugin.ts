@@ -1,5 +1,4 @@
 import type { ShareCard } from "../cards/share-cards.ts";
-import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
 import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
@@ -20,21 +19,18 @@ import {
 } from "../site/format.ts";
 import { addressParts, hEventEnd, hEventStart } from "../site/microformats/h-event.ts";
 import type { MonthRef } from "../site/views.ts";
-import type { Publication } from "./publication.ts";
+import type { Publication, PublicationPluginOptions } from "./publication.ts";
 import { addFilter } from "./template-filters.ts";
 
 // Eleventy's config API is untyped JavaScript.
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
 type EleventyConfig = any;
 
-export interface SitePluginOptions {
-  readonly site: SiteConfig;
-  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
-  readonly current: () => Publication;
-}
-
 /** Filters for the events website's pages (docs/site.md). */
-export default function sitePlugin(eleventyConfig: EleventyConfig, options: SitePluginOptions) {
+export default function sitePlugin(
+  eleventyConfig: EleventyConfig,
+  options: PublicationPluginOptions,
+) {
   const { site, current } = options;
   const { urls } = site;
   const messages = messagesFor(site.lang);

@@ -1,10 +1,9 @@
-import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { paths } from "../model/url-scheme.ts";
 import { formatDayRange, WHEN_MESSAGE_KEYS } from "../site/when/labels.ts";
 import type { DayRange, WhenKey } from "../site/when/ranges.ts";
 import type { WhenPage } from "../site/when/when-views.ts";
-import type { Publication } from "./publication.ts";
+import type { PublicationPluginOptions } from "./publication.ts";
 import { addFilter } from "./template-filters.ts";
 
 /**
@@ -18,13 +17,10 @@ import { addFilter } from "./template-filters.ts";
 // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
 type EleventyConfig = any;
 
-export interface WhenPluginOptions {
-  readonly site: SiteConfig;
-  /** The run's data and what is derived from it (src/eleventy/publisher-plugin.ts). */
-  readonly current: () => Publication;
-}
-
-export default function whenPlugin(eleventyConfig: EleventyConfig, options: WhenPluginOptions) {
+export default function whenPlugin(
+  eleventyConfig: EleventyConfig,
+  options: PublicationPluginOptions,
+) {
   const { site, current } = options;
   const messages = messagesFor(site.lang);
   // The pages of the site (no argument) or of one calendar, in WHEN_KEYS order.

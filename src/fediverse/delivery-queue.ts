@@ -212,6 +212,24 @@ async function deliver(
   return { kept, delivered, failed };
 }
 
+/**
+ * POSTs `activity` to `inbox`, signed with the account's key at `at`: the
+ * answer's status, or RemoteRefused where the server may not be reached.
+ */
+export function postSigned(
+  options: Pick<DeliveryRunOptions, "remote" | "signer">,
+  inbox: string,
+  activity: ActivityDocument,
+  at: Date,
+): Promise<number> {
+  const body = JSON.stringify(activity);
+  return options.remote.post(
+    inbox,
+    body,
+    signedPostHeaders(inbox, body, { ...options.signer, now: at }),
+  );
+}
+
 /** One signed POST: delivered, refused for good (a 4xx but 408 and 429), or to try again. */
 async function post(
   activity: ActivityDocument,
@@ -219,13 +237,8 @@ async function post(
   options: DeliveryRunOptions,
   at: Date,
 ): Promise<"delivered" | "refused" | "retry"> {
-  const body = JSON.stringify(activity);
   try {
-    const status = await options.remote.post(
-      inbox,
-      body,
-      signedPostHeaders(inbox, body, { ...options.signer, now: at }),
-    );
+    const status = await postSigned(options, inbox, activity, at);
     if (status >= 200 && status < 300) return "delivered";
     options.log(`${inbox}: HTTP ${status} for ${activity.id}`);
     return status >= 400 && status < 500 && status !== 408 && status !== 429 ? "refused" : "retry";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Account } from "./account.ts";
-import { type ActivityDocument, queueReply, type Signer } from "./delivery-queue.ts";
+import { type ActivityDocument, postSigned, queueReply, type Signer } from "./delivery-queue.ts";
 import { type BlobStore, FollowerStore } from "./follower-store.ts";
-import { parseSignature, SignatureRejected, signedPostHeaders } from "./http-signature.ts";
+import { parseSignature, SignatureRejected } from "./http-signature.ts";
 import { RemoteRefused, type RemoteServers, readBounded } from "./remote-servers.ts";
 
 /**
@@ -118,13 +118,8 @@ async function sendReply(
     actor: options.account.actor,
     object: follow,
   };
-  const body = JSON.stringify(reply);
   try {
-    const status = await options.remote.post(
-      inbox,
-      body,
-      signedPostHeaders(inbox, body, { ...options.signer, now: at }),
-    );
+    const status = await postSigned(options, inbox, reply, at);
     if (status >= 200 && status < 300) return;
     log(`${inbox}: HTTP ${status} for the ${type}; queued for the next delivery run`);
   } catch (error) {

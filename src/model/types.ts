@@ -223,6 +223,17 @@ export interface EventHistory {
   readonly removed: RemovedReason | null;
 }
 
+/**
+ * The events of a calendar's, category's, place's or series' pages, split at
+ * the build's "now": those not yet ended in the site's order, and those ended
+ * within the site's past window for its archive.
+ */
+export interface UpcomingAndPast {
+  readonly upcoming: readonly CalendarEvent[];
+  /** Most recent first. */
+  readonly past: readonly CalendarEvent[];
+}
+
 /** One immutable picture of the organization's portal, taken once per build. */
 export interface PortalSnapshot {
   /** API base URL without credentials or query string. */

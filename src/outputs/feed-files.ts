@@ -109,17 +109,5 @@ function feedOf(
   scopes: FeedScopes,
   { scope, format }: ScopeFile,
 ): [readonly CalendarEvent[], FeedOptions, NewsFeedFormat] {
-  return [scopes.events(scope, "feed"), feedOptions(scopes, scope), format as NewsFeedFormat];
-}
-
-function feedOptions(scopes: FeedScopes, scope: FeedScope): FeedOptions {
-  const description = scopes.description(scope);
-  return {
-    site: scopes.site,
-    scope,
-    dataUpdatedAt: scopes.dataUpdatedAt,
-    ...(description ? { description } : {}),
-    announcements: scopes.announcements(scope),
-    entries: scopes.entries,
-  };
+  return [scopes.events(scope, "feed"), scopes.feedOptions(scope), format as NewsFeedFormat];
 }

@@ -7,7 +7,7 @@ import { type CalendarCategoryScope, type FeedScope, scopeFormats } from "../mod
 import type { PlaceIndex } from "../places/place-index.ts";
 import type { SeriesIndex } from "../series/series-index.ts";
 import { describeSeriesRule } from "../series/series-text.ts";
-import type { FeedSiteOptions } from "./feeds.ts";
+import type { FeedOptions, FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
 import type { FeedEntry } from "./feeds-entry.ts";
 import type { Warn } from "./feeds-window.ts";
@@ -164,19 +164,35 @@ export class FeedScopes {
     return this.#about.get(scopeKey(scope));
   }
 
+  /** The options of a scope's RSS, Atom and JSON feeds. */
+  feedOptions(scope: FeedScope): FeedOptions {
+    return {
+      ...this.#scopeOptions(scope),
+      announcements: this.announcements(scope),
+      entries: this.entries,
+    };
+  }
+
   /** The options of a scope's calendar.ics. */
   calendarOptions(scope: FeedScope): CalendarOptions {
     const calendar =
       scope.kind === "calendar" ? this.data.calendars.find((c) => c.id === scope.id) : undefined;
+    return {
+      ...this.#scopeOptions(scope),
+      color: calendar?.color ?? null,
+      warn: this.#warn,
+      vevents: this.vevents,
+    };
+  }
+
+  /** What a scope's feeds and its calendar alike are told of it: the site, the scope, the data's date, its description. */
+  #scopeOptions(scope: FeedScope) {
     const description = this.description(scope);
     return {
       site: this.site,
       scope,
       dataUpdatedAt: this.dataUpdatedAt,
       ...(description ? { description } : {}),
-      color: calendar?.color ?? null,
-      warn: this.#warn,
-      vevents: this.vevents,
     };
   }
 

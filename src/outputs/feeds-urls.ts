@@ -38,15 +38,14 @@ const FEED_MEDIA_TYPES = {
 
 /** Absolute URLs of a scope's page and files. */
 export function feedUrls(scope: FeedScope, siteUrl: string): ScopeFiles {
-  const files = scopeFiles(scope);
-  return {
-    page: absoluteUrl(siteUrl, files.page),
-    rss: absoluteUrl(siteUrl, files.rss),
-    atom: absoluteUrl(siteUrl, files.atom),
-    json: absoluteUrl(siteUrl, files.json),
-    ics: absoluteUrl(siteUrl, files.ics),
-    qr: absoluteUrl(siteUrl, files.qr),
-  };
+  return absoluteUrls(siteUrl, scopeFiles(scope));
+}
+
+/** Each of a set of site paths as an absolute URL, under the same names. */
+function absoluteUrls<T extends Record<keyof T, string>>(siteUrl: string, files: T): T {
+  const sitePaths: [string, string][] = Object.entries(files);
+  const urls = sitePaths.map(([name, path]) => [name, absoluteUrl(siteUrl, path)]);
+  return Object.fromEntries(urls) as T;
 }
 
 export function eventPageUrl(siteUrl: string, event: Pick<CalendarEvent, "calendarId" | "id">) {
@@ -76,14 +75,7 @@ export function digestFeedTitle(
 
 /** Absolute URLs of a scope's weekly digest (its feed, the latest week as HTML and text), or null for a scope without one. */
 export function digestUrls(scope: FeedScope, siteUrl: string): DigestFiles | null {
-  if (!hasDigest(scope)) return null;
-  const files = digestFiles(scope);
-  return {
-    folder: absoluteUrl(siteUrl, files.folder),
-    rss: absoluteUrl(siteUrl, files.rss),
-    html: absoluteUrl(siteUrl, files.html),
-    text: absoluteUrl(siteUrl, files.text),
-  };
+  return hasDigest(scope) ? absoluteUrls(siteUrl, digestFiles(scope)) : null;
 }
 
 /**

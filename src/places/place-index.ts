@@ -1,4 +1,4 @@
-import type { CalendarEvent, Place } from "../model/types.ts";
+import type { CalendarEvent, Place, UpcomingAndPast } from "../model/types.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "./key-text.ts";
 import { placeIdentity, placeName, proposedPlaceSegment } from "./place-key.ts";
@@ -18,7 +18,7 @@ export interface PlaceScope {
   readonly name: string;
 }
 
-export interface PlaceSummary {
+export interface PlaceSummary extends UpcomingAndPast {
   /** The URL segment of its page: the portal's id, or a key from name and address (place-key.ts). */
   readonly key: string;
   /** What tells it from other places (place-key.ts, placeIdentity). */
@@ -30,9 +30,6 @@ export interface PlaceSummary {
   /** Name, address and coordinates as its soonest upcoming event (else latest past one) gives them. */
   readonly place: Place;
   readonly name: string;
-  readonly upcoming: readonly CalendarEvent[];
-  /** Most recent first. */
-  readonly past: readonly CalendarEvent[];
   readonly scope: PlaceScope & FeedScope;
 }
 

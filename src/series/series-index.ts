@@ -1,4 +1,4 @@
-import type { CalendarEvent } from "../model/types.ts";
+import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "../places/key-text.ts";
 import type { PlaceIndex, PlaceSummary } from "../places/place-index.ts";
@@ -21,7 +21,7 @@ export interface SeriesScope {
   readonly name: string;
 }
 
-export interface SeriesSummary {
+export interface SeriesSummary extends UpcomingAndPast {
   /** The URL segment of its page in its calendar (series-key.ts). */
   readonly key: string;
   readonly identity: string;
@@ -30,9 +30,6 @@ export interface SeriesSummary {
   readonly path: string;
   /** As its next date (else its latest one) is titled. */
   readonly title: string;
-  readonly upcoming: readonly CalendarEvent[];
-  /** Most recent first. */
-  readonly past: readonly CalendarEvent[];
   /** Every date: upcoming first, soonest first, then past ones, most recent first. */
   readonly dates: readonly CalendarEvent[];
   /** The first upcoming date that is neither cancelled nor postponed: "when is the next one?". */

@@ -10,7 +10,13 @@ import {
 } from "../model/event-times.ts";
 import { PerEvent } from "../model/per-event.ts";
 import { timeZone } from "../model/time-zone.ts";
-import type { Calendar, CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
+import type {
+  Calendar,
+  CalendarEvent,
+  Category,
+  PortalSnapshot,
+  UpcomingAndPast,
+} from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { PlaceIndex } from "../places/place-index.ts";
 import { type PlacePageOf, placePages } from "../places/place-pages.ts";
@@ -66,20 +72,16 @@ export interface MonthPage extends MonthRef {
   readonly next: MonthRef | null;
 }
 
-export interface CalendarSummary {
+export interface CalendarSummary extends UpcomingAndPast {
   readonly calendar: Calendar;
   readonly path: string;
   readonly pastPath: string;
-  readonly upcoming: readonly CalendarEvent[];
-  readonly past: readonly CalendarEvent[];
   readonly months: readonly MonthRef[];
 }
 
-export interface CategorySummary {
+export interface CategorySummary extends UpcomingAndPast {
   readonly category: Category;
   readonly path: string;
-  readonly upcoming: readonly CalendarEvent[];
-  readonly past: readonly CalendarEvent[];
 }
 
 /** A page of a category's upcoming events (/categories/{id}/, page/2/...). */

@@ -10,6 +10,7 @@ import { NOW } from "../helpers/clock.ts";
 import { fetchPortal, snapshotOf } from "../helpers/fetch-portal.ts";
 import { serveOnLoopback } from "../helpers/loopback-server.ts";
 import { apiEnv } from "../helpers/portal-env.ts";
+import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 /** A tiny server for what the reference portal cannot produce, until the test file ends. */
@@ -28,13 +29,7 @@ const load = (env: NodeJS.ProcessEnv) => snapshotOf(env);
 describe("PortalClient against the reference portal", () => {
   /** The reference portal with the synthetic data of these tests (2 calendars of 70 events), and `options`. */
   const startSynthetic = (options: PortalOptions = {}) =>
-    startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 2, eventsPerCalendar: 70 },
-      seed: 7,
-      ...options,
-    });
+    startSyntheticPortal(2, 70, { seed: 7, ...options });
   let portal: RunningPortal;
   let reference: PortalSnapshot | undefined;
   beforeAll(async () => {
@@ -80,12 +75,7 @@ describe("PortalClient against the reference portal", () => {
   });
 
   it("should wait and succeed when the portal limits the request rate", async () => {
-    const limited = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 1, eventsPerCalendar: 12 },
-      rateLimit: 8,
-    });
+    const limited = await startSyntheticPortal(1, 12, { rateLimit: 8 });
     try {
       const snapshot = await load(apiEnv(limited, { EVENT_API_RETRIES: "10" }));
       expect(snapshot.events).toHaveLength(12);
@@ -134,12 +124,7 @@ describe("PortalClient against the reference portal", () => {
   });
 
   it("should not stop silently at the first page of a list it cannot page", async () => {
-    const paged = await startPortal({
-      port: 0,
-      now: NOW,
-      synthetic: { calendars: 1, eventsPerCalendar: 70 },
-      paging: "page",
-    });
+    const paged = await startSyntheticPortal(1, 70, { paging: "page" });
     try {
       await expect(load(apiEnv(paged))).rejects.toThrow(
         /reports 70 items but sent 50 .*EVENT_API_PAGING/,

@@ -10,7 +10,7 @@ import {
 import { readableOnPaper } from "../../src/cards/card-layout.ts";
 import { loadMessages } from "../../src/i18n/messages.ts";
 import type { Calendar } from "../../src/model/types.ts";
-import { calendarEvent } from "../helpers/events.ts";
+import { calendarEvent, movedTo } from "../helpers/events.ts";
 
 const SITE: CardSite = {
   lang: "en-GB",
@@ -132,21 +132,17 @@ describe("CardWriter", () => {
   });
 
   it("should say where a moved event went, as its page does", () => {
-    const event = calendarEvent({
-      id: "e1",
-      calendarId: "music",
-      title: "Concert",
-      start: "2026-04-12T20:00:00+02:00",
-      end: "2026-04-12T22:00:00+02:00",
-      status: "cancelled",
-      history: {
-        uid: null,
-        previousStarts: [],
-        rescheduledAt: null,
-        newDate: false,
-        removed: { kind: "moved", calendarId: "culture", calendarName: "Culture" },
-      },
-    });
+    const event = movedTo(
+      calendarEvent({
+        id: "e1",
+        calendarId: "music",
+        title: "Concert",
+        start: "2026-04-12T20:00:00+02:00",
+        end: "2026-04-12T22:00:00+02:00",
+      }),
+      "culture",
+      "Culture",
+    );
     const card = new CardWriter(SITE).event(event, CALENDAR, "#862e9c", null);
     expect(card.badge).toEqual({ kind: "moved", text: "Moved to Culture" });
   });

@@ -4,13 +4,13 @@ import { renderDigestHtml } from "../../src/digest/digest-html.ts";
 import { renderDigestText } from "../../src/digest/digest-text.ts";
 import { Digests } from "../../src/digest/digests.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { NOW } from "../helpers/clock.ts";
+import type { RunningPortal } from "../../src/portal/index.ts";
 import { calendarEvent } from "../helpers/events.ts";
 import { snapshotOf } from "../helpers/fetch-portal.ts";
 import { htmlElements } from "../helpers/html-elements.ts";
 import { siteDataOf } from "../helpers/plugin-site.ts";
 import { apiEnv } from "../helpers/portal-env.ts";
+import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
 import { TEST_SITE } from "../helpers/test-site.ts";
 
 /** Gmail clips a message's HTML past 102 KB. */
@@ -39,12 +39,7 @@ describe("digest-html", () => {
 
   beforeAll(async () => {
     // 5,000 events over eight months: about 150 a week, 20 a day.
-    portal = await startPortal({
-      port: 0,
-      now: NOW,
-      seed: 1,
-      synthetic: { calendars: 5, eventsPerCalendar: 1000 },
-    });
+    portal = await startSyntheticPortal(5, 1000, { seed: 1 });
     const snapshot = await snapshotOf(apiEnv(portal));
     const digest = new Digests(siteDataOf(snapshot, TEST_SITE), TEST_SITE).latest({ kind: "site" });
     html = renderDigestHtml(digest);

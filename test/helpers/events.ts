@@ -91,3 +91,25 @@ export function withNewDate(event: CalendarEvent, previousStart: string, at = NO
     },
   };
 }
+
+/**
+ * The copy of `event` the build keeps in its old calendar once it moved to
+ * calendar `calendarId`: cancelled there, and saying where it went.
+ */
+export function movedTo(
+  event: CalendarEvent,
+  calendarId: string,
+  calendarName: string,
+): CalendarEvent {
+  return {
+    ...event,
+    status: "cancelled",
+    history: {
+      uid: null,
+      previousStarts: [],
+      rescheduledAt: null,
+      newDate: false,
+      removed: { kind: "moved", calendarId, calendarName },
+    },
+  };
+}

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import type { RunningPortal } from "../../src/portal/index.ts";
 import { pingIndexNow } from "../../src/rebuild/indexnow-ping.ts";
 import { hoursAfterNow, NOW } from "../helpers/clock.ts";
 import { fileTree, meteredBuild } from "../helpers/metered-build.ts";
 import { startRecorder } from "../helpers/request-recorder.ts";
+import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * IndexNow through real builds of a small portal (share cards off: not the
@@ -40,19 +41,11 @@ const pageHashes = async () =>
   );
 
 beforeAll(async () => {
-  portal = await startPortal({
-    port: 0,
-    now: NOW,
-    seed: 5,
-    synthetic: { calendars: 2, eventsPerCalendar: 6 },
-  });
-  work = mkdtempSync(join(tmpdir(), "ecp-indexnow-build-"));
+  portal = await startSyntheticPortal(2, 6, { seed: 5 });
+  work = tempDir("ecp-indexnow-build-");
 }, 120_000);
 
-afterAll(async () => {
-  await portal.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => portal.close());
 
 describe("indexnow", () => {
   it("should publish the key file and list exactly the changed pages for IndexNow", async () => {

@@ -29,15 +29,17 @@ function item(day: number, overrides: Partial<BudgetItem> = {}): BudgetItem {
   };
 }
 
+/** `items` cut at the tests' clock to `maxBytes` with `fixedBytes` of the calendar's own; a shortened description takes `shortBytes`. */
+const fitted = (items: BudgetItem[], fixedBytes: number, maxBytes: number, shortBytes = 0) =>
+  fitToBudget({ items, fixedBytes, maxBytes, nowMs: NOW_MS, shortBytes: () => shortBytes });
+
 const kept = (items: readonly BudgetItem[], dropped: readonly boolean[]) =>
   items.filter((_, index) => !dropped[index]);
 
 describe("fitToBudget", () => {
   it("should leave a file that fits as it is", () => {
     const items = [item(1), item(2)];
-    expect(
-      fitToBudget({ items, fixedBytes: 500, maxBytes: 2500, nowMs: NOW_MS, shortBytes: () => 0 }),
-    ).toBeNull();
+    expect(fitted(items, 500, 2500)).toBeNull();
   });
 
   it("should cut the far future first, a whole start time at a time, and keep every cancellation", () => {
@@ -102,13 +104,7 @@ describe("fitToBudget", () => {
 
   it("should then cut the nearer future, then the past oldest first", () => {
     const items = [item(-20), item(-10), item(-1), item(5), item(6)];
-    const cut = fitToBudget({
-      items,
-      fixedBytes: 0,
-      maxBytes: 2000,
-      nowMs: NOW_MS,
-      shortBytes: () => 0,
-    });
+    const cut = fitted(items, 0, 2000);
     expect(cut?.dropped).toEqual([true, false, false, true, true]);
     expect(cut).toMatchObject({ droppedFuture: 2, droppedPast: 1, horizonMs: NOW_MS + 5 * DAY });
     expect(kept(items, cut?.dropped ?? []).map((i) => i.startMs)).toEqual([
@@ -129,13 +125,7 @@ describe("fitToBudget", () => {
       item(40, { cancelled: true }),
       item(150, { cancelled: true }),
     ];
-    const cut = fitToBudget({
-      items,
-      fixedBytes: 500,
-      maxBytes: 3600,
-      nowMs: NOW_MS,
-      shortBytes: () => 0,
-    });
+    const cut = fitted(items, 500, 3600);
     // Every other event goes first; then 150 days ahead, both of 40 days ahead
     // (one start time, at once) and 25 days over, before 3 days ahead.
     expect(cut?.dropped).toEqual([true, false, true, false, true, false, true, true, true]);
@@ -158,8 +148,7 @@ describe("fitToBudget", () => {
   it("should measure a cancellation's distance from now by its end when over, by its start when ahead", () => {
     /** Cancelled, ended `days` days ago. */
     const over = (days: number) => item(-days - 1, { cancelled: true, endMs: NOW_MS - days * DAY });
-    const cut = (items: BudgetItem[]) =>
-      fitToBudget({ items, fixedBytes: 0, maxBytes: 2000, nowMs: NOW_MS, shortBytes: () => 0 });
+    const cut = (items: BudgetItem[]) => fitted(items, 0, 2000);
     // Over 10 days ago is farther than 9 days ahead.
     expect(
       cut([over(10), item(1, { cancelled: true }), item(9, { cancelled: true })]),
@@ -191,13 +180,7 @@ describe("fitToBudget", () => {
       item(2, { cancelled: true }),
       item(3),
     ];
-    const cut = fitToBudget({
-      items,
-      fixedBytes: 0,
-      maxBytes: 2000,
-      nowMs: NOW_MS,
-      shortBytes: () => 600,
-    });
+    const cut = fitted(items, 0, 2000, 600);
     expect(cut).toMatchObject({
       dropped: [false, false, true],
       shortened: [true, false, false],
@@ -210,13 +193,7 @@ describe("fitToBudget", () => {
 
   it("should cut the last start time only down to one event", () => {
     const items = [item(1), item(1), item(1)];
-    const cut = fitToBudget({
-      items,
-      fixedBytes: 500,
-      maxBytes: 1500,
-      nowMs: NOW_MS,
-      shortBytes: () => 0,
-    });
+    const cut = fitted(items, 500, 1500);
     expect(cut).toMatchObject({
       dropped: [false, true, true],
       bytes: 1500,
@@ -232,13 +209,7 @@ describe("fitToBudget", () => {
       item(1, { cancelled: true }),
       item(30, { cancelled: true }),
     ];
-    const cut = fitToBudget({
-      items: [item(2), ...cancellations],
-      fixedBytes: 1500,
-      maxBytes: 2000,
-      nowMs: NOW_MS,
-      shortBytes: () => 0,
-    });
+    const cut = fitted([item(2), ...cancellations], 1500, 2000);
     expect(cut).toMatchObject({
       dropped: [true, false, true, true],
       bytes: 2500,
@@ -247,13 +218,7 @@ describe("fitToBudget", () => {
       droppedCancelledPast: 0,
       overBudget: true,
     });
-    const alone = fitToBudget({
-      items: [item(-3), item(-1), item(4)],
-      fixedBytes: 1500,
-      maxBytes: 1000,
-      nowMs: NOW_MS,
-      shortBytes: () => 0,
-    });
+    const alone = fitted([item(-3), item(-1), item(4)], 1500, 1000);
     // Without cancellations the last left is the most recent past event (the order of step 3).
     expect(alone).toMatchObject({ dropped: [true, false, true], bytes: 2500, overBudget: true });
   });

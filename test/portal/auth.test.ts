@@ -6,6 +6,7 @@ import { type RunningPortal, startPortal, type WireCalendar } from "../../src/po
 import { TokenStore } from "../../src/portal/token-store.ts";
 import { NOW } from "../helpers/clock.ts";
 import { call } from "../helpers/http-requests.ts";
+import { withPortal } from "../helpers/with-portal.ts";
 
 const OTHER_ORG = "riverside-library";
 
@@ -138,8 +139,7 @@ describe("portal organization isolation", () => {
 
 describe("portal auth modes", () => {
   it("should take the token from a named header with auth header:<Name>", async () => {
-    const portal = await startPortal({ port: 0, now: NOW, auth: "header:X-Api-Key" });
-    try {
+    await withPortal({ auth: "header:X-Api-Key" }, async (portal) => {
       const ok = await call(`${portal.url}/event-calendars`, {
         headers: { "x-api-key": portal.token },
       });
@@ -155,14 +155,11 @@ describe("portal auth modes", () => {
       });
       expect(wrong.status).toBe(401);
       expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
-    } finally {
-      await portal.close();
-    }
+    });
   });
 
   it("should take the token after another Authorization scheme with auth scheme:<Scheme>", async () => {
-    const portal = await startPortal({ port: 0, now: NOW, auth: "scheme:Token" });
-    try {
+    await withPortal({ auth: "scheme:Token" }, async (portal) => {
       const url = `${portal.url}/event-calendars`;
       const ok = await call(url, { headers: { authorization: `Token ${portal.token}` } });
       expect(ok.status).toBe(200);
@@ -172,14 +169,11 @@ describe("portal auth modes", () => {
       expect(bearer.headers["www-authenticate"]).toBe('Token realm="event-calendar"');
       const wrong = await call(url, { headers: { authorization: "Token nope" } });
       expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
-    } finally {
-      await portal.close();
-    }
+    });
   });
 
   it("should take the token from a query parameter with auth query:<name> and keep it out of links", async () => {
-    const portal = await startPortal({ port: 0, now: NOW, auth: "query:api_key" });
-    try {
+    await withPortal({ auth: "query:api_key" }, async (portal) => {
       const url = `${portal.url}/event-calendar/community/events?limit=5&api_key=${portal.token}`;
       const ok = await call(url);
       expect(ok.status).toBe(200);
@@ -191,9 +185,7 @@ describe("portal auth modes", () => {
       );
       const twice = await call(`${portal.url}/event-calendars?api_key=${portal.token}&api_key=x`);
       expect(twice.status).toBe(401);
-    } finally {
-      await portal.close();
-    }
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHostLimits } from "../../src/publish/host-limits.ts";
+import { checkHostLimits, type HostCheckInput } from "../../src/publish/host-limits.ts";
 import type { OutputCount } from "../../src/publish/output-files.ts";
 import { formatBuildReport } from "../../src/publish/report.ts";
 
@@ -15,6 +15,15 @@ function count(overrides: Partial<OutputCount> = {}): OutputCount {
   };
 }
 
+/** The check for Cloudflare Pages of a build that wrote `written` (and no event.ics unless `input` says). */
+const onCloudflare = (written: Partial<OutputCount>, input: Partial<HostCheckInput> = {}) =>
+  checkHostLimits({
+    target: "cloudflare-pages",
+    count: count(written),
+    eventIcsFiles: 0,
+    ...input,
+  });
+
 describe("checkHostLimits", () => {
   it("should say nothing for hosts without limits a site reaches", () => {
     for (const target of ["netlify", "s3", "static"] as const) {
@@ -26,79 +35,52 @@ describe("checkHostLimits", () => {
   });
 
   it("should show Cloudflare Pages' file and file size limits with the headroom", () => {
-    const check = checkHostLimits({ target: "cloudflare-pages", count: count(), eventIcsFiles: 0 });
+    const check = onCloudflare({});
     expect(check.line).toBe(
       "Cloudflare Pages: 540 of 20,000 files (paid plans 100,000), largest file 244.1 KB of 25 MiB",
     );
     expect(check.warnings).toEqual([]);
   });
 
-  it("should warn above the free plan's 20,000 files, naming the paid figure and what EVENT_ICS=inline saves", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 32_210 }),
-      eventIcsFiles: 10_000,
-    });
-    expect(check.warnings).toEqual([
+  it.each<[string, number, Partial<HostCheckInput>, string]>([
+    [
+      "the paid figure and what EVENT_ICS=inline saves",
+      32_210,
+      {},
       "32,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event).",
-    ]);
-  });
-
-  it("should name what EVENT_EMBEDS=off saves too, when the build wrote event cards", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 52_210 }),
-      eventIcsFiles: 10_000,
-      eventEmbedFiles: 20_000,
-    });
-    expect(check.warnings).toEqual([
+    ],
+    [
+      "what EVENT_EMBEDS=off saves too, when the build wrote event cards",
+      52_210,
+      { eventEmbedFiles: 20_000 },
       "52,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). EVENT_EMBEDS=off writes 20,000 fewer files (no card and oEmbed answer per event).",
-    ]);
-  });
-
-  it("should name what SHARE_CARDS=og saves when the share cards of Google's shapes are written", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 72_210 }),
-      eventIcsFiles: 10_000,
-      structuredDataCards: 30_000,
-    });
-    expect(check.warnings).toEqual([
+    ],
+    [
+      "what SHARE_CARDS=og saves when the share cards of Google's shapes are written",
+      72_210,
+      { structuredDataCards: 30_000 },
       "72,210 files: more than Cloudflare Pages takes on the free plan (20,000); paid plans take 100,000. EVENT_ICS=inline writes 10,000 fewer files (no event.ics per event). SHARE_CARDS=og writes 30,000 fewer files (one share card per event instead of four).",
-    ]);
+    ],
+  ])("should warn above the free plan's 20,000 files, naming %s", (_, files, extra, warning) => {
+    const check = onCloudflare({ files }, { eventIcsFiles: 10_000, ...extra });
+    expect(check.warnings).toEqual([warning]);
   });
 
   it("should warn when no plan takes the site, and when it nears the free plan's limit", () => {
-    const over = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 100_001 }),
-      eventIcsFiles: 0,
-    });
+    const over = onCloudflare({ files: 100_001 });
     expect(over.warnings).toEqual([
       "100,001 files: more than Cloudflare Pages takes on any plan (100,000; free plan 20,000).",
     ]);
-    const near = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ files: 19_000 }),
-      eventIcsFiles: 0,
-    });
+    const near = onCloudflare({ files: 19_000 });
     expect(near.warnings).toEqual([
       "19,000 files: close to the 20,000 Cloudflare Pages takes on the free plan.",
     ]);
-    expect(
-      checkHostLimits({
-        target: "cloudflare-pages",
-        count: count({ files: 18_000 }),
-        eventIcsFiles: 0,
-      }).warnings,
-    ).toEqual([]);
+    expect(onCloudflare({ files: 18_000 }).warnings).toEqual([]);
   });
 
   it("should name a file over Cloudflare Pages' 25 MiB", () => {
-    const check = checkHostLimits({
-      target: "cloudflare-pages",
-      count: count({ largestFile: { path: "pagefind/big.pf_index", bytes: 25 * MiB + 1 } }),
-      eventIcsFiles: 0,
+    const check = onCloudflare({
+      largestFile: { path: "pagefind/big.pf_index", bytes: 25 * MiB + 1 },
     });
     expect(check.warnings).toEqual([
       "pagefind/big.pf_index is 25.0 MB: Cloudflare Pages refuses files over 25 MiB.",

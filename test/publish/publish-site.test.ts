@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import type { RunningPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { type BuildMetrics, counter, meteredBuild } from "../helpers/metered-build.ts";
+import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * The publish step keeps each unchanged file as published (a hard link to
@@ -40,19 +41,11 @@ function editInPlace(path: string): void {
 }
 
 beforeAll(async () => {
-  portal = await startPortal({
-    port: 0,
-    now: NOW,
-    seed: 3,
-    synthetic: { calendars: 2, eventsPerCalendar: 6 },
-  });
-  work = mkdtempSync(join(tmpdir(), "ecp-publish-site-"));
+  portal = await startSyntheticPortal(2, 6, { seed: 3 });
+  work = tempDir("ecp-publish-site-");
 }, 120_000);
 
-afterAll(async () => {
-  await portal.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => portal.close());
 
 describe("publish-site", () => {
   it("should write again published files edited on disk to the same size, and read no other", async () => {

@@ -1,16 +1,7 @@
-import {
-  cpSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import type { RunningPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
 import {
@@ -20,6 +11,8 @@ import {
   type MeteredBuildOptions,
   meteredBuild,
 } from "../helpers/metered-build.ts";
+import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * A build split over machines (docs/performance.md, "A build over several
@@ -49,16 +42,15 @@ const options = (cache: string, extra: Partial<MeteredBuildOptions> = {}): Meter
 });
 
 beforeAll(async () => {
-  portal = await startPortal({ port: 0, now: NOW, seed: 1, synthetic: SYNTHETIC });
-  work = mkdtempSync(join(tmpdir(), "ecp-shards-"));
+  portal = await startSyntheticPortal(SYNTHETIC.calendars, SYNTHETIC.eventsPerCalendar, {
+    seed: 1,
+  });
+  work = tempDir("ecp-shards-");
   singleMetrics = await meteredBuild(join(work, "single"), options("cache-single"));
   single = await fileTree(join(work, "single"));
 });
 
-afterAll(async () => {
-  await portal.close();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => portal.close());
 
 interface SplitBuild {
   readonly shards: { folder: string; metrics: BuildMetrics; files: Map<string, string> }[];
@@ -253,21 +245,13 @@ describe("merging shards that were not built alike", () => {
   };
 
   beforeAll(async () => {
-    small = await startPortal({
-      port: 0,
-      now: NOW,
-      seed: 2,
-      synthetic: { calendars: 2, eventsPerCalendar: 8 },
-    });
-    area = mkdtempSync(join(tmpdir(), "ecp-shards-apart-"));
+    small = await startSyntheticPortal(2, 8, { seed: 2 });
+    area = tempDir("ecp-shards-apart-");
     await shard("a", "1/2");
     await shard("b", "2/2");
   }, 300_000);
 
-  afterAll(async () => {
-    await small.close();
-    rmSync(area, { recursive: true, force: true });
-  });
+  afterAll(() => small.close());
 
   it("should keep the settings that shape the output in each shard's record, and no secret", () => {
     const record = readFileSync(join(folder("b"), ".shard/shard.json"), "utf8");

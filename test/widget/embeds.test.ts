@@ -13,7 +13,7 @@ import {
 import { eventEmbedSnippets } from "../../src/widget/event-card/event-card-snippets.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW_DATETIME } from "../helpers/clock.ts";
-import { withNewDate } from "../helpers/events.ts";
+import { movedTo, withNewDate } from "../helpers/events.ts";
 import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
 
 /* The event card, the page of several calendars and the guide, as the build renders them. */
@@ -122,17 +122,7 @@ describe("event card", () => {
 
   it("should send the card of an event that moved to another calendar to its new page, without its old copy's cancellation", () => {
     const html = renderEventCard({
-      event: {
-        ...eventOf("e-dst"),
-        status: "cancelled",
-        history: {
-          uid: null,
-          previousStarts: [],
-          rescheduledAt: null,
-          newDate: false,
-          removed: { kind: "moved", calendarId: "culture", calendarName: "Culture" },
-        },
-      },
+      event: movedTo(eventOf("e-dst"), "culture", "Culture"),
       calendar: calendarOf("community"),
       ics: null,
       site: TEST_SITE,

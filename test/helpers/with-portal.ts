@@ -1,0 +1,18 @@
+import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
+import { NOW } from "./clock.ts";
+
+/**
+ * Runs `use` against the reference portal started with `options` on a free
+ * loopback port at the tests' clock, and stops the portal however `use` ends.
+ */
+export async function withPortal<T>(
+  options: PortalOptions,
+  use: (portal: RunningPortal) => Promise<T>,
+): Promise<T> {
+  const portal = await startPortal({ port: 0, now: NOW, ...options });
+  try {
+    return await use(portal);
+  } finally {
+    await portal.close();
+  }
+}
