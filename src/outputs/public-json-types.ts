@@ -119,6 +119,15 @@ export interface PublicManifest {
     readonly events: number;
     readonly url: string;
   }[];
+  /**
+   * A site of several sources (docs/sources.md): each organization's events,
+   * for the shrink guard; absent for a site of one portal.
+   */
+  readonly sources?: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly events: number;
+  }[];
   readonly totals: { readonly calendars: number; readonly events: number };
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
   readonly contentHash: string;

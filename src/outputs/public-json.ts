@@ -89,12 +89,31 @@ export class PublicJson {
       snapshotFetchedAt: snapshot.fetchedAt,
       siteUrl: site.url,
       calendars,
+      ...(snapshot.sources && { sources: this.#sourceCounts(snapshot.sources, calendars) }),
       totals: {
         calendars: calendars.length,
         events: calendars.reduce((sum, c) => sum + c.events, 0),
       },
       contentHash: `sha256-${hash.digest("hex")}`,
     };
+  }
+
+  /**
+   * Each organization's events: the sum of its calendars', an event listed in
+   * two of them counted in each, as the shrink guard compares them.
+   */
+  #sourceCounts(
+    sources: NonNullable<PortalSnapshot["sources"]>,
+    calendars: readonly { readonly id: string; readonly events: number }[],
+  ): NonNullable<PublicManifest["sources"]> {
+    const sourceOf = new Map(this.#snapshot.calendars.map((c) => [c.id, c.source]));
+    return sources.map((source) => ({
+      id: source.id,
+      name: source.name,
+      events: calendars
+        .filter((calendar) => sourceOf.get(calendar.id) === source.id)
+        .reduce((sum, calendar) => sum + calendar.events, 0),
+    }));
   }
 
   calendarsJson(): string {

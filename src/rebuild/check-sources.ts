@@ -194,8 +194,12 @@ function joinedCounts(
   sources: readonly SourceConfig[],
   checks: readonly SourceCheck[],
 ): SourcesCheckResult["counts"] {
-  const published = { calendars: new Map<string, number>(), sources: new Map<string, number>() };
-  const portal = { calendars: new Map<string, number>(), sources: new Map<string, number>() };
+  const tally = () => ({
+    calendars: new Map<string, number>(),
+    sources: new Map<string, { name: string; events: number }>(),
+  });
+  const published = tally();
+  const portal = tally();
   let counted = false;
   sources.forEach((source, index) => {
     const counts = checks[index]?.counts;
@@ -206,7 +210,7 @@ function joinedCounts(
       [portal, counts.portal],
     ] as const) {
       for (const [id, events] of map) side.calendars.set(id, events);
-      side.sources.set(source.id, sum([...map.values()]));
+      side.sources.set(source.id, { name: source.name, events: sum([...map.values()]) });
     }
   });
   return counted ? { published, portal } : null;

@@ -18,7 +18,7 @@ import { checkShrink, type ManifestCounts } from "../publish/shrink-guard.ts";
  */
 export interface ListCounts {
   readonly calendars: ReadonlyMap<string, number>;
-  readonly sources: ReadonlyMap<string, number> | null;
+  readonly sources: ReadonlyMap<string, { readonly name: string; readonly events: number }> | null;
 }
 
 export type ListShrink =
@@ -65,7 +65,7 @@ function asManifest(counts: ListCounts): ManifestCounts {
   return {
     calendars,
     ...(counts.sources
-      ? { sources: [...counts.sources].map(([id, events]) => ({ id, events })) }
+      ? { sources: [...counts.sources].map(([id, source]) => ({ id, ...source })) }
       : {}),
     totals: { events: calendars.reduce((sum, calendar) => sum + calendar.events, 0) },
   };

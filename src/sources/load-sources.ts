@@ -134,6 +134,7 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
       calendars: Object.freeze([...calendars.values()].sort(byName)),
       events: Object.freeze(joined.events),
       warnings: Object.freeze([...warnings, ...joined.warnings]),
+      sources: Object.freeze(sources.map((source) => ({ id: source.id, name: source.name }))),
     });
     const summaries = fetched.map(({ loaded }) => loaded.summary);
     return {

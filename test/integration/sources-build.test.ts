@@ -107,6 +107,22 @@ describe("a site of two organizations", () => {
     expect(calendarFile(both, "clubs~sport").length).toBeGreaterThan(0);
   });
 
+  it("should count each organization's events in the manifest, for the shrink guard", () => {
+    const manifest = JSON.parse(readFileSync(join(both.dir, "api/manifest.json"), "utf8")) as {
+      calendars: { id: string; events: number }[];
+      sources: { id: string; name: string; events: number }[];
+    };
+    const inSource = (id: string) =>
+      manifest.calendars
+        .filter((calendar) => calendar.id.startsWith(`${id}~`))
+        .reduce((sum, calendar) => sum + calendar.events, 0);
+    expect(manifest.sources).toEqual([
+      { id: "arts", name: "Arts Council", events: inSource("arts") },
+      { id: "clubs", name: "Sports Clubs", events: inSource("clubs") },
+    ]);
+    expect(inSource("clubs")).toBeGreaterThan(0);
+  });
+
   it("should publish every event once, the shared one with the UID it had before", () => {
     const all = uids(calendarFile(both));
     expect(new Set(all).size).toBe(all.length);

@@ -181,6 +181,22 @@ describe("check-sources", () => {
     expect(result.ok).toBe(false);
   });
 
+  it("should not request a build that the shrink guard would stop for one source's emptied lists", async () => {
+    const port = Number(new URL(portals[1]?.url ?? "").port);
+    await portals[1]?.close();
+    portals[1] = await startPortal({ host: "127.0.0.1", port, now: NOW, emptyLists: true });
+    env = { ...env, CLUBS_TOKEN: portals[1].token };
+    // The other organization grew: the site's total alone would hide the loss.
+    for (let n = 0; n < 5; n++) {
+      const template = first.events[n];
+      if (template) portals[0]?.addEvent({ ...template, id: `extra-${n}` });
+    }
+    await expect(
+      rebuildIfChanged({ config: sources(), published: site, nowMs: NOW_MS, hookUrl: hook.url }),
+    ).rejects.toThrow(/shrink guard would stop it: source "Sports Clubs"/);
+    expect(hook.calls).toEqual([]);
+  });
+
   it("should run from EVENT_SOURCES_FILE alone as npm run rebuild-if-changed", async () => {
     const run = await runScript("src/cli/rebuild-if-changed.ts", ["--published", site], {
       ...env,
