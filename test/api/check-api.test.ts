@@ -588,7 +588,10 @@ describe("checkApi with EVENT_SOURCES_FILE", () => {
 
   it("should name the source of each problem, on one line", async () => {
     const stray = { id: "clubs", name: "Sports Clubs", url: portal.url, tokenEnv: "CLUBS_TOKEN" };
-    writeFileSync(file, JSON.stringify([arts(), { ...stray, EVENT_API_CALENDARS: "sport,nowhere" }]));
+    writeFileSync(
+      file,
+      JSON.stringify([arts(), { ...stray, EVENT_API_CALENDARS: "sport,nowhere" }]),
+    );
     const { code, text } = await run({ ...env(), CLUBS_TOKEN: portal.token });
     // As for one portal, a calendar it cannot see is a problem, not a failure.
     expect(code).toBe(0);
