@@ -64,6 +64,11 @@ export interface PublicCategory {
 export interface PublicEvent {
   readonly id: string;
   readonly calendarId: string;
+  /**
+   * A site of several sources (docs/sources.md): the ids of the organizations
+   * that publish it, its own first; absent for a site of one portal.
+   */
+  readonly sources?: readonly string[];
   readonly title: string;
   /** ISO 8601 with the offset of `timeZone`. */
   readonly start: string;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { sourceIdsOf } from "../model/event-sources.ts";
 import { endedBefore } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
@@ -157,6 +158,8 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
   return {
     id: event.id,
     calendarId: event.calendarId,
+    // A site of several sources: the organizations that publish it (absent for one portal).
+    ...(event.source === undefined ? {} : { sources: sourceIdsOf(event) }),
     title: event.title,
     start: event.start,
     end: event.end,
