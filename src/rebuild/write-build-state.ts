@@ -75,8 +75,14 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     nextChange,
     feeds,
   });
-  // Validators and ids come from the portal: nothing of the token may pass.
-  const redact = createRedactor(options.api.token);
+  // Validators and ids come from the portal: nothing of the token may pass, nor of any source's.
+  const redactors = [
+    options.api.token,
+    ...(options.sources ?? []).flatMap((source) =>
+      source.kind === "portal" ? [source.config.token] : [],
+    ),
+  ].map(createRedactor);
+  const redact = (text: string) => redactors.reduce((result, each) => each(result), text);
   const written: string[] = [];
   for (const [path, text] of files) {
     const target = join(options.staging, ...path.split("/").filter(Boolean));

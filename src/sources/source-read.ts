@@ -11,7 +11,8 @@ export type SourceRead =
   | {
       readonly id: string;
       readonly kind: "portal";
-      readonly config: Pick<ApiConfig, "baseUrl" | "calendars" | "fieldMap">;
+      /** Its settings; its token only to be redacted from the state (src/rebuild/write-build-state.ts). */
+      readonly config: Pick<ApiConfig, "baseUrl" | "calendars" | "fieldMap" | "token">;
       readonly lists: PortalLists | null;
     }
   | {
