@@ -176,17 +176,20 @@ if (values.sources) {
       ],
     ],
   );
-  const phases = Object.keys(figures.several.warmPhases).filter(
-    (phase) => (figures.several.warmPhases[phase] ?? 0) >= 0.1,
-  );
-  console.log("  warm builds' phases (s):");
-  table(
-    ["build", ...phases],
-    (["one", "several"] as const).map((name) => [
-      name,
-      ...phases.map((phase) => (figures[name].warmPhases[phase] ?? 0).toFixed(2)),
-    ]),
-  );
+  for (const build of ["cold", "warm"] as const) {
+    const key = build === "cold" ? "coldPhases" : "warmPhases";
+    const phases = Object.keys(figures.several[key]).filter(
+      (phase) => (figures.several[key][phase] ?? 0) >= 0.1 || (figures.one[key][phase] ?? 0) >= 0.1,
+    );
+    console.log(`  ${build} builds' phases (s):`);
+    table(
+      ["build", ...phases],
+      (["one", "several"] as const).map((name) => [
+        name,
+        ...phases.map((phase) => (figures[name][key][phase] ?? 0).toFixed(2)),
+      ]),
+    );
+  }
   if (values.out) await writeFile(values.out, `${JSON.stringify(figures, null, 2)}\n`);
   process.exit(0);
 }

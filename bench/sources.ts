@@ -116,10 +116,11 @@ export async function benchSources(options: SourcesBenchOptions): Promise<Source
   }
 }
 
-/** Seconds of a cold and a warm build, and the warm build's phases (where the difference lies). */
+/** Seconds of a cold and a warm build, and each one's phases (where the difference lies). */
 export interface ColdAndWarm {
   readonly cold: number;
   readonly warm: number;
+  readonly coldPhases: Readonly<Record<string, number>>;
   readonly warmPhases: Readonly<Record<string, number>>;
 }
 
@@ -142,13 +143,15 @@ async function coldAndWarm(
   };
   const cold = await build("cold");
   const warm = await build("warm");
-  const phases = Object.entries(warm.metrics?.phases ?? {}).map(
-    ([phase, ms]) => [phase, round3(ms / 1000)] as const,
-  );
+  const phases = (run: BuildRun) =>
+    Object.fromEntries(
+      Object.entries(run.metrics?.phases ?? {}).map(([phase, ms]) => [phase, round3(ms / 1000)]),
+    );
   return {
     cold: round3(cold.wallSeconds),
     warm: round3(warm.wallSeconds),
-    warmPhases: Object.fromEntries(phases),
+    coldPhases: phases(cold),
+    warmPhases: phases(warm),
   };
 }
 
