@@ -12,6 +12,7 @@ import { fetchFloor, measureRenderFloor, type RenderFloor } from "./floors.ts";
 import { benchPortal } from "./portal.ts";
 import { benchSearchIndex, formatSearchIndexBench } from "./search-index.ts";
 import { benchShards, type ShardsFigures } from "./shards.ts";
+import { benchSources } from "./sources.ts";
 
 /**
  * `npm run bench`: cold, warm, changed (5% of events) and edited (one event)
@@ -74,6 +75,19 @@ const BENCH = defineCommand({
       default: "auto",
       meaning: "SHARE_CARDS for the builds (docs/share-cards.md)",
     },
+    sources: {
+      type: "string",
+      value: "<n>",
+      default: "",
+      meaning:
+        "instead of the sizes: n sources (EVENT_SOURCES_FILE) against one portal of as many events, cold and warm",
+    },
+    "source-events": {
+      type: "string",
+      value: "<n>",
+      default: "2000",
+      meaning: "with --sources: events per source (in 2 calendars)",
+    },
     shards: {
       type: "string",
       value: "<n,...>",
@@ -126,6 +140,59 @@ console.log(
       " ",
     )}, outputs on ${medium.name}, portal latency ${latencyMs} ms, ${maxConcurrency} requests at once, SHARE_CARDS=${shareCards}\n`,
 );
+
+if (values.sources) {
+  // Several organizations' cost (docs/sources.md): this section alone.
+  const count = positive("sources", values.sources);
+  if (count < 2 || count > 50) stopWithUsageError(BENCH, `--sources: 2 to 50, got ${count}`);
+  const figures = await benchSources({
+    sources: count,
+    eventsPerSource: positive("source-events", values["source-events"]),
+    calendarsPerSource: 2,
+    latencyMs,
+    maxConcurrency,
+    shareCards,
+    dir: medium.dir,
+    now: NOW,
+    siteUrl: SITE_URL,
+  });
+  section(
+    `Sources: ${figures.sources} of ${fmt(figures.events / figures.sources)} events against one portal of ${fmt(figures.events)}, ${medium.name}`,
+  );
+  table(
+    ["build", "one portal s", `${figures.sources} sources s`, "ratio"],
+    [
+      [
+        "cold",
+        figures.one.cold.toFixed(2),
+        figures.several.cold.toFixed(2),
+        figures.coldRatio.toFixed(2),
+      ],
+      [
+        "warm",
+        figures.one.warm.toFixed(2),
+        figures.several.warm.toFixed(2),
+        figures.warmRatio.toFixed(2),
+      ],
+    ],
+  );
+  for (const build of ["cold", "warm"] as const) {
+    const key = build === "cold" ? "coldPhases" : "warmPhases";
+    const phases = Object.keys(figures.several[key]).filter(
+      (phase) => (figures.several[key][phase] ?? 0) >= 0.1 || (figures.one[key][phase] ?? 0) >= 0.1,
+    );
+    console.log(`  ${build} builds' phases (s):`);
+    table(
+      ["build", ...phases],
+      (["one", "several"] as const).map((name) => [
+        name,
+        ...phases.map((phase) => (figures[name][key][phase] ?? 0).toFixed(2)),
+      ]),
+    );
+  }
+  if (values.out) await writeFile(values.out, `${JSON.stringify(figures, null, 2)}\n`);
+  process.exit(0);
+}
 
 const report: Record<string, unknown>[] = [];
 for (const size of sizes) report.push(await benchSize(size.calendars, size.eventsPerCalendar));

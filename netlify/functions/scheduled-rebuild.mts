@@ -1,4 +1,4 @@
-import { readApiConfig } from "../../src/config/api.ts";
+import { readPortalOrSources } from "../../src/config/build-config.ts";
 import { readShrinkGuardConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
@@ -15,7 +15,7 @@ import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
  *
  * Netlify stops the function after 30 seconds: the check gets 20 (state and
  * portal), the hook 5. The variables it reads must be set for the Functions
- * scope: EVENT_API_* (as for the build), SITE_URL and BUILD_HOOK_URL, and the
+ * scope: EVENT_API_* or EVENT_SOURCES_FILE and its sources' tokens (as for the build), SITE_URL and BUILD_HOOK_URL, and the
  * shrink guard's (SHRINK_GUARD_*, ALLOW_SHRINK) when they differ from the
  * defaults: a change the guard would stop requests no build.
  */
@@ -42,7 +42,7 @@ export default function scheduledRebuild(_request: Request): Promise<Response> {
       );
     }
     const result = await rebuildIfChanged({
-      config: readApiConfig(env),
+      config: readPortalOrSources(env),
       published,
       // The clock, unless SITE_NOW pins it (as for the build).
       nowMs: readSiteConfig(env).now.toMillis(),

@@ -14,14 +14,22 @@ import {
   settingsInEffect,
   shellBlock,
 } from "../check/settings-block.ts";
+import { sourceBlock } from "../check/source-block.ts";
 import { API_SETTINGS, type ApiConfig, readApiConfig } from "../config/api.ts";
 import { ENV_FILE_SETTINGS, loadEnvFile } from "../config/env-file.ts";
-import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
+import { readSiteConfig, SITE_SETTINGS, type SiteConfig } from "../config/site.ts";
+import {
+  type IcsSourceConfig,
+  readSources,
+  SOURCES_SETTINGS,
+  type SourcesConfig,
+} from "../config/sources.ts";
 import { AuthError } from "../errors.ts";
 import type { FieldMap } from "../model/field-map.ts";
 import { normalizeCalendar } from "../model/normalize-calendar.ts";
 import { proposeFieldMap, type UnmatchedEntry } from "../model/propose-field-map.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { loadIcsSource } from "../sources/ics-source.ts";
 import { defineCommand, readCommandLine } from "./command-line.ts";
 
 export interface Output {
@@ -47,10 +55,140 @@ const DETAILS_TOTAL = 12;
  */
 export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<number> {
   const say = (line = ""): void => void out.write(`${line}\n`);
+  try {
+    const sources = readSources(env);
+    const site = readSiteConfig(env);
+    if (sources) return await checkSourcesApi(sources, site, say);
+    return await checkPortalApi(readApiConfig(env), site, say, {
+      label: "check-api",
+      problem: (problem) => problem,
+      propose: (changes, state) => {
+        const settings = settingsInEffect(env, changes);
+        say();
+        say(
+          state === "failing"
+            ? "Settings found so far (check-api still fails with them, see below); shell form, then .env form:"
+            : state === "suggested"
+              ? "Suggested settings (those in effect work too); shell form, then .env form:"
+              : "Settings under which check-api passes; paste them into the shell, or save the second form as .env in the project folder:",
+        );
+        say();
+        say(shellBlock(settings));
+        say();
+        say(envFileBlock(settings));
+        say();
+      },
+    });
+  } catch (error) {
+    say(`check-api: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+/** How one portal's check speaks: of the site's portal, or of one source of several. */
+interface Presentation {
+  /** What starts its closing line: "check-api", or "check-api: source arts". */
+  readonly label: string;
+  /** A problem's line. */
+  readonly problem: (problem: string) => string;
+  /** Prints the settings that make it work: env lines, or the source's block. */
+  readonly propose: (
+    changes: Readonly<Record<string, string | null>>,
+    state: "failing" | "suggested" | "passing",
+  ) => void;
+}
+
+/**
+ * A site of several sources (EVENT_SOURCES_FILE, docs/sources.md): each
+ * source checked in turn, a portal as the site's one portal is, a feed by
+ * reading it as the build does; what a portal needs is proposed as its
+ * block of the file. Exit 0 only when every source works.
+ */
+async function checkSourcesApi(
+  sources: SourcesConfig,
+  site: SiteConfig,
+  say: (line?: string) => void,
+): Promise<number> {
+  const failing: string[] = [];
+  for (const source of sources.sources) {
+    say();
+    say(`Source ${source.id} (${source.name}):`);
+    const label = `check-api: source ${source.id}`;
+    const code =
+      source.kind === "ics"
+        ? await checkFeedApi(source, site, say, label)
+        : await checkPortalApi(source.api, site, say, {
+            label,
+            problem: (problem) => `source ${source.id}: ${problem}`,
+            propose: (changes, state) => {
+              say();
+              say(
+                state === "failing"
+                  ? `Its block found so far (it still fails with it, see below), for ${sources.file}:`
+                  : state === "suggested"
+                    ? `Its suggested block (the one in effect works too), for ${sources.file}:`
+                    : `Its block under which it passes; replace its block in ${sources.file} with:`,
+              );
+              say();
+              say(sourceBlock(source.entry, changes));
+              say();
+            },
+          });
+    if (code !== 0) failing.push(source.id);
+  }
+  say();
+  if (failing.length === 0) {
+    say(`OK: every source works (${sources.sources.length}).`);
+    return 0;
+  }
+  say(
+    `check-api: ${failing.length} of ${sources.sources.length} sources do not work yet: ${failing.join(", ")} (see each one's lines above).`,
+  );
+  return 1;
+}
+
+/** A partner's feed read as the build reads it (its own fetch, no last good data): its dates and warnings. */
+async function checkFeedApi(
+  source: IcsSourceConfig,
+  site: SiteConfig,
+  say: (line?: string) => void,
+  label: string,
+): Promise<number> {
+  try {
+    const { snapshot } = await loadIcsSource(
+      { ...source, allowStaleMs: null },
+      {
+        defaultTimeZone: site.timeZone,
+        now: site.now.toJSDate(),
+        sink: null,
+        pastDays: site.pastDays,
+      },
+    );
+    say(`Feed: ${snapshot.events.length} dates to publish.`);
+    for (const warning of snapshot.warnings.slice(0, 50))
+      say(`  - source ${source.id}: ${warning}`);
+    if (snapshot.events.length === 0) {
+      say(
+        `${label}: the feed holds no date to publish (from SITE_PAST_DAYS back to a year ahead).`,
+      );
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    say(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function checkPortalApi(
+  initial: ApiConfig,
+  site: SiteConfig,
+  say: (line?: string) => void,
+  how: Presentation,
+): Promise<number> {
   let client: PortalClient | null = null;
   try {
-    let config = readApiConfig(env);
-    const site = readSiteConfig(env);
+    let config = initial;
     const changes: Record<string, string | null> = {};
     say(`API: ${config.baseUrl} (token sent as ${formatAuth(config.auth)})`);
 
@@ -70,7 +208,7 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       if (!probe.found) {
         for (const line of otherAnswers(probe.rejections, first, error.status, redact)) say(line);
         say(
-          `check-api: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
+          `${how.label}: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
         );
         return 1;
       }
@@ -112,7 +250,7 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
     );
     if (selected.length === 0) {
       say(
-        "check-api: no calendars to publish; check EVENT_API_CALENDARS and the token's organization.",
+        `${how.label}: no calendars to publish; check EVENT_API_CALENDARS and the token's organization.`,
       );
       return 1;
     }
@@ -201,27 +339,17 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
           ? "No problems found."
           : "Every record can be read.",
     );
-    for (const problem of listed.slice(0, 50)) say(`  - ${problem}`);
+    for (const problem of listed.slice(0, 50)) say(`  - ${how.problem(problem)}`);
     if (listed.length > 50) say(`  ... and ${listed.length - 50} more`);
     if (changed) {
-      const settings = settingsInEffect(env, changes);
-      say();
-      say(
-        final.failures.length > 0
-          ? "Settings found so far (check-api still fails with them, see below); shell form, then .env form:"
-          : reasons.length === 0
-            ? "Suggested settings (those in effect work too); shell form, then .env form:"
-            : "Settings under which check-api passes; paste them into the shell, or save the second form as .env in the project folder:",
+      how.propose(
+        changes,
+        final.failures.length > 0 ? "failing" : reasons.length === 0 ? "suggested" : "passing",
       );
-      say();
-      say(shellBlock(settings));
-      say();
-      say(envFileBlock(settings));
-      say();
     }
     if (judged) {
       if (judged.listed > 0 && judged.publishable === 0) {
-        say(`check-api: no listed event can be published; the first: ${judged.lines[0]}.`);
+        say(`${how.label}: no listed event can be published; the first: ${judged.lines[0]}.`);
         return 1;
       }
       say(`OK: ${judged.publishable} of ${judged.listed} events can be published.`);
@@ -231,7 +359,7 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
     for (const reason of reasons) say(`  - ${reason}`);
     if (final.failures.length === 0) {
       say(
-        `check-api: the settings in effect do not work yet; with the settings above, ${final.usable} of ${final.listed} events can be published: apply them and run npm run check-api again.`,
+        `${how.label}: the settings in effect do not work yet; with the settings above, ${final.usable} of ${final.listed} events can be published: apply them and run npm run check-api again.`,
       );
       return 1;
     }
@@ -239,10 +367,10 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
       say("With the settings above, still:");
       for (const failure of final.failures) say(`  - ${failure}`);
     }
-    say(`check-api: ${final.failures[0]}`);
+    say(`${how.label}: ${final.failures[0]}`);
     return 1;
   } catch (error) {
-    say(`check-api: ${error instanceof Error ? error.message : String(error)}`);
+    say(`${how.label}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
     await client?.close();
@@ -403,9 +531,9 @@ function better(proposed: Evaluation, current: Evaluation): boolean {
 const CHECK_API = defineCommand({
   run: "npm run check-api",
   summary:
-    "Checks the API settings and finds the ones a differing portal needs (token placement, paging, field map), printed as one block to paste; names each record the build will skip or cut; exits 0 only when the settings in effect work.",
+    "Checks the API settings (or each source of EVENT_SOURCES_FILE) and finds the ones a differing portal needs (token placement, paging, field map), printed as one block to paste (or as the source's block of the file); names each record the build will skip or cut; exits 0 only when the settings in effect work.",
   options: {},
-  settings: [...API_SETTINGS, ...SITE_SETTINGS, ...ENV_FILE_SETTINGS],
+  settings: [...API_SETTINGS, ...SOURCES_SETTINGS, ...SITE_SETTINGS, ...ENV_FILE_SETTINGS],
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

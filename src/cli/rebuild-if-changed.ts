@@ -1,7 +1,9 @@
-import { API_SETTINGS, readApiConfig } from "../config/api.ts";
+import { API_SETTINGS } from "../config/api.ts";
+import { readPortalOrSources } from "../config/build-config.ts";
 import { envSettings } from "../config/env-settings.ts";
 import { readShrinkGuardConfig, SHRINK_GUARD_SETTINGS } from "../config/publish.ts";
 import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
+import { SOURCES_SETTINGS } from "../config/sources.ts";
 import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
 import { defineCommand } from "./command-line.ts";
 import { PUBLISHED_OPTION, publishedLocation } from "./published-option.ts";
@@ -9,7 +11,7 @@ import { runCli } from "./run.ts";
 
 /**
  * `npm run rebuild-if-changed [-- --published <folder or URL>]`: asks the
- * portal whether anything changed since the published build and POSTs
+ * portal, or each source of EVENT_SOURCES_FILE, whether anything changed since the published build and POSTs
  * BUILD_HOOK_URL if so (docs/deploy.md). Exit 0 whether or not it changed;
  * 1 with one line when it cannot tell, when the shrink guard would stop the
  * build (ALLOW_SHRINK=1 lets it through), or when the hook failed.
@@ -21,6 +23,7 @@ const REBUILD_IF_CHANGED = defineCommand({
   options: PUBLISHED_OPTION,
   settings: [
     ...API_SETTINGS,
+    ...SOURCES_SETTINGS,
     ...SITE_SETTINGS,
     ...SHRINK_GUARD_SETTINGS,
     // Read below, passed on as it is.
@@ -32,7 +35,7 @@ runCli(REBUILD_IF_CHANGED, async ({ values }) => {
   const site = readSiteConfig(process.env);
   const published = publishedLocation(values.published, process.env, "published site");
   const result = await rebuildIfChanged({
-    config: readApiConfig(process.env),
+    config: readPortalOrSources(process.env),
     published,
     nowMs: site.now.toMillis(),
     hookUrl: process.env.BUILD_HOOK_URL,

@@ -82,6 +82,7 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> 
         config: input.config,
         api: input.portal.recorded,
         lists,
+        sources: rendered.sources?.map((source) => source.read) ?? null,
         nextChange,
       });
       for (const path of paths) rewritten.add(path);

@@ -128,14 +128,28 @@ export function readPublishStepConfig(
  * likely a lost secret than a wish to publish demo events over the real ones,
  * so that combination stops the build; EVENT_API_URL=demo asks for it.
  */
-function readPortalSource(env: NodeJS.ProcessEnv, site: SiteConfig): PortalSource {
+/**
+ * What a command that reads the site's portals without building (the change
+ * check) is given: EVENT_SOURCES_FILE's sources, else the one portal of
+ * EVENT_API_URL; both set is refused, as by the build.
+ */
+export function readPortalOrSources(env: NodeJS.ProcessEnv): ApiConfig | SourcesConfig {
+  return readSourcesAlone(env) ?? readApiConfig(env);
+}
+
+function readSourcesAlone(env: NodeJS.ProcessEnv): SourcesConfig | null {
   const sources = readSources(env);
-  const configured = env.EVENT_API_URL?.trim();
-  if (sources && configured) {
+  if (sources && env.EVENT_API_URL?.trim()) {
     throw new ConfigError(
       `EVENT_SOURCES_FILE and EVENT_API_URL are both set: name the portal in the sources file (with "primary": true to keep its addresses), or unset one of them.`,
     );
   }
+  return sources;
+}
+
+function readPortalSource(env: NodeJS.ProcessEnv, site: SiteConfig): PortalSource {
+  const sources = readSourcesAlone(env);
+  const configured = env.EVENT_API_URL?.trim();
   if (sources) return { kind: "sources", sources, options: readApiOptions(env) };
   if (configured && configured !== "demo") return { kind: "portal", api: readApiConfig(env) };
   if (!configured && !LOOPBACK.has(new URL(site.url).hostname)) {

@@ -26,6 +26,8 @@ interface SourceBase {
    * its portal primary and keeps every address and UID.
    */
   readonly primary: boolean;
+  /** The source as the file writes it (no token: one is refused), for check-api's proposed block. */
+  readonly entry: Readonly<Record<string, unknown>>;
 }
 
 export interface PortalSourceConfig extends SourceBase {
@@ -158,7 +160,7 @@ function readSource(
   if (record.primary !== undefined && typeof record.primary !== "boolean") {
     at("primary", "expected true or false.");
   }
-  const base = { id, name, primary: record.primary === true };
+  const base = { id, name, primary: record.primary === true, entry: { ...record } };
   const settings: Record<string, string> = {};
   for (const key of SOURCE_KEYS) {
     const value = record[key];

@@ -246,4 +246,16 @@ export interface PortalSnapshot {
   readonly events: readonly CalendarEvent[];
   /** Human-readable warnings about skipped or repaired records. */
   readonly warnings: readonly string[];
+  /**
+   * A site of several sources (EVENT_SOURCES_FILE, docs/sources.md): the
+   * organizations, in the file's order; absent for a site of one portal.
+   */
+  readonly sources?: readonly SourceOrganization[];
+}
+
+/** One source of a site of several: the organization its calendars belong to. */
+export interface SourceOrganization {
+  /** The slug of its calendars' namespace (`<id>~<calendar>`) and of its page. */
+  readonly id: string;
+  readonly name: string;
 }

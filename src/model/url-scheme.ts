@@ -79,6 +79,10 @@ export const paths = {
   placePast: (key: string) => `/places/${key}/past/`,
   /** A series' page in its calendar: `key` is its URL segment already (src/series/series-key.ts). */
   series: (calendarId: string, key: string) => `/calendars/${segment(calendarId)}/series/${key}/`,
+  /** The organizations of a site of several sources (docs/sources.md): only then. */
+  organizations: () => "/organizations/",
+  /** An organization's page, its calendars, events and files: `sourceId` is a slug. */
+  organization: (sourceId: string) => `/organizations/${segment(sourceId)}/`,
   /** Every upcoming event, 20 a page (`page/2/`...). */
   events: () => "/events/",
   /** Page `n` of a paged list whose first page is `first`. */
@@ -182,6 +186,8 @@ export type FeedScope =
   | CalendarCategoryScope
   /** A place with a page (src/places): `id` is its key. */
   | { readonly kind: "place"; readonly id: string; readonly name: string }
+  /** An organization of a site of several sources: `id` is its source's id. */
+  | { readonly kind: "organization"; readonly id: string; readonly name: string }
   /** A series (src/series): `id` is its key in its calendar. */
   | {
       readonly kind: "series";
@@ -238,6 +244,7 @@ function scopePagePath(scope: FeedScope): string {
   if (scope.kind === "calendarCategory")
     return paths.search({ calendar: scope.calendarId, category: scope.categoryId });
   if (scope.kind === "place") return paths.place(scope.id);
+  if (scope.kind === "organization") return paths.organization(scope.id);
   if (scope.kind === "series") return paths.series(scope.calendarId, scope.id);
   return paths.home();
 }

@@ -1,8 +1,9 @@
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { sourceIdsOf } from "../model/event-sources.ts";
 import { PerEvent } from "../model/per-event.ts";
-import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
+import type { Calendar, CalendarEvent, Category, SourceOrganization } from "../model/types.ts";
 import { type CalendarCategoryScope, type FeedScope, scopeFormats } from "../model/url-scheme.ts";
 import type { PlaceIndex } from "../places/place-index.ts";
 import type { SeriesIndex } from "../series/series-index.ts";
@@ -49,6 +50,8 @@ export interface FeedData {
   readonly removed: readonly CalendarEvent[];
   /** Change announcements, newest first (src/changes). */
   readonly announcements: readonly Announcement[];
+  /** A site of several sources: its organizations, each a scope with files (docs/sources.md). */
+  readonly sources?: readonly SourceOrganization[];
   /** The places and series with pages (src/places, src/series): each is a scope too. */
   readonly views?: { readonly places?: PlaceIndex; readonly series?: SeriesIndex };
 }
@@ -105,6 +108,8 @@ export class FeedScopes {
       if (place) keys.push(scopeKey(place.scope));
       const dates = series?.of(event);
       if (dates) keys.push(scopeKey(dates.scope));
+      for (const id of sourceIdsOf(event))
+        keys.push(scopeKey({ kind: "organization", id, name: "" }));
       return keys;
     };
     for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
@@ -125,6 +130,9 @@ export class FeedScopes {
       ...this.#pairsWithFiles(deleted, categories),
       ...(places?.all ?? []).map((place) => place.scope),
       ...(series?.all ?? []).map((dates) => dates.scope),
+      ...(data.sources ?? []).map(
+        (source): FeedScope => ({ kind: "organization", id: source.id, name: source.name }),
+      ),
     ];
     for (const place of places?.all ?? []) {
       const address = place.place.address?.formatted;
@@ -144,7 +152,7 @@ export class FeedScopes {
 
   /** The announcements of a scope's feeds, newest first. */
   announcements(scope: FeedScope): readonly Announcement[] {
-    if (scope.kind !== "place" && scope.kind !== "series") {
+    if (scope.kind !== "place" && scope.kind !== "series" && scope.kind !== "organization") {
       return announcementsInScope(this.data.announcements, scope);
     }
     if (this.data.announcements.length === 0) return [];

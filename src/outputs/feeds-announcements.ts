@@ -29,8 +29,9 @@ export function announcementsInScope(
   const inCategory = (a: Announcement, id: string) => a.categories.some((c) => c.id === id);
   if (scope.kind === "calendar") return announcements.filter((a) => a.calendarId === scope.id);
   if (scope.kind === "category") return announcements.filter((a) => inCategory(a, scope.id));
-  // A place's and a series' events are known to their scopes only (feed-scopes.ts picks theirs).
-  if (scope.kind === "place" || scope.kind === "series") return [];
+  // A place's, a series' and an organization's events are known to their scopes only
+  // (feed-scopes.ts picks theirs).
+  if (scope.kind === "place" || scope.kind === "series" || scope.kind === "organization") return [];
   return announcements.filter(
     (a) => a.calendarId === scope.calendarId && inCategory(a, scope.categoryId),
   );

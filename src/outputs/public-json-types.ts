@@ -69,6 +69,11 @@ export type PublicAccessFeature = { readonly feature: AccessFeatureId } | { read
 export interface PublicEvent {
   readonly id: string;
   readonly calendarId: string;
+  /**
+   * A site of several sources (docs/sources.md): the ids of the organizations
+   * that publish it, its own first; absent for a site of one portal.
+   */
+  readonly sources?: readonly string[];
   readonly title: string;
   /** ISO 8601 with the offset of `timeZone`. */
   readonly start: string;
@@ -128,6 +133,15 @@ export interface PublicManifest {
     readonly name: string;
     readonly events: number;
     readonly url: string;
+  }[];
+  /**
+   * A site of several sources (docs/sources.md): each organization's events,
+   * for the shrink guard; absent for a site of one portal.
+   */
+  readonly sources?: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly events: number;
   }[];
   readonly totals: { readonly calendars: number; readonly events: number };
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */

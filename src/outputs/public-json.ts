@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { sourceIdsOf } from "../model/event-sources.ts";
 import { endedBefore } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
@@ -89,12 +90,31 @@ export class PublicJson {
       snapshotFetchedAt: snapshot.fetchedAt,
       siteUrl: site.url,
       calendars,
+      ...(snapshot.sources && { sources: this.#sourceCounts(snapshot.sources, calendars) }),
       totals: {
         calendars: calendars.length,
         events: calendars.reduce((sum, c) => sum + c.events, 0),
       },
       contentHash: `sha256-${hash.digest("hex")}`,
     };
+  }
+
+  /**
+   * Each organization's events: the sum of its calendars', an event listed in
+   * two of them counted in each, as the shrink guard compares them.
+   */
+  #sourceCounts(
+    sources: NonNullable<PortalSnapshot["sources"]>,
+    calendars: readonly { readonly id: string; readonly events: number }[],
+  ): NonNullable<PublicManifest["sources"]> {
+    const sourceOf = new Map(this.#snapshot.calendars.map((c) => [c.id, c.source]));
+    return sources.map((source) => ({
+      id: source.id,
+      name: source.name,
+      events: calendars
+        .filter((calendar) => sourceOf.get(calendar.id) === source.id)
+        .reduce((sum, calendar) => sum + calendar.events, 0),
+    }));
   }
 
   calendarsJson(): string {
@@ -138,6 +158,8 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
   return {
     id: event.id,
     calendarId: event.calendarId,
+    // A site of several sources: the organizations that publish it (absent for one portal).
+    ...(event.source === undefined ? {} : { sources: sourceIdsOf(event) }),
     title: event.title,
     start: event.start,
     end: event.end,

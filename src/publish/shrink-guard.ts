@@ -13,13 +13,18 @@ import { PublishError } from "../errors.ts";
  * vanish. Intended removals pass when allowed for that one build.
  */
 
+/** A calendar's or a source's events, as the manifest counts them. */
+interface Counted {
+  readonly id: string;
+  readonly name?: string;
+  readonly events: number;
+}
+
 /** The parts of /api/manifest.json (docs/public-json.md) the guard compares. */
 export interface ManifestCounts {
-  readonly calendars: readonly {
-    readonly id: string;
-    readonly name?: string;
-    readonly events: number;
-  }[];
+  readonly calendars: readonly Counted[];
+  /** A site of several sources (docs/sources.md): each organization's events. */
+  readonly sources?: readonly Counted[];
   readonly totals: { readonly events: number };
 }
 
@@ -41,6 +46,9 @@ export interface ShrinkCheck {
  * Compares two manifests. Blocks (throws PublishError) when, unless allowed:
  * - the site had events and now has none;
  * - the total drops by more than maxDropShare and by at least minDropEvents;
+ * - in a site of several sources, one source's events do (or all of them
+ *   vanish): one organization's portal losing its events is caught even
+ *   when the others grew enough to hide it in the total;
  * - a calendar that had at least minDropEvents events vanished or became empty
  *   (its subscribers would lose every event).
  * Smaller per-calendar drops and vanished small calendars are warnings.
@@ -54,17 +62,21 @@ export function checkShrink(input: ShrinkCheckInput): ShrinkCheck {
     return { status: "first-build", previousEvents: null, nextEvents, warnings: [] };
 
   const previousEvents = previous.totals.events;
-  const dropped = previousEvents - nextEvents;
-  const share = previousEvents > 0 ? dropped / previousEvents : 0;
   const blockers: string[] = [];
   const warnings: string[] = [];
 
+  const limits = { maxDropShare, minDropEvents };
+  const total = drop("events", previousEvents, nextEvents, limits);
   if (previousEvents > 0 && nextEvents === 0) {
     blockers.push(`the site would have no events (it had ${previousEvents})`);
-  } else if (share > maxDropShare && dropped >= minDropEvents) {
-    blockers.push(
-      `events would drop from ${previousEvents} to ${nextEvents} (-${dropped}, ${percent(share)}; the limit is ${percent(maxDropShare)})`,
-    );
+  } else if (total) blockers.push(total);
+  // A source that left the file on purpose is not counted: it has no entry in the next manifest.
+  const nextSources = new Map(next.sources?.map((source) => [source.id, source]));
+  for (const before of next.sources ? (previous.sources ?? []) : []) {
+    const after = nextSources.get(before.id);
+    const label = `source ${JSON.stringify(before.name ?? before.id)}`;
+    const finding = after && drop(`${label}'s events`, before.events, after.events, limits);
+    if (finding) blockers.push(finding);
   }
 
   const nextById = new Map(next.calendars.map((calendar) => [calendar.id, calendar]));
@@ -101,6 +113,19 @@ export function checkShrink(input: ShrinkCheckInput): ShrinkCheck {
   );
 }
 
+/** "<what> would drop from 100 to 40 (...)" when that is more than the limits allow, else null. */
+function drop(
+  what: string,
+  before: number,
+  after: number,
+  limits: { readonly maxDropShare: number; readonly minDropEvents: number },
+): string | null {
+  const dropped = before - after;
+  const share = before > 0 ? dropped / before : 0;
+  if (share <= limits.maxDropShare || dropped < limits.minDropEvents) return null;
+  return `${what} would drop from ${before} to ${after} (-${dropped}, ${percent(share)}; the limit is ${percent(limits.maxDropShare)})`;
+}
+
 /** Validates parsed JSON as a manifest; returns null (with the reason) when it is not one. */
 export function parseManifestCounts(
   value: unknown,
@@ -112,19 +137,29 @@ export function parseManifestCounts(
     return { problem: "totals.events is missing" };
   }
   if (!Array.isArray(record.calendars)) return { problem: "calendars is missing" };
-  const calendars: { id: string; name?: string; events: number }[] = [];
-  for (const entry of record.calendars as unknown[]) {
-    const calendar = entry as Record<string, unknown> | null;
-    if (!calendar || typeof calendar.id !== "string" || !isCount(calendar.events)) {
-      return { problem: "a calendar entry lacks id or events" };
-    }
-    calendars.push({
-      id: calendar.id,
-      ...(typeof calendar.name === "string" ? { name: calendar.name } : {}),
-      events: calendar.events,
+  const calendars = countedList(record.calendars);
+  if (!calendars) return { problem: "a calendar entry lacks id or events" };
+  const sources = record.sources === undefined ? undefined : countedList(record.sources);
+  if (sources === null) return { problem: "a sources entry lacks id or events" };
+  return {
+    manifest: { calendars, ...(sources ? { sources } : {}), totals: { events: totals.events } },
+  };
+}
+
+/** Entries of {id, name?, events}; null when one is not. */
+function countedList(value: unknown): Counted[] | null {
+  if (!Array.isArray(value)) return null;
+  const list: Counted[] = [];
+  for (const entry of value as unknown[]) {
+    const item = entry as Record<string, unknown> | null;
+    if (!item || typeof item.id !== "string" || !isCount(item.events)) return null;
+    list.push({
+      id: item.id,
+      ...(typeof item.name === "string" ? { name: item.name } : {}),
+      events: item.events,
     });
   }
-  return { manifest: { calendars, totals: { events: totals.events } } };
+  return list;
 }
 
 function isCount(value: unknown): value is number {

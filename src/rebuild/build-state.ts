@@ -3,7 +3,9 @@ import type { PortalLists, RecordedPage } from "../api/list-recorder.ts";
 import { listFingerprint, type Pair } from "../api/list-versions.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { isPlainObject } from "../model/field-map.ts";
-import { paths } from "../model/url-scheme.ts";
+import { paths, sourceCalendarId } from "../model/url-scheme.ts";
+import type { FeedValidators } from "../sources/feed-fetch.ts";
+import type { SourceRead } from "../sources/source-read.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
 
 /**
@@ -39,14 +41,14 @@ export interface BuildState {
    * before (src/rebuild/check-portal.ts still reads those).
    */
   readonly api: ApiSettingsHashes | string;
-  /** Null when the build used cached data (EVENT_API_ALLOW_STALE): the next check rebuilds. */
-  readonly portal: {
-    readonly calendarList: {
-      readonly pages: readonly RecordedPage[];
-      readonly calendars: Readonly<Record<string, string>>;
-    };
-    readonly calendars: readonly PublishedCalendar[];
-  } | null;
+  /**
+   * Null when the build used cached data (EVENT_API_ALLOW_STALE): the next
+   * check rebuilds; null too in a site of several sources, whose lists are
+   * each source's (`sources`).
+   */
+  readonly portal: PortalState | null;
+  /** A site of several sources (docs/sources.md): each one's lists, in the file's order. */
+  readonly sources?: readonly SourceState[];
   readonly nextChange: {
     readonly at: string;
     readonly reason: string;
@@ -57,6 +59,35 @@ export interface BuildState {
   readonly feeds: Readonly<Record<string, string>>;
   /** Only in states written by earlier versions: now in manifest.json. */
   readonly feedsChanged?: readonly string[];
+}
+
+export interface PortalState {
+  readonly calendarList: {
+    readonly pages: readonly RecordedPage[];
+    readonly calendars: Readonly<Record<string, string>>;
+  };
+  readonly calendars: readonly PublishedCalendar[];
+}
+
+/** What the build read of one source, for the check to compare with. */
+export type SourceState = PortalSourceState | FeedSourceState;
+
+export interface PortalSourceState {
+  readonly id: string;
+  readonly kind: "portal";
+  /** Hashes of the source's URL, calendars and field map, as `api` for one portal. */
+  readonly api: ApiSettingsHashes;
+  /** Null when the source's last good data was used: the next check rebuilds. */
+  readonly portal: PortalState | null;
+}
+
+export interface FeedSourceState {
+  readonly id: string;
+  readonly kind: "ics";
+  /** Hash of the feed's address: it may hold a private key, and the state is public. */
+  readonly url: string;
+  /** Null when the feed's last good data was used: the next check rebuilds. */
+  readonly feed: FeedValidators | null;
 }
 
 export interface CalendarVersions {
@@ -104,7 +135,7 @@ export function differingApiSettings(published: BuildState["api"], config: ApiSe
   ];
 }
 
-function hash(value: unknown): string {
+export function hash(value: unknown): string {
   return `sha256-${createHash("sha256").update(JSON.stringify(value)).digest("hex")}`;
 }
 
@@ -112,6 +143,8 @@ export interface ComposeInput {
   readonly siteUrl: string;
   readonly config: ApiConfig;
   readonly lists: PortalLists | null;
+  /** A site of several sources: what each one gave (null: one portal). */
+  readonly sources?: readonly SourceRead[] | null;
   readonly nextChange: NextChange | null;
   readonly feeds: Readonly<Record<string, string>>;
 }
@@ -119,32 +152,28 @@ export interface ComposeInput {
 /** The state and the versions files, as site-relative path -> JSON text. */
 export function composeBuildState(input: ComposeInput): Map<string, string> {
   const files = new Map<string, string>();
-  let portal: BuildState["portal"] = null;
-  if (input.lists) {
-    const calendars = Object.entries(input.lists.calendars).map(([id, recorded]) => {
-      const pairs = recorded.pairs.flat();
-      const versions: CalendarVersions = {
-        version: BUILD_STATE_VERSION,
-        calendar: id,
-        pages: recorded.pairs,
-      };
-      files.set(paths.buildStateCalendar(id), `${JSON.stringify(versions)}\n`);
-      return {
-        id,
-        events: new Set(pairs.map(([eventId]) => eventId)).size,
-        fingerprint: listFingerprint(pairs),
-        pages: recorded.pages,
-        versions: paths.buildStateCalendar(id),
-      };
-    });
-    portal = { calendarList: input.lists.calendarList, calendars };
-  }
+  const portal = input.lists && composePortal(input.lists, files, (id) => id);
+  const sources = input.sources?.map((source): SourceState => {
+    if (source.kind === "ics") {
+      return { id: source.id, kind: "ics", url: hash(source.url), feed: source.feed };
+    }
+    // A source's versions files are named in its namespace, primary or not: two
+    // sources may both have a calendar "community".
+    const namespaced = (id: string) => sourceCalendarId(source.id, id);
+    return {
+      id: source.id,
+      kind: "portal",
+      api: apiSettingsHashes(source.config),
+      portal: source.lists && composePortal(source.lists, files, namespaced),
+    };
+  });
   const next = input.nextChange;
   const state: BuildState = {
     version: BUILD_STATE_VERSION,
     siteUrl: input.siteUrl,
     api: apiSettingsHashes(input.config),
     portal,
+    ...(sources ? { sources } : {}),
     nextChange: next && {
       at: isoSeconds(next.at),
       reason: next.reason,
@@ -155,6 +184,32 @@ export function composeBuildState(input: ComposeInput): Map<string, string> {
   };
   files.set(paths.buildState(), `${JSON.stringify(state, null, 1)}\n`);
   return files;
+}
+
+/** One portal's lists as the state records them; each calendar's versions go into `files`. */
+function composePortal(
+  lists: PortalLists,
+  files: Map<string, string>,
+  fileId: (calendarId: string) => string,
+): PortalState {
+  const calendars = Object.entries(lists.calendars).map(([id, recorded]) => {
+    const pairs = recorded.pairs.flat();
+    const versions: CalendarVersions = {
+      version: BUILD_STATE_VERSION,
+      calendar: id,
+      pages: recorded.pairs,
+    };
+    const path = paths.buildStateCalendar(fileId(id));
+    files.set(path, `${JSON.stringify(versions)}\n`);
+    return {
+      id,
+      events: new Set(pairs.map(([eventId]) => eventId)).size,
+      fingerprint: listFingerprint(pairs),
+      pages: recorded.pages,
+      versions: path,
+    };
+  });
+  return { calendarList: lists.calendarList, calendars };
 }
 
 /** Checks the shape the check relies on; the message says what is wrong. */
@@ -176,24 +231,14 @@ export function parseBuildState(value: unknown): BuildState | string {
   }
   if (typeof value.siteUrl !== "string") return "no siteUrl";
   if (value.portal !== null) {
-    const portal = value.portal;
-    if (
-      !isPlainObject(portal) ||
-      !isPlainObject(portal.calendarList) ||
-      !Array.isArray(portal.calendars)
-    )
-      return "portal is malformed";
-    if (!validPages(portal.calendarList.pages) || !isPlainObject(portal.calendarList.calendars))
-      return "portal.calendarList is malformed";
-    for (const calendar of portal.calendars as unknown[]) {
-      if (
-        !isPlainObject(calendar) ||
-        typeof calendar.id !== "string" ||
-        typeof calendar.fingerprint !== "string" ||
-        typeof calendar.versions !== "string" ||
-        !validPages(calendar.pages)
-      )
-        return "portal.calendars is malformed";
+    const problem = portalProblem(value.portal);
+    if (problem) return `portal${problem}`;
+  }
+  if (value.sources !== undefined) {
+    if (!Array.isArray(value.sources)) return "sources is malformed";
+    for (const source of value.sources as unknown[]) {
+      const problem = sourceProblem(source);
+      if (problem) return `sources: ${problem}`;
     }
   }
   const next = value.nextChange;
@@ -204,6 +249,52 @@ export function parseBuildState(value: unknown): BuildState | string {
     return "feedsChanged is malformed";
   }
   return value as unknown as BuildState;
+}
+
+/** What is wrong with a recorded portal's lists (" is malformed"...), or null. */
+function portalProblem(portal: unknown): string | null {
+  if (
+    !isPlainObject(portal) ||
+    !isPlainObject(portal.calendarList) ||
+    !Array.isArray(portal.calendars)
+  )
+    return " is malformed";
+  if (!validPages(portal.calendarList.pages) || !isPlainObject(portal.calendarList.calendars))
+    return ".calendarList is malformed";
+  for (const calendar of portal.calendars as unknown[]) {
+    if (
+      !isPlainObject(calendar) ||
+      typeof calendar.id !== "string" ||
+      typeof calendar.fingerprint !== "string" ||
+      typeof calendar.versions !== "string" ||
+      !validPages(calendar.pages)
+    )
+      return ".calendars is malformed";
+  }
+  return null;
+}
+
+function sourceProblem(source: unknown): string | null {
+  if (!isPlainObject(source) || typeof source.id !== "string") return "a source has no id";
+  if (source.kind === "portal") {
+    const api = source.api;
+    if (!isPlainObject(api) || typeof api.url !== "string") return `source ${source.id}: no api`;
+    const problem = source.portal === null ? null : portalProblem(source.portal);
+    return problem && `source ${source.id}: portal${problem}`;
+  }
+  if (source.kind === "ics") {
+    const feed = source.feed;
+    const valid =
+      feed === null ||
+      (isPlainObject(feed) &&
+        typeof feed.digest === "string" &&
+        (feed.etag === null || typeof feed.etag === "string") &&
+        (feed.lastModified === null || typeof feed.lastModified === "string"));
+    return typeof source.url === "string" && valid
+      ? null
+      : `source ${source.id}: feed is malformed`;
+  }
+  return `source ${source.id}: unknown kind`;
 }
 
 export function parseCalendarVersions(value: unknown): CalendarVersions | string {

@@ -4,7 +4,7 @@ import { PortalClient } from "../api/portal-client.ts";
 import type { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
-import { type BuildState, differingApiSettings, type PublishedCalendar } from "./build-state.ts";
+import { differingApiSettings, type PortalState, type PublishedCalendar } from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import type { ListCounts } from "./list-shrink.ts";
 import { walkList } from "./list-walk.ts";
@@ -44,6 +44,11 @@ export interface CheckResult {
 export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
   const { config } = options;
   const state = await readBuildState(options.published);
+  if (state.sources) {
+    throw new PublisherError(
+      "The published site was built from several sources (EVENT_SOURCES_FILE) and this check reads one portal (EVENT_API_URL): give the check the same settings as the build.",
+    );
+  }
   const differing = differingApiSettings(state.api, config);
   if (differing.length > 0) {
     const which = differing.length === 1 ? `another ${differing[0]}` : `other ${orList(differing)}`;
@@ -63,28 +68,56 @@ export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
     changes.push("the published site was built from cached data while the portal was unavailable");
     return { changed: true, changes, requests: 0, notModified: 0, counts: null };
   }
-
-  const client = new PortalClient(config, { signal: options.signal });
-  let compared: Awaited<ReturnType<typeof comparePortal>>;
-  try {
-    compared = await comparePortal(client, config, state, options.published);
-    changes.unshift(...compared.changes);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
-  const published = recordedCounts(state);
+  const lists = await checkPortalLists(config, state.portal, options);
+  changes.unshift(...lists.changes);
+  const published = recordedCounts(state.portal);
   return {
     changed: changes.length > 0,
     changes,
-    requests: client.stats.requests,
-    notModified: client.stats.notModified,
-    counts: published && { published, portal: compared.counts },
+    requests: lists.requests,
+    notModified: lists.notModified,
+    counts: published && {
+      published: { calendars: published, sources: null },
+      portal: { calendars: lists.counts, sources: null },
+    },
   };
 }
 
+/** What one portal's lists say now against those recorded. */
+export interface PortalListsCheck {
+  readonly changes: readonly string[];
+  /** Events per calendar (by the portal's own ids) in the lists now. */
+  readonly counts: ReadonlyMap<string, number>;
+  readonly requests: number;
+  readonly notModified: number;
+}
+
+/**
+ * Reads one portal's lists again against those the build recorded: the
+ * check of a site of one portal, and of each portal of a site of several
+ * (check-sources.ts).
+ */
+export async function checkPortalLists(
+  config: ApiConfig,
+  portal: PortalState,
+  options: Pick<CheckOptions, "published" | "signal">,
+): Promise<PortalListsCheck> {
+  const client = new PortalClient(config, { signal: options.signal });
+  try {
+    const compared = await comparePortal(client, config, portal, options.published);
+    return {
+      ...compared,
+      requests: client.stats.requests,
+      notModified: client.stats.notModified,
+    };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
 /** The events per calendar the build state recorded; null for a state without them. */
-function recordedCounts(state: BuildState): ListCounts | null {
-  const calendars = state.portal?.calendars ?? [];
+export function recordedCounts(portal: PortalState): Map<string, number> | null {
+  const { calendars } = portal;
   const counted = calendars.every(
     (calendar) => Number.isInteger(calendar.events) && calendar.events >= 0,
   );
@@ -94,10 +127,9 @@ function recordedCounts(state: BuildState): ListCounts | null {
 async function comparePortal(
   client: PortalClient,
   config: ApiConfig,
-  state: BuildState,
+  portal: PortalState,
   published: PublishedSite,
-): Promise<{ changes: string[]; counts: ListCounts }> {
-  const portal = state.portal as NonNullable<BuildState["portal"]>;
+): Promise<{ changes: string[]; counts: Map<string, number> }> {
   const recordedVersions = portal.calendarList.calendars;
   const listPages = await walkList(
     client,
@@ -166,7 +198,7 @@ function items(page: WalkedPage): readonly unknown[] {
 }
 
 /** "A, B or C". */
-function orList(items: readonly string[]): string {
+export function orList(items: readonly string[]): string {
   return items.length <= 1
     ? (items[0] ?? "")
     : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;

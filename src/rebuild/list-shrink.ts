@@ -12,8 +12,14 @@ import { checkShrink, type ManifestCounts } from "../publish/shrink-guard.ts";
  * state recorded, and requests no build the guard would stop.
  */
 
-/** Calendar id -> events its list holds (ids counted once, as the build state counts them). */
-export type ListCounts = ReadonlyMap<string, number>;
+/**
+ * Calendar id -> events its list holds (ids counted once, as the build state
+ * counts them), and in a site of several sources, source id -> its events.
+ */
+export interface ListCounts {
+  readonly calendars: ReadonlyMap<string, number>;
+  readonly sources: ReadonlyMap<string, { readonly name: string; readonly events: number }> | null;
+}
 
 export type ListShrink =
   | { readonly verdict: "passes" }
@@ -55,9 +61,12 @@ export function judgeListShrink(
 }
 
 function asManifest(counts: ListCounts): ManifestCounts {
-  const calendars = [...counts].map(([id, events]) => ({ id, events }));
+  const calendars = [...counts.calendars].map(([id, events]) => ({ id, events }));
   return {
     calendars,
+    ...(counts.sources
+      ? { sources: [...counts.sources].map(([id, source]) => ({ id, ...source })) }
+      : {}),
     totals: { events: calendars.reduce((sum, calendar) => sum + calendar.events, 0) },
   };
 }

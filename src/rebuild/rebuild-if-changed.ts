@@ -1,14 +1,17 @@
 import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { readShrinkGuardConfig, type ShrinkGuardConfig } from "../config/publish.ts";
+import type { SourcesConfig } from "../config/sources.ts";
 import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
+import { checkSources, type SourcesCheckResult } from "./check-sources.ts";
 import { judgeListShrink, type ListShrink } from "./list-shrink.ts";
 import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**
- * `npm run rebuild-if-changed` and the scheduled function: check the portal
- * against the published build state and POST the build hook only when they differ.
+ * `npm run rebuild-if-changed` and the scheduled function: check the portal,
+ * or every source of a site of several (check-sources.ts), against the
+ * published build state and POST the build hook only when they differ.
  * The last line starts with "unchanged" or "changed"; a check that cannot
  * tell throws a PublisherError (one line, exit 1) and calls no hook, and so
  * does a change the shrink guard would not publish (list-shrink.ts): the
@@ -18,7 +21,8 @@ import { triggerRebuild } from "./trigger-rebuild.ts";
  */
 
 export interface RebuildIfChangedOptions {
-  readonly config: ApiConfig;
+  /** The one portal's settings, or EVENT_SOURCES_FILE's sources (each checked on its own). */
+  readonly config: ApiConfig | SourcesConfig;
   /** The published site: its output folder or its address. */
   readonly published: string;
   readonly nowMs: number;
@@ -35,7 +39,7 @@ export interface RebuildIfChangedOptions {
 
 export interface RebuildIfChangedResult {
   readonly changed: boolean;
-  /** False only when a change was found and the hook refused or failed. */
+  /** False when a change was found and the hook refused or failed, or a source could not be checked. */
   readonly ok: boolean;
   readonly requested: boolean;
   readonly lines: readonly string[];
@@ -54,17 +58,21 @@ export async function rebuildIfChanged(
     options.log?.(line);
   };
   const signal = options.deadlineMs ? AbortSignal.timeout(options.deadlineMs) : undefined;
-  let check: Awaited<ReturnType<typeof checkPortal>>;
+  const { config } = options;
+  const several = "sources" in config;
+  let check: SourcesCheckResult;
   try {
-    check = await checkPortal({
-      config: options.config,
+    const common = {
       published: new PublishedSite(options.published, {
         ...(options.deadlineMs ? { timeoutMs: Math.min(options.deadlineMs / 2, 10_000) } : {}),
         signal,
       }),
       nowMs: options.nowMs,
       signal,
-    });
+    };
+    check = several
+      ? await checkSources({ ...common, sources: config })
+      : { ...(await checkPortal({ ...common, config })), failures: [] };
   } catch (error) {
     if (signal?.aborted) {
       throw new PublisherError(
@@ -75,17 +83,23 @@ export async function rebuildIfChanged(
     throw error;
   }
   const seconds = (performance.now() - started) / 1000;
-  say(
-    `portal: ${check.requests} list requests, ${check.notModified} answered 304 Not Modified, ${seconds.toFixed(2)} s`,
-  );
+  const counted = `${check.requests} list requests, ${check.notModified} answered 304 Not Modified, ${seconds.toFixed(2)} s`;
+  say(several ? `sources: ${config.sources.length}, ${counted}` : `portal: ${counted}`);
+  // A source that could not be checked is said, and the run ends in error; the others' changes still count.
+  for (const failure of check.failures) say(failure);
+  const checked = check.failures.length === 0;
   const base = {
     requests: check.requests,
     notModified: check.notModified,
     seconds,
   };
   if (!check.changed) {
-    say("unchanged: the portal shows what the published site was built from");
-    return { ...base, changed: false, ok: true, requested: false, lines };
+    say(
+      several
+        ? `unchanged: ${checked ? "every source shows" : "the sources checked show"} what the published site was built from`
+        : "unchanged: the portal shows what the published site was built from",
+    );
+    return { ...base, changed: false, ok: checked, requested: false, lines };
   }
   const what = check.changes.join("; ");
   const shrink: ListShrink = check.counts
@@ -97,26 +111,26 @@ export async function rebuildIfChanged(
     : { verdict: "passes" };
   if (shrink.verdict === "stops") {
     throw new PublisherError(
-      `No build requested, because the shrink guard would stop it: ${shrink.reason}; the portal's lists hold ${shrink.portalEvents} events where the published site has ${shrink.publishedEvents}. Check EVENT_API_TOKEN and the portal, or, if the events really were removed, allow it once with ALLOW_SHRINK=1 (docs/deploy.md, "Shrink guard").`,
+      `No build requested, because the shrink guard would stop it: ${shrink.reason}; the ${several ? "sources'" : "portal's"} lists hold ${shrink.portalEvents} events where the published site has ${shrink.publishedEvents}. Check ${several ? "the sources' tokens and portals" : "EVENT_API_TOKEN and the portal"}, or, if the events really were removed, allow it once with ALLOW_SHRINK=1 (docs/deploy.md, "Shrink guard").`,
     );
   }
   const allowed = shrink.verdict === "allowed";
   if (!options.hookUrl?.trim()) {
     say(`changed: ${what}; BUILD_HOOK_URL is not set, so no rebuild was requested`);
-    return { ...base, changed: true, ok: true, requested: false, lines };
+    return { ...base, changed: true, ok: checked, requested: false, lines };
   }
   const hook = await triggerRebuild({
     hookUrl: options.hookUrl,
     fetch: options.fetch,
     timeoutMs: options.hookTimeoutMs,
-    title: `Portal changed: ${what}`.slice(0, 200),
+    title: `${several ? "Sources" : "Portal"} changed: ${what}`.slice(0, 200),
     // The build must publish what the check let through, or it stops at the guard.
     allowShrink: allowed,
     log: () => undefined,
   });
   if (hook.ok) {
     say(`changed: ${what}; rebuild requested${allowed ? " with ALLOW_SHRINK=1" : ""}`);
-    return { ...base, changed: true, ok: true, requested: true, lines };
+    return { ...base, changed: true, ok: checked, requested: true, lines };
   }
   say(`changed: ${what}; rebuild NOT requested: ${hook.message}`);
   return { ...base, changed: true, ok: false, requested: false, lines };

@@ -7,6 +7,7 @@ import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
+import type { SourceRead } from "../sources/source-read.ts";
 import { composeBuildState } from "./build-state.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
 import { readBuildState } from "./read-build-state.ts";
@@ -40,6 +41,8 @@ export interface WriteBuildStateOptions {
   readonly api: ApiConfig;
   /** The lists as fetched (src/snapshot); null when built from the stale cache. */
   readonly lists: PortalLists | null;
+  /** A site of several sources: what each one gave (null: one portal). */
+  readonly sources?: readonly SourceRead[] | null;
   /**
    * When the published site next changes by date alone (nextDateChange, from
    * what the site publishes and the changes' state): worked out by the
@@ -68,11 +71,18 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     siteUrl: site.url,
     config: options.api,
     lists,
+    sources: options.sources,
     nextChange,
     feeds,
   });
-  // Validators and ids come from the portal: nothing of the token may pass.
-  const redact = createRedactor(options.api.token);
+  // Validators and ids come from the portal: nothing of the token may pass, nor of any source's.
+  const redactors = [
+    options.api.token,
+    ...(options.sources ?? []).flatMap((source) =>
+      source.kind === "portal" ? [source.config.token] : [],
+    ),
+  ].map(createRedactor);
+  const redact = (text: string) => redactors.reduce((result, each) => each(result), text);
   const written: string[] = [];
   for (const [path, text] of files) {
     const target = join(options.staging, ...path.split("/").filter(Boolean));
@@ -89,9 +99,21 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     ? `next date-relative change ${isoSeconds(nextChange.at)}, rebuild due ${isoSeconds(nextChange.rebuildAt)} (${nextChange.rebuildReason})`
     : "no date-relative change ahead";
   log(
-    `build state: ${paths.buildState().slice(1)}${lists ? "" : " (built from cached data)"}; ${when}; ${feedsChanged.length} of ${Object.keys(feeds).length} feeds changed`,
+    `build state: ${paths.buildState().slice(1)}${stateNote(lists, options.sources)}; ${when}; ${feedsChanged.length} of ${Object.keys(feeds).length} feeds changed`,
   );
   return written;
+}
+
+/** Which data the state says the site was built from, when not all fresh. */
+function stateNote(
+  lists: PortalLists | null,
+  sources: readonly SourceRead[] | null | undefined,
+): string {
+  if (!sources) return lists ? "" : " (built from cached data)";
+  const stale = sources.filter((s) => (s.kind === "ics" ? s.feed : s.lists) === null);
+  return stale.length > 0
+    ? ` (${stale.map((s) => s.id).join(", ")} from their last good data)`
+    : "";
 }
 
 /** Writes a new file in place of `path`: a link to a published file keeps its bytes. */

@@ -1,4 +1,5 @@
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { sourceIdsOf } from "../model/event-sources.ts";
 import { validEventTimes } from "../model/event-times.ts";
 import type { AttendanceMode, Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
@@ -36,6 +37,7 @@ export interface SearchRecord {
 /** The filter names of the index, as the search page's URL parameters use them. */
 const SEARCH_FILTERS = {
   calendar: "calendar",
+  organization: "organization",
   category: "category",
   place: "place",
   attendance: "attendance",
@@ -123,6 +125,10 @@ export function searchRecords(
         filters: {
           // In each calendar it is listed in (docs/sources.md, "Each event once").
           [SEARCH_FILTERS.calendar]: calendarIdsOf(event),
+          // A site of several sources: each organization that publishes it (none for one portal).
+          ...(event.source === undefined
+            ? {}
+            : { [SEARCH_FILTERS.organization]: sourceIdsOf(event) }),
           [SEARCH_FILTERS.category]: [...new Set(event.categories.map((c) => c.id))],
           [SEARCH_FILTERS.place]: place ? [place] : [],
           [SEARCH_FILTERS.attendance]: [...ATTENDANCE_VALUES[event.attendanceMode]],

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { sourceIdsOf } from "../model/event-sources.ts";
 import {
   endedBefore,
   endedFrom,
@@ -22,6 +23,7 @@ import { PlaceIndex } from "../places/place-index.ts";
 import { type PlacePageOf, placePages } from "../places/place-pages.ts";
 import { SeriesIndex } from "../series/series-index.ts";
 import { type SeriesPage, seriesPages } from "../series/series-pages.ts";
+import { type OrganizationSummary, organizationSummaries } from "./organizations.ts";
 
 /**
  * Everything the page templates iterate over, derived once per build from the
@@ -93,6 +95,8 @@ export interface EventPage {
   readonly event: CalendarEvent;
   readonly calendar: Calendar;
   readonly path: string;
+  /** The organizations that publish it, in a site of several sources; absent otherwise. */
+  readonly publishedBy?: readonly OrganizationSummary[];
   readonly isPast: boolean;
 }
 
@@ -133,7 +137,16 @@ export interface SiteViews {
   /** Series, and the series of each event (src/series). */
   readonly series: SeriesIndex;
   readonly seriesPages: readonly SeriesPage[];
+  /** A site of several sources: each organization (none for a site of one portal). */
+  readonly organizations: readonly OrganizationSummary[];
+  /** Each organization's pages of upcoming events (/organizations/{id}/, page/2/...). */
+  readonly organizationPages: readonly OrganizationPage[];
+  /** The page listing the organizations: one when there are several, else none. */
+  readonly organizationIndex: readonly { readonly path: string }[];
 }
+
+/** A page of an organization's upcoming events. */
+export type OrganizationPage = DayListPage & { readonly summary: OrganizationSummary };
 
 /** A page of a place's upcoming or past events (/places/{key}/, page/2/, past/...). */
 export type PlacePage = DayListPage & PlacePageOf;
@@ -199,6 +212,8 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
   );
   const listed = (list: readonly CalendarEvent[]) =>
     options.collapseSeries ? series.collapse(list) : list;
+  const organizations = organizationSummaries(snapshot.sources ?? [], calendars);
+  const organizationsById = new Map(organizations.map((o) => [o.organization.id, o]));
 
   return {
     events,
@@ -225,7 +240,17 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     eventPages: events.flatMap((event) => {
       const calendar = calendarsById.get(event.calendarId);
       if (!calendar) return [];
-      return [{ event, calendar, path: paths.event(calendar.id, event.id), isPast: isPast(event) }];
+      const path = paths.event(calendar.id, event.id);
+      const publishedBy = sourceIdsOf(event).flatMap((id) => organizationsById.get(id) ?? []);
+      return [
+        {
+          event,
+          calendar,
+          path,
+          ...(publishedBy.length ? { publishedBy } : {}),
+          isPast: isPast(event),
+        },
+      ];
     }),
     places,
     placePages: placePages(
@@ -235,6 +260,14 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
     ),
     series,
     seriesPages: seriesPages(series, calendarsById),
+    organizations,
+    organizationPages: organizations.flatMap((summary) =>
+      dayListPages(listed(summary.upcoming), summary.path, options.timeZone, days).map((page) => ({
+        ...page,
+        summary,
+      })),
+    ),
+    organizationIndex: organizations.length > 1 ? [{ path: paths.organizations() }] : [],
   };
 }
 

@@ -10,6 +10,7 @@ import type { PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
 import type { FetchedPortal } from "../snapshot/load-snapshot.ts";
 import type { ProgressSink } from "../snapshot/progress.ts";
+import { type FeedResponse, type FeedValidators, fetchFeed } from "./feed-fetch.ts";
 
 /**
  * A partner without a portal: its iCalendar feed (RFC 5545) read as one
@@ -51,10 +52,15 @@ const DAY_MS = 86_400_000;
 /** The one calendar a feed is: its source's namespace makes it `<source>~events`. */
 export const ICS_CALENDAR_ID = "events";
 
+/** A feed as fetched, with the validators the build state records (null: its last good data). */
+export interface FetchedFeed extends FetchedPortal {
+  readonly feed: FeedValidators | null;
+}
+
 export async function loadIcsSource(
   source: IcsSourceConfig,
   options: IcsLoadOptions,
-): Promise<FetchedPortal> {
+): Promise<FetchedFeed> {
   const started = performance.now();
   const store = new ResponseCache(source.cacheDir, (text) => text);
   const key = `ics snapshot ${createHash("sha256").update(source.url).digest("hex")} ${options.defaultTimeZone}`;
@@ -72,9 +78,10 @@ export async function loadIcsSource(
       stale,
     };
   };
-  let text: string;
+  let fetched: Extract<FeedResponse, { notModified: false }>;
   try {
-    text = await fetchFeed(source, options.signal);
+    // Asked without validators, the feed always sends its body.
+    fetched = (await fetchFeed(source, { signal: options.signal })) as typeof fetched;
   } catch (error) {
     if (!(error instanceof ApiUnavailableError) || source.allowStaleMs === null) throw error;
     const stored = store.get<PortalSnapshot>(key);
@@ -85,8 +92,9 @@ export async function loadIcsSource(
     const notice = `${named}: ${error.message.replace(/\.$/, "")}; using its data from ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago).`;
     options.sink?.write(`\n!!! ${notice}\n`);
     const snapshot = { ...stored.value, warnings: [...stored.value.warnings, notice] };
-    return { snapshot, lists: null, summary: summary(snapshot, true) };
+    return { snapshot, lists: null, feed: null, summary: summary(snapshot, true) };
   }
+  const { text } = fetched;
   const warnings: string[] = [];
   const records = feedRecords(text, options, (message) => warnings.push(message));
   const snapshot = normalizeSnapshot(
@@ -104,38 +112,7 @@ export async function loadIcsSource(
     { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: options.defaultTimeZone },
   );
   await store.set(key, snapshot);
-  return { snapshot, lists: null, summary: summary(snapshot, false) };
-}
-
-/** The feed's text, within its size and time; unreachable or refused is ApiUnavailableError. */
-async function fetchFeed(source: IcsSourceConfig, signal?: AbortSignal): Promise<string> {
-  const timeout = AbortSignal.timeout(source.timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(source.url, {
-      headers: { accept: "text/calendar" },
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-  } catch {
-    // The address may hold a private key: it is never printed.
-    throw new ApiUnavailableError("the feed could not be reached.");
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new ApiUnavailableError(`the feed answered HTTP ${response.status}.`, response.status);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > source.maxBytes) {
-      throw new ApiUnavailableError(
-        `the feed is larger than ${source.maxBytes} bytes (EVENT_API_MAX_RESPONSE_SIZE).`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return { snapshot, lists: null, feed: fetched.validators, summary: summary(snapshot, false) };
 }
 
 /** Each VEVENT, and each date of a recurring one in the window, as a wire record. */

@@ -12,6 +12,7 @@ import {
 } from "../snapshot/load-snapshot.ts";
 import { loadIcsSource } from "./ics-source.ts";
 import { sameEvents } from "./same-events.ts";
+import type { SourceRead } from "./source-read.ts";
 
 /**
  * A site of several sources (EVENT_SOURCES_FILE, docs/sources.md): each
@@ -41,6 +42,8 @@ export interface SourceOutcome {
   readonly events: number;
   /** The summary line of its fetch. */
   readonly line: string;
+  /** What the build state records of it (src/rebuild/build-state.ts). */
+  readonly read: SourceRead;
 }
 
 export interface FetchedSources extends FetchedPortal {
@@ -66,20 +69,23 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
               signal: options.signal,
               pastDays: options.pastDays,
             })
-          : await loadSnapshot({
-              ...options,
-              config: source.api,
-              source: { id: source.id, name: source.name },
-              onEvent:
-                onEvent &&
-                ((event, calendars) =>
-                  onEvent(namespace.event(event), calendars.map(namespace.calendar))),
-              onListed: (events) => {
-                listed += events - (listedBy.get(source.id) ?? 0);
-                listedBy.set(source.id, events);
-                options.onListed?.(listed);
-              },
-            });
+          : {
+              feed: null,
+              ...(await loadSnapshot({
+                ...options,
+                config: source.api,
+                source: { id: source.id, name: source.name },
+                onEvent:
+                  onEvent &&
+                  ((event, calendars) =>
+                    onEvent(namespace.event(event), calendars.map(namespace.calendar))),
+                onListed: (events) => {
+                  listed += events - (listedBy.get(source.id) ?? 0);
+                  listedBy.set(source.id, events);
+                  options.onListed?.(listed);
+                },
+              })),
+            };
       return { source, namespace, loaded };
     }),
   );
@@ -114,6 +120,10 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
         fetchedAt: snapshot.fetchedAt,
         events: snapshot.events.length,
         line: loaded.summary.line,
+        read:
+          source.kind === "ics"
+            ? { id: source.id, kind: "ics", url: source.url, feed: loaded.feed }
+            : { id: source.id, kind: "portal", config: source.api, lists: loaded.lists },
       });
     }
     const joined = sameEvents(events.sort(byStart), sources, (warning) => warnings.push(warning));
@@ -124,6 +134,7 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
       calendars: Object.freeze([...calendars.values()].sort(byName)),
       events: Object.freeze(joined.events),
       warnings: Object.freeze([...warnings, ...joined.warnings]),
+      sources: Object.freeze(sources.map((source) => ({ id: source.id, name: source.name }))),
     });
     const summaries = fetched.map(({ loaded }) => loaded.summary);
     return {

@@ -507,3 +507,98 @@ describe("checkApi against a portal in another dialect", () => {
     }
   });
 });
+
+describe("checkApi with EVENT_SOURCES_FILE", () => {
+  let variant: RunningPortal;
+  const work = mkdtempSync(join(tmpdir(), "ecp-check-api-sources-"));
+  const file = join(work, "sources.json");
+  let feedUrl = "";
+  beforeAll(async () => {
+    variant = await dialectPortal("variant");
+    const feed = await serveOnLoopback((_request, response) => {
+      response.writeHead(200, { "content-type": "text/calendar" });
+      response.end(
+        [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "PRODID:-//Choir//Agenda//EN",
+          "BEGIN:VEVENT",
+          "UID:concert@choir.example",
+          "DTSTAMP:20260101T000000Z",
+          "SUMMARY:Spring concert",
+          "DTSTART:20260501T180000Z",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ].join("\r\n"),
+      );
+    });
+    feedUrl = `${feed.origin}/agenda.ics`;
+  });
+  afterAll(async () => {
+    await variant.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const env = (): NodeJS.ProcessEnv => ({
+    EVENT_SOURCES_FILE: file,
+    ARTS_TOKEN: portal.token,
+    CLUBS_TOKEN: variant.token,
+    EVENT_API_CACHE_DIR: join(work, "cache"),
+    SITE_NOW: NOW,
+    SITE_TIMEZONE: "Europe/Amsterdam",
+  });
+  const arts = () => ({
+    id: "arts",
+    name: "Arts Council",
+    url: portal.url,
+    tokenEnv: "ARTS_TOKEN",
+  });
+  const choir = () => ({ id: "choir", name: "City Choir", ics: feedUrl });
+
+  it("should check every source, propose the block of the one that needs settings, and pass once it is pasted", async () => {
+    const clubs = { id: "clubs", name: "Sports Clubs", url: variant.url, tokenEnv: "CLUBS_TOKEN" };
+    writeFileSync(file, JSON.stringify([arts(), clubs, choir()]));
+    const first = await run(env());
+    expect(first.code).toBe(1);
+    expect(first.text).toContain("Source arts (Arts Council):");
+    expect(first.text).toContain("Source choir (City Choir):\nFeed: 1 dates to publish.");
+    expect(first.text).toMatch(
+      /^check-api: source clubs: the settings in effect do not work yet; with the settings above/m,
+    );
+    expect(first.text.trim().split("\n").at(-1)).toBe(
+      "check-api: 1 of 3 sources do not work yet: clubs (see each one's lines above).",
+    );
+    expect(first.text).not.toContain(variant.token);
+    expect(first.text).not.toContain(portal.token);
+    // No env lines for a source: its block of the file.
+    expect(first.text).not.toMatch(/^export /m);
+    const block = first.text.match(/replace its block in .+ with:\n\n(\{\n[\s\S]*?\n\})\n/)?.[1];
+    const proposed = JSON.parse(block ?? "null") as Record<string, unknown>;
+    expect(proposed).toMatchObject({
+      ...clubs,
+      EVENT_API_AUTH: "header:X-Api-Key",
+      EVENT_API_FIELD_MAP: { event: expect.objectContaining({ start: "dateFrom" }) },
+    });
+
+    writeFileSync(file, JSON.stringify([arts(), proposed, choir()]));
+    const second = await run(env());
+    expect(second.text.trim().split("\n").at(-1)).toBe("OK: every source works (3).");
+    expect(second.code).toBe(0);
+  });
+
+  it("should name the source of each problem, on one line", async () => {
+    const stray = { id: "clubs", name: "Sports Clubs", url: portal.url, tokenEnv: "CLUBS_TOKEN" };
+    writeFileSync(
+      file,
+      JSON.stringify([arts(), { ...stray, EVENT_API_CALENDARS: "sport,nowhere" }]),
+    );
+    const { code, text } = await run({ ...env(), CLUBS_TOKEN: portal.token });
+    // As for one portal, a calendar it cannot see is a problem, not a failure.
+    expect(code).toBe(0);
+    expect(text).toContain(
+      '  - source clubs: calendar "nowhere" (EVENT_API_CALENDARS) is not available to this organization',
+    );
+    expect(text.trim().split("\n").at(-1)).toBe("OK: every source works (2).");
+  });
+});

@@ -3,10 +3,12 @@ import { join } from "node:path";
 import { readApiConfig } from "../../src/config/api.ts";
 import { readPublishConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
+import type { SourcesConfig } from "../../src/config/sources.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
 import { nextDateChange } from "../../src/rebuild/next-change.ts";
 import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
+import { loadSources } from "../../src/sources/load-sources.ts";
 import { NOW } from "./clock.ts";
 import { DEMO_SITE_URL } from "./demo-expectations.ts";
 
@@ -49,6 +51,36 @@ export async function publishState(
     api: config,
     lists,
     nextChange: nextDateChange(snapshot, siteConfig, publishConfig.dateDelayMs),
+    log: () => undefined,
+  });
+  return site;
+}
+
+/** As publishState, for a site of several sources (EVENT_SOURCES_FILE) fetched as the build fetches them. */
+export async function publishSourcesState(sources: SourcesConfig, dir: string): Promise<string> {
+  const site = join(dir, "_site");
+  mkdirSync(join(site, "api"), { recursive: true });
+  const fetched = await loadSources({
+    sources,
+    defaultTimeZone: "Europe/Amsterdam",
+    now: new Date(NOW),
+    sink: null,
+  });
+  const siteConfig = readSiteConfig({ SITE_NOW: NOW, SITE_URL: DEMO_SITE_URL });
+  const publishConfig = readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, DEMO_SITE_URL);
+  writeFileSync(
+    join(site, "api", "manifest.json"),
+    new PublicJson(fetched.snapshot, siteConfig).manifestJson(),
+  );
+  await writeBuildState({
+    staging: site,
+    written: [],
+    output: site,
+    config: { site: siteConfig, publish: publishConfig },
+    api: readApiConfig({ EVENT_API_URL: "https://sources.invalid", EVENT_API_TOKEN: "-" }),
+    lists: null,
+    sources: fetched.sources.map((source) => source.read),
+    nextChange: nextDateChange(fetched.snapshot, siteConfig, publishConfig.dateDelayMs),
     log: () => undefined,
   });
   return site;

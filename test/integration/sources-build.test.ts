@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
@@ -7,6 +7,7 @@ import { NOW } from "../helpers/clock.ts";
 import { type BuiltSite, buildSite, DEMO_SITE_URL } from "../helpers/demo-build.ts";
 import { demoPart, startingBetween } from "../helpers/demo-parts.ts";
 import { icalJsEvents } from "../helpers/ics-readers.ts";
+import { jsonFeedProblems } from "../helpers/json-feed-spec.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
@@ -43,6 +44,9 @@ describe("a site of two organizations", () => {
   let aloneShared: string | undefined;
   let aloneCommunity: string[] = [];
   let both: BuiltSite;
+  /** Whether the site of one source had an index of organizations, and its organization's page. */
+  let aloneIndex = true;
+  let aloneOrganization = false;
 
   const build = (sources: readonly object[]) => {
     writeFileSync(file, JSON.stringify(sources));
@@ -84,6 +88,8 @@ describe("a site of two organizations", () => {
     expect(alone.status, alone.log).toBe(0);
     aloneShared = uidOfShared(alone);
     aloneCommunity = uids(calendarFile(alone, "arts~community"));
+    aloneIndex = existsSync(join(alone.dir, "organizations/index.html"));
+    aloneOrganization = existsSync(join(alone.dir, "organizations/arts/index.html"));
     both = await build([arts(), clubs()]);
     expect(both.status, both.log).toBe(0);
   });
@@ -105,6 +111,22 @@ describe("a site of two organizations", () => {
       "clubs~sport",
     ]);
     expect(calendarFile(both, "clubs~sport").length).toBeGreaterThan(0);
+  });
+
+  it("should count each organization's events in the manifest, for the shrink guard", () => {
+    const manifest = JSON.parse(readFileSync(join(both.dir, "api/manifest.json"), "utf8")) as {
+      calendars: { id: string; events: number }[];
+      sources: { id: string; name: string; events: number }[];
+    };
+    const inSource = (id: string) =>
+      manifest.calendars
+        .filter((calendar) => calendar.id.startsWith(`${id}~`))
+        .reduce((sum, calendar) => sum + calendar.events, 0);
+    expect(manifest.sources).toEqual([
+      { id: "arts", name: "Arts Council", events: inSource("arts") },
+      { id: "clubs", name: "Sports Clubs", events: inSource("clubs") },
+    ]);
+    expect(inSource("clubs")).toBeGreaterThan(0);
   });
 
   it("should publish every event once, the shared one with the UID it had before", () => {
@@ -150,6 +172,69 @@ describe("a site of two organizations", () => {
         /^merged: event "guest-evening" of calendar "clubs~culture" \(source clubs\)/,
       ),
     );
+  });
+
+  it("should give each organization a page of its calendars, events and files, and an index of them", () => {
+    expect(aloneOrganization).toBe(true);
+    // One organization: its page, but no index of one.
+    expect(aloneIndex).toBe(false);
+    const page = readFileSync(join(both.dir, "organizations/clubs/index.html"), "utf8");
+    expect(page).toContain("<h1>Sports Clubs</h1>");
+    for (const calendar of ["clubs~community", "clubs~culture", "clubs~sport"]) {
+      expect(page).toContain(`href="/calendars/${calendar}/"`);
+    }
+    expect(page).not.toContain('href="/calendars/arts~community/"');
+    for (const file of ["feed.xml", "atom.xml", "feed.json", "calendar.ics"]) {
+      expect(page).toContain(`/organizations/clubs/${file}`);
+    }
+    const index = readFileSync(join(both.dir, "organizations/index.html"), "utf8");
+    expect(index).toContain('href="/organizations/arts/"');
+    expect(index).toContain('href="/organizations/clubs/"');
+    // Every page links the index: the site has several organizations.
+    expect(readFileSync(join(both.dir, "index.html"), "utf8")).toContain('href="/organizations/"');
+  });
+
+  it("should put in an organization's calendar file and feed its events, the one it shares included", () => {
+    const clubs = readFileSync(join(both.dir, "organizations/clubs/calendar.ics"), "utf8");
+    const clubsUids = uids(clubs);
+    expect(clubsUids).toContain(aloneShared);
+    expect(new Set(clubsUids)).toEqual(
+      new Set([
+        ...uids(calendarFile(both, "clubs~community")),
+        ...uids(calendarFile(both, "clubs~culture")),
+        ...uids(calendarFile(both, "clubs~sport")),
+      ]),
+    );
+    expect(uids(readFileSync(join(both.dir, "organizations/arts/calendar.ics"), "utf8"))).toEqual(
+      expect.arrayContaining(aloneCommunity),
+    );
+    const feed = JSON.parse(readFileSync(join(both.dir, "organizations/clubs/feed.json"), "utf8"));
+    expect(jsonFeedProblems(feed)).toEqual([]);
+    expect((feed as { items: unknown[] }).items.length).toBeGreaterThan(0);
+  });
+
+  it("should say on the shared event's page which organizations publish it, and in its public JSON", () => {
+    const page = readFileSync(
+      join(both.dir, "calendars/arts~community/events", shared.id, "index.html"),
+      "utf8",
+    );
+    expect(page).toMatch(
+      /<dt>Published by<\/dt>\s*<dd><a href="\/organizations\/arts\/">Arts Council<\/a>, <a href="\/organizations\/clubs\/">Sports Clubs<\/a><\/dd>/,
+    );
+    const events = JSON.parse(
+      readFileSync(join(both.dir, "api/calendars/arts~community/events.json"), "utf8"),
+    ) as { events: { id: string; sources: string[] }[] };
+    expect(events.events.find((event) => event.id === shared.id)?.sources).toEqual([
+      "arts",
+      "clubs",
+    ]);
+    expect(events.events.filter((event) => event.id !== shared.id)[0]?.sources).toEqual(["arts"]);
+  });
+
+  it("should offer an organization filter beside the calendar filter in search", () => {
+    const search = readFileSync(join(both.dir, "search/index.html"), "utf8");
+    expect(search).toMatch(/<select id="search-organization" name="organization">/);
+    expect(search).toContain('<option value="clubs">Sports Clubs</option>');
   });
 
   it("should build from a stopped organization's last good data, with a warning naming it", async () => {

@@ -105,4 +105,38 @@ describe("checkShrink", () => {
       'calendar "Calendar kids" (3 events) would disappear',
     ]);
   });
+
+  describe("in a site of several sources", () => {
+    /** Two organizations' calendars, and each organization's events as the manifest counts them. */
+    const sites = (arts: number, clubs: number): ManifestCounts => ({
+      ...manifest({ "arts~music": arts, "clubs~sport": clubs }),
+      sources: [
+        { id: "arts", name: "Arts Council", events: arts },
+        { id: "clubs", name: "Sports Clubs", events: clubs },
+      ],
+    });
+
+    it("should block one organization losing most of its events while the other grew", () => {
+      // 100 + 100 -> 180 + 40: the site's total falls by 20% only.
+      const error = blocked(() => checkShrink({ previous: sites(100, 100), next: sites(180, 40) }));
+      expect(error.message).toMatch(
+        /^Shrink guard: not publishing, source "Sports Clubs"'s events would drop from 100 to 40 \(-60, 60%; the limit is 50%\)\./,
+      );
+    });
+
+    it("should pass an organization's smaller drop, and one allowed for the build", () => {
+      expect(checkShrink({ previous: sites(100, 100), next: sites(100, 60) }).status).toBe("ok");
+      const allowed = checkShrink({ previous: sites(100, 100), next: sites(180, 40), allow: true });
+      expect(allowed.status).toBe("allowed");
+      expect(allowed.warnings[0]).toMatch(/^shrink allowed for this build: source "Sports Clubs"/);
+    });
+
+    it("should not count a source taken out of the file as a loss of its own", () => {
+      const without: ManifestCounts = {
+        ...manifest({ "arts~music": 100, "clubs~sport": 100 }),
+        sources: [{ id: "arts", name: "Arts Council", events: 100 }],
+      };
+      expect(checkShrink({ previous: sites(100, 100), next: without }).status).toBe("ok");
+    });
+  });
 });

@@ -136,4 +136,23 @@ describe("searchRecords", () => {
     const orphan = { ...(fixtureSnapshot.events[0] as CalendarEvent), calendarId: "gone" };
     expect(searchRecords([orphan], fixtureSnapshot.calendars, OPTIONS)).toEqual([]);
   });
+
+  it("should file an event under each organization that publishes it, and a site of one portal under none", () => {
+    const [event] = fixtureSnapshot.events as CalendarEvent[];
+    const shared: CalendarEvent = {
+      ...(event as CalendarEvent),
+      source: "arts",
+      merged: [
+        {
+          source: "clubs",
+          calendarId: (event as CalendarEvent).calendarId,
+          id: "guest",
+          organizer: { name: "Sports Clubs", url: null, email: null },
+        },
+      ],
+    };
+    const [record] = searchRecords([shared], fixtureSnapshot.calendars, OPTIONS);
+    expect(record?.filters.organization).toEqual(["arts", "clubs"]);
+    expect(records.some((r) => "organization" in r.filters)).toBe(false);
+  });
 });

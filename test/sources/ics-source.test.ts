@@ -76,6 +76,7 @@ const source = (url: string, extra: Partial<IcsSourceConfig> = {}): IcsSourceCon
   id: "choir",
   name: "City Choir",
   primary: false,
+  entry: { id: "choir", name: "City Choir", ics: url },
   url,
   maxBytes: 1024 * 1024,
   timeoutMs: 10_000,

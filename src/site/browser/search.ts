@@ -17,9 +17,23 @@ import type { SubscriptionEntry } from "../../outputs/subscriptions-json-types.t
 import type { PartSummary } from "../../search/part-summary.ts";
 import { addLocalTimes } from "./add-local-times.ts";
 
+/** The form's fields that hold text or a choice of a list, as the URL does. */
+const TEXT_FIELDS = [
+  "q",
+  "calendar",
+  "organization",
+  "category",
+  "place",
+  "when",
+  "from",
+  "to",
+] as const;
+
 interface State {
   q: string;
   calendar: string;
+  /** A site of several sources: the organization (its source id). */
+  organization: string;
   category: string;
   place: string;
   when: string;
@@ -100,6 +114,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
     return {
       q: get("q"),
       calendar: get("calendar"),
+      organization: get("organization"),
       category: get("category"),
       place: get("place"),
       when: WHEN.includes(get("when")) ? get("when") : "",
@@ -116,11 +131,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
     const get = (name: string) => String(data.get(name) || "").trim();
     return {
       ...stateFromUrl(),
-      ...Object.fromEntries(
-        ["q", "calendar", "category", "place", "when", "from", "to", "attendance", "cancelled"].map(
-          (n) => [n, get(n)],
-        ),
-      ),
+      ...Object.fromEntries([...TEXT_FIELDS, "attendance", "cancelled"].map((n) => [n, get(n)])),
       page: 1,
     };
   }
@@ -139,7 +150,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
   }
 
   function fillForm(state: State): void {
-    for (const name of ["q", "calendar", "category", "place", "when", "from", "to"] as const) {
+    for (const name of TEXT_FIELDS) {
       const field = form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
       if (!field) continue;
       const value = state[name];
@@ -275,6 +286,7 @@ function startSearch(root: HTMLElement, form: HTMLFormElement): void {
       const index = await loadIndex();
       const filters: Record<string, unknown> = {};
       if (state.calendar) filters.calendar = state.calendar;
+      if (state.organization) filters.organization = state.organization;
       if (state.category) filters.category = state.category;
       if (state.place) filters.place = state.place;
       if (state.attendance) filters.attendance = state.attendance;
