@@ -311,7 +311,15 @@ describe("build from a portal that HTML-encodes its text", () => {
   it.runIf(hasPythonModule("feedparser"))(
     "should hold decoded text in RSS, Atom and JSON feeds, read by feedparser",
     () => {
-      const feeds = files.filter((file) => /(^|\/)(feed|atom)\.xml$/.test(file));
+      const xmlFeeds = files.filter((file) => /(^|\/)(feed|atom)\.xml$/.test(file));
+      // The weekly digests of the site, the calendar and the category (src/digest): a week an item.
+      const digests = xmlFeeds.filter((file) => file.includes("digest/"));
+      expect(digests).toHaveLength(3);
+      for (const [file, digest] of Object.entries(readText<FeedReading>(output, digests))) {
+        expect(digest?.bozo, file).toBe(false);
+        for (const entry of digest?.entries ?? []) expectDecodedOnce(entry.content, file);
+      }
+      const feeds = xmlFeeds.filter((file) => !digests.includes(file));
       const jsonFeeds = files.filter((file) => /(^|\/)feed\.json$/.test(file));
       // The site, the calendar, the category and the pair of both (RSS, Atom, JSON
       // Feed each), and the events' one place (RSS).

@@ -75,6 +75,9 @@ describe("subscription size budget", () => {
       EVENT_API_CACHE_DIR: join(work, "cache"),
       // About calendar files: without the 7,200 share cards 1,800 events would have.
       SHARE_CARDS: "off",
+      // A complete accessibility statement: the report's one warning is the budget's.
+      ACCESSIBILITY_CONTACT: "access@example.org",
+      ACCESSIBILITY_STATEMENT_DATE: "2026-03-01",
     });
     if (run.status !== 0) throw new Error(`build failed:\n${run.log}`);
     counters = (JSON.parse(readFileSync(metrics, "utf8")) as { counters: Record<string, number> })
@@ -199,6 +202,9 @@ describe("subscription size budget, with more cancellations than it holds", () =
       CANCELLED_GRACE_DAYS: "60",
       ICS_MAX_BYTES: String(BUDGET),
       SHARE_CARDS: "off",
+      // A complete accessibility statement: the report's one warning is the budget's.
+      ACCESSIBILITY_CONTACT: "access@example.org",
+      ACCESSIBILITY_STATEMENT_DATE: "2026-03-01",
     });
     if (run.status !== 0) throw new Error(`build failed:\n${run.log}`);
   });

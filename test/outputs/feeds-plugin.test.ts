@@ -81,6 +81,8 @@ describe("feeds-plugin", () => {
         ),
       "page/index.html",
       "search/subscriptions.json",
+      // The embed pages' policy, which names the site's origin, for Netlify (src/hosts/embed-policy.ts).
+      "_headers",
       // The publisher writes the sitemap as a file too (src/outputs/sitemap-files.ts).
       "sitemap.xml",
       // A place's RSS and calendar (no QR code: its page shows none), in a folder named by
