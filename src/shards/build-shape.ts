@@ -49,9 +49,10 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const SITE: Settings<SiteConfig> = {
   url: one("SITE_URL"),
   urls: derived, // from SITE_URL
+  // Before the title and description, whose defaults are the language's.
+  lang: one("SITE_LANG"),
   title: one("SITE_TITLE"),
   description: one("SITE_DESCRIPTION"),
-  lang: one("SITE_LANG"),
   uiLanguage: derived, // from SITE_LANG
   timeZone: one("SITE_TIMEZONE"),
   now: (now) => [["SITE_NOW", now.toUTC().toISO() ?? ""]],

