@@ -273,7 +273,6 @@ describe("one event edited in a 2,000-event site", () => {
       .map((file) => file.split("/")[1]);
     expect(new Set(touched)).toEqual(new Set([month, "parts.json"]));
     // A few dozen files, whatever the site's size (docs/deploy.md, "Only what changed").
-    // a few dozen, whatever the site's size.
     const uploaded = [...diff.added, ...diff.changed];
     expect(uploaded.length, uploaded.join("\n")).toBeLessThanOrEqual(80);
   });
