@@ -219,7 +219,7 @@ describe("a site of two organizations", () => {
       "utf8",
     );
     expect(page).toMatch(
-      /<dt>Published by<\/dt>\s*<dd><a href="\/organizations\/arts\/">Arts Council<\/a>, <a href="\/organizations\/clubs\/">Sports Clubs<\/a><\/dd>/,
+      /<dt>Published by<\/dt>\s*<dd><a href="\/organizations\/arts\/"><bdi>Arts Council<\/bdi><\/a>, <a href="\/organizations\/clubs\/"><bdi>Sports Clubs<\/bdi><\/a><\/dd>/,
     );
     const events = JSON.parse(
       readFileSync(join(both.dir, "api/calendars/arts~community/events.json"), "utf8"),
