@@ -182,8 +182,9 @@ describeEngines("widget in a browser", (engine) => {
         (f) => f.getAttribute("height") !== "600",
       ),
     );
-    const heightOfFirst = () => page.attribute("#a > iframe", "height");
-    const before = await heightOfFirst();
+    // Its height follows its own reports, which may still come as its content settles
+    // (WebKit lays out a lazy frame late): a spoofed height, under 100, must never apply.
+    const heightOfFirst = async () => Number(await page.attribute("#a > iframe", "height"));
     const id = new URL((await page.attribute("#a > iframe", "src")) ?? "").searchParams.get("id");
     expect(id).toMatch(/^ecp-/);
     // The host page records each spoof; listeners of one message run in the
@@ -216,14 +217,14 @@ describeEngines("widget in a browser", (engine) => {
     const second = await widgetFrame(page, 1);
     await second.evaluate((m) => window.parent.postMessage({ ...m, height: 43 }, "*"), spoof);
     await seen(3);
-    expect(await heightOfFirst()).toBe(before);
+    expect(await heightOfFirst()).toBeGreaterThanOrEqual(100);
     // 4. Its own frame with another frame's id is ignored too.
     const own = await widgetFrame(page, 0);
     await own.evaluate(() =>
       window.parent.postMessage({ type: "ecp:resize", height: 44, id: "ecp-other" }, "*"),
     );
     await seen(4);
-    expect(await heightOfFirst()).toBe(before);
+    expect(await heightOfFirst()).toBeGreaterThanOrEqual(100);
     expect(page.problems).toEqual([]);
   });
 
