@@ -212,11 +212,6 @@ export function messagesFor(tag: string): Messages {
   return messages;
 }
 
-/** The messages of a language ("nl") or any tag: messagesFor's, by its older name. */
-export function loadMessages(language: string): Messages {
-  return messagesFor(language);
-}
-
 /** Looks a key up and fills its arguments: `translate(messages, "backToCalendar", { name })`. */
 export function translate(
   messages: Messages,

@@ -8,7 +8,7 @@ import {
   withoutPictographs,
 } from "../../src/cards/card-content.ts";
 import { readableOnPaper } from "../../src/cards/card-layout.ts";
-import { loadMessages } from "../../src/i18n/messages.ts";
+import { messagesFor } from "../../src/i18n/messages.ts";
 import type { Calendar } from "../../src/model/types.ts";
 import { calendarEvent, movedTo } from "../helpers/events.ts";
 
@@ -88,7 +88,7 @@ describe("CardWriter", () => {
   });
 
   it("should write in the site's language", () => {
-    const nl = loadMessages("nl");
+    const nl = messagesFor("nl");
     const event = calendarEvent({
       id: "e1",
       calendarId: "music",
@@ -121,7 +121,7 @@ describe("CardWriter", () => {
     const card = new CardWriter(SITE).event(event, CALENDAR, "#862e9c", null);
     expect(card.label).toBe("Music");
     expect(card.footer).toBe("Buurtleven");
-    expect(card.lines[1]).toBe(`Vondelpark · ${loadMessages("en").format("hybridEvent")}`);
+    expect(card.lines[1]).toBe(`Vondelpark · ${messagesFor("en").format("hybridEvent")}`);
     expect(graphemes(card.title).length).toBeLessThanOrEqual(TEXT_LIMITS.title);
     expect(card.title.endsWith("…")).toBe(true);
     expect(card.colors).toEqual(["#862e9c"]);
