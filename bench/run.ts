@@ -155,6 +155,7 @@ if (values.sources) {
     dir: medium.dir,
     now: NOW,
     siteUrl: SITE_URL,
+    repeat,
   });
   section(
     `Sources: ${figures.sources} of ${fmt(figures.events / figures.sources)} events against one portal of ${fmt(figures.events)}, ${medium.name}`,
@@ -176,6 +177,19 @@ if (values.sources) {
       ],
     ],
   );
+  if (figures.rounds.length > 1) {
+    console.log("  every round (s), in the order they ran:");
+    table(
+      ["round", "one cold", "sources cold", "one warm", "sources warm"],
+      figures.rounds.map((round, index) => [
+        String(index + 1),
+        round.one.cold.toFixed(2),
+        round.several.cold.toFixed(2),
+        round.one.warm.toFixed(2),
+        round.several.warm.toFixed(2),
+      ]),
+    );
+  }
   for (const build of ["cold", "warm"] as const) {
     const key = build === "cold" ? "coldPhases" : "warmPhases";
     const phases = Object.keys(figures.several[key]).filter(

@@ -13,7 +13,8 @@ import { type BuildRun, runBuild } from "./build.ts";
  * all those events in as many calendars (EVENT_API_URL), built the same way.
  * The ratio is the sources' cost: their fetches run side by side, then the
  * events are joined (same-events.ts) and each organization gets its page
- * and files.
+ * and files. With `--repeat n`, n rounds of both; each cell keeps its
+ * fastest, as the sizes' cells do.
  */
 
 export interface SourcesBenchOptions {
@@ -27,11 +28,15 @@ export interface SourcesBenchOptions {
   readonly dir: string;
   readonly now: string;
   readonly siteUrl: string;
+  /** Rounds of both sites' cold and warm builds; each cell keeps its fastest. */
+  readonly repeat: number;
 }
 
 export interface SourcesFigures {
   readonly sources: number;
   readonly events: number;
+  /** Every round's figures, in the order they ran. */
+  readonly rounds: readonly Round[];
   readonly one: ColdAndWarm;
   readonly several: ColdAndWarm;
   readonly coldRatio: number;
@@ -63,16 +68,9 @@ export async function benchSources(options: SourcesBenchOptions): Promise<Source
       synthetic: { calendars: sources * calendarsPerSource, eventsPerCalendar: perCalendar },
     });
     portals.push(single);
-    const one = await coldAndWarm(work, "one", {
-      ...common,
-      EVENT_API_URL: single.url,
-      EVENT_API_TOKEN: single.token,
-    });
-    await single.close();
-    portals.length = 0;
-
+    const organizations: RunningPortal[] = [];
     for (let index = 0; index < sources; index++) {
-      portals.push(
+      organizations.push(
         await startPortal({
           ...portalOptions,
           ...served,
@@ -82,11 +80,12 @@ export async function benchSources(options: SourcesBenchOptions): Promise<Source
         }),
       );
     }
+    portals.push(...organizations);
     const file = path.join(work, "sources.json");
     await writeFile(
       file,
       JSON.stringify(
-        portals.map((portal, index) => ({
+        organizations.map((portal, index) => ({
           id: `org-${index + 1}`,
           name: `Organization ${index + 1}`,
           url: portal.url,
@@ -95,16 +94,24 @@ export async function benchSources(options: SourcesBenchOptions): Promise<Source
       ),
     );
     const tokens = Object.fromEntries(
-      portals.map((portal, index) => [`ORG_${index + 1}_TOKEN`, portal.token]),
+      organizations.map((portal, index) => [`ORG_${index + 1}_TOKEN`, portal.token]),
     );
-    const several = await coldAndWarm(work, "several", {
-      ...common,
-      ...tokens,
-      EVENT_SOURCES_FILE: file,
-    });
+    const oneSettings = { ...common, EVENT_API_URL: single.url, EVENT_API_TOKEN: single.token };
+    const severalSettings = { ...common, ...tokens, EVENT_SOURCES_FILE: file };
+    // Rounds alternate the two sites, so that a machine that slows down or
+    // speeds up during the run weighs on both alike; each cell keeps its fastest.
+    const rounds: Round[] = [];
+    for (let round = 1; round <= options.repeat; round++) {
+      const one = await coldAndWarm(work, `one-${round}`, oneSettings);
+      const several = await coldAndWarm(work, `several-${round}`, severalSettings);
+      rounds.push({ one, several });
+    }
+    const one = fastest(rounds.map((round) => round.one));
+    const several = fastest(rounds.map((round) => round.several));
     return {
       sources,
       events,
+      rounds,
       one,
       several,
       coldRatio: round3(several.cold / one.cold),
@@ -114,6 +121,26 @@ export async function benchSources(options: SourcesBenchOptions): Promise<Source
     await Promise.all(portals.map((portal) => portal.close()));
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** One round: each site built cold, then warm. */
+export interface Round {
+  readonly one: ColdAndWarm;
+  readonly several: ColdAndWarm;
+}
+
+/** Each build's fastest run over the rounds, with that run's phases. */
+function fastest(runs: readonly ColdAndWarm[]): ColdAndWarm {
+  const best = (key: "cold" | "warm") =>
+    runs.reduce((a, b) => (b[key] < a[key] ? b : a), runs[0] as ColdAndWarm);
+  const cold = best("cold");
+  const warm = best("warm");
+  return {
+    cold: cold.cold,
+    warm: warm.warm,
+    coldPhases: cold.coldPhases,
+    warmPhases: warm.warmPhases,
+  };
 }
 
 /** Seconds of a cold and a warm build, and each one's phases (where the difference lies). */
