@@ -5,7 +5,7 @@ import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, feedInputs, type NewsFeedFormat, renderFeed } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { renderCalendar, renderEventIcs } from "./ics.ts";
+import { eventIcsInputs, renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import { trimWarning } from "./ics-trim-warning.ts";
 import { writeSubscriptionsJson } from "./subscriptions-json.ts";
@@ -38,6 +38,12 @@ export function feedFileGroups(
   const offered = scopes.subscriptions;
   // A deleted event's download says it is cancelled (one that moved is at its new place).
   const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
+  const eventIcsOptions = {
+    site: { url: site.url, lang: site.lang, title: site.title },
+    dataUpdatedAt: scopes.dataUpdatedAt,
+    warn,
+    vevents: scopes.vevents,
+  };
   return [
     fileGroup({
       phase: "feeds",
@@ -91,13 +97,8 @@ export function feedFileGroups(
             : data.events,
       path: (event) => paths.eventIcs(event),
       shardKey: eventShardKey,
-      render: (event) =>
-        renderEventIcs(event, {
-          site: { url: site.url, lang: site.lang, title: site.title },
-          dataUpdatedAt: scopes.dataUpdatedAt,
-          warn,
-          vevents: scopes.vevents,
-        }),
+      render: (event) => renderEventIcs(event, eventIcsOptions),
+      inputs: (event) => eventIcsInputs(event, eventIcsOptions),
       // The last group to use the VEVENTs: the scope calendars were written before.
       done: () => scopes.vevents.clear(),
     }),

@@ -11,7 +11,7 @@ import {
   paths,
   type ScopeFiles,
 } from "../model/url-scheme.ts";
-import { contentHash } from "../render/published-files.ts";
+import { eventDigest } from "../render/event-digest.ts";
 import { singleLine } from "./event-text.ts";
 import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
@@ -112,7 +112,7 @@ export function feedInputs(
 ): string {
   const announcements = options.announcements ?? [];
   const selected = selectFeedEvents(timedEvents(events, options.warn), options.site).map((timed) =>
-    eventDigest(timed.event),
+    feedEventDigest(timed.event),
   );
   const dated =
     (announcements.length === 0 && selected.length === 0) || selected.some((e) => e.datedByData);
@@ -139,14 +139,11 @@ interface EventDigest {
 
 const eventDigests = new WeakMap<CalendarEvent, EventDigest>();
 
-/** A digest of the whole event, once per event object. */
-function eventDigest(event: CalendarEvent): EventDigest {
+/** The event's digest, and whether a feed dates it by the data (once per event object). */
+function feedEventDigest(event: CalendarEvent): EventDigest {
   let digest = eventDigests.get(event);
   if (digest === undefined) {
-    digest = {
-      digest: contentHash(JSON.stringify(event)),
-      datedByData: datedByData(event),
-    };
+    digest = { digest: eventDigest(event), datedByData: datedByData(event) };
     eventDigests.set(event, digest);
   }
   return digest;

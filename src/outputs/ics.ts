@@ -12,6 +12,7 @@ import { eventUid } from "../model/event-uid.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { absoluteUrl, type FeedScope, paths } from "../model/url-scheme.ts";
+import { eventDigest } from "../render/event-digest.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
 import { eventPageUrl, feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
@@ -239,6 +240,25 @@ export function renderEventIcs(event: CalendarEvent, options: EventIcsOptions): 
 }
 
 let eventIcsHeader: string | undefined;
+
+/**
+ * Everything an event's download depends on besides the code
+ * (FileGroup.inputs): the site's address, language and title, the whole
+ * event, and when the data last changed only where the file shows it (the
+ * DTSTAMP of an event without a time of its own). Nothing in the file reads
+ * the build's clock, so a download whose event did not change is kept.
+ */
+export function eventIcsInputs(event: CalendarEvent, options: EventIcsOptions): string {
+  const { url, lang, title } = options.site;
+  const ownTime = utcInstant(event.updatedAt) ?? utcInstant(event.createdAt);
+  return JSON.stringify([
+    url,
+    lang,
+    title,
+    ownTime ? null : options.dataUpdatedAt,
+    eventDigest(event),
+  ]);
+}
 
 interface EventContext {
   readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;

@@ -61,6 +61,9 @@ async function build(
 }
 
 const count = (metrics: Metrics, name: string) => counter(metrics, name);
+
+/** The files of one event each that are kept by their inputs when the event is unchanged. */
+const PER_EVENT_GROUPS = ["event.ics", "event card", "event oembed"];
 const tree = fileTree;
 
 /** The main portal's site, built again and again into `site/`. */
@@ -176,6 +179,11 @@ describe("build work", () => {
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(count(warm, "cards.rendered")).toBe(0);
     expect(built.warm.index).toEqual(built.cold.index);
+    // An event's download, card and oEmbed answer are kept by their inputs, not rendered again.
+    for (const group of PER_EVENT_GROUPS) {
+      expect(count(warm, `rendered.${group}`), group).toBe(0);
+      expect(count(warm, `reused.${group}`), group).toBe(EVENTS);
+    }
 
     const { edited } = built;
     const changed = built.changed.metrics;
@@ -185,6 +193,10 @@ describe("build work", () => {
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     expect(count(changed, "cards.rendered")).toBe(4 * edited.length);
+    for (const group of PER_EVENT_GROUPS) {
+      expect(count(changed, `rendered.${group}`), group).toBe(edited.length);
+      expect(count(changed, `reused.${group}`), group).toBe(EVENTS - edited.length);
+    }
     // The index is in parts by the UTC month events start in: only the edited events' parts.
     const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);

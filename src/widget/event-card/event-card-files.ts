@@ -1,10 +1,11 @@
 import type { SiteConfig } from "../../config/site.ts";
-import type { CalendarEvent } from "../../model/types.ts";
+import type { Calendar, CalendarEvent } from "../../model/types.ts";
 import { paths } from "../../model/url-scheme.ts";
+import { eventDigest } from "../../render/event-digest.ts";
 import { type FileGroup, fileGroup } from "../../render/file-group.ts";
 import { eventShardKey } from "../../shards/shard.ts";
 import type { EventPage } from "../../site/views.ts";
-import { offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
+import { type EventCardInput, offersAddToCalendar, renderEventCard } from "./event-card-page.ts";
 import {
   type EmbedThumbnail,
   imageThumbnail,
@@ -31,6 +32,13 @@ export function eventCardFileGroups(
   const items = site.eventEmbeds ? pages : [];
   const ics = (event: CalendarEvent) =>
     site.eventIcs === "inline" ? inlineIcs(event) : site.urls.href(paths.eventIcs(event));
+  const cardInput = (calendar: Calendar, event: CalendarEvent): EventCardInput => ({
+    event,
+    calendar,
+    ics: offersAddToCalendar(event) ? ics(event) : null,
+    site,
+  });
+  const thumbnailOf = (event: CalendarEvent) => shareCard(event) ?? imageThumbnail(event, site);
   return [
     fileGroup<EventPage>({
       phase: "widget",
@@ -38,13 +46,20 @@ export function eventCardFileGroups(
       items,
       path: ({ calendar, event }) => `${paths.embedEvent(calendar.id, event.id)}index.html`,
       shardKey: ({ event }) => eventShardKey(event),
-      render: ({ calendar, event }) =>
-        renderEventCard({
-          event,
-          calendar,
-          ics: offersAddToCalendar(event) ? ics(event) : null,
-          site,
-        }),
+      render: ({ calendar, event }) => renderEventCard(cardInput(calendar, event)),
+      // Nothing on a card reads the build's clock (event-card-page.ts).
+      inputs: ({ calendar, event }) => {
+        const input = cardInput(calendar, event);
+        return JSON.stringify([
+          site.urls.siteUrl,
+          site.title,
+          site.lang,
+          // What a card shows of its calendar; its updatedAt moves with any event's edit.
+          [calendar.id, calendar.name, calendar.timeZone, calendar.color],
+          eventDigest(event),
+          input.ics,
+        ]);
+      },
     }),
     // Like the calendars' oEmbed answers, they count with the public JSON (docs/performance.md).
     fileGroup<EventPage>({
@@ -54,12 +69,16 @@ export function eventCardFileGroups(
       path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
       shardKey: ({ event }) => eventShardKey(event),
       render: ({ calendar, event }) =>
-        writeEventOembedJson(
-          event,
-          calendar,
-          site,
-          shareCard(event) ?? imageThumbnail(event, site),
-        ),
+        writeEventOembedJson(event, calendar, site, thumbnailOf(event)),
+      inputs: ({ calendar, event }) =>
+        JSON.stringify([
+          site.urls.siteUrl,
+          site.title,
+          site.refreshMinutes,
+          calendar.id,
+          eventDigest(event),
+          thumbnailOf(event),
+        ]),
     }),
   ];
 }
