@@ -35,6 +35,7 @@ import type { SiteData } from "../site/load.ts";
 import { sitemapEntries } from "../site/sitemap.ts";
 import { EVENT_EMBED_GROUPS } from "../widget/event-card/event-card-files.ts";
 import { widgetFileGroups } from "../widget/widget-files.ts";
+import { EVENT_PAGE_TEMPLATE, eventPageInputs } from "./event-page-inputs.ts";
 import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import placesPlugin from "./places-plugin.ts";
@@ -173,7 +174,10 @@ export default function publisherPlugin(
       const { writer, turns } = current();
       const mine = (template: string, item: unknown) =>
         owns(shard, streamedShardKey(template, item));
-      return { output: options.output, writer, turns, mine };
+      // An event's page is kept as published while what it shows is unchanged.
+      const inputs = (template: string, globals: Record<string, unknown>) =>
+        template === EVENT_PAGE_TEMPLATE ? eventPageInputs(globals) : undefined;
+      return { output: options.output, writer, turns, mine, inputs };
     },
   });
   if (owns(shard, null)) {

@@ -92,6 +92,17 @@ export class FileWriter {
   }
 
   /**
+   * Keeps the published copy of `path` when it was rendered from these
+   * inputs, as `write` would, for a caller whose render cannot wait inside
+   * `write` (a page whose transforms are asynchronous); true when kept.
+   * Otherwise the caller renders and writes it, with the same inputs.
+   */
+  keep(path: string, inputs: string): boolean {
+    const { sitePath, target } = this.#place(path);
+    return this.#keepRenderedFrom(sitePath, inputsDigest(inputs), target) === "kept";
+  }
+
+  /**
    * Refuses paths that others wrote into the same folder (Eleventy's own
    * pages) and this writer wrote too.
    */

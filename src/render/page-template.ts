@@ -190,16 +190,15 @@ export class PageTemplate {
     return value;
   }
 
+  /** The file one item's page is written to, from the permalink alone (nothing else is rendered). */
+  outputPath(globals: Data, item: unknown, pageNumber: number): string {
+    return this.#place(this.#pageData(globals, item, pageNumber)).outputPath;
+  }
+
   /** Renders the page for one item: permalink, computed data, body, then each layout. */
   render(globals: Data, item: unknown, pageNumber: number): RenderedPage {
-    const data: Data = { ...globals, ...this.#data };
-    data[this.#alias] = item;
-    data.pagination = { size: 1, alias: this.#alias, pageNumber, items: [item] };
-
-    const permalink = this.#permalink.render(data);
-    const url = permalink.startsWith("/") ? permalink : `/${permalink}`;
-    const outputPath = (url.endsWith("/") ? `${url}index.html` : url).slice(1);
-    const pageUrl = url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url;
+    const data = this.#pageData(globals, item, pageNumber);
+    const { permalink, outputPath, pageUrl } = this.#place(data);
     const page = {
       ...this.#pageInfo,
       url: pageUrl,
@@ -216,6 +215,23 @@ export class PageTemplate {
       content = layout.template.render(data);
     }
     return { outputPath, url: pageUrl, content, page };
+  }
+
+  /** The data one item's page renders with, before its permalink and computed data. */
+  #pageData(globals: Data, item: unknown, pageNumber: number): Data {
+    const data: Data = { ...globals, ...this.#data };
+    data[this.#alias] = item;
+    data.pagination = { size: 1, alias: this.#alias, pageNumber, items: [item] };
+    return data;
+  }
+
+  /** Where a page goes, as Eleventy places it: its permalink, file and URL. */
+  #place(data: Data): { permalink: string; outputPath: string; pageUrl: string } {
+    const permalink = this.#permalink.render(data);
+    const url = permalink.startsWith("/") ? permalink : `/${permalink}`;
+    const outputPath = (url.endsWith("/") ? `${url}index.html` : url).slice(1);
+    const pageUrl = url.endsWith("/index.html") ? url.slice(0, -"index.html".length) : url;
+    return { permalink, outputPath, pageUrl };
   }
 }
 

@@ -54,7 +54,20 @@ export interface StreamTarget {
   readonly turns: EventLoopTurns;
   /** Whether this build renders a template's item (a split build's share, src/shards). */
   readonly mine: (template: string, item: unknown) => boolean;
+  /**
+   * Everything a template's page for an item depends on besides the code,
+   * as text (as FileGroup.inputs): a page whose inputs are those of its last
+   * publish is kept as published, not rendered. Undefined for a template
+   * whose pages name no inputs: rendered every build, kept if unchanged.
+   */
+  readonly inputs?: (template: string, globals: Data) => PageInputs | undefined;
 }
+
+/** A template's inputs for one item's page, given the filters its pages render with. */
+export type PageInputs = (item: unknown, filter: FilterLookup) => string;
+
+/** The Nunjucks filter of that name, as the page's template would call it. */
+export type FilterLookup = (name: string) => (...args: unknown[]) => unknown;
 
 /**
  * Renders and writes every page of `templates` (paths relative to the
@@ -85,17 +98,30 @@ export async function renderStreamedPages(
     if (content === false) continue;
     const template = new PageTemplate(source, setup.engine, content);
     const items = template.items(globals);
+    const inputsOf = target.inputs?.(name, globals);
+    const filter: FilterLookup = (filterName) => setup.engine.getFilter(filterName);
     let rendered = 0;
+    let kept = 0;
     for (let index = 0; index < items.length; index++) {
-      if (!target.mine(name, items[index])) continue;
+      const item = items[index];
+      if (!target.mine(name, item)) continue;
       if (target.turns.due()) await target.turns.take();
+      const inputs = inputsOf && timed("render", () => inputsOf(item, filter));
+      if (inputs !== undefined) {
+        const path = template.outputPath(globals, item, index);
+        if (timed("write", () => target.writer.keep(path, inputs))) {
+          kept++;
+          continue;
+        }
+      }
       rendered++;
-      const page = template.render(globals, items[index], index);
+      const page = template.render(globals, item, index);
       const html = hasTransforms
         ? await runTransforms(transforms, page, source.inputPath, resolve(output, page.outputPath))
         : page.content;
-      timed("write", () => target.writer.write(page.outputPath, html));
+      timed("write", () => target.writer.write(page.outputPath, html, inputs));
     }
     count(`rendered.${name}`, rendered);
+    if (inputsOf) count(`reused.${name}`, kept);
   }
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
+import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
@@ -62,8 +63,12 @@ async function build(
 
 const count = (metrics: Metrics, name: string) => counter(metrics, name);
 
-/** The files of one event each that are kept by their inputs when the event is unchanged. */
-const PER_EVENT_GROUPS = ["event.ics", "event card", "event oembed"];
+/** An event's page, kept by its inputs when what it shows is unchanged. */
+const EVENT_PAGES = "calendars/event.njk";
+/** The files of one event each that show that event alone, kept by their inputs when it is unchanged. */
+const PER_EVENT_FILES = ["event.ics", "event card", "event oembed"];
+/** Every file of one event each that is kept by its inputs. */
+const PER_EVENT_GROUPS = [EVENT_PAGES, ...PER_EVENT_FILES];
 const tree = fileTree;
 
 /** The main portal's site, built again and again into `site/`. */
@@ -193,10 +198,16 @@ describe("build work", () => {
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     expect(count(changed, "cards.rendered")).toBe(4 * edited.length);
-    for (const group of PER_EVENT_GROUPS) {
+    for (const group of PER_EVENT_FILES) {
       expect(count(changed, `rendered.${group}`), group).toBe(edited.length);
       expect(count(changed, `reused.${group}`), group).toBe(EVENTS - edited.length);
     }
+    // Pages show other dates of their series too, each whole: the edited events' pages,
+    // and those of their series that list one of them, are rendered again.
+    const pages = count(changed, `rendered.${EVENT_PAGES}`);
+    expect(pages).toBeGreaterThanOrEqual(edited.length);
+    expect(pages).toBeLessThanOrEqual(edited.length * (2 + OTHER_DATES_SHOWN));
+    expect(pages + count(changed, `reused.${EVENT_PAGES}`)).toBe(EVENTS);
     // The index is in parts by the UTC month events start in: only the edited events' parts.
     const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);

@@ -1,0 +1,89 @@
+import { eventDigest } from "../render/event-digest.ts";
+import { contentHash } from "../render/published-files.ts";
+import type { PageInputs } from "../render/streamed-pages.ts";
+import type { OtherDates, SeriesSummary } from "../series/series-index.ts";
+import type { EventPage } from "../site/views.ts";
+
+type Data = Record<string, unknown>;
+
+/** The template of an event's page. */
+export const EVENT_PAGE_TEMPLATE = "calendars/event.njk";
+
+/** Global data that is not the site's own: the data every page shows (per item), and Eleventy's run. */
+const NOT_SITE_WIDE = new Set(["portal", "eleventy"]);
+
+/**
+ * Everything an event's page (templates/calendars/event.njk, with the
+ * layout and includes it uses) shows, as text, for the writer to keep the
+ * page as published when none of it changed (src/render/streamed-pages.ts).
+ *
+ * - Site-wide, once per run: the settings (the clock left out: it reaches
+ *   the page only through what is listed below), whether the site has an
+ *   organizations page (the navigation), and the global data of the site's
+ *   own (`_data/`), none of which the code's fingerprint covers.
+ * - Per page: its path, whether it is past (the clock's one effect on the
+ *   page itself), the whole event, what the page shows of its calendar, of
+ *   the organizations that publish it, of its series (the rule, the next and
+ *   upcoming dates, each whole) and of its place, and what the page asks of
+ *   the filters that read other state: the share card, when its data last
+ *   changed, the feed links, the embed snippets and oEmbed link, the
+ *   add-to-calendar links and the JSON-LD (which counts it for the build
+ *   report's rich results, as rendering does). The filters are the
+ *   template's own, so what is hashed is what would be rendered.
+ *
+ * Undefined (every page rendered, and kept when its bytes are unchanged)
+ * when the site's global data cannot be written as JSON.
+ */
+export function eventPageInputs(globals: Data): PageInputs | undefined {
+  const siteWide = siteWideInputs(globals);
+  if (siteWide === undefined) return undefined;
+  return (item, filter) => {
+    const page = item as EventPage;
+    const { event, calendar } = page;
+    const other = filter("otherDates")(event) as OtherDates | null;
+    const place = filter("placeOf")(event) as { path: string; name: string } | null;
+    const series = filter("seriesOf")(event) as SeriesSummary | null;
+    return JSON.stringify([
+      siteWide,
+      page.path,
+      page.isPast,
+      eventDigest(event),
+      [calendar.id, calendar.name, calendar.timeZone, calendar.color],
+      page.publishedBy?.map((summary) => [summary.path, summary.organization.name]) ?? null,
+      other && [
+        filter("seriesRule")(other.series),
+        other.series.path,
+        other.next && eventDigest(other.next),
+        other.upcoming.map(eventDigest),
+      ],
+      place && [place.path, place.name],
+      series?.scope ?? null,
+      filter("shareCard")(event),
+      filter("dataUpdated")(page),
+      filter("feedLinks")(calendar),
+      filter("eventEmbed")(page),
+      filter("eventOembedLink")(page),
+      filter("addToCalendarLinks")(event),
+      filter("eventJsonLd")(event),
+    ]);
+  };
+}
+
+/** A digest of the site-wide inputs, so that each page hashes a few bytes of them, however large `_data/` is. */
+function siteWideInputs(globals: Data): string | undefined {
+  const portal = globals.portal as { views?: { organizationIndex?: readonly unknown[] } };
+  try {
+    const text = JSON.stringify(
+      [
+        portal?.views?.organizationIndex?.length ?? 0,
+        Object.entries(globals)
+          .filter(([key]) => !NOT_SITE_WIDE.has(key))
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      ],
+      (key, value) => (key === "now" ? undefined : value),
+    );
+    return contentHash(text);
+  } catch {
+    return undefined;
+  }
+}
