@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
 import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
-import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
+import { normalizedEvent } from "../helpers/normalized-event.ts";
 
 /*
  * Portals often HTML-encode their plain-text fields. The normalizer decodes
@@ -25,11 +25,8 @@ const record: WireRecord = {
   status: "scheduled",
 };
 
-function event(details: WireRecord): CalendarEvent {
-  const result = normalizeEvent(record, { ...record, ...details }, calendar, options);
-  if (!result.ok) throw new Error(result.reason);
-  return result.value;
-}
+const event = (details: WireRecord): CalendarEvent =>
+  normalizedEvent(record, { calendar, details: { ...record, ...details } });
 
 describe("character references in plain-text fields", () => {
   it("should decode named, numeric and hexadecimal references in every text field of an event", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
-import { normalizeEvent } from "../../src/model/normalize-event.ts";
+import { type FieldMap, parseFieldMap } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
 import { eventJsonLd } from "../../src/outputs/jsonld.ts";
@@ -11,6 +10,7 @@ import {
   richResultsOf,
 } from "../../src/outputs/rich-results.ts";
 import { formatBuildReport } from "../../src/publish/report.ts";
+import { normalizedEvent } from "../helpers/normalized-event.ts";
 
 /*
  * Google's Event rich results: the shares the build report gives are counted
@@ -31,14 +31,8 @@ const concert: WireRecord = {
   registrationUrl: "https://tickets.example.org/concert",
 };
 
-function normalize(record: WireRecord, fieldMap = EMPTY_FIELD_MAP): CalendarEvent {
-  const result = normalizeEvent(record, null, calendar, {
-    fieldMap,
-    defaultTimeZone: "Europe/Amsterdam",
-  });
-  if (!result.ok) throw new Error(result.reason);
-  return result.value;
-}
+const normalize = (record: WireRecord, fieldMap?: FieldMap): CalendarEvent =>
+  normalizedEvent(record, { calendar, fieldMap });
 
 describe("performers and offers from the portal", () => {
   it("should read them through the field map's performer and offers.* keys into the JSON-LD", () => {
