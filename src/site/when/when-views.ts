@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { calendarIdsOf } from "../../model/event-calendars.ts";
 import { endMillis, startMillis } from "../../model/event-times.ts";
+import { groupEvents } from "../../model/group-events.ts";
 import { timeZone } from "../../model/time-zone.ts";
 import type { Calendar, CalendarEvent } from "../../model/types.ts";
 import { paths } from "../../model/url-scheme.ts";
@@ -131,14 +132,7 @@ export function buildWhenViews(source: WhenSource, options: WhenOptions): WhenVi
   const rules = weekRules(options.lang);
   const zones = [options.timeZone, ...source.calendars.map((s) => s.calendar.timeZone)];
   const candidates = eventsNear(source.events, new Set(zones), options.now, rules);
-  const byCalendar = new Map<string, CalendarEvent[]>();
-  for (const event of candidates) {
-    for (const calendarId of calendarIdsOf(event)) {
-      const list = byCalendar.get(calendarId);
-      if (list) list.push(event);
-      else byCalendar.set(calendarId, [event]);
-    }
-  }
+  const byCalendar = groupEvents(candidates, calendarIdsOf);
   const scopes: WhenScope[] = [
     {
       calendarId: null,
