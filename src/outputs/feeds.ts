@@ -4,20 +4,14 @@ import type { SiteConfig } from "../config/site.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import {
-  absoluteUrl,
-  type FeedFormat,
-  type FeedScope,
-  paths,
-  type ScopeFiles,
-} from "../model/url-scheme.ts";
+import { absoluteUrl, type FeedFormat, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { eventDigest } from "../render/event-digest.ts";
 import { singleLine } from "./event-text.ts";
 import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
-import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
-import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
+import { feedUrls, type ScopeFileOptions, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
+import { selectFeedEvents, timedEvents } from "./feeds-window.ts";
 import { jsonFeed } from "./json-feed.ts";
 import { rssCharacterData, rssText } from "./rss-character-data.ts";
 
@@ -41,15 +35,7 @@ export type FeedSiteOptions = ScopeSite &
   Pick<SiteConfig, "feedMaxItems"> &
   Partial<Pick<SiteConfig, "websubHub">>;
 
-export interface FeedOptions {
-  readonly site: FeedSiteOptions;
-  /** Whole site, one calendar or one category: decides URLs and the title. */
-  readonly scope: FeedScope;
-  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: the feed's date when it has no items. */
-  readonly dataUpdatedAt: string;
-  /** Defaults to the site description. */
-  readonly description?: string;
-  readonly warn?: Warn;
+export interface FeedOptions extends ScopeFileOptions<FeedSiteOptions> {
   /**
    * Change announcements of this scope, newest first (feeds-announcements.ts):
    * each becomes an item of its own ahead of the events, at most
