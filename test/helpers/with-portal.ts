@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
 
@@ -15,4 +16,21 @@ export async function withPortal<T>(
   } finally {
     await portal.close();
   }
+}
+
+/**
+ * The reference portal for a describe block (or a whole file), started with
+ * `options` on a free loopback port at the tests' clock before its tests and
+ * stopped after them; the returned function gives it to the tests.
+ */
+export function usePortal(options: PortalOptions = {}): () => RunningPortal {
+  let portal: RunningPortal | undefined;
+  beforeAll(async () => {
+    portal = await startPortal({ port: 0, now: NOW, ...options });
+  });
+  afterAll(() => portal?.close());
+  return () => {
+    if (!portal) throw new Error("the portal starts before the tests");
+    return portal;
+  };
 }
