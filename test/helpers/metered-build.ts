@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import type { RunningPortal } from "../../src/portal/index.ts";
 import { runScript } from "./demo-build.ts";
 import { fileBytesSync } from "./files.ts";
 import { startSyntheticPortal } from "./synthetic-portal.ts";
 import { tempDir } from "./temp-dir.ts";
+import { useForTests } from "./use-for-tests.ts";
 
 /**
  * Builds through the real CLI against a test's portal with `--metrics`, for
@@ -69,26 +70,23 @@ export interface BuildSequence {
  * each with its own metrics file.
  */
 export function useSmallPortalBuilds(seed: number, prefix: string): BuildSequence {
-  let portal: RunningPortal | undefined;
-  let work = "";
+  const work = tempDir(prefix);
+  const portal = useForTests(
+    "the small portal",
+    () => startSyntheticPortal(2, 6, { seed }),
+    (running) => running.close(),
+  );
   let builds = 0;
-  beforeAll(async () => {
-    portal = await startSyntheticPortal(2, 6, { seed });
-    work = tempDir(prefix);
-  }, 120_000);
-  afterAll(() => portal?.close());
   const site = () => join(work, "_site");
   return {
     site,
-    build: (env) => {
-      if (!portal) throw new Error("the portal starts before the tests");
-      return meteredBuild(site(), {
-        portal,
+    build: (env) =>
+      meteredBuild(site(), {
+        portal: portal(),
         cacheDir: join(work, "cache"),
         metricsFile: join(work, `metrics-${++builds}.json`),
         env,
-      });
-    },
+      }),
   };
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
 import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
+import { useForTests } from "./use-for-tests.ts";
 
 /**
  * Runs `use` against the reference portal started with `options` on a free
@@ -24,13 +24,9 @@ export async function withPortal<T>(
  * stopped after them; the returned function gives it to the tests.
  */
 export function usePortal(options: PortalOptions = {}): () => RunningPortal {
-  let portal: RunningPortal | undefined;
-  beforeAll(async () => {
-    portal = await startPortal({ port: 0, now: NOW, ...options });
-  });
-  afterAll(() => portal?.close());
-  return () => {
-    if (!portal) throw new Error("the portal starts before the tests");
-    return portal;
-  };
+  return useForTests(
+    "the portal",
+    () => startPortal({ port: 0, now: NOW, ...options }),
+    (portal) => portal.close(),
+  );
 }
