@@ -10,8 +10,6 @@ import { normalizedEvent } from "../helpers/normalized-event.ts";
  * portal names them otherwise (docs/configuration.md, "How records are read").
  */
 
-const calendar = { id: "community", timeZone: "Europe/Amsterdam" };
-
 const record: WireRecord = {
   id: "e1",
   title: "Repair Café",
@@ -20,7 +18,7 @@ const record: WireRecord = {
 };
 
 const read = (wire: WireRecord, fieldMap?: FieldMap): CalendarEvent =>
-  normalizedEvent(wire, { calendar, fieldMap });
+  normalizedEvent(wire, { fieldMap });
 
 describe("place and series ids", () => {
   it("should read a place's own id, and leave other places without one", () => {
