@@ -141,14 +141,8 @@ async function benchTakumi(): Promise<Figures> {
       height: size.height,
       format: "png",
     });
-  for (let i = 0; i < 5; i++) await render(i);
-  const cpu = process.cpuUsage();
-  let bytes = 0;
+  const serial = await drawInTurn(render, 5);
   let started = performance.now();
-  for (let i = 0; i < count; i++) bytes += (await render(i)).byteLength;
-  const serialMs = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  started = performance.now();
   const width = availableParallelism();
   for (let i = 0; i < count; i += width) {
     await Promise.all(
@@ -168,12 +162,9 @@ async function benchTakumi(): Promise<Figures> {
   const setMs = performance.now() - started;
   return {
     library: "takumi",
-    cards: count,
-    serialPerSecond: (count / serialMs) * 1000,
+    ...serial,
     concurrentPerSecond: (count / concurrentMs) * 1000,
-    cpuMsPerCard: (used.user + used.system) / 1000 / count,
-    bytesPerCard: bytes / count,
-    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMB: peakRssMB(),
     eventSetPerSecond: (events / setMs) * 1000,
   };
 }
@@ -206,7 +197,24 @@ async function benchSatori(library: string): Promise<Figures> {
     });
     return new Resvg(svg, { fitTo: { mode: "original" } }).render().asPng();
   };
-  for (let i = 0; i < 3; i++) await render(i);
+  return {
+    library: "satori + resvg",
+    ...(await drawInTurn(render, 3)),
+    // Satori runs on the main thread and resvg's render() too: one at a time.
+    concurrentPerSecond: null,
+    peakRssMB: peakRssMB(),
+  };
+}
+
+/**
+ * `count` cards drawn one after the other, after `warmUps` drawn to warm up:
+ * the figures both libraries are compared by.
+ */
+async function drawInTurn(
+  render: (index: number) => Promise<{ byteLength: number }>,
+  warmUps: number,
+): Promise<Pick<Figures, "cards" | "serialPerSecond" | "cpuMsPerCard" | "bytesPerCard">> {
+  for (let i = 0; i < warmUps; i++) await render(i);
   const cpu = process.cpuUsage();
   let bytes = 0;
   const started = performance.now();
@@ -214,15 +222,16 @@ async function benchSatori(library: string): Promise<Figures> {
   const serialMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   return {
-    library: "satori + resvg",
     cards: count,
     serialPerSecond: (count / serialMs) * 1000,
-    // Satori runs on the main thread and resvg's render() too: one at a time.
-    concurrentPerSecond: null,
     cpuMsPerCard: (used.user + used.system) / 1000 / count,
     bytesPerCard: bytes / count,
-    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
   };
+}
+
+/** The process's peak memory so far: read once a library's figures are complete. */
+function peakRssMB(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
 /** Takumi's node tree as the React-like elements Satori takes: the same boxes, styles and text. */

@@ -454,6 +454,18 @@ function print(
   fetch: { requests: number; seconds: number },
 ) {
   section(`Builds, ${label}, ${medium.name}`);
+  /** A table of one row a build, its name first, then `cells` of its figures. */
+  const byBuild = (
+    header: readonly string[],
+    cells: (f: Figures) => readonly (string | number)[],
+  ) =>
+    table(
+      ["build", ...header],
+      (["cold", "warm", "changed", "edited"] as const).map((name) => [
+        name,
+        ...cells(result[name]),
+      ]),
+    );
   const phases = [
     "fetch",
     "normalize",
@@ -469,39 +481,24 @@ function print(
     "signatures",
     "cards",
   ];
-  table(
-    ["build", "total s", ...phases, "other", "peak MB", "files/s"],
-    (["cold", "warm", "changed", "edited"] as const).map((name) => {
-      const f = result[name];
-      return [
-        name,
-        f.totalSeconds.toFixed(2),
-        ...phases.map((phase) => (f.phases[phase] ?? 0).toFixed(2)),
-        f.otherSeconds.toFixed(2),
-        fmt(f.peakRssMB),
-        fmt(f.filesPerSecond),
-      ];
-    }),
-  );
+  byBuild(["total s", ...phases, "other", "peak MB", "files/s"], (f) => [
+    f.totalSeconds.toFixed(2),
+    ...phases.map((phase) => (f.phases[phase] ?? 0).toFixed(2)),
+    f.otherSeconds.toFixed(2),
+    fmt(f.peakRssMB),
+    fmt(f.filesPerSecond),
+  ]);
   console.log(
     "  (cards: asking for the share cards, waiting for those not drawn yet, copying them into the site;\n   other: Node and TypeScript start-up, images, publishing)",
   );
-  table(
-    ["build", "cards rendered", "reused", "drawing s", "cards/s while drawing"],
-    (["cold", "warm", "changed", "edited"] as const).map((name) => {
-      const f = result[name];
-      return [
-        name,
-        fmt(f.cardsRendered),
-        fmt(f.cardsReused),
-        f.cardsBusySeconds.toFixed(2),
-        f.cardsBusySeconds > 0 ? fmt(f.cardsRendered / f.cardsBusySeconds) : "-",
-      ];
-    }),
-  );
-  table(
+  byBuild(["cards rendered", "reused", "drawing s", "cards/s while drawing"], (f) => [
+    fmt(f.cardsRendered),
+    fmt(f.cardsReused),
+    f.cardsBusySeconds.toFixed(2),
+    f.cardsBusySeconds > 0 ? fmt(f.cardsRendered / f.cardsBusySeconds) : "-",
+  ]);
+  byBuild(
     [
-      "build",
       "requests",
       "lists",
       "details",
@@ -511,27 +508,22 @@ function print(
       "reused",
       "times parsed",
     ],
-    (["cold", "warm", "changed", "edited"] as const).map((name) => {
-      const f = result[name];
-      return [
-        name,
-        fmt(f.requests),
-        fmt(f.listRequests),
-        fmt(f.detailRequests),
-        fmt(f.notModified),
-        fmt(f.detailsReused),
-        fmt(f.normalized),
-        fmt(f.normalizedReused),
-        fmt(f.eventTimesParsed),
-      ];
-    }),
+    (f) => [
+      fmt(f.requests),
+      fmt(f.listRequests),
+      fmt(f.detailRequests),
+      fmt(f.notModified),
+      fmt(f.detailsReused),
+      fmt(f.normalized),
+      fmt(f.normalizedReused),
+      fmt(f.eventTimesParsed),
+    ],
   );
   console.log(
     `  changed build: ${fmt(result.changed.changedEvents)} events edited in the portal (every ${CHANGE_EVERY}th); edited: one more event edited`,
   );
-  table(
+  byBuild(
     [
-      "build",
       "search parts indexed",
       "reused",
       "records indexed",
@@ -539,18 +531,14 @@ function print(
       "Pagefind peak MB",
       "index phase s",
     ],
-    (["cold", "warm", "changed", "edited"] as const).map((name) => {
-      const f = result[name];
-      return [
-        name,
-        fmt(f.searchPartsBuilt),
-        fmt(f.searchPartsReused),
-        fmt(f.searchRecordsIndexed),
-        f.searchPartMaxSeconds.toFixed(2),
-        f.searchIndexerPeakMB ? fmt(f.searchIndexerPeakMB) : "-",
-        f.searchWaitSeconds.toFixed(2),
-      ];
-    }),
+    (f) => [
+      fmt(f.searchPartsBuilt),
+      fmt(f.searchPartsReused),
+      fmt(f.searchRecordsIndexed),
+      f.searchPartMaxSeconds.toFixed(2),
+      f.searchIndexerPeakMB ? fmt(f.searchIndexerPeakMB) : "-",
+      f.searchWaitSeconds.toFixed(2),
+    ],
   );
   console.log(
     "  (index phase: waiting for the search index after rendering, Pagefind running beside it, and writing its files)",

@@ -486,6 +486,11 @@ export function formatSearchIndexBench(result: SearchIndexBenchResult): string {
   const layout = (name: string, f: LayoutFigures) =>
     `  ${name.padEnd(22)} ${String(f.parts).padStart(5)}  ${`${n(f.recordsPerPart.min)}-${n(f.recordsPerPart.max)}`.padStart(13)}  ${s(f.buildMs).padStart(8)}  ${s(f.maxPartMs).padStart(9)}  ${(f.peakMB === null ? "-" : `${n(f.peakMB)} MB`).padStart(9)}  ${n(f.files).padStart(7)}  ${kb(f.totalBytes).padStart(10)}`;
   const cell = (q: QueryFigures) => `${q.requests} / ${kb(q.bytes)}`.padStart(17);
+  const byKind = (query: string, q: QueryFigures) =>
+    `  ${query.padEnd(34)} ${Object.entries(q.byKind)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([kind, bytes]) => `${kind} ${kb(bytes)}`)
+      .join(", ")}`;
   const { months, calendars } = result.dayLater;
   const same = result.queries.every(
     (q) =>
@@ -507,21 +512,9 @@ export function formatSearchIndexBench(result: SearchIndexBenchResult): string {
     ),
     `  the same results and first page by month as with one index: ${same ? "yes" : "NO"}`,
     "  index bytes by kind of file, by month",
-    ...result.queries.map(
-      (q) =>
-        `  ${q.query.padEnd(34)} ${Object.entries(q.months.byKind)
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([kind, bytes]) => `${kind} ${kb(bytes)}`)
-          .join(", ")}`,
-    ),
+    ...result.queries.map((q) => byKind(q.query, q.months)),
     "  index bytes by kind of file, one index",
-    ...result.queries.map(
-      (q) =>
-        `  ${q.query.padEnd(34)} ${Object.entries(q.single.byKind)
-          .sort(([a], [b]) => a.localeCompare(b))
-          .map(([kind, bytes]) => `${kind} ${kb(bytes)}`)
-          .join(", ")}`,
-    ),
+    ...result.queries.map((q) => byKind(q.query, q.single)),
   ].join("\n");
 }
 

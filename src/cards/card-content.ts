@@ -1,4 +1,5 @@
 import { type Messages, messagesFor, translate } from "../i18n/messages.ts";
+import { memoByKey } from "../model/memo-by-key.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import { formatWhen } from "../site/format.ts";
 
@@ -47,7 +48,9 @@ export interface CardImage {
 export const TEXT_LIMITS = { label: 60, title: 120, line: 110, footer: 60 } as const;
 
 const ELLIPSIS = "…";
-const segmenters = new Map<string, Intl.Segmenter>();
+const graphemeSegmenter = memoByKey(
+  (lang: string) => new Intl.Segmenter(lang, { granularity: "grapheme" }),
+);
 
 /**
  * `text` with white space collapsed, cut to at most `max` characters with an
@@ -59,13 +62,8 @@ const segmenters = new Map<string, Intl.Segmenter>();
 export function clipText(text: string, max: number, lang = "en"): string {
   const clean = withoutPictographs(text).replace(/\s+/g, " ").trim();
   if (clean.length <= max) return clean;
-  let segmenter = segmenters.get(lang);
-  if (!segmenter) {
-    segmenter = new Intl.Segmenter(lang, { granularity: "grapheme" });
-    segmenters.set(lang, segmenter);
-  }
   const graphemes: string[] = [];
-  for (const { segment } of segmenter.segment(clean)) {
+  for (const { segment } of graphemeSegmenter(lang).segment(clean)) {
     graphemes.push(segment);
     if (graphemes.length > max) break;
   }

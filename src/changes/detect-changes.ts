@@ -45,18 +45,14 @@ export interface ReportItem {
   readonly detail: string | null;
 }
 
-/** What changed since the last publish, for the build report. */
-export interface ChangeReport {
+/** The kinds of change the build report counts: those announced in feeds, and more. */
+export type ReportKind = "added" | "changed" | ChangeKind | "deleted";
+
+/** What changed since the last publish, for the build report: the events of each kind of change. */
+export type ChangeReport = {
   /** When the previous state was published. */
   readonly since: string;
-  readonly added: readonly ReportItem[];
-  readonly changed: readonly ReportItem[];
-  readonly moved: readonly ReportItem[];
-  readonly cancelled: readonly ReportItem[];
-  readonly postponed: readonly ReportItem[];
-  readonly reinstated: readonly ReportItem[];
-  readonly deleted: readonly ReportItem[];
-}
+} & { readonly [K in ReportKind]: readonly ReportItem[] };
 
 export interface ChangeResult {
   /** The snapshot's events in their order; an object is replaced only where the site adds something. */

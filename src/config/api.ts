@@ -57,6 +57,21 @@ export interface ApiOptions {
 /** API settings, read once from the environment; every variable is in docs/configuration.md. */
 export interface ApiConfig extends ApiEndpoint, ApiOptions {}
 
+/**
+ * The API options that say what a portal is (which calendars, how its
+ * records and pages are read, whether its stale data will do), not how hard
+ * it is pressed: a source of EVENT_SOURCES_FILE sets them for itself and
+ * never takes them from the environment (src/config/sources.ts).
+ */
+export const PORTAL_SHAPE_OPTIONS = [
+  "EVENT_API_CALENDARS",
+  "EVENT_API_FIELD_MAP",
+  "EVENT_API_ALLOW_STALE",
+  "EVENT_API_PAGING",
+  "EVENT_API_PAGE_SIZE_PARAM",
+  "EVENT_API_PAGE_SIZE",
+] as const;
+
 /** What readApiOptions reads: every API setting but the portal's address and token. */
 export const API_OPTIONS_SETTINGS = envSettings("API", [
   "EVENT_API_CONCURRENCY",
@@ -65,12 +80,7 @@ export const API_OPTIONS_SETTINGS = envSettings("API", [
   "EVENT_API_RETRY_MAX_WAIT",
   "EVENT_API_CACHE_DURATION",
   "EVENT_API_CACHE_DIR",
-  "EVENT_API_CALENDARS",
-  "EVENT_API_FIELD_MAP",
-  "EVENT_API_ALLOW_STALE",
-  "EVENT_API_PAGING",
-  "EVENT_API_PAGE_SIZE_PARAM",
-  "EVENT_API_PAGE_SIZE",
+  ...PORTAL_SHAPE_OPTIONS,
   "EVENT_API_MAX_RESPONSE_SIZE",
 ]);
 

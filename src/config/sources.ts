@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors.ts";
 import { SOURCE_ID } from "../model/url-scheme.ts";
-import { API_OPTIONS_SETTINGS, type ApiConfig, readApiConfig, readApiOptions } from "./api.ts";
+import {
+  API_OPTIONS_SETTINGS,
+  type ApiConfig,
+  PORTAL_SHAPE_OPTIONS,
+  readApiConfig,
+  readApiOptions,
+} from "./api.ts";
 import { envSettings } from "./env-settings.ts";
 
 /**
@@ -66,15 +72,7 @@ export const SOURCES_SETTINGS = envSettings("API", ["EVENT_SOURCES_FILE"]);
  * (token placement, paging, field map, calendars, stale data) never do: in
  * the environment they belong to the site of one portal.
  */
-const PORTAL_OWN = new Set([
-  "EVENT_API_AUTH",
-  "EVENT_API_CALENDARS",
-  "EVENT_API_FIELD_MAP",
-  "EVENT_API_ALLOW_STALE",
-  "EVENT_API_PAGING",
-  "EVENT_API_PAGE_SIZE_PARAM",
-  "EVENT_API_PAGE_SIZE",
-]);
+const PORTAL_OWN = new Set<string>(["EVENT_API_AUTH", ...PORTAL_SHAPE_OPTIONS]);
 const OPTIONS = API_OPTIONS_SETTINGS.map((setting) => setting.name);
 const SOURCE_KEYS = new Set([
   ...PORTAL_OWN,

@@ -1,6 +1,7 @@
 import type { DateTime } from "luxon";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { type EventTimes, sameLocalDay } from "../model/event-times.ts";
+import { memoByKey } from "../model/memo-by-key.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 
 /**
@@ -23,17 +24,8 @@ export interface EventTextLabels {
   readonly organizer: string;
 }
 
-const labelsByLang = new Map<string, EventTextLabels>();
-
 /** Labels of the plain-text lines, from the site's UI strings (src/i18n); built once per language. */
-export function eventTextLabels(lang: string): EventTextLabels {
-  let labels = labelsByLang.get(lang);
-  if (!labels) {
-    labels = readLabels(lang);
-    labelsByLang.set(lang, labels);
-  }
-  return labels;
-}
+export const eventTextLabels: (lang: string) => EventTextLabels = memoByKey(readLabels);
 
 function readLabels(lang: string): EventTextLabels {
   const m = messagesFor(lang);

@@ -15,6 +15,7 @@ import {
   scopeFormats,
 } from "../model/url-scheme.ts";
 import { singleLine } from "./event-text.ts";
+import type { Warn } from "./feeds-window.ts";
 
 /**
  * The absolute addresses feeds, calendars and page heads carry (feed
@@ -28,6 +29,22 @@ export type ScopeSite = Pick<
   SiteConfig,
   "url" | "title" | "description" | "lang" | "now" | "feedPastDays" | "refreshMinutes"
 >;
+
+/** What a scope's feed and its calendar file are both given: the settings `S` they read, the scope, and more. */
+export interface ScopeFileOptions<S extends ScopeSite> {
+  readonly site: S;
+  /** Whole site, one calendar or one category: decides URLs and the title. */
+  readonly scope: FeedScope;
+  /**
+   * When the portal's data last changed (src/site/data-updated.ts), else when
+   * it was fetched: the feed's date when it has no items, the calendar's
+   * DTSTAMP of events without timestamps.
+   */
+  readonly dataUpdatedAt: string;
+  /** Defaults to the site description. */
+  readonly description?: string;
+  readonly warn?: Warn;
+}
 
 const FEED_MEDIA_TYPES = {
   rss: "application/rss+xml",

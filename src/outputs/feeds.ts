@@ -4,20 +4,14 @@ import type { SiteConfig } from "../config/site.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import {
-  absoluteUrl,
-  type FeedFormat,
-  type FeedScope,
-  paths,
-  type ScopeFiles,
-} from "../model/url-scheme.ts";
+import { absoluteUrl, type FeedFormat, paths, type ScopeFiles } from "../model/url-scheme.ts";
 import { eventDigest } from "../render/event-digest.ts";
 import { singleLine } from "./event-text.ts";
 import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";
 import { datedByData, type FeedEntry, feedEntry, feedUpdated } from "./feeds-entry.ts";
-import { feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
-import { selectFeedEvents, timedEvents, type Warn } from "./feeds-window.ts";
+import { feedUrls, type ScopeFileOptions, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
+import { selectFeedEvents, timedEvents } from "./feeds-window.ts";
 import { jsonFeed } from "./json-feed.ts";
 import { rssCharacterData, rssText } from "./rss-character-data.ts";
 
@@ -41,15 +35,7 @@ export type FeedSiteOptions = ScopeSite &
   Pick<SiteConfig, "feedMaxItems"> &
   Partial<Pick<SiteConfig, "websubHub">>;
 
-export interface FeedOptions {
-  readonly site: FeedSiteOptions;
-  /** Whole site, one calendar or one category: decides URLs and the title. */
-  readonly scope: FeedScope;
-  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: the feed's date when it has no items. */
-  readonly dataUpdatedAt: string;
-  /** Defaults to the site description. */
-  readonly description?: string;
-  readonly warn?: Warn;
+export interface FeedOptions extends ScopeFileOptions<FeedSiteOptions> {
   /**
    * Change announcements of this scope, newest first (feeds-announcements.ts):
    * each becomes an item of its own ahead of the events, at most
@@ -149,24 +135,47 @@ function feedEventDigest(event: CalendarEvent): EventDigest {
   return digest;
 }
 
-export function renderRss(events: readonly CalendarEvent[], options: FeedOptions): string {
-  return writeRss(prepare(events, options), options);
+export const renderRss = (events: readonly CalendarEvent[], options: FeedOptions): string =>
+  renderFeed(events, options, "rss");
+
+/** What RSS and Atom say alike of the feed itself: its title, page, description, date, generator and hub. */
+function channelOf(feed: PreparedFeed, options: FeedOptions) {
+  return {
+    title: textNode(feed.title),
+    link: feed.urls.page,
+    description: textNode(feed.description),
+    updated: feed.updated,
+    generator: FEED_GENERATOR,
+    ...hubOf(options.site),
+  };
+}
+
+/**
+ * What an RSS item and an Atom entry carry alike: the link, the dates, the
+ * summary as HTML (RSS 2.0, the profile and Atom's type="html": the plain
+ * summary, escaped) and the content.
+ */
+function itemBody(
+  entry: FeedEntry,
+): Pick<Item, "link" | "date" | "description" | "content" | "published"> {
+  return {
+    link: entry.url,
+    date: entry.updated,
+    description: cdataHtml(escapeHtml(entry.summary)),
+    content: cdataHtml(entry.contentHtml),
+    ...(entry.published ? { published: entry.published } : {}),
+  };
 }
 
 function writeRss(feed: PreparedFeed, options: FeedOptions): string {
   // Plain text throughout (channel title and description, item titles,
   // categories), in the RSS Best Practices Profile's form (rss-character-data.ts).
   const out = new Feed({
-    title: textNode(feed.title),
+    ...channelOf(feed, options),
     id: feed.urls.page,
-    link: feed.urls.page,
-    description: textNode(feed.description),
     language: options.site.lang,
     ttl: options.site.refreshMinutes,
-    updated: feed.updated,
-    generator: FEED_GENERATOR,
     feedLinks: { rss: feed.urls.rss },
-    ...hubOf(options.site),
   });
   for (const entry of feed.entries) {
     // An event's item has no `id`: the package then writes <guid isPermaLink="true">
@@ -175,17 +184,12 @@ function writeRss(feed: PreparedFeed, options: FeedOptions): string {
     const item: Item = {
       ...(entry.id === entry.url ? {} : { id: entry.id }),
       title: rssText(xmlText(entry.title)),
-      link: entry.url,
-      date: entry.updated,
-      // An item's description is HTML (RSS 2.0 and the profile): the plain summary, escaped.
-      description: cdataHtml(escapeHtml(entry.summary)),
-      content: cdataHtml(entry.contentHtml),
+      ...itemBody(entry),
       category: entry.categories.map((category) => ({
         name: textNode(singleLine(category.name)),
         domain: xmlAttr(absoluteUrl(options.site.url, paths.category(category.id))),
       })),
     };
-    if (entry.published) item.published = entry.published;
     // RSS 2.0 requires a type on <enclosure>; without a known one we leave it
     // out (the image still appears in the content).
     if (entry.image?.type) item.image = { url: xmlAttr(entry.image.url), type: entry.image.type };
@@ -194,20 +198,14 @@ function writeRss(feed: PreparedFeed, options: FeedOptions): string {
   return `${rssCharacterData(out.rss2())}\n`;
 }
 
-export function renderAtom(events: readonly CalendarEvent[], options: FeedOptions): string {
-  return writeAtom(prepare(events, options), options);
-}
+export const renderAtom = (events: readonly CalendarEvent[], options: FeedOptions): string =>
+  renderFeed(events, options, "atom");
 
 function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
   const out = new Feed({
-    title: textNode(feed.title),
+    ...channelOf(feed, options),
     id: feed.urls.atom,
-    link: feed.urls.page,
-    description: textNode(feed.description),
-    updated: feed.updated,
-    generator: FEED_GENERATOR,
     feedLinks: { atom: feed.urls.atom },
-    ...hubOf(options.site),
     // RFC 4287 4.1.1: a feed needs an author unless every entry has one.
     author: { name: textNode(singleLine(options.site.title)), link: homeUrl(options.site) },
   });
@@ -217,17 +215,13 @@ function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
       // type="html": the title is HTML, so the plain-text title is escaped once.
       title: cdataHtml(escapeHtml(entry.title)),
       id: entry.id,
-      link: entry.url,
-      date: entry.updated,
-      description: cdataHtml(escapeHtml(entry.summary)),
-      content: cdataHtml(entry.contentHtml),
+      ...itemBody(entry),
       category: entry.categories.map((category) => ({
         term: xmlAttr(singleLine(category.id)),
         name: xmlAttr(singleLine(category.name)),
         scheme,
       })),
     };
-    if (entry.published) item.published = entry.published;
     out.addItem(item);
   }
   return `${withAtomLanguage(addAtomEnclosures(out.atom1(), feed.entries), options.site.lang)}\n`;
@@ -246,9 +240,8 @@ function withAtomLanguage(xml: string, lang: string): string {
   );
 }
 
-export function renderJsonFeed(events: readonly CalendarEvent[], options: FeedOptions): string {
-  return writeJsonFeed(prepare(events, options), options);
-}
+export const renderJsonFeed = (events: readonly CalendarEvent[], options: FeedOptions): string =>
+  renderFeed(events, options, "json");
 
 function writeJsonFeed(feed: PreparedFeed, options: FeedOptions): string {
   const json = jsonFeed({

@@ -11,11 +11,17 @@ import { count } from "../metrics.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
-import { absoluteUrl, type FeedScope, paths } from "../model/url-scheme.ts";
+import { absoluteUrl, paths } from "../model/url-scheme.ts";
 import { eventDigest } from "../render/event-digest.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
-import { eventPageUrl, feedUrls, type ScopeSite, scopeTitle } from "./feeds-urls.ts";
+import {
+  eventPageUrl,
+  feedUrls,
+  type ScopeFileOptions,
+  type ScopeSite,
+  scopeTitle,
+} from "./feeds-urls.ts";
 import {
   selectSubscriptionEvents,
   type TimedEvent,
@@ -56,16 +62,9 @@ export type IcsSiteOptions = ScopeSite &
   Pick<SiteConfig, "cancelledGraceDays"> &
   Partial<Pick<SiteConfig, "icsMaxBytes">>;
 
-export interface CalendarOptions {
-  readonly site: IcsSiteOptions;
-  readonly scope: FeedScope;
-  /** When the portal's data last changed (src/site/data-updated.ts), else when it was fetched: DTSTAMP of events without timestamps. */
-  readonly dataUpdatedAt: string;
-  /** Defaults to the site description. */
-  readonly description?: string;
+export interface CalendarOptions extends ScopeFileOptions<IcsSiteOptions> {
   /** "#rrggbb" for Apple's X-APPLE-CALENDAR-COLOR, when the portal gives one. */
   readonly color?: string | null;
-  readonly warn?: Warn;
   /** VEVENTs a build shares between its calendar files (feed-scopes.ts); none: made for this file alone. */
   readonly vevents?: VeventMemo;
 }

@@ -1,4 +1,5 @@
 import type { CalendarEvent, Place, UpcomingAndPast } from "../model/types.ts";
+import { groupUpcomingAndPast } from "../model/upcoming-and-past.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "./key-text.ts";
 import { placeIdentity, placeName, proposedPlaceSegment } from "./place-key.ts";
@@ -42,19 +43,7 @@ export class PlaceIndex {
 
   /** `upcoming` in the site's order; `past` most recent first (src/site/views.ts). */
   constructor(upcoming: readonly CalendarEvent[], past: readonly CalendarEvent[]) {
-    const buckets = new Map<string, { upcoming: CalendarEvent[]; past: CalendarEvent[] }>();
-    const add = (event: CalendarEvent, list: "upcoming" | "past") => {
-      const identity = this.identityOf(event);
-      if (identity === null) return;
-      let bucket = buckets.get(identity);
-      if (!bucket) {
-        bucket = { upcoming: [], past: [] };
-        buckets.set(identity, bucket);
-      }
-      bucket[list].push(event);
-    };
-    for (const event of upcoming) add(event, "upcoming");
-    for (const event of past) add(event, "past");
+    const buckets = groupUpcomingAndPast(upcoming, past, (event) => this.identityOf(event));
 
     const shown = new Map<string, Place>();
     for (const [identity, bucket] of buckets) shown.set(identity, representative(bucket));
@@ -120,10 +109,7 @@ export class PlaceIndex {
  * recent past one), with the first coordinates any of its events give when
  * that one has none.
  */
-function representative(bucket: {
-  readonly upcoming: readonly CalendarEvent[];
-  readonly past: readonly CalendarEvent[];
-}): Place {
+function representative(bucket: UpcomingAndPast): Place {
   const events = [...bucket.upcoming, ...bucket.past];
   const place = events[0]?.location as Place;
   if (place.geo) return place;

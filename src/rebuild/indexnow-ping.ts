@@ -2,6 +2,7 @@ import { PublishedSite } from "../api/published-site.ts";
 import { type IndexNowConfig, readIndexNowConfig } from "../config/indexnow.ts";
 import { paths, SiteUrls } from "../model/url-scheme.ts";
 import { CHANGED_PAGES_LIMIT } from "../publish/changed-pages.ts";
+import { type AfterDeployOptions, type AfterDeployResult, stepLines } from "./after-deploy.ts";
 import { readBuildState } from "./read-build-state.ts";
 
 /**
@@ -14,21 +15,14 @@ import { readBuildState } from "./read-build-state.ts";
  * key file is. Google does not take part in IndexNow: it reads the sitemap.
  */
 
-export interface PingIndexNowOptions {
+export interface PingIndexNowOptions extends AfterDeployOptions {
   /** INDEXNOW_KEY and INDEXNOW_ENDPOINT; null: nothing to do. */
   readonly indexNow: IndexNowConfig | null;
-  /** The deploy whose manifest says which pages changed: its output folder or its address. */
-  readonly published: string;
-  readonly fetch?: typeof globalThis.fetch;
-  readonly timeoutMs?: number;
-  readonly log?: (line: string) => void;
 }
 
-export interface PingIndexNowResult {
-  readonly ok: boolean;
+export interface PingIndexNowResult extends AfterDeployResult {
   /** The addresses the endpoint accepted. */
   readonly submitted: readonly string[];
-  readonly lines: readonly string[];
 }
 
 const PING_TIMEOUT_MS = 10_000;
@@ -42,11 +36,7 @@ const REFUSALS: Readonly<Record<number, string>> = {
 };
 
 export async function pingIndexNow(options: PingIndexNowOptions): Promise<PingIndexNowResult> {
-  const lines: string[] = [];
-  const say = (line: string) => {
-    lines.push(line);
-    options.log?.(line);
-  };
+  const { lines, say } = stepLines(options.log);
   if (!options.indexNow) {
     say("INDEXNOW_KEY is not set; no search engine told");
     return { ok: true, submitted: [], lines };

@@ -1,6 +1,7 @@
 import { PublishedSite } from "../api/published-site.ts";
 import { Semaphore } from "../api/semaphore.ts";
 import { paths } from "../model/url-scheme.ts";
+import { type AfterDeployOptions, type AfterDeployResult, stepLines } from "./after-deploy.ts";
 import type { BuildState } from "./build-state.ts";
 import { readBuildState } from "./read-build-state.ts";
 
@@ -14,32 +15,21 @@ import { readBuildState } from "./read-build-state.ts";
  * leaves it to the hub (W3C WebSub, section 7).
  */
 
-export interface PingHubOptions {
+export interface PingHubOptions extends AfterDeployOptions {
   /** WEBSUB_HUB; null: nothing to do. */
   readonly hub: string | null;
-  /** The deploy whose state says which feeds changed: its output folder or its address. */
-  readonly published: string;
-  readonly fetch?: typeof globalThis.fetch;
-  readonly timeoutMs?: number;
-  readonly log?: (line: string) => void;
 }
 
-export interface PingHubResult {
-  readonly ok: boolean;
+export interface PingHubResult extends AfterDeployResult {
   /** Feed URLs the hub accepted a ping for. */
   readonly pinged: readonly string[];
-  readonly lines: readonly string[];
 }
 
 const PING_TIMEOUT_MS = 5_000;
 const PARALLEL_PINGS = 4;
 
 export async function pingHub(options: PingHubOptions): Promise<PingHubResult> {
-  const lines: string[] = [];
-  const say = (line: string) => {
-    lines.push(line);
-    options.log?.(line);
-  };
+  const { lines, say } = stepLines(options.log);
   if (!options.hub) {
     say("WEBSUB_HUB is not set; no hub to ping");
     return { ok: true, pinged: [], lines };

@@ -1,4 +1,5 @@
 import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
+import { groupUpcomingAndPast, type UpcomingAndPastLists } from "../model/upcoming-and-past.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "../places/key-text.ts";
 import type { PlaceIndex, PlaceSummary } from "../places/place-index.ts";
@@ -71,18 +72,7 @@ export class SeriesIndex {
     calendarIds: readonly string[],
   ) {
     this.#places = places;
-    const buckets = new Map<string, { upcoming: CalendarEvent[]; past: CalendarEvent[] }>();
-    const add = (event: CalendarEvent, list: "upcoming" | "past") => {
-      const identity = this.#identityOf(event);
-      let bucket = buckets.get(identity);
-      if (!bucket) {
-        bucket = { upcoming: [], past: [] };
-        buckets.set(identity, bucket);
-      }
-      bucket[list].push(event);
-    };
-    for (const event of upcoming) add(event, "upcoming");
-    for (const event of past) add(event, "past");
+    const buckets = groupUpcomingAndPast(upcoming, past, (event) => this.#identityOf(event));
 
     // Segments are settled per calendar: the same key may be used in two calendars.
     const proposed = new Map<string, Map<string, string>>();
@@ -177,7 +167,7 @@ export class SeriesIndex {
     identity: string,
     calendarId: string,
     key: string,
-    bucket: { readonly upcoming: CalendarEvent[]; readonly past: CalendarEvent[] },
+    bucket: UpcomingAndPastLists,
   ): SeriesSummary {
     bucket.upcoming.forEach((event, index) => {
       this.#positions.set(event, index);

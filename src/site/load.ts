@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import type { ChangeResult } from "../changes/detect-changes.ts";
 import type { EventActivity } from "../changes/event-activity.ts";
-import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
+import type { RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
 import { incompleteStatementWarning } from "../config/accessibility.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { localizeImages, type MediaFile } from "../media/localize-images.ts";
 import { timed, timedAsync } from "../metrics.ts";
-import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
+import type { Category, PortalSnapshot } from "../model/types.ts";
 import { snapshotUpdatedAt } from "./data-updated.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
@@ -20,16 +20,16 @@ import { buildWhenViews, type WhenViews } from "./when/when-views.ts";
  * the page views. Made once per build; every template, plugin and writer
  * reads this one object.
  */
-export interface SiteData extends PortalSnapshot {
+export interface SiteData
+  extends PortalSnapshot,
+    // The changes' events gone from the portal, still published as cancelled,
+    // and the changes announced in feeds, newest first (src/changes).
+    Pick<ChangeResult, "removed" | "announcements"> {
   readonly categories: readonly Category[];
   readonly views: SiteViews;
   /** Today, Tomorrow, This weekend... site-wide and per calendar (src/site/when). */
   readonly when: WhenViews;
   readonly media: readonly MediaFile[];
-  /** Events gone from the portal, still published as cancelled (src/changes). */
-  readonly removed: readonly CalendarEvent[];
-  /** Changes announced in feeds, newest first. */
-  readonly announcements: readonly Announcement[];
   /** The removed events' records, for /api/changes.json. */
   readonly removedRecords: readonly RemovedEventRecord[];
   /** What the recent publishes did to each event, newest first: the fediverse's outbox (src/fediverse). */

@@ -9,6 +9,7 @@ import {
   sameLocalDay,
   validEventTimes,
 } from "../model/event-times.ts";
+import { groupEvents } from "../model/group-events.ts";
 import { PerEvent } from "../model/per-event.ts";
 import { timeZone } from "../model/time-zone.ts";
 import type {
@@ -187,9 +188,9 @@ export function buildViews(snapshot: PortalSnapshot, options: ViewOptions): Site
 
   // Grouped once: a filter per calendar would read every event once per calendar.
   // An event other sources publish too is listed in each of their calendars (docs/sources.md).
-  const eventsOf = groupBy(events, calendarIdsOf);
-  const upcomingOf = groupBy(upcoming, calendarIdsOf);
-  const pastOf = groupBy(past, calendarIdsOf);
+  const eventsOf = groupEvents(events, calendarIdsOf);
+  const upcomingOf = groupEvents(upcoming, calendarIdsOf);
+  const pastOf = groupEvents(past, calendarIdsOf);
   const calendars = snapshot.calendars.map(
     (calendar): CalendarSummary => ({
       calendar,
@@ -481,8 +482,8 @@ function buildCategories(
     }
   }
   const idsOf = (e: CalendarEvent) => new Set(e.categories.map((c) => c.id));
-  const upcomingIn = groupBy(upcoming, idsOf);
-  const pastIn = groupBy(past, idsOf);
+  const upcomingIn = groupEvents(upcoming, idsOf);
+  const pastIn = groupEvents(past, idsOf);
   return [...categories.values()]
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
     .map((category) => {
@@ -494,20 +495,4 @@ function buildCategories(
         past: pastIn.get(category.id) ?? [],
       };
     });
-}
-
-/** Events under each of their keys, in their order. */
-function groupBy(
-  events: readonly CalendarEvent[],
-  keysOf: (event: CalendarEvent) => Iterable<string>,
-): Map<string, CalendarEvent[]> {
-  const groups = new Map<string, CalendarEvent[]>();
-  for (const event of events) {
-    for (const key of keysOf(event)) {
-      const group = groups.get(key);
-      if (group) group.push(event);
-      else groups.set(key, [event]);
-    }
-  }
-  return groups;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readDigestDay, readDigestMailConfig } from "../../src/config/digest.ts";
-import { ConfigError } from "../../src/errors.ts";
+import { configRefusal } from "../helpers/config-refusal.ts";
 
 const MAIL = {
   SMTP_URL: "smtps://digest%40example.org:p%40ss-W0rd@mail.example.org",
@@ -9,15 +9,7 @@ const MAIL = {
 };
 
 /** The ConfigError's message a setting gives. */
-function refusal(env: NodeJS.ProcessEnv): string {
-  try {
-    readDigestMailConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error("accepted");
-}
+const refusal = (env: NodeJS.ProcessEnv) => configRefusal(() => readDigestMailConfig(env));
 
 describe("digest settings", () => {
   it("should read DIGEST_DAY as a weekday in English, whole or short, and leave it to the language when unset", () => {

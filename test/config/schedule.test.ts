@@ -10,22 +10,27 @@ import {
 import { ConfigError } from "../../src/errors.ts";
 
 describe("scheduleToMinutes", () => {
-  it("should read Netlify's macros", () => {
-    expect(scheduleToMinutes("@hourly")).toBe(60);
-    expect(scheduleToMinutes("@daily")).toBe(1440);
-    expect(scheduleToMinutes("@weekly")).toBe(10080);
+  it.each([
+    ["@hourly", 60],
+    ["@daily", 1440],
+    ["@weekly", 10080],
+  ])("should read Netlify's macro %s as %i minutes", (schedule, minutes) => {
+    expect(scheduleToMinutes(schedule)).toBe(minutes);
   });
 
-  it("should read cron steps, lists and ranges as the shortest gap between runs", () => {
-    expect(scheduleToMinutes("*/15 * * * *")).toBe(15);
-    expect(scheduleToMinutes("5 * * * *")).toBe(60);
-    expect(scheduleToMinutes("0,30 * * * *")).toBe(30);
-    expect(scheduleToMinutes("0 */6 * * *")).toBe(360);
-    expect(scheduleToMinutes("0 8,20 * * *")).toBe(720);
-    expect(scheduleToMinutes("0 9-17 * * 1-5")).toBe(60);
-    expect(scheduleToMinutes("30 4 * * *")).toBe(1440);
-    expect(scheduleToMinutes("0 6 * * 1")).toBe(10080);
-    expect(scheduleToMinutes("0 6 * * 0,7")).toBe(10080);
+  // Steps, lists and ranges: the shortest gap between two runs.
+  it.each([
+    ["*/15 * * * *", 15],
+    ["5 * * * *", 60],
+    ["0,30 * * * *", 30],
+    ["0 */6 * * *", 360],
+    ["0 8,20 * * *", 720],
+    ["0 9-17 * * 1-5", 60],
+    ["30 4 * * *", 1440],
+    ["0 6 * * 1", 10080],
+    ["0 6 * * 0,7", 10080],
+  ])("should read the cron schedule %s as every %i minutes at the most", (schedule, minutes) => {
+    expect(scheduleToMinutes(schedule)).toBe(minutes);
   });
 
   it("should refuse schedules it cannot turn into one interval, naming the override", () => {

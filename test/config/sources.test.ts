@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBuildConfig } from "../../src/config/build-config.ts";
 import { readSources } from "../../src/config/sources.ts";
-import { ConfigError } from "../../src/errors.ts";
+import { configRefusal } from "../helpers/config-refusal.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const dir = tempDir("sources-config-");
@@ -27,16 +27,9 @@ const culture = {
 
 /** The one line a mistake in the file gives. */
 function failure(env: NodeJS.ProcessEnv): string {
-  try {
-    readSources(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as Error).message;
-    expect(message).not.toContain("\n");
-    expect(message.startsWith(`EVENT_SOURCES_FILE (${env.EVENT_SOURCES_FILE}): `)).toBe(true);
-    return message;
-  }
-  throw new Error("expected the file to be refused");
+  const message = configRefusal(() => readSources(env));
+  expect(message.startsWith(`EVENT_SOURCES_FILE (${env.EVENT_SOURCES_FILE}): `)).toBe(true);
+  return message;
 }
 
 describe("sources", () => {

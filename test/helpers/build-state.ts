@@ -11,6 +11,7 @@ import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { loadSources } from "../../src/sources/load-sources.ts";
 import { NOW } from "./clock.ts";
 import { DEMO_SITE_URL } from "./demo-expectations.ts";
+import { writeTree } from "./files.ts";
 
 /**
  * What a build publishes for the rebuild check, made the way `npm run build`
@@ -84,4 +85,32 @@ export async function publishSourcesState(sources: SourcesConfig, dir: string): 
     log: () => undefined,
   });
   return site;
+}
+
+/**
+ * A deploy's two build-info files as the steps after a deploy read them
+ * (the WebSub and IndexNow pings), written by hand: a build state of no
+ * portal with `feeds` (path to digest), and a manifest with `manifest`'s fields.
+ */
+export async function writeDeployInfo(
+  dir: string,
+  siteUrl: string,
+  info: { feeds?: Record<string, string>; manifest?: Record<string, unknown> },
+): Promise<void> {
+  await writeTree(dir, {
+    "api/build-state.json": JSON.stringify({
+      version: 1,
+      siteUrl,
+      api: "sha256-0",
+      portal: null,
+      nextChange: null,
+      feeds: info.feeds ?? {},
+    }),
+    "api/manifest.json": JSON.stringify({
+      version: 1,
+      generatedAt: NOW,
+      siteUrl,
+      ...info.manifest,
+    }),
+  });
 }

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll } from "vitest";
 import {
   createDemoDataset,
   type DatasetEvent,
   type PortalDataset,
-  type RunningPortal,
   startPortal,
 } from "../../src/portal/index.ts";
 import { NOW } from "./clock.ts";
+import { useForTests } from "./use-for-tests.ts";
 
 /*
  * Part of the demo dataset (at NOW), for a portal whose tests need only some
@@ -47,15 +46,10 @@ export const startingBetween =
 export function useDemoPartPortal(
   keep: (event: DatasetEvent, index: number) => boolean,
 ): () => { EVENT_API_URL: string; EVENT_API_TOKEN: string } {
-  let portal: RunningPortal | undefined;
-  beforeAll(async () => {
-    portal = await startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset: demoPart(keep) });
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
-  return () => {
-    if (!portal) throw new Error("the portal starts before the tests");
-    return { EVENT_API_URL: portal.url, EVENT_API_TOKEN: portal.token };
-  };
+  const portal = useForTests(
+    "the portal",
+    () => startPortal({ host: "127.0.0.1", port: 0, now: NOW, dataset: demoPart(keep) }),
+    (running) => running.close(),
+  );
+  return () => ({ EVENT_API_URL: portal().url, EVENT_API_TOKEN: portal().token });
 }

@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
 import type { RunningPortal } from "../../src/portal/index.ts";
 import { runScript } from "./demo-build.ts";
 import { fileBytesSync } from "./files.ts";
+import { startSyntheticPortal } from "./synthetic-portal.ts";
+import { tempDir } from "./temp-dir.ts";
+import { useForTests } from "./use-for-tests.ts";
 
 /**
  * Builds through the real CLI against a test's portal with `--metrics`, for
@@ -49,6 +53,41 @@ export async function meteredBuild(
   );
   expect(run.status, run.log).toBe(0);
   return JSON.parse(readFileSync(options.metricsFile, "utf8")) as BuildMetrics;
+}
+
+/** Builds one after another into the same site and cache (`useSmallPortalBuilds`). */
+export interface BuildSequence {
+  /** The site's folder. */
+  site(): string;
+  /** The next build, with `env` as its settings beside the portal's. */
+  build(env: Record<string, string>): Promise<BuildMetrics>;
+}
+
+/**
+ * A test file's builds of a small portal (2 calendars of 6 generated events,
+ * the same for the same `seed`), started before its tests and stopped after
+ * them: one after another into one folder (prefixed `prefix`), with one cache,
+ * each with its own metrics file.
+ */
+export function useSmallPortalBuilds(seed: number, prefix: string): BuildSequence {
+  const work = tempDir(prefix);
+  const portal = useForTests(
+    "the small portal",
+    () => startSyntheticPortal(2, 6, { seed }),
+    (running) => running.close(),
+  );
+  let builds = 0;
+  const site = () => join(work, "_site");
+  return {
+    site,
+    build: (env) =>
+      meteredBuild(site(), {
+        portal: portal(),
+        cacheDir: join(work, "cache"),
+        metricsFile: join(work, `metrics-${++builds}.json`),
+        env,
+      }),
+  };
 }
 
 export const counter = (metrics: BuildMetrics, name: string): number => metrics.counters[name] ?? 0;

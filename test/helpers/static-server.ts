@@ -1,6 +1,6 @@
-import { afterAll, beforeAll } from "vitest";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { serveOnLoopback } from "./loopback-server.ts";
+import { useForTests } from "./use-for-tests.ts";
 
 /** The built site as the CDN serves it (src/hosts/preview-server.ts). */
 export type RunningServer = PreviewServer;
@@ -38,17 +38,7 @@ export async function startHostServer(): Promise<HostServer> {
 
 /** Another site's server for the tests of one describe block (call it in the block). */
 export function useHostServer(): HostServer {
-  let host: HostServer | undefined;
-  beforeAll(async () => {
-    host = await startHostServer();
-  });
-  afterAll(async () => {
-    await host?.close();
-  });
-  const ready = () => {
-    if (!host) throw new Error("the host starts before the tests");
-    return host;
-  };
+  const ready = useForTests("the host", startHostServer, (host) => host.close());
   return {
     get origin() {
       return ready().origin;

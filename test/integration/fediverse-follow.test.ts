@@ -244,9 +244,7 @@ describe("the site followed from the fediverse", () => {
 
     portal.addEvent(
       portalEvent({
-        id: ADDED.id,
-        calendarId: ADDED.calendarId,
-        title: ADDED.title,
+        ...ADDED,
         start: "2026-03-28T09:00:00+01:00",
         end: "2026-03-28T10:00:00+01:00",
         location: { name: "Harbour", address: null, geo: { lat: 52.37, lon: 4.9 } },

@@ -1,14 +1,11 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningPortal } from "../../src/portal/index.ts";
+import { describe, expect, it } from "vitest";
 import { pingIndexNow } from "../../src/rebuild/indexnow-ping.ts";
 import { hoursAfterNow, NOW } from "../helpers/clock.ts";
-import { fileTree, meteredBuild } from "../helpers/metered-build.ts";
+import { fileTree, useSmallPortalBuilds } from "../helpers/metered-build.ts";
 import { startRecorder } from "../helpers/request-recorder.ts";
-import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
-import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * IndexNow through real builds of a small portal (share cards off: not the
@@ -20,17 +17,9 @@ import { tempDir } from "../helpers/temp-dir.ts";
 const KEY = "c0ffee00-indexnow-key";
 const SITE_URL = "https://events.example.org";
 
-let portal: RunningPortal;
-let work: string;
-let builds = 0;
-const site = () => join(work, "_site");
+const { site, build: buildWith } = useSmallPortalBuilds(5, "ecp-indexnow-build-");
 const build = (now: string, env: Record<string, string> = { INDEXNOW_KEY: KEY }) =>
-  meteredBuild(site(), {
-    portal,
-    cacheDir: join(work, "cache"),
-    metricsFile: join(work, `metrics-${++builds}.json`),
-    env: { SITE_NOW: now, SHARE_CARDS: "off", SITE_URL, ...env },
-  });
+  buildWith({ SITE_NOW: now, SHARE_CARDS: "off", SITE_URL, ...env });
 const manifest = () =>
   JSON.parse(readFileSync(join(site(), "api/manifest.json"), "utf8")) as Record<string, unknown>;
 const pageHashes = async () =>
@@ -39,13 +28,6 @@ const pageHashes = async () =>
       .filter(([path]) => path.endsWith("index.html") && !path.startsWith("embed/"))
       .map(([path, content]) => [path, createHash("sha256").update(content).digest("hex")]),
   );
-
-beforeAll(async () => {
-  portal = await startSyntheticPortal(2, 6, { seed: 5 });
-  work = tempDir("ecp-indexnow-build-");
-}, 120_000);
-
-afterAll(() => portal.close());
 
 describe("indexnow", () => {
   it("should publish the key file and list exactly the changed pages for IndexNow", async () => {

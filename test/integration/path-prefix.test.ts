@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
+import { describe, expect, it } from "vitest";
 import { useBrowser } from "../helpers/browser.ts";
 import { crawlSite } from "../helpers/crawl.ts";
-import { type BuiltSite, buildSite } from "../helpers/demo-build.ts";
+import { useSiteInFolder } from "../helpers/site-in-folder.ts";
 import { hasChromium } from "../helpers/system-packages.ts";
 
 /*
@@ -17,35 +13,10 @@ import { hasChromium } from "../helpers/system-packages.ts";
  */
 
 describe("a site under a path prefix", () => {
-  let work: string;
-  let server: PreviewServer;
-  let site: BuiltSite;
-  let start: string;
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), "ecp-prefix-"));
-    server = await startPreviewServer({ basePath: "/events" });
-    server.setRoot(join(work, "root", "events"));
-    start = `${server.origin}/events/`;
-    site = await buildSite(
-      {
-        SITE_URL: start,
-        EVENT_API_CACHE_DIR: join(work, "cache"),
-        // The share cards' addresses in a folder are test/integration/share-cards.test.ts's.
-        SHARE_CARDS: "off",
-      },
-      join(work, "root", "events"),
-    );
-    expect(site.status, site.log).toBe(0);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const served = useSiteInFolder("events");
 
   it("should answer every link, asset, feed, calendar and JSON address, all in its folder", async () => {
-    const crawl = await crawlSite({ start, also: ["robots.txt"] });
+    const crawl = await crawlSite({ start: served().start, also: ["robots.txt"] });
     expect(crawl.problems).toEqual([]);
     const paths = [...crawl.fetched.keys()];
     // What the crawl reached: the kinds of files a visitor, a reader and a calendar app use.
@@ -103,7 +74,7 @@ describe("a site under a path prefix", () => {
         else if (path.includes("/pagefind/") && !path.startsWith("/events/pagefind/"))
           problems.push(`outside the folder: ${path}`);
       });
-      await page.goto(`${start}search/?q=jazz`);
+      await page.goto(`${served().start}search/?q=jazz`);
       const first = page.locator("#search-results a").first();
       await first.waitFor();
       const href = await first.getAttribute("href");
@@ -115,7 +86,7 @@ describe("a site under a path prefix", () => {
       // The header's search form stays in the folder too.
       await page.fill("#site-search-q", "market");
       await page.press("#site-search-q", "Enter");
-      await page.waitForURL(`${start}search/?q=market`);
+      await page.waitForURL(`${served().start}search/?q=market`);
       await page.locator("#search-results a").first().waitFor();
       expect(problems).toEqual([]);
     });

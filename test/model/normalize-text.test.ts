@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
 import { normalizeCalendar } from "../../src/model/normalize-calendar.ts";
-import { normalizeEvent } from "../../src/model/normalize-event.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
+import { normalizedEvent } from "../helpers/normalized-event.ts";
 
 /*
  * Portals often HTML-encode their plain-text fields. The normalizer decodes
@@ -25,11 +25,8 @@ const record: WireRecord = {
   status: "scheduled",
 };
 
-function event(details: WireRecord): CalendarEvent {
-  const result = normalizeEvent(record, { ...record, ...details }, calendar, options);
-  if (!result.ok) throw new Error(result.reason);
-  return result.value;
-}
+const event = (details: WireRecord): CalendarEvent =>
+  normalizedEvent(record, { calendar, details: { ...record, ...details } });
 
 describe("character references in plain-text fields", () => {
   it("should decode named, numeric and hexadecimal references in every text field of an event", () => {
@@ -114,31 +111,29 @@ describe("character references in plain-text fields", () => {
 });
 
 describe("character references in descriptions", () => {
-  it("should keep HTML descriptions right: characters in the HTML, decoded once in the text", () => {
-    const decoded = event({
-      description:
-        "<p>Doors open at 8&hellip; L&#8217;entr&eacute;e est libre.</p><p>Write &amp;lt;b&amp;gt; for bold &amp; &Eacute;t&eacute;.</p>",
-    });
-    expect(decoded.descriptionHtml).toBe(
+  const html =
+    "<p>Doors open at 8&hellip; L&#8217;entr&eacute;e est libre.</p><p>Write &amp;lt;b&amp;gt; for bold &amp; &Eacute;t&eacute;.</p>";
+
+  it("should keep an HTML description's characters in its HTML, references decoded", () => {
+    expect(event({ description: html }).descriptionHtml).toBe(
       "<p>Doors open at 8… L’entrée est libre.</p><p>Write &amp;lt;b&amp;gt; for bold &amp; Été.</p>",
     );
-    expect(decoded.descriptionText).toBe(
+  });
+
+  it.each([
+    [
+      "an HTML description, decoded once",
+      html,
       "Doors open at 8… L’entrée est libre.\n\nWrite &lt;b&gt; for bold & Été.",
-    );
-  });
-
-  it("should decode a plain-text description's references, also names with digits", () => {
-    expect(event({ description: "Half &frac12; price" }).descriptionText).toBe("Half ½ price");
-    expect(event({ description: "Caf&eacute; regulars" }).descriptionText).toBe("Café regulars");
-  });
-
-  it("should write a link's URL into the text decoded once", () => {
-    const decoded = event({
-      description:
-        '<p><a href="https://tickets.example.org/?a=1&amp;copy=2">Tickets</a> <a href="https://example.org/?q=&amp;lt;">https://example.org/?q=&amp;lt;</a></p>',
-    });
-    expect(decoded.descriptionText).toBe(
+    ],
+    ["a plain-text description's references", "Caf&eacute; regulars", "Café regulars"],
+    ["a reference whose name has digits", "Half &frac12; price", "Half ½ price"],
+    [
+      "a link's URL, decoded once",
+      '<p><a href="https://tickets.example.org/?a=1&amp;copy=2">Tickets</a> <a href="https://example.org/?q=&amp;lt;">https://example.org/?q=&amp;lt;</a></p>',
       "Tickets (https://tickets.example.org/?a=1&copy=2) https://example.org/?q=&lt;",
-    );
+    ],
+  ])("should write %s into the text", (_what, description, text) => {
+    expect(event({ description }).descriptionText).toBe(text);
   });
 });

@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { EMPTY_FIELD_MAP, parseFieldMap } from "../../src/model/field-map.ts";
-import { normalizeEvent } from "../../src/model/normalize-event.ts";
+import { type FieldMap, parseFieldMap } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
+import { normalizedEvent } from "../helpers/normalized-event.ts";
 
 /*
  * What a portal says about an event's place and series, read into the model:
  * the place's own id, the series id, each through the field map when the
  * portal names them otherwise (docs/configuration.md, "How records are read").
  */
-
-const calendar = { id: "community", timeZone: "Europe/Amsterdam" };
 
 const record: WireRecord = {
   id: "e1",
@@ -19,14 +17,8 @@ const record: WireRecord = {
   end: "2026-03-28T13:00:00+01:00",
 };
 
-function read(wire: WireRecord, fieldMap = EMPTY_FIELD_MAP): CalendarEvent {
-  const result = normalizeEvent(wire, null, calendar, {
-    fieldMap,
-    defaultTimeZone: "Europe/Amsterdam",
-  });
-  if (!result.ok) throw new Error(result.reason);
-  return result.value;
-}
+const read = (wire: WireRecord, fieldMap?: FieldMap): CalendarEvent =>
+  normalizedEvent(wire, { fieldMap });
 
 describe("place and series ids", () => {
   it("should read a place's own id, and leave other places without one", () => {

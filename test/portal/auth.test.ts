@@ -1,29 +1,25 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type RunningPortal, startPortal, type WireCalendar } from "../../src/portal/index.ts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { startPortal, type WireCalendar } from "../../src/portal/index.ts";
 import { TokenStore } from "../../src/portal/token-store.ts";
 import { NOW } from "../helpers/clock.ts";
 import { call } from "../helpers/http-requests.ts";
-import { withPortal } from "../helpers/with-portal.ts";
+import { usePortal, withPortal } from "../helpers/with-portal.ts";
 
 const OTHER_ORG = "riverside-library";
 
 describe("portal authentication", () => {
-  let portal: RunningPortal;
-  beforeAll(async () => {
-    portal = await startPortal({ port: 0, now: NOW });
-  });
-  afterAll(() => portal.close());
+  const portal = usePortal();
 
   it("should answer a request without a token 401 with a Bearer challenge and no error code", async () => {
-    const reply = await call(`${portal.url}/event-calendars`);
+    const reply = await call(`${portal().url}/event-calendars`);
     expect(reply.status).toBe(401);
     expect(reply.headers["www-authenticate"]).toBe('Bearer realm="event-calendar"');
     expect(reply.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
     expect(reply.json()).toMatchObject({
-      type: `${portal.origin}/problems/unauthorized`,
+      type: `${portal().origin}/problems/unauthorized`,
       title: "Authentication required",
       status: 401,
       detail: expect.any(String),
@@ -31,8 +27,8 @@ describe("portal authentication", () => {
   });
 
   it("should treat another scheme as missing Bearer credentials", async () => {
-    const reply = await call(`${portal.url}/event-calendars`, {
-      headers: { authorization: `Basic ${Buffer.from(`x:${portal.token}`).toString("base64")}` },
+    const reply = await call(`${portal().url}/event-calendars`, {
+      headers: { authorization: `Basic ${Buffer.from(`x:${portal().token}`).toString("base64")}` },
     });
     expect(reply.status).toBe(401);
     expect(reply.headers["www-authenticate"]).toBe('Bearer realm="event-calendar"');
@@ -44,92 +40,92 @@ describe("portal authentication", () => {
     ["unknown", "Bearer ecp_aaaaaaaaaaaa_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
     ["wrong secret", "WRONG_SECRET"],
   ])("should answer a %s token 401 with error=invalid_token", async (_label, header) => {
-    const value = header === "WRONG_SECRET" ? `Bearer ${portal.token.slice(0, -4)}AAAA` : header;
-    const reply = await call(`${portal.url}/event-calendars`, {
+    const value = header === "WRONG_SECRET" ? `Bearer ${portal().token.slice(0, -4)}AAAA` : header;
+    const reply = await call(`${portal().url}/event-calendars`, {
       headers: { authorization: value },
     });
     expect(reply.status).toBe(401);
     expect(reply.headers["www-authenticate"]).toMatch(
       /^Bearer realm="event-calendar", error="invalid_token"/,
     );
-    expect(reply.text).not.toContain(portal.token);
+    expect(reply.text).not.toContain(portal().token);
   });
 
   it("should refuse a revoked token", async () => {
-    const token = portal.issueToken(portal.organizationId);
-    expect((await call(`${portal.url}/event-calendars`, { token })).status).toBe(200);
-    expect(portal.revokeToken(token)).toBe(true);
-    const reply = await call(`${portal.url}/event-calendars`, { token });
+    const token = portal().issueToken(portal().organizationId);
+    expect((await call(`${portal().url}/event-calendars`, { token })).status).toBe(200);
+    expect(portal().revokeToken(token)).toBe(true);
+    const reply = await call(`${portal().url}/event-calendars`, { token });
     expect(reply.status).toBe(401);
     expect(reply.headers["www-authenticate"]).toContain('error="invalid_token"');
     expect(reply.json<{ detail: string }>().detail).toMatch(/revoked/);
   });
 
   it("should accept the scheme name case-insensitively", async () => {
-    const reply = await call(`${portal.url}/event-calendars`, {
-      headers: { authorization: `bearer ${portal.token}` },
+    const reply = await call(`${portal().url}/event-calendars`, {
+      headers: { authorization: `bearer ${portal().token}` },
     });
     expect(reply.status).toBe(200);
   });
 
   it("should refuse to issue tokens for organizations the dataset does not have", () => {
-    expect(() => portal.issueToken("nobody")).toThrow(/nobody/);
+    expect(() => portal().issueToken("nobody")).toThrow(/nobody/);
   });
 });
 
 describe("portal organization isolation", () => {
-  let portal: RunningPortal;
+  const portal = usePortal();
   let otherToken: string;
-  beforeAll(async () => {
-    portal = await startPortal({ port: 0, now: NOW });
-    otherToken = portal.issueToken(OTHER_ORG);
+  beforeAll(() => {
+    otherToken = portal().issueToken(OTHER_ORG);
   });
-  afterAll(() => portal.close());
 
   const calendarIds = async (token: string) =>
-    (await call(`${portal.url}/event-calendars`, { token }))
+    (await call(`${portal().url}/event-calendars`, { token }))
       .json<WireCalendar[]>()
       .map((c) => c.id)
       .sort();
 
   it("should list only each organization's calendars, with the shared one in both", async () => {
-    expect(await calendarIds(portal.token)).toEqual(["city", "community", "culture", "sport"]);
+    expect(await calendarIds(portal().token)).toEqual(["city", "community", "culture", "sport"]);
     expect(await calendarIds(otherToken)).toEqual(["city", "library"]);
   });
 
   it("should answer another organization's calendar exactly like an unknown one", async () => {
-    const foreign = await call(`${portal.url}/event-calendar/library/events`, {
-      token: portal.token,
+    const foreign = await call(`${portal().url}/event-calendar/library/events`, {
+      token: portal().token,
     });
-    const unknown = await call(`${portal.url}/event-calendar/no-such-calendar/events`, {
-      token: portal.token,
+    const unknown = await call(`${portal().url}/event-calendar/no-such-calendar/events`, {
+      token: portal().token,
     });
     expect(foreign.status).toBe(404);
     expect(foreign.text).toBe(unknown.text);
-    const back = await call(`${portal.url}/event-calendar/community/events`, { token: otherToken });
+    const back = await call(`${portal().url}/event-calendar/community/events`, {
+      token: otherToken,
+    });
     expect(back.status).toBe(404);
   });
 
   it("should hide the details of another organization's events", async () => {
     const events = (
-      await call(`${portal.url}/event-calendar/library/events`, { token: otherToken })
+      await call(`${portal().url}/event-calendar/library/events`, { token: otherToken })
     ).json<Array<{ id: string }>>();
     const id = events[0]?.id;
     expect(id).toBeDefined();
-    const reply = await call(`${portal.url}/event-calendar/library/event/${id}/details`, {
-      token: portal.token,
+    const reply = await call(`${portal().url}/event-calendar/library/event/${id}/details`, {
+      token: portal().token,
     });
     expect(reply.status).toBe(404);
   });
 
   it("should answer an event of another calendar 404", async () => {
     const events = (
-      await call(`${portal.url}/event-calendar/sport/events`, { token: portal.token })
+      await call(`${portal().url}/event-calendar/sport/events`, { token: portal().token })
     ).json<Array<{ id: string }>>();
     const reply = await call(
-      `${portal.url}/event-calendar/community/event/${events[0]?.id}/details`,
+      `${portal().url}/event-calendar/community/event/${events[0]?.id}/details`,
       {
-        token: portal.token,
+        token: portal().token,
       },
     );
     expect(reply.status).toBe(404);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkHostLimits, type HostCheckInput } from "../../src/publish/host-limits.ts";
 import type { OutputCount } from "../../src/publish/output-files.ts";
-import { formatBuildReport } from "../../src/publish/report.ts";
 
 const MiB = 1024 * 1024;
 
@@ -23,6 +22,10 @@ const onCloudflare = (written: Partial<OutputCount>, input: Partial<HostCheckInp
     eventIcsFiles: 0,
     ...input,
   });
+
+/** The check for GitHub Pages of a build that wrote `written`. */
+const onGitHubPages = (written: Partial<OutputCount>) =>
+  checkHostLimits({ target: "github-pages", count: count(written), eventIcsFiles: 0 });
 
 describe("checkHostLimits", () => {
   it("should say nothing for hosts without limits a site reaches", () => {
@@ -88,40 +91,12 @@ describe("checkHostLimits", () => {
   });
 
   it("should hold GitHub Pages' 1 GB for the whole site", () => {
-    expect(checkHostLimits({ target: "github-pages", count: count(), eventIcsFiles: 0 })).toEqual({
-      line: "GitHub Pages: 3.0 MB of 1 GB",
-      warnings: [],
-    });
-    expect(
-      checkHostLimits({
-        target: "github-pages",
-        count: count({ bytes: 1_000_000_001 }),
-        eventIcsFiles: 0,
-      }).warnings,
-    ).toEqual(["The site is 953.7 MB: GitHub Pages publishes at most 1 GB."]);
-    expect(
-      checkHostLimits({
-        target: "github-pages",
-        count: count({ bytes: 950_000_000 }),
-        eventIcsFiles: 0,
-      }).warnings,
-    ).toEqual(["The site is 906.0 MB: close to the 1 GB GitHub Pages publishes."]);
-  });
-
-  it("should put the host's line under the files in the build report", () => {
-    const text = formatBuildReport({
-      calendars: 1,
-      events: 2,
-      pages: 3,
-      files: 4,
-      warnings: [],
-      seconds: 1,
-      output: "_site",
-      host: "GitHub Pages: 3.0 MB of 1 GB",
-    });
-    expect(text.split("\n").slice(4, 6)).toEqual([
-      "  files      4 in _site",
-      "  host       GitHub Pages: 3.0 MB of 1 GB",
+    expect(onGitHubPages({})).toEqual({ line: "GitHub Pages: 3.0 MB of 1 GB", warnings: [] });
+    expect(onGitHubPages({ bytes: 1_000_000_001 }).warnings).toEqual([
+      "The site is 953.7 MB: GitHub Pages publishes at most 1 GB.",
+    ]);
+    expect(onGitHubPages({ bytes: 950_000_000 }).warnings).toEqual([
+      "The site is 906.0 MB: close to the 1 GB GitHub Pages publishes.",
     ]);
   });
 });

@@ -1,11 +1,8 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningPortal } from "../../src/portal/index.ts";
+import { describe, expect, it } from "vitest";
 import { NOW } from "../helpers/clock.ts";
-import { type BuildMetrics, counter, meteredBuild } from "../helpers/metered-build.ts";
-import { startSyntheticPortal } from "../helpers/synthetic-portal.ts";
-import { tempDir } from "../helpers/temp-dir.ts";
+import { type BuildMetrics, counter, useSmallPortalBuilds } from "../helpers/metered-build.ts";
 
 /*
  * The publish step keeps each unchanged file as published (a hard link to
@@ -16,18 +13,9 @@ import { tempDir } from "../helpers/temp-dir.ts";
  * published files read again because their stat changed).
  */
 
-let portal: RunningPortal;
-let work: string;
-let builds = 0;
-
-const site = () => join(work, "_site");
-const build = (): Promise<BuildMetrics> =>
-  meteredBuild(site(), {
-    portal,
-    cacheDir: join(work, "cache"),
-    metricsFile: join(work, `metrics-${++builds}.json`),
-    env: { SITE_NOW: NOW, SHARE_CARDS: "off" },
-  });
+const builds = useSmallPortalBuilds(3, "ecp-publish-site-");
+const site = builds.site;
+const build = (): Promise<BuildMetrics> => builds.build({ SITE_NOW: NOW, SHARE_CARDS: "off" });
 
 /** Another byte in the middle, the size and the modification time as they were. */
 function editInPlace(path: string): void {
@@ -39,13 +27,6 @@ function editInPlace(path: string): void {
   writeFileSync(file, bytes);
   utimesSync(file, atime, mtime);
 }
-
-beforeAll(async () => {
-  portal = await startSyntheticPortal(2, 6, { seed: 3 });
-  work = tempDir("ecp-publish-site-");
-}, 120_000);
-
-afterAll(() => portal.close());
 
 describe("publish-site", () => {
   it("should write again published files edited on disk to the same size, and read no other", async () => {

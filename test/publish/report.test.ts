@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { formatBuildReport, formatBytes } from "../../src/publish/report.ts";
 
+/** A small build's report, for the tests of one of its lines. */
+const base = {
+  calendars: 1,
+  events: 10,
+  pages: 3,
+  files: 9,
+  warnings: [],
+  seconds: 1,
+  output: "_site",
+};
+
 describe("formatBuildReport", () => {
   it("should say what was written, the warnings and the time, one fact a line", () => {
     const text = formatBuildReport({
@@ -31,34 +42,21 @@ describe("formatBuildReport", () => {
 
   it("should list at most ten warnings and count the rest", () => {
     const warnings = Array.from({ length: 13 }, (_, index) => `warning ${index + 1}`);
-    const text = formatBuildReport({
-      calendars: 1,
-      events: 1,
-      pages: 1,
-      files: 1,
-      warnings,
-      seconds: 1,
-      output: "out",
-    });
+    const text = formatBuildReport({ ...base, warnings, output: "out" });
 
     expect(text).toContain("  warnings   13");
     expect(text).toContain("    - warning 10");
     expect(text).not.toContain("warning 11");
     expect(text).toContain("    … and 3 more");
-    expect(text).toContain("  files      1 in out");
+    expect(text).toContain("  files      9 in out");
   });
 
   it("should say where the warnings it does not list are, and list them all when asked", () => {
     const warnings = Array.from({ length: 12 }, (_, index) => `warning ${index + 1}`);
     const input = {
-      calendars: 1,
-      events: 1,
-      pages: 1,
-      files: 1,
+      ...base,
       warnings,
       warningsFile: ".cache/published/0123456789abcdef/build-warnings.json",
-      seconds: 1,
-      output: "_site",
     };
     expect(formatBuildReport(input)).toContain(
       "    … and 2 more: all 12 in .cache/published/0123456789abcdef/build-warnings.json, and listed here with --verbose\n",
@@ -69,18 +67,17 @@ describe("formatBuildReport", () => {
     // Ten or fewer: all listed, nothing to point to.
     expect(formatBuildReport({ ...input, warnings: warnings.slice(0, 10) })).not.toContain("…");
   });
+
+  it("should put the host's line under the files", () => {
+    const text = formatBuildReport({ ...base, host: "GitHub Pages: 3.0 MB of 1 GB" });
+    expect(text.split("\n").slice(4, 6)).toEqual([
+      "  files      9 in _site",
+      "  host       GitHub Pages: 3.0 MB of 1 GB",
+    ]);
+  });
 });
 
 describe("formatBuildReport changes", () => {
-  const base = {
-    calendars: 1,
-    events: 10,
-    pages: 3,
-    files: 9,
-    warnings: [],
-    seconds: 1,
-    output: "_site",
-  };
   const none = { title: "", detail: null };
 
   it("should count the files new, changed and removed since the last publish under the files line", () => {

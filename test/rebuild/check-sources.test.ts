@@ -8,6 +8,7 @@ import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { checkSources } from "../../src/rebuild/check-sources.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { choirConcert, choirFeed } from "../fixtures/choir-feed.ts";
 import { publishSourcesState } from "../helpers/build-state.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
@@ -25,21 +26,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
 const first = demoPart(startingBetween("2026-03-20", "2026-04-03"));
 const second = demoPart(startingBetween("2026-04-03", "2026-04-17"));
 
-const feed = (title: string, stamp = "20260101T000000Z") =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Choir//Agenda//EN",
-    "BEGIN:VEVENT",
-    "UID:concert@choir.example",
-    `DTSTAMP:${stamp}`,
-    `SUMMARY:${title}`,
-    "DTSTART:20260501T180000Z",
-    "DTEND:20260501T200000Z",
-    "END:VEVENT",
-    "END:VCALENDAR",
-    "",
-  ].join("\r\n");
+const feed = (title: string, stamp?: string) => choirFeed(choirConcert(title, stamp));
 
 /** The partner's feed host: its body, and whether it sends an ETag and answers If-None-Match. */
 interface FeedHost {

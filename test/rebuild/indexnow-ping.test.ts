@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CHANGED_PAGES_LIMIT } from "../../src/publish/changed-pages.ts";
 import { pingIndexNow } from "../../src/rebuild/indexnow-ping.ts";
-import { NOW } from "../helpers/clock.ts";
-import { writeTree } from "../helpers/files.ts";
-import { type Recorder, startRecorder } from "../helpers/request-recorder.ts";
+import { writeDeployInfo } from "../helpers/build-state.ts";
+import { startRecorder } from "../helpers/request-recorder.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * The IndexNow step after a deploy, against a published folder whose
@@ -18,41 +15,18 @@ const KEY = "a1b2c3d4-e5f6-4789";
 const CHANGED = [`${SITE}/`, `${SITE}/calendars/culture/`, `${SITE}/calendars/culture/events/run/`];
 
 let dir: string;
-let engine: Recorder | undefined;
 
-async function publish(manifest: Record<string, unknown>): Promise<void> {
-  await writeTree(dir, {
-    "api/build-state.json": JSON.stringify({
-      version: 1,
-      siteUrl: SITE,
-      api: "sha256-0",
-      portal: null,
-      nextChange: null,
-      feeds: {},
-    }),
-    "api/manifest.json": JSON.stringify({
-      version: 1,
-      generatedAt: NOW,
-      siteUrl: SITE,
-      ...manifest,
-    }),
-  });
-}
+const publish = (manifest: Record<string, unknown>) => writeDeployInfo(dir, SITE, { manifest });
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "ecp-indexnow-"));
+  // Removed when the file ends, as are the recorders (helpers/loopback-server.ts).
+  dir = tempDir("ecp-indexnow-");
   await publish({ pagesChanged: CHANGED, pagesChangedCount: CHANGED.length });
-});
-
-afterEach(async () => {
-  await engine?.close();
-  engine = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("indexnow-ping", () => {
   it("should send the changed pages with the site's host, the key and the key file's address", async () => {
-    engine = await startRecorder("/indexnow");
+    const engine = await startRecorder("/indexnow");
     const result = await pingIndexNow({
       indexNow: { key: KEY, endpoint: engine.url },
       published: dir,
@@ -71,7 +45,7 @@ describe("indexnow-ping", () => {
   });
 
   it("should send nothing when INDEXNOW_KEY is not set", async () => {
-    engine = await startRecorder("/indexnow");
+    const engine = await startRecorder("/indexnow");
     const result = await pingIndexNow({ indexNow: null, published: dir });
     expect(result.ok).toBe(true);
     expect(engine.calls).toEqual([]);
@@ -79,7 +53,7 @@ describe("indexnow-ping", () => {
   });
 
   it("should send nothing when no page changed, or when the deploy does not say", async () => {
-    engine = await startRecorder("/indexnow");
+    const engine = await startRecorder("/indexnow");
     const indexNow = { key: KEY, endpoint: engine.url };
     await publish({ pagesChanged: [], pagesChangedCount: 0 });
     expect((await pingIndexNow({ indexNow, published: dir })).ok).toBe(true);
@@ -91,7 +65,7 @@ describe("indexnow-ping", () => {
   });
 
   it("should send at most IndexNow's limit in one request, only of the site's host, and say how many were left", async () => {
-    engine = await startRecorder("/indexnow");
+    const engine = await startRecorder("/indexnow");
     const many = Array.from(
       { length: CHANGED_PAGES_LIMIT + 5 },
       (_, index) => `${SITE}/calendars/c/events/e${index}/`,
@@ -113,7 +87,7 @@ describe("indexnow-ping", () => {
   });
 
   it("should fail with one line saying what a refusal means", async () => {
-    engine = await startRecorder("/indexnow", 403);
+    const engine = await startRecorder("/indexnow", 403);
     const result = await pingIndexNow({
       indexNow: { key: KEY, endpoint: engine.url },
       published: dir,

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { pingHub } from "../../src/rebuild/websub-ping.ts";
+import { writeDeployInfo } from "../helpers/build-state.ts";
 import { NOW } from "../helpers/clock.ts";
 import { writeTree } from "../helpers/files.ts";
-import { type Recorder, startRecorder } from "../helpers/request-recorder.ts";
+import { startRecorder } from "../helpers/request-recorder.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /*
  * The ping after a deploy, against a published folder whose build state
@@ -16,38 +15,20 @@ const SITE = "https://events.example.org";
 const CHANGED = ["/feed.xml", "/atom.xml", "/calendars/culture/feed.json"];
 
 let dir: string;
-let hub: Recorder | undefined;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "ecp-ping-"));
-  await writeTree(dir, {
-    "api/build-state.json": JSON.stringify({
-      version: 1,
-      siteUrl: SITE,
-      api: "sha256-0",
-      portal: null,
-      nextChange: null,
-      feeds: Object.fromEntries(CHANGED.map((path) => [path, "sha256-1"])),
-    }),
+  // Removed when the file ends, as are the recorders (helpers/loopback-server.ts).
+  dir = tempDir("ecp-ping-");
+  await writeDeployInfo(dir, SITE, {
+    feeds: Object.fromEntries(CHANGED.map((path) => [path, "sha256-1"])),
     // The one build-info file says which feeds this build changed, as addresses.
-    "api/manifest.json": JSON.stringify({
-      version: 1,
-      generatedAt: NOW,
-      siteUrl: SITE,
-      feedsChanged: CHANGED.map((path) => `${SITE}${path}`),
-    }),
+    manifest: { feedsChanged: CHANGED.map((path) => `${SITE}${path}`) },
   });
-});
-
-afterEach(async () => {
-  await hub?.close();
-  hub = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("websub-ping", () => {
   it("should ping the hub once per changed feed", async () => {
-    hub = await startRecorder("/hub");
+    const hub = await startRecorder("/hub");
     const result = await pingHub({ hub: hub.url, published: dir });
     expect(result.ok).toBe(true);
     expect(result.pinged).toEqual(CHANGED.map((path) => `${SITE}${path}`).sort());
@@ -68,7 +49,7 @@ describe("websub-ping", () => {
         feedsChanged: ["/feed.xml"],
       }),
     });
-    hub = await startRecorder("/hub");
+    const hub = await startRecorder("/hub");
     const result = await pingHub({ hub: hub.url, published: dir });
     expect(result.pinged).toEqual([`${SITE}/feed.xml`]);
   });
@@ -83,7 +64,7 @@ describe("websub-ping", () => {
   });
 
   it("should name each feed the hub refused", async () => {
-    hub = await startRecorder("/hub", 422);
+    const hub = await startRecorder("/hub", 422);
     const result = await pingHub({ hub: hub.url, published: dir });
     expect(result.lines).toHaveLength(4);
     expect(result.lines[0]).toBe(`hub ${hub.url} refused ${SITE}/atom.xml (HTTP 422)`);

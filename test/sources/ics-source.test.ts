@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IcsSourceConfig } from "../../src/config/sources.ts";
 import { loadIcsSource } from "../../src/sources/ics-source.ts";
+import { choirConcert, choirFeed } from "../fixtures/choir-feed.ts";
 import { NOW } from "../helpers/clock.ts";
 import { serveOnLoopback } from "../helpers/loopback-server.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -11,10 +12,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
  * out (EXDATE), one cancelled and one moved by a VEVENT of their own
  * (RECURRENCE-ID), beside a one-off event in UTC.
  */
-const FEED = [
-  "BEGIN:VCALENDAR",
-  "VERSION:2.0",
-  "PRODID:-//Choir//Agenda//EN",
+const FEED = choirFeed([
   "BEGIN:VTIMEZONE",
   "TZID:W. Europe Standard Time",
   "X-LIC-LOCATION:Europe/Amsterdam",
@@ -60,16 +58,8 @@ const FEED = [
   "DTEND;TZID=W. Europe Standard Time:20260417T220000",
   "SEQUENCE:1",
   "END:VEVENT",
-  "BEGIN:VEVENT",
-  "UID:concert@choir.example",
-  "DTSTAMP:20260101T000000Z",
-  "SUMMARY:Spring concert",
-  "DTSTART:20260501T180000Z",
-  "DTEND:20260501T200000Z",
-  "END:VEVENT",
-  "END:VCALENDAR",
-  "",
-].join("\r\n");
+  ...choirConcert(),
+]);
 
 const source = (url: string, extra: Partial<IcsSourceConfig> = {}): IcsSourceConfig => ({
   kind: "ics",

@@ -11,7 +11,7 @@ import {
   renderEventCard,
 } from "../../src/widget/event-card/event-card-page.ts";
 import { eventEmbedSnippets } from "../../src/widget/event-card/event-card-snippets.ts";
-import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot, hostileCalendar } from "../fixtures/snapshot.ts";
 import { NOW_DATETIME } from "../helpers/clock.ts";
 import { movedTo, withNewDate } from "../helpers/events.ts";
 import { siteWith, TEST_SITE } from "../helpers/test-site.ts";
@@ -28,6 +28,13 @@ const problemsOf = async (html: string) =>
     r.messages.map((m) => `${m.ruleId}: ${m.message}`),
   );
 
+/** Valid HTML with no script of its own but loaded ones and no inline style, as the pages' Content-Security-Policy requires. */
+async function expectSafeAndValid(html: string): Promise<void> {
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+  expect(html).not.toMatch(/<style|\sstyle=/);
+  expect(await problemsOf(html)).toEqual([]);
+}
+
 const calendarOf = (id: string): Calendar => {
   const calendar = fixtureSnapshot.calendars.find((c) => c.id === id);
   if (!calendar) throw new Error(id);
@@ -38,6 +45,9 @@ const eventOf = (id: string): CalendarEvent => {
   if (!event) throw new Error(id);
   return event;
 };
+/** The card of an event the test changed, on `calendarId`'s pages, with no calendar file of its own. */
+const changedCard = (event: CalendarEvent, calendarId: string, site = TEST_SITE) =>
+  renderEventCard({ event, calendar: calendarOf(calendarId), ics: null, site });
 const card = (id: string, ics: string | null = "/x/event.ics", site = TEST_SITE) => {
   const event = eventOf(id);
   return renderEventCard({ event, calendar: calendarOf(event.calendarId), ics, site });
@@ -68,8 +78,8 @@ describe("event card", () => {
   it("should link an image copied into the site by its path, under the site's folder, and drop one that is not http(s)", () => {
     const site = siteWith({ url: "https://example.org/agenda" });
     const event = eventOf("e-dst");
-    const local = renderEventCard({
-      event: {
+    const local = changedCard(
+      {
         ...event,
         image: {
           url: "https://example.org/agenda/media/ab.jpg",
@@ -78,17 +88,15 @@ describe("event card", () => {
           height: null,
         },
       },
-      calendar: calendarOf("community"),
-      ics: null,
+      "community",
       site,
-    });
+    );
     expect(local).toContain('<img class="ecp-card-image" src="/agenda/media/ab.jpg" alt="">');
-    const script = renderEventCard({
-      event: { ...event, image: { url: "javascript:alert(1)", alt: "", width: 1, height: 1 } },
-      calendar: calendarOf("community"),
-      ics: null,
+    const script = changedCard(
+      { ...event, image: { url: "javascript:alert(1)", alt: "", width: 1, height: 1 } },
+      "community",
       site,
-    });
+    );
     expect(script).not.toContain("<img");
     expect(script).not.toContain("javascript:");
   });
@@ -99,9 +107,7 @@ describe("event card", () => {
       '<span class="ecp-name" dir="auto">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;Quotes&quot; \u2028</span>',
     );
     expect(html).not.toContain('<script>alert("x")');
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
-    expect(html).not.toMatch(/<style|\sstyle=/);
-    expect(await problemsOf(html)).toEqual([]);
+    await expectSafeAndValid(html);
     expect(await problemsOf(card("e-dst"))).toEqual([]);
   });
 
@@ -111,22 +117,16 @@ describe("event card", () => {
     );
     expect(card("e-cancelled", null)).toContain('<article class="ecp-card ecp-event--cancelled">');
     expect(card("e-postponed")).toContain('<span class="ecp-badge">Postponed</span>');
-    const moved = renderEventCard({
-      event: withNewDate(eventOf("e-online"), "2026-04-01T12:00:00-04:00", "2026-03-19T12:00:00Z"),
-      calendar: calendarOf("culture"),
-      ics: null,
-      site: TEST_SITE,
-    });
+    const moved = changedCard(
+      withNewDate(eventOf("e-online"), "2026-04-01T12:00:00-04:00", "2026-03-19T12:00:00Z"),
+      "culture",
+    );
     expect(moved).toContain('<span class="ecp-badge ecp-badge--new-date">New date</span>');
   });
 
   it("should send the card of an event that moved to another calendar to its new page, without its old copy's cancellation", () => {
-    const html = renderEventCard({
-      event: movedTo(eventOf("e-dst"), "culture", "Culture"),
-      calendar: calendarOf("community"),
-      ics: null,
-      site: TEST_SITE,
-    });
+    // Shown where the old copy was: the community calendar's pages.
+    const html = changedCard(movedTo(eventOf("e-dst"), "culture", "Culture"), "community");
     expect(html).toContain('href="/calendars/culture/events/e-dst/"');
     expect(html).not.toContain("ecp-badge");
     expect(html).not.toContain("ecp-event--cancelled");
@@ -280,22 +280,12 @@ describe("widget of several calendars", () => {
   });
 
   it("should escape a hostile calendar name, be valid HTML and carry no inline script or style", async () => {
-    const hostile: Calendar = {
-      id: "Talks & <Debates>",
-      name: 'Talks "&" <b>Debates</b>',
-      description: "",
-      timeZone: "Europe/Amsterdam",
-      color: null,
-      updatedAt: null,
-    };
-    const html = page(TEST_SITE, [...fixtureSnapshot.calendars, hostile]);
+    const html = page(TEST_SITE, [...fixtureSnapshot.calendars, hostileCalendar]);
     expect(html).toContain(
       'data-calendar="_54616c6b732026203c446562617465733e" data-events-url="/api/calendars/_54616c6b732026203c446562617465733e/events.json" dir="auto">Talks &quot;&amp;&quot; &lt;b&gt;Debates&lt;/b&gt;</li>',
     );
     expect(html).not.toContain("<b>Debates");
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
-    expect(html).not.toMatch(/<style|\sstyle=/);
-    expect(await problemsOf(html)).toEqual([]);
+    await expectSafeAndValid(html);
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { embedSnippets, oembedLinkTag } from "../../src/widget/snippets.ts";
-import { fixtureSnapshot } from "../fixtures/snapshot.ts";
+import { fixtureSnapshot, hostileCalendar } from "../fixtures/snapshot.ts";
 import { listFilesSync } from "../helpers/files.ts";
 import { type BuiltWidgetSite, buildWidgetSite } from "../helpers/plugin-site.ts";
 
@@ -25,17 +25,7 @@ const hostile: PortalSnapshot = {
           }
         : event,
   ),
-  calendars: [
-    ...fixtureSnapshot.calendars,
-    {
-      id: "Talks & <Debates>",
-      name: 'Talks "&" <b>Debates</b>',
-      description: "",
-      timeZone: "Europe/Amsterdam",
-      color: null,
-      updatedAt: null,
-    },
-  ],
+  calendars: [...fixtureSnapshot.calendars, hostileCalendar],
 };
 
 const filterPage = `---

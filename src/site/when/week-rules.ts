@@ -1,3 +1,5 @@
+import { memoByKey } from "../../model/memo-by-key.ts";
+
 /**
  * Which days a locale's week starts on and which are its weekend, for the
  * "This week", "Next week" and "This weekend" pages. Days are ISO weekday
@@ -30,17 +32,8 @@ type LocaleWithWeekInfo = Intl.Locale & {
   readonly weekInfo?: WeekInfo;
 };
 
-const cache = new Map<string, WeekRules>();
-
-/** The week rules of a BCP 47 tag ("en-GB", "nl", "he-IL"). */
-export function weekRules(tag: string): WeekRules {
-  let rules = cache.get(tag);
-  if (!rules) {
-    rules = readWeekRules(tag);
-    cache.set(tag, rules);
-  }
-  return rules;
-}
+/** The week rules of a BCP 47 tag ("en-GB", "nl", "he-IL"), read once per tag. */
+export const weekRules: (tag: string) => WeekRules = memoByKey(readWeekRules);
 
 function readWeekRules(tag: string): WeekRules {
   let info: WeekInfo | undefined;

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { calendarIdsOf } from "../../model/event-calendars.ts";
 import { endMillis, startMillis } from "../../model/event-times.ts";
+import { groupEvents } from "../../model/group-events.ts";
 import { timeZone } from "../../model/time-zone.ts";
 import type { Calendar, CalendarEvent } from "../../model/types.ts";
 import { paths } from "../../model/url-scheme.ts";
@@ -47,12 +48,17 @@ export interface WhenRow {
   readonly hidden: boolean;
 }
 
-/** The events listed under one day: each under the first day of the range it is on. */
-export interface WhenDay {
-  readonly date: string;
-  /** The views that show this day ("0", "1", "0 1"). */
+/** Which of a page's views show a part of it. */
+export interface ShownIn {
+  /** The views that show it ("0", "1", "0 1"). */
   readonly in: string;
+  /** Not shown in the build's view (view 0). */
   readonly hidden: boolean;
+}
+
+/** The events listed under one day: each under the first day of the range it is on. */
+export interface WhenDay extends ShownIn {
+  readonly date: string;
   readonly rows: readonly WhenRow[];
   /** The rows' events (what the page's "Data updated" line reads). */
   readonly events: readonly CalendarEvent[];
@@ -83,11 +89,8 @@ export interface WhenPage {
 }
 
 /** A part of the page that one or more views show. */
-export interface WhenShown<T> {
+export interface WhenShown<T> extends ShownIn {
   readonly value: T;
-  /** The views that show it ("0", "1", "0 1"). */
-  readonly in: string;
-  readonly hidden: boolean;
 }
 
 /** The pages of one scope: the site, or one calendar. */
@@ -131,14 +134,7 @@ export function buildWhenViews(source: WhenSource, options: WhenOptions): WhenVi
   const rules = weekRules(options.lang);
   const zones = [options.timeZone, ...source.calendars.map((s) => s.calendar.timeZone)];
   const candidates = eventsNear(source.events, new Set(zones), options.now, rules);
-  const byCalendar = new Map<string, CalendarEvent[]>();
-  for (const event of candidates) {
-    for (const calendarId of calendarIdsOf(event)) {
-      const list = byCalendar.get(calendarId);
-      if (list) list.push(event);
-      else byCalendar.set(calendarId, [event]);
-    }
-  }
+  const byCalendar = groupEvents(candidates, calendarIdsOf);
   const scopes: WhenScope[] = [
     {
       calendarId: null,
@@ -266,19 +262,21 @@ function scopePages(
 function whenDay(date: string, rows: ReadonlyMap<CalendarEvent, readonly number[]>): WhenDay {
   const dayViews = new Set<number>();
   for (const views of rows.values()) for (const view of views) dayViews.add(view);
-  const dayIn = [...dayViews].sort().join(" ");
+  const day = shownIn([...dayViews].sort());
   return {
     date,
-    in: dayIn,
-    hidden: !dayViews.has(0),
+    ...day,
     rows: [...rows].map(([event, views]) => {
-      const rowIn = views.join(" ");
-      return rowIn === dayIn
-        ? { event, in: null, hidden: false }
-        : { event, in: rowIn, hidden: !views.includes(0) };
+      const row = shownIn(views);
+      return row.in === day.in ? { event, in: null, hidden: false } : { event, ...row };
     }),
     events: [...rows.keys()],
   };
+}
+
+/** A part of the page shown by `views`, in their order. */
+function shownIn(views: readonly number[]): ShownIn {
+  return { in: views.join(" "), hidden: !views.includes(0) };
 }
 
 const sameRange = (a: DayRange, b: DayRange) => a.first === b.first && a.last === b.last;
@@ -295,11 +293,7 @@ function shownBy<T>(
     if (found) found.views.push(view);
     else shown.push({ value, views: [view] });
   });
-  return shown.map(({ value, views }) => ({
-    value,
-    in: views.join(" "),
-    hidden: !views.includes(0),
-  }));
+  return shown.map(({ value, views }) => ({ value, ...shownIn(views) }));
 }
 
 /**
