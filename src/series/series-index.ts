@@ -2,7 +2,7 @@ import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "../places/key-text.ts";
 import type { PlaceIndex, PlaceSummary } from "../places/place-index.ts";
-import { proposedSeriesSegment, seriesIdentity } from "./series-key.ts";
+import { proposedSeriesSegment, seriesIdentity, seriesTitle } from "./series-key.ts";
 import { detectSeriesRule, type SeriesRule } from "./series-rule.ts";
 
 /**
@@ -162,10 +162,11 @@ export class SeriesIndex {
     let identity = this.#identities.get(event);
     if (identity === undefined) {
       // The dates of a series repeat its title: normalizing it once is enough.
-      let title = this.#titles.get(event.title);
+      const own = seriesTitle(event);
+      let title = this.#titles.get(own);
       if (title === undefined) {
-        title = normalizeKeyText(event.title);
-        this.#titles.set(event.title, title);
+        title = normalizeKeyText(own);
+        this.#titles.set(own, title);
       }
       identity = seriesIdentity(event, this.#places.identityOf(event), title);
       this.#identities.set(event, identity);
