@@ -30,7 +30,7 @@ export function settingsInEffect(
 export function formatFieldMap(map: FieldMap): string {
   const out: Record<string, Record<string, string>> = {};
   if (Object.keys(map.calendar).length > 0) out.calendar = { ...map.calendar };
-  if (Object.keys(map.event).length > 0) out.event = { ...map.event };
+  if (Object.keys(map.event).length > 0) out.event = { ...map.event } as Record<string, string>;
   return JSON.stringify(out);
 }
 

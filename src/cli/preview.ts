@@ -38,8 +38,10 @@ runCli(PREVIEW, async ({ values }) => {
   }
   const manifest = (await new PublishedSite(values.dir)
     .readJson(paths.apiManifest())
-    .catch(() => null)) as { siteUrl?: unknown } | null;
+    .catch(() => null)) as { siteUrl?: unknown; languages?: unknown } | null;
   const siteUrl = typeof manifest?.siteUrl === "string" ? manifest.siteUrl : undefined;
+  // A site in several languages: each one's folder gets the rules too (src/hosts/language-rules.ts).
+  const languages = languageFolders(manifest?.languages, siteUrl);
   const basePath = siteUrl ? new SiteUrls(siteUrl).basePath : "";
   // As the build's host files have them: the place pages admit MAP_TILES_URL's
   // tile server; the embed pages name this server's origin as the browser
@@ -54,7 +56,7 @@ runCli(PREVIEW, async ({ values }) => {
     headers: (sitePath, origin) => {
       let rules = rulesAt.get(origin);
       if (!rules) {
-        rules = siteHeaderRules({ url: siteUrl ?? origin, map }, [origin]);
+        rules = siteHeaderRules({ url: siteUrl ?? origin, map, languages }, [origin]);
         // One entry per name the server is reached by; a Host header cannot grow it without bound.
         if (rulesAt.size < 16) rulesAt.set(origin, rules);
       }
@@ -70,3 +72,13 @@ runCli(PREVIEW, async ({ values }) => {
   });
   await server.close();
 });
+
+/** The languages' folders the manifest names (`languages`: `{ lang, url }`, the root's first). */
+function languageFolders(listed: unknown, siteUrl: string | undefined): { folder: string }[] {
+  if (!Array.isArray(listed) || !siteUrl) return [];
+  return listed.flatMap((language: { url?: unknown }) => {
+    const url = typeof language?.url === "string" ? language.url : "";
+    const folder = url.startsWith(`${siteUrl}/`) ? url.slice(siteUrl.length + 1) : "";
+    return /^[a-z0-9-]{2,40}$/.test(folder) ? [{ folder: `${folder}/` }] : [];
+  });
+}

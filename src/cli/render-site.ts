@@ -1,9 +1,11 @@
+import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { PortalLists } from "../api/list-recorder.ts";
-import { earlyEventCards, type ShareCardsSetup } from "../cards/share-cards.ts";
+import { earlyEventCards, type ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { ChangeReport } from "../changes/detect-changes.ts";
 import type { PublishedState } from "../changes/published-state.ts";
 import type { BuildConfig } from "../config/build-config.ts";
+import { siteInLanguage } from "../config/site.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
@@ -15,6 +17,7 @@ import { writeBuildState } from "../rebuild/write-build-state.ts";
 import type { KnownFiles } from "../render/published-files.ts";
 import { owns, type Shard } from "../shards/shard.ts";
 import { type ShardData, shardData } from "../shards/shard-data.ts";
+import { siteDataIn } from "../site/language-data.ts";
 import { loadSiteData, type SiteData } from "../site/load.ts";
 import type { SourceOutcome } from "../sources/load-sources.ts";
 import type { PortalConnection } from "./connect-portal.ts";
@@ -155,20 +158,37 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
   const staging = await prepareStaging(input.output);
   try {
-    const handover = runHandover(data);
-    const eleventy = siteEleventy({
-      output: staging,
-      site,
-      cacheDir: config.cacheDir,
-      deployTarget: config.deploy.target,
-      cards,
-      shard,
-      published,
-      loadData: handover.loadData,
-      onWritten: handover.onWritten,
-    });
-    await timedAsync("render", () => eleventy.write());
-    const written = handover.written();
+    // Each language of the site rendered from the one data, the root's first
+    // (docs/translating.md, "One site in several languages"): its own folder,
+    // the root's share cards and images named rather than made again.
+    const runs: WrittenFiles[] = [];
+    let rootCards: ShareCards | null = null;
+    for (const language of site.languages) {
+      const languageSite = siteInLanguage(site, language);
+      const root = language.folder === "";
+      const handover = runHandover(timed("views", () => siteDataIn(data, languageSite, site)));
+      const eleventy = siteEleventy({
+        output: join(staging, language.folder),
+        folder: language.folder,
+        site: languageSite,
+        // Each language's search index keeps its parts apart: a build prunes the parts it did not use.
+        cacheDir: root ? config.cacheDir : join(config.cacheDir, "languages", language.folder),
+        deployTarget: config.deploy.target,
+        cards: root ? cards : null,
+        rootCards: root ? null : rootCards,
+        oneOfSeveral: site.languages.length > 1,
+        shard,
+        published,
+        loadData: handover.loadData,
+        onWritten: handover.onWritten,
+      });
+      await timedAsync("render", () => eleventy.write());
+      const written = handover.written();
+      if (!written) break;
+      if (root) rootCards = written.shareCards;
+      runs.push(written);
+    }
+    const written = runs.length === site.languages.length ? joinedRuns(runs) : undefined;
     return {
       ...kept,
       staging,
@@ -180,6 +200,29 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
     await discardStaging(staging);
     throw error;
   }
+}
+
+/**
+ * What the languages' runs wrote, as one build's: their files together, the
+ * root's search index, rich results and cards (the other languages name the
+ * root's cards and show the same events).
+ */
+function joinedRuns(runs: readonly WrittenFiles[]): WrittenFiles | undefined {
+  const [first, ...others] = runs;
+  if (!first || others.length === 0) return first;
+  const sum = (of: (run: WrittenFiles) => number) => runs.reduce((n, run) => n + of(run), 0);
+  return {
+    ...first,
+    files: sum((run) => run.files),
+    bytes: sum((run) => run.bytes),
+    warnings: [...new Set(runs.flatMap((run) => run.warnings))],
+    known: new Map(runs.flatMap((run) => [...run.known])),
+    perEvent: {
+      eventIcs: sum((run) => run.perEvent.eventIcs),
+      eventEmbeds: sum((run) => run.perEvent.eventEmbeds),
+      structuredDataCards: first.perEvent.structuredDataCards,
+    },
+  };
 }
 
 /**

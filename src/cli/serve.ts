@@ -46,6 +46,12 @@ runCli(START, async ({ values }) => {
   const portal = await connectPortal(config);
   const basePath = site.urls.basePath;
   const cards = await openShareCards(config.cacheDir, config.cards.mode);
+  if (site.languages.length > 1) {
+    // Live reload follows one Eleventy: the root's language (docs/translating.md).
+    console.log(
+      `npm start serves the first of SITE_LANGUAGES (${site.lang}); npm run build and npm run preview show every language.`,
+    );
+  }
 
   const eleventy = siteEleventy({
     output: values.output,

@@ -1,7 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { ConfigError } from "../errors.ts";
-import { defaultTagOf, languageOf, PSEUDO_LOCALE, SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
-import { messagesFor } from "../i18n/messages.ts";
+import { SUPPORTED_LANGUAGES } from "../i18n/languages.ts";
 import { SiteUrls } from "../model/url-scheme.ts";
 import {
   ACCESSIBILITY_SETTINGS,
@@ -15,6 +14,7 @@ import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./in
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
 import { readChoice } from "./read-choice.ts";
 import { readServiceUrl } from "./service-url.ts";
+import { readSiteLanguages, SITE_LANGUAGES_SETTINGS, type SiteLanguage } from "./site-languages.ts";
 
 /**
  * Site settings, read once from the environment. Every variable is documented
@@ -36,6 +36,17 @@ export interface SiteConfig {
   readonly lang: string;
   /** Primary language subtag ("de"): the search index's language (Pagefind's stemming). */
   readonly uiLanguage: string;
+  /**
+   * SITE_LANGUAGES: every language the site is published in, the first at
+   * its root and the others in folders of their own (src/config/site-languages.ts);
+   * the one of SITE_LANG when unset. The same list in each language's settings.
+   */
+  readonly languages: readonly SiteLanguage[];
+  /**
+   * EVENT_CONTENT_LANG: the language the portal writes in. Where a page's
+   * language differs, the portal's texts on it carry their own `lang`.
+   */
+  readonly contentLang: string;
   /** Zone for pages that span calendars (home, categories); events keep their own. */
   readonly timeZone: string;
   /** "Now" for this build: SITE_NOW pins it for reproducible builds and tests. */
@@ -120,11 +131,9 @@ export interface SiteConfigOptions {
 
 /** What readSiteConfig reads. */
 export const SITE_SETTINGS = [
+  ...envSettings("Site", ["SITE_URL"]),
+  ...SITE_LANGUAGES_SETTINGS,
   ...envSettings("Site", [
-    "SITE_URL",
-    "SITE_TITLE",
-    "SITE_DESCRIPTION",
-    "SITE_LANG",
     "SITE_TIMEZONE",
     "SITE_NOW",
     "SITE_PAST_DAYS",
@@ -156,17 +165,19 @@ export function readSiteConfig(
       `SITE_TIMEZONE: "${timeZone}" is not an IANA time zone (expected e.g. Europe/Amsterdam).`,
     );
   }
-  const { lang, uiLanguage } = readLanguage(env.SITE_LANG);
   const url = readSiteUrl(env.SITE_URL);
-  // The defaults are texts visitors read, so they are in the site's language.
-  const messages = messagesFor(lang);
+  const { languages, contentLang } = readSiteLanguages(env, url);
+  // The root's language: SITE_LANG's, and SITE_LANGUAGES' first.
+  const root = languages[0] as SiteLanguage;
   return {
     url,
     urls: new SiteUrls(url),
-    title: env.SITE_TITLE?.trim() || messages.format("defaultSiteTitle"),
-    description: env.SITE_DESCRIPTION?.trim() || messages.format("defaultSiteDescription"),
-    lang,
-    uiLanguage,
+    title: root.title,
+    description: root.description,
+    lang: root.lang,
+    uiLanguage: root.uiLanguage,
+    languages,
+    contentLang,
     timeZone,
     now: readNow(env.SITE_NOW),
     pastDays: readPositiveInt(env, "SITE_PAST_DAYS", 365),
@@ -209,24 +220,6 @@ function readOnOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boo
   if (value === "on") return true;
   if (value === "off") return false;
   throw new ConfigError(`${name}: expected on or off, got "${raw}".`);
-}
-
-function readLanguage(raw: string | undefined): { lang: string; uiLanguage: string } {
-  const value = raw?.trim() || defaultTagOf("en");
-  let lang: string | undefined;
-  try {
-    [lang] = Intl.getCanonicalLocales(value);
-  } catch {
-    lang = undefined;
-  }
-  const language = languageOf(lang);
-  if (!lang || !language) {
-    throw new ConfigError(
-      `SITE_LANG: "${value}" is not supported (expected a language tag for ${SUPPORTED_LANGUAGES.join(", ")}, e.g. en-GB, en-US, de-AT, pt-BR, or ${PSEUDO_LOCALE} to check translations).`,
-    );
-  }
-  // The pseudo-locale (en-XA) is English underneath: its search index stems English words.
-  return { lang, uiLanguage: language };
 }
 
 function readSiteUrl(raw: string | undefined): string {
@@ -295,4 +288,27 @@ function readByteSize(env: NodeJS.ProcessEnv, name: string, fallback: number): n
     );
   }
   return value;
+}
+
+/**
+ * The settings of one of the site's languages (SITE_LANGUAGES,
+ * src/config/site-languages.ts): the root's, at the language's address, in
+ * its language, with its title and description. What the site has once stays
+ * the root's: its fediverse account and IndexNow's key file (docs/translating.md,
+ * "One site in several languages").
+ */
+export function siteInLanguage(site: SiteConfig, language: SiteLanguage): SiteConfig {
+  if (language.url === site.url && language.lang === site.lang) return site;
+  const root = language.folder === "";
+  return {
+    ...site,
+    url: language.url,
+    urls: new SiteUrls(language.url, site.url),
+    lang: language.lang,
+    uiLanguage: language.uiLanguage,
+    title: language.title,
+    description: language.description,
+    fediverse: root ? site.fediverse : null,
+    indexNow: root ? site.indexNow : null,
+  };
 }

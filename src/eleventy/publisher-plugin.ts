@@ -38,6 +38,7 @@ import { widgetFileGroups } from "../widget/widget-files.ts";
 import { EVENT_PAGE_TEMPLATE, eventPageInputs } from "./event-page-inputs.ts";
 import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
+import languagesPlugin from "./languages-plugin.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
@@ -79,6 +80,17 @@ export interface PublisherOptions {
   readonly published?: PublishedFiles | null;
   /** The folder every file but Eleventy's own pages is written to (Eleventy's output, or a shard's). */
   readonly output: string;
+  /**
+   * Where `output` is in the published site: "" for its root, a language's
+   * folder ("fr/") for each of the site's other languages (SITE_LANGUAGES,
+   * docs/translating.md). A language's folder leaves what the site has once
+   * to the root's run: the images, the share cards, the sitemap, robots.txt,
+   * the host's files and the manifest (and its settings have no fediverse
+   * account or IndexNow key: src/config/site.ts, siteInLanguage).
+   */
+  readonly folder?: string;
+  /** In a language's folder: the root's share cards, which its pages name rather than draw their own. */
+  readonly rootCards?: ShareCards | null;
 }
 
 export interface WrittenFiles {
@@ -95,6 +107,8 @@ export interface WrittenFiles {
   readonly known: ReadonlyMap<string, KnownFile>;
   /** Files of one per event, which hosts' file limits are about (src/publish/host-limits.ts). */
   readonly perEvent: PerEventFiles;
+  /** The run's share cards, which the site's other languages name (null without cards). */
+  readonly shareCards: ShareCards | null;
 }
 
 export interface PerEventFiles {
@@ -104,6 +118,9 @@ export interface PerEventFiles {
   /** Share cards in Google's shapes for event results. */
   readonly structuredDataCards: number;
 }
+
+/** The one template of Eleventy's own that only the site's root has (robots.txt). */
+const ROOT_ONLY_TEMPLATE = "robots.njk";
 
 /**
  * The templates rendered one page at a time outside Eleventy's pagination:
@@ -137,6 +154,9 @@ export default function publisherPlugin(
 ): void {
   const { site } = options;
   const shard = options.shard ?? WHOLE_BUILD;
+  const folder = options.folder ?? "";
+  // The site's once-only files are the root's (src/config/site-languages.ts).
+  const root = folder === "";
   // The embed pages name the site's origin and the place pages admit MAP_TILES_URL's
   // tile server in what the host reads (src/hosts/site-rules.ts).
   const host = hostOutputs(options.deployTarget ?? "netlify", siteHeaderRules(site));
@@ -165,6 +185,7 @@ export default function publisherPlugin(
   eleventyConfig.addPlugin(whenPlugin, { site, current: publication });
   eleventyConfig.addPlugin(placesPlugin, { site, current: publication });
   eleventyConfig.addPlugin(fediversePlugin, { site });
+  eleventyConfig.addPlugin(languagesPlugin, { site });
   // Pages with one page per item, written by this run's writer; an event's
   // page by the shard that owns the event, the others by the first.
   const streamedTemplates = options.streamedTemplates ?? STREAMED_TEMPLATES;
@@ -180,6 +201,13 @@ export default function publisherPlugin(
       return { output: options.output, writer, turns, mine, inputs };
     },
   });
+  if (!root) {
+    // robots.txt is the host's, read at its root only.
+    const robots = resolve(eleventyConfig.directories.input, ROOT_ONLY_TEMPLATE);
+    eleventyConfig.addPreprocessor("root-only", "*", function (this: { inputPath: string }) {
+      return resolve(this.inputPath) === robots ? false : undefined;
+    });
+  }
   if (owns(shard, null)) {
     eleventyConfig.addPassthroughCopy({ "templates/assets": "assets" });
   } else {
@@ -223,14 +251,15 @@ export default function publisherPlugin(
       count("rendered.eleventy", pages.length);
       writer.refuseTaken(pages);
       const mine = (key: string | null) => owns(shard, key);
-      const groups = [...siteFileGroups(publication, warnings), ...host.files];
+      const groups = [...siteFileGroups(publication, warnings, root), ...(root ? host.files : [])];
       const written = await writeFileGroups(
         [
           ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
           // The digest's HTML is a mail, not a page: a policy written into it would
           // be applied by mail clients to the mail (its inline styles).
           ...digestFileGroups(publication.data, site),
-          mediaFiles(publication.data.media),
+          // A language's pages show the root's copies (src/site/language-data.ts).
+          ...(root ? [mediaFiles(publication.data.media)] : []),
         ],
         writer,
         turns,
@@ -239,7 +268,8 @@ export default function publisherPlugin(
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
       let structuredDataCards = 0;
-      if (cards && options.cards) {
+      // The root's run draws and writes the cards; the other languages' pages name them.
+      if (cards && options.cards && !options.rootCards) {
         // Rendered in the background since the data was loaded (or earlier); the rest is waited for here.
         await timedAsync("cards", () => cards.settled());
         await writeFileGroups([cards.fileGroup((path) => readFileSync(path))], writer, turns, mine);
@@ -269,6 +299,7 @@ export default function publisherPlugin(
           eventEmbeds: EVENT_EMBED_GROUPS.reduce((sum, name) => sum + (written.get(name) ?? 0), 0),
           structuredDataCards,
         },
+        shareCards: cards,
       });
       // The run's data goes with the run. Eleventy keeps its last layouts in
       // a cache of its module, and through them its Nunjucks environment and
@@ -312,11 +343,12 @@ async function startRun(options: PublisherOptions): Promise<Run> {
   }
   // Every card is asked for now, and renders while Eleventy renders the pages.
   const cards =
-    options.cards &&
-    timed("cards", () => {
-      const { studio, mode } = options.cards as ShareCardsSetup;
-      return new ShareCards(data, options.site, studio, mode, options.shard);
-    });
+    options.rootCards ??
+    (options.cards &&
+      timed("cards", () => {
+        const { studio, mode } = options.cards as ShareCardsSetup;
+        return new ShareCards(data, options.site, studio, mode, options.shard);
+      }));
   return {
     publication: {
       data,
@@ -328,7 +360,10 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     },
     searchIndex,
     warnings,
-    writer: new FileWriter(options.output, { published: options.published }),
+    writer: new FileWriter(options.output, {
+      published: options.published,
+      folder: options.folder,
+    }),
     turns: new EventLoopTurns(),
   };
 }
@@ -340,9 +375,10 @@ async function requireRun(run: Promise<Run> | undefined): Promise<Run> {
 
 /**
  * Every file that is not a page: feeds and calendars, public JSON, widget,
- * calendar colours, ActivityPub, IndexNow's key file.
+ * calendar colours, ActivityPub, IndexNow's key file; the sitemap (of every
+ * language) and the manifest at the site's `root` only.
  */
-function siteFileGroups(publication: Publication, warnings: string[]): FileGroup[] {
+function siteFileGroups(publication: Publication, warnings: string[], root: boolean): FileGroup[] {
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
   const { indexNow } = site;
@@ -350,9 +386,9 @@ function siteFileGroups(publication: Publication, warnings: string[]): FileGroup
     siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
     ...feedFileGroups(scopes, (message) => warnings.push(message)),
-    ...publicJsonFileGroups(data, json),
+    ...publicJsonFileGroups(data, json, { manifest: root }),
     whenJsonFileGroup(data.when, site.url),
-    sitemapFileGroup(sitemapEntries(data), (path) => site.urls.absolute(path)),
+    ...(root ? [sitemapFileGroup(sitemapEntries(data), site.languages)] : []),
     ...widgetFileGroups(data, site, json, {
       pages: data.views.eventPages,
       inlineIcs: (event) =>

@@ -1,5 +1,5 @@
 import Eleventy from "@11ty/eleventy";
-import type { ShareCardsSetup } from "../cards/share-cards.ts";
+import type { ShareCards, ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
 import type { PublishedFiles } from "../render/published-files.ts";
@@ -28,6 +28,22 @@ export interface SiteEleventyOptions {
   readonly shard?: Shard;
   /** The last publish's files, kept where unchanged (src/render/published-files.ts). */
   readonly published?: PublishedFiles | null;
+  /**
+   * Where `output` is in the published site: "" for its root, a language's
+   * folder ("fr/") for the site's other languages (src/eleventy/publisher-plugin.ts).
+   */
+  readonly folder?: string;
+  /** In a language's folder: the root's share cards, which its pages name. */
+  readonly rootCards?: ShareCards | null;
+  /**
+   * Whether another Eleventy renders in this process with other settings
+   * (the site's other languages). Eleventy keeps the layouts it compiled in
+   * a cache of its module, each bound to the Nunjucks environment, and so to
+   * the filters and settings, of the run that compiled it: such runs compile
+   * their own instead (a layout per page of Eleventy's own, a few dozen;
+   * the streamed pages keep their one compile).
+   */
+  readonly oneOfSeveral?: boolean;
   /** Eleventy's configuration callback for anything else (the dev server's options). */
   // biome-ignore lint/suspicious/noExplicitAny: Eleventy ships no types
   readonly configure?: (eleventyConfig: any) => void;
@@ -51,7 +67,10 @@ export function siteEleventy(options: SiteEleventyOptions): Eleventy {
         shard: options.shard,
         published: options.published,
         output: options.output,
+        folder: options.folder,
+        rootCards: options.rootCards,
       });
+      if (options.oneOfSeveral) eleventyConfig.setUseTemplateCache(false);
       options.configure?.(eleventyConfig);
     },
   });

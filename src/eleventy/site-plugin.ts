@@ -52,10 +52,7 @@ export default function sitePlugin(
   addFilter(eleventyConfig, "href", (path: string) => urls.href(path));
   addFilter(eleventyConfig, "absoluteUrl", (path: string) => urls.absolute(path));
   // An absolute URL of this site (feeds and calendars carry those) as a link by path.
-  addFilter(eleventyConfig, "localLink", (url: string) => {
-    const path = url.startsWith(`${urls.siteUrl}/`) ? urls.sitePath(url) : null;
-    return path === null ? url : urls.href(path);
-  });
+  addFilter(eleventyConfig, "localLink", (url: string) => urls.localLink(url));
   addFilter(eleventyConfig, "segment", (id: string) => encodeIdSegment(id));
   // <html dir>: "rtl" for Arabic and the other right-to-left languages (docs/site.md, "Right to left").
   addFilter(eleventyConfig, "textDirection", (tag: string) => textDirection(tag));

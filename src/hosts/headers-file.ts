@@ -48,8 +48,12 @@ export function renderCloudflareHeaders(
   rules: readonly HeaderRule[] = defaultHeaderRules(),
 ): string {
   if (rules.length > CLOUDFLARE_HEADER_LIMITS.rules) {
+    const copies = rules.filter((rule) => rule.folder).length;
+    const languages = copies
+      ? ` (${copies} of them the copies for SITE_LANGUAGES' folders: publish fewer languages on Cloudflare Pages)`
+      : "";
     throw new ConfigError(
-      `netlify.toml: ${rules.length} [[headers]] rules, more than the ${CLOUDFLARE_HEADER_LIMITS.rules} Cloudflare Pages reads from ${HEADERS_FILE_NAME}.`,
+      `netlify.toml: ${rules.length} [[headers]] rules${languages}, more than the ${CLOUDFLARE_HEADER_LIMITS.rules} Cloudflare Pages reads from ${HEADERS_FILE_NAME}.`,
     );
   }
   const text = renderHeadersFile(rules);

@@ -12,6 +12,8 @@ export interface HeaderRule {
   readonly for: string;
   readonly values: Readonly<Record<string, string>>;
   readonly pattern: RegExp;
+  /** A copy of one of netlify.toml's rules for a language's folder ("fr/", src/hosts/language-rules.ts). */
+  readonly folder?: string;
 }
 
 /** A header name set by more than one rule matching the same path. */

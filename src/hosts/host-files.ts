@@ -11,8 +11,11 @@ import { withPolicyMeta } from "./page-policy.ts";
  * DEPLOY_TARGET, from the one source of headers (netlify.toml's rules):
  *
  * - netlify: `_headers` with the embed pages' policy only, which names
- *   SITE_URL's origin (embed-policy.ts); Netlify reads netlify.toml's other
- *   rules itself and merges this file's with them.
+ *   SITE_URL's origin (embed-policy.ts), and, for a site in several
+ *   languages, every rule again for each language's folder
+ *   (language-rules.ts); Netlify reads netlify.toml's other rules itself and
+ *   merges this file's with them. Such a site also gets `_redirects`, with
+ *   each language's 404 page.
  * - cloudflare-pages: `_headers`, the same rules in the file Cloudflare Pages
  *   reads. No `_redirects`: netlify.toml has no redirects, and Pages serves a
  *   folder's index.html and the top-level 404.html by itself.
@@ -41,9 +44,16 @@ export interface HostOutputs {
 /** `rules`: netlify.toml's with the site's own values (site-rules.ts). */
 export function hostOutputs(target: DeployTarget, rules: readonly HeaderRule[]): HostOutputs {
   if (target === "netlify") {
+    const folders = [...new Set(rules.flatMap((rule) => (rule.folder ? [rule.folder] : [])))];
     return {
       files: [
-        singleFile("host", paths.headersFile(), () => renderHeadersFile(embedPolicyRules(rules))),
+        singleFile("host", paths.headersFile(), () =>
+          renderHeadersFile([...embedPolicyRules(rules), ...rules.filter((rule) => rule.folder)]),
+        ),
+        // Netlify serves the root's 404.html for any missing file, but where a rule names another.
+        ...(folders.length > 0
+          ? [singleFile("host", paths.redirectsFile(), () => languageNotFound(folders))]
+          : []),
       ],
       page: null,
     };
@@ -59,4 +69,14 @@ export function hostOutputs(target: DeployTarget, rules: readonly HeaderRule[]):
     return { files: [singleFile("host", paths.noJekyll(), () => "")], page };
   }
   return { files: [], page };
+}
+
+/**
+ * Netlify's `_redirects` for a site in several languages: a missing page in
+ * a language's folder gets that language's 404.html, with status 404 (a
+ * rule applies only where no file is: Netlify's "shadowing").
+ */
+function languageNotFound(folders: readonly string[]): string {
+  const rules = folders.map((folder) => `/${folder}*  /${folder}404.html  404`);
+  return `# Written by the build for SITE_LANGUAGES: each language's own "not found" page.\n${rules.join("\n")}\n`;
 }

@@ -1,6 +1,7 @@
 import type { MapSettings } from "../config/map.ts";
 import { withEmbedPolicy } from "./embed-policy.ts";
 import { defaultHeaderRules, type HeaderRule } from "./headers.ts";
+import { languageFolderRules } from "./language-rules.ts";
 import { withMapTiles } from "./map-policy.ts";
 
 /**
@@ -11,10 +12,22 @@ import { withMapTiles } from "./map-policy.ts";
  * headers`, `npm run preview` and `npm start` all send these.
  */
 export function siteHeaderRules(
-  site: { readonly url: string; readonly map: MapSettings | null },
+  site: {
+    readonly url: string;
+    readonly map: MapSettings | null;
+    /** The site's languages (SITE_LANGUAGES): each one's folder gets the rules too. */
+    readonly languages?: readonly { readonly folder: string }[];
+  },
   servedAt: readonly string[] = [],
 ): readonly HeaderRule[] {
-  return withEmbedPolicy(withMapTiles(defaultHeaderRules(), site.map), [site.url, ...servedAt]);
+  const rules = withEmbedPolicy(withMapTiles(defaultHeaderRules(), site.map), [
+    site.url,
+    ...servedAt,
+  ]);
+  const folders = (site.languages ?? []).flatMap((language) =>
+    language.folder ? [language.folder] : [],
+  );
+  return folders.length > 0 ? [...rules, ...languageFolderRules(rules, folders)] : rules;
 }
 
 /**

@@ -125,6 +125,23 @@ export type CalendarField = keyof typeof CALENDAR_FIELDS;
 export type EventField = keyof typeof EVENT_FIELDS;
 
 /**
+ * The texts a portal may carry in other languages: the field map names the
+ * wire field of each language's text as `<field>.<language tag>`
+ * (`"title.fr": "title_fr"`), never guessed from the wire names, so a portal
+ * without translations reads exactly as before.
+ */
+export const TRANSLATABLE_FIELDS = ["title", "summary", "description"] as const;
+export type TranslatableField = (typeof TRANSLATABLE_FIELDS)[number];
+/** A field map key of a translation: "title.fr", "description.pt-BR". */
+export type TranslationField = `${TranslatableField}.${string}`;
+
+/** Where each language's texts are on the wire: language tag -> field -> wire path. */
+export type FieldTranslations = ReadonlyMap<
+  string,
+  Readonly<Partial<Record<TranslatableField, string>>>
+>;
+
+/**
  * Keys under which portals wrap a single record, tried in order:
  * `{ "data": { ... } }` (JSON:API and many others), `{ "item": ... }`,
  * `{ "event": ... }`... (src/api/details-envelope.ts unwraps details in them).
@@ -146,7 +163,7 @@ export const RECORD_ENVELOPE_KEYS = [
 /** Our field name -> the portal's wire name (dot path), per record kind. */
 export interface FieldMap {
   readonly calendar: Readonly<Partial<Record<CalendarField, string>>>;
-  readonly event: Readonly<Partial<Record<EventField, string>>>;
+  readonly event: Readonly<Partial<Record<EventField | TranslationField, string>>>;
 }
 
 export const EMPTY_FIELD_MAP: FieldMap = { calendar: {}, event: {} };
@@ -164,6 +181,19 @@ export function parseFieldMap(value: unknown): FieldMap {
     const target = kind === "calendar" ? calendar : kind === "event" ? event : null;
     const known = kind === "calendar" ? CALENDAR_FIELDS : EVENT_FIELDS;
     if (!target) throw new Error(`unknown record kind "${kind}" (expected "calendar" or "event")`);
+    const translation = kind === "event" ? translationKey(field) : null;
+    if (translation === undefined) {
+      throw new Error(
+        `${kind}.${field}: "${field.slice(field.indexOf(".") + 1)}" is not a language tag (expected e.g. title.fr, description.pt-BR)`,
+      );
+    }
+    if (translation !== null) {
+      if (typeof wire !== "string" || wire.trim() === "") {
+        throw new Error(`${kind}.${field} must map to a non-empty string`);
+      }
+      target[translation] = wire.trim();
+      return;
+    }
     if (!Object.hasOwn(known, field)) {
       throw new Error(
         `unknown ${kind} field "${field}" (expected one of ${Object.keys(known).join(", ")})`,
@@ -185,6 +215,43 @@ export function parseFieldMap(value: unknown): FieldMap {
     }
   }
   return { calendar, event };
+}
+
+/**
+ * A translation's key with its tag canonical ("title.pt-br" -> "title.pt-BR");
+ * null for a key that is no translation's, undefined for one whose tag is
+ * not a language tag.
+ */
+function translationKey(field: string): TranslationField | null | undefined {
+  const dot = field.indexOf(".");
+  const name = field.slice(0, dot);
+  if (dot < 0 || !(TRANSLATABLE_FIELDS as readonly string[]).includes(name)) return null;
+  try {
+    const [tag] = Intl.getCanonicalLocales(field.slice(dot + 1));
+    return tag ? `${name as TranslatableField}.${tag}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The translations a field map names, by language tag (in the map's order). */
+export function fieldTranslations(map: FieldMap): FieldTranslations {
+  const byLanguage = new Map<string, Partial<Record<TranslatableField, string>>>();
+  for (const [key, path] of Object.entries(map.event)) {
+    const dot = key.indexOf(".");
+    const field = key.slice(0, dot) as TranslatableField;
+    if (dot < 0 || !TRANSLATABLE_FIELDS.includes(field) || !path) continue;
+    const tag = key.slice(dot + 1);
+    const fields = byLanguage.get(tag) ?? {};
+    fields[field] = path;
+    byLanguage.set(tag, fields);
+  }
+  return byLanguage;
+}
+
+/** The value at a mapped event path, as `pickEventField` reads a pinned name. */
+export function pickEventPath(records: readonly WireRecord[], path: string): unknown {
+  return pick(records, path, [], eventPathIn);
 }
 
 /** Reads a dot path ("dates.start") from a record; own properties only. */
@@ -269,6 +336,14 @@ export function unmappedFields(
     const path = pinned && kind === "event" ? eventPathIn(record, pinned) : pinned;
     if (path) used.add(path.split(".")[0] ?? path);
     else for (const name of names) used.add(name);
+  }
+  if (kind === "event") {
+    for (const fields of fieldTranslations(map).values()) {
+      for (const pinned of Object.values(fields)) {
+        const path = eventPathIn(record, pinned);
+        used.add(path.split(".")[0] ?? path);
+      }
+    }
   }
   return Object.keys(record).filter((key) => !used.has(key));
 }

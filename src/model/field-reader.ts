@@ -43,10 +43,9 @@ export class FieldReader {
   }
 
   /** Sanitized description HTML, at most RECORD_LIMITS.description characters of it. */
-  description(raw: unknown): string {
+  description(raw: unknown, field = "description"): string {
     if (typeof raw !== "string") return "";
-    if (!raw.isWellFormed())
-      this.notes.push("description: lone UTF-16 surrogates replaced by U+FFFD");
+    if (!raw.isWellFormed()) this.notes.push(`${field}: lone UTF-16 surrogates replaced by U+FFFD`);
     // Only so much of the portal's HTML is read at all: sanitizing it is what costs.
     const source = cutText(raw, RECORD_LIMITS.descriptionSource);
     const sanitized = sanitizeDescription(source);
@@ -54,7 +53,7 @@ export class FieldReader {
     if (source !== raw || html !== sanitized) {
       const sent = textLength(source === raw ? sanitized : raw);
       this.notes.push(
-        `description: ${count(sent)} characters of HTML, cut to ${count(RECORD_LIMITS.description)}`,
+        `${field}: ${count(sent)} characters of HTML, cut to ${count(RECORD_LIMITS.description)}`,
       );
     }
     return html;

@@ -2,7 +2,14 @@ import { DateTime } from "luxon";
 import { readAccessFeatures } from "./access-features.ts";
 import { cutText } from "./cut-text.ts";
 import { isValidZone, parseInstant, readBoolean, resolveEventTimes } from "./dates.ts";
-import { type EventField, isPlainObject, pickEventField } from "./field-map.ts";
+import {
+  type EventField,
+  type FieldMap,
+  fieldTranslations,
+  isPlainObject,
+  pickEventField,
+  pickEventPath,
+} from "./field-map.ts";
 import { count, excerpt, FieldReader } from "./field-reader.ts";
 import { readGeo, readPlaceGeo } from "./geo.ts";
 import { idProblem, type Normalized, type NormalizeOptions, readId } from "./normalize-calendar.ts";
@@ -16,6 +23,7 @@ import type {
   Category,
   EventImage,
   EventStatus,
+  EventTexts,
   Organizer,
   Place,
   PostalAddress,
@@ -79,6 +87,7 @@ export function normalizeEvent(
   const updatedAt = parseInstant(pick("updatedAt"));
   const performers = readPerformers(pick("performer"), read);
   const access = readAccessFeatures(pick("accessibility"), read);
+  const translations = readTranslations(records, options.fieldMap, read);
   const offer = readOffer({
     price: pick("offers.price"),
     currency: pick("offers.currency"),
@@ -117,8 +126,37 @@ export function normalizeEvent(
       ...(performers.length > 0 ? { performers } : {}),
       ...(offer ? { offer } : {}),
       ...(access.length > 0 ? { access } : {}),
+      ...(translations ? { translations } : {}),
     },
   };
+}
+
+/**
+ * The texts the field map's translation entries (`title.fr`) name, each read,
+ * sanitized and held to the record's limits exactly as the portal's own
+ * (notes name them: "title.fr: 412 characters, cut to 300"); null when the
+ * record has none.
+ */
+function readTranslations(
+  records: readonly WireRecord[],
+  map: FieldMap,
+  read: FieldReader,
+): Record<string, EventTexts> | null {
+  const translations: Record<string, EventTexts> = {};
+  for (const [tag, fields] of fieldTranslations(map)) {
+    const value = (path: string | undefined) =>
+      path === undefined ? undefined : pickEventPath(records, path);
+    const title = read.text(value(fields.title), `title.${tag}`, RECORD_LIMITS.title);
+    const summary = read.text(value(fields.summary), `summary.${tag}`, RECORD_LIMITS.summary);
+    const descriptionHtml = read.description(value(fields.description), `description.${tag}`);
+    const texts: EventTexts = {
+      ...(title ? { title } : {}),
+      ...(summary && summary !== title ? { summary } : {}),
+      ...(descriptionHtml ? { descriptionHtml, descriptionText: htmlToText(descriptionHtml) } : {}),
+    };
+    if (Object.keys(texts).length > 0) translations[tag] = texts;
+  }
+  return Object.keys(translations).length > 0 ? translations : null;
 }
 
 const STATUS: Readonly<Record<string, EventStatus>> = {

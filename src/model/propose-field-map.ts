@@ -4,6 +4,7 @@ import {
   type EventField,
   eventPathIn,
   type FieldMap,
+  fieldTranslations,
   isPlainObject,
   pickCalendarField,
   pickEventField,
@@ -258,11 +259,18 @@ function withoutUnmatched(
   );
   const judged = samples.events.some(({ details }) => details !== null);
   const event: Record<string, string> = {};
+  // A portal may translate only some of its events, which the sample may miss:
+  // a translation's entry (`title.fr`) is kept as given.
+  const translations = new Set(
+    [...fieldTranslations(given).entries()].flatMap(([tag, fields]) =>
+      Object.keys(fields).map((field) => `${field}.${tag}`),
+    ),
+  );
   for (const [field, wire] of Object.entries(given.event)) {
     if (!wire) continue;
     const matches = (path: string, pathIn = eventPathIn) =>
       events.some((record) => readPath(record, pathIn(record, path)) !== undefined);
-    if (!judged || matches(wire)) {
+    if (!judged || translations.has(field) || matches(wire)) {
       event[field] = wire;
       continue;
     }

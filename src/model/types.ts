@@ -185,6 +185,36 @@ export interface CalendarEvent {
    * (src/changes): set only on events with something to tell.
    */
   readonly history?: EventHistory;
+  /**
+   * Its texts in other languages, by language tag, as the field map's
+   * translation entries (`title.fr`) read them: present only when the portal
+   * sent any, so that other events stay exactly as they were.
+   */
+  readonly translations?: Readonly<Record<string, EventTexts>>;
+  /**
+   * Set on the copy a language's site shows (src/site/language-data.ts):
+   * which of its texts are that language's translation rather than the
+   * portal's own, and its own title, which keeps the series it is a date of
+   * the same in every language.
+   */
+  readonly translated?: TranslatedTexts;
+}
+
+/** An event's texts in one other language; each absent where the portal gives none. */
+export interface EventTexts {
+  readonly title?: string;
+  readonly summary?: string;
+  /** Sanitized HTML, as `descriptionHtml`. */
+  readonly descriptionHtml?: string;
+  /** Its plain text, as `descriptionText`. */
+  readonly descriptionText?: string;
+}
+
+export interface TranslatedTexts {
+  /** The fields shown in the page's language. */
+  readonly fields: readonly ("title" | "summary" | "description")[];
+  /** The title as the portal wrote it. */
+  readonly originalTitle: string;
 }
 
 /** Another source's copy of an event, merged into the copy the site publishes. */

@@ -170,6 +170,7 @@ export const paths = {
     `/ap/events/${segment(calendarId)}/${segment(eventId)}.json`,
   /** Files a host reads from the deploy and does not serve (src/hosts/host-files.ts). */
   headersFile: () => "/_headers",
+  redirectsFile: () => "/_redirects",
   noJekyll: () => "/.nojekyll",
 } as const;
 
@@ -326,10 +327,19 @@ export class SiteUrls {
   /** The folder the site is published in, without a trailing slash: "" or "/events". */
   readonly basePath: string;
 
-  constructor(siteUrl: string) {
+  /**
+   * The site of one of the languages a site is published in (SITE_LANGUAGES)
+   * but its first, whose folder it is in: what the site has once (images,
+   * share cards) is linked there (`localLink`). Null for the root's.
+   */
+  readonly #root: SiteUrls | null;
+
+  /** `rootUrl`: the root language's SITE_URL, for the site of another language. */
+  constructor(siteUrl: string, rootUrl?: string) {
     const url = new URL(siteUrl);
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.siteUrl = `${url.origin}${this.basePath}`;
+    this.#root = rootUrl === undefined ? null : new SiteUrls(rootUrl);
   }
 
   /** The root-relative link of a site path: "/calendars/" -> "/events/calendars/". */
@@ -353,5 +363,15 @@ export class SiteUrls {
         ? url.slice(this.basePath.length)
         : null;
     return rest;
+  }
+
+  /**
+   * An absolute URL of this site's (or, in a language's folder, of the
+   * root's: its images and cards) as a link by path, so a local preview
+   * shows them too; any other URL as it is.
+   */
+  localLink(url: string): string {
+    if (url.startsWith(`${this.siteUrl}/`)) return this.href(url.slice(this.siteUrl.length));
+    return this.#root ? this.#root.localLink(url) : url;
   }
 }

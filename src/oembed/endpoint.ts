@@ -14,8 +14,10 @@
  *   GET {site}/oembed?url={calendar page}&maxwidth=&maxheight=&format=json
  *
  * - `url`: a calendar page of this site (`{site}/calendars/{calendar}/`),
- *   http or https; anything else, or none, is 404 (section 2.3.5: the
- *   provider has no response for the URL).
+ *   or of one of its languages' sites (`{site}/fr/calendars/{calendar}/`,
+ *   SITE_LANGUAGES: answered from that language's answers, in its
+ *   language), http or https; anything else, or none, is 404 (section
+ *   2.3.5: the provider has no response for the URL).
  * - `format`: `json` or absent; anything else (`xml`) is 501 Not Implemented.
  * - `maxwidth`, `maxheight`: whole numbers of pixels; the answer's `width`
  *   and `height`, and the iframe's own attributes, never exceed them.
@@ -29,10 +31,15 @@ export interface OembedReply {
 }
 
 /**
- * The text of the static answer for a calendar's path segment, or null when
- * there is none; throws when it cannot tell (the endpoint then answers 502).
+ * The text of the static answer for a calendar's path segment in a
+ * language's folder ("" for the site's root, "/fr" for its French site), or
+ * null when there is none; throws when it cannot tell (the endpoint then
+ * answers 502).
  */
-export type StaticAnswerReader = (calendarSegment: string) => Promise<string | null>;
+export type StaticAnswerReader = (
+  calendarSegment: string,
+  languageFolder: string,
+) => Promise<string | null>;
 
 /**
  * What the CDN sends with the static answers (netlify.toml's rules for
@@ -50,6 +57,13 @@ const CALENDAR_PAGE = /^(.*)\/calendars\/([a-z0-9_-]{1,80})\/(?:index\.html)?$/;
 
 /** Path segments are what src/model/url-scheme.ts writes; nothing else is looked up. */
 export const CALENDAR_SEGMENT = /^[a-z0-9_-]{1,80}$/;
+
+/**
+ * The folder of a language's site under the site's own ("/fr", "/pt-br": a
+ * tag lower-cased, src/config/site-languages.ts), or "" for the site's root
+ * language: the only folders the answers are looked for in.
+ */
+export const LANGUAGE_FOLDER = /^(?:\/[a-z]{2,3}(?:-[a-z0-9]{1,8}){0,3})?$/;
 
 interface StaticAnswer {
   readonly provider_url: string;
@@ -69,8 +83,8 @@ export async function oembedResponse(
   request: Request,
   fetchAnswer: (path: string) => Promise<Response>,
 ): Promise<Response> {
-  const reply = await answerOembed(request.method, request.url, async (segment) => {
-    const response = await fetchAnswer(staticAnswerPath(segment));
+  const reply = await answerOembed(request.method, request.url, async (segment, folder) => {
+    const response = await fetchAnswer(staticAnswerPath(segment, folder));
     if (response.status === 404) return null;
     if (!response.ok) throw new Error(`The static answer answered ${response.status}`);
     return response.text();
@@ -81,9 +95,9 @@ export async function oembedResponse(
   });
 }
 
-/** Where a calendar's static answer is published. */
-export function staticAnswerPath(calendarSegment: string): string {
-  return `/oembed/${calendarSegment}.json`;
+/** Where a calendar's static answer is published, at the root or in a language's folder. */
+export function staticAnswerPath(calendarSegment: string, languageFolder = ""): string {
+  return `${languageFolder}/oembed/${calendarSegment}.json`;
 }
 
 export async function answerOembed(
@@ -99,11 +113,13 @@ export async function answerOembed(
   if (format !== null && format.toLowerCase() !== "json") {
     return plain(501, "Only format=json is implemented.");
   }
-  const page = calendarPage(query.get("url"));
+  // The endpoint answers at `{site}/oembed`: what is before it is the site's folder.
+  const site = new URL(requestUrl).pathname.replace(/\/oembed\/?$/, "");
+  const page = calendarPage(query.get("url"), site);
   if (!page) return plain(404, "No calendar page of this site at that url.");
   let text: string | null;
   try {
-    text = await readAnswer(page.segment);
+    text = await readAnswer(page.segment, page.language);
   } catch {
     return plain(502, "The site's answer could not be read; try again later.");
   }
@@ -125,10 +141,19 @@ export async function answerOembed(
   };
 }
 
-/** The calendar a consumer's `url` names, if it is one of our calendar pages. */
+/**
+ * The calendar a consumer's `url` names, if it is one of our calendar pages:
+ * in the site's folder `site`, at its root or in a language's folder.
+ */
 function calendarPage(
   raw: string | null,
-): { readonly url: URL; readonly folder: string; readonly segment: string } | null {
+  site: string,
+): {
+  readonly url: URL;
+  readonly folder: string;
+  readonly language: string;
+  readonly segment: string;
+} | null {
   if (!raw || raw.length > 2000) return null;
   let url: URL;
   try {
@@ -138,8 +163,10 @@ function calendarPage(
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
   const match = CALENDAR_PAGE.exec(url.pathname);
-  if (!match) return null;
-  return { url, folder: match[1] ?? "", segment: match[2] ?? "" };
+  const folder = match?.[1] ?? "";
+  const language = folder.startsWith(site) ? folder.slice(site.length) : null;
+  if (!match || language === null || !LANGUAGE_FOLDER.test(language)) return null;
+  return { url, folder, language, segment: match[2] ?? "" };
 }
 
 function parseAnswer(text: string): StaticAnswer | null {

@@ -2,7 +2,12 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { paths } from "../model/url-scheme.ts";
-import { answerOembed, CALENDAR_SEGMENT, type StaticAnswerReader } from "./endpoint.ts";
+import {
+  answerOembed,
+  CALENDAR_SEGMENT,
+  LANGUAGE_FOLDER,
+  type StaticAnswerReader,
+} from "./endpoint.ts";
 
 /**
  * The oEmbed endpoint over Node's HTTP server, answering from a built site's
@@ -11,10 +16,11 @@ import { answerOembed, CALENDAR_SEGMENT, type StaticAnswerReader } from "./endpo
  * and Cloudflare functions give.
  */
 export function answersInFolder(root: string): StaticAnswerReader {
-  return async (segment) => {
-    if (!CALENDAR_SEGMENT.test(segment)) return null;
-    // The segment is checked above, so the path stays inside the site's folder.
-    return readFile(join(root, paths.oembedOfSegment(segment).slice(1)), "utf8").catch(() => null);
+  return async (segment, folder) => {
+    if (!CALENDAR_SEGMENT.test(segment) || !LANGUAGE_FOLDER.test(folder)) return null;
+    // Both are checked above, so the path stays inside the site's folder.
+    const path = join(root, folder, paths.oembedOfSegment(segment).slice(1));
+    return readFile(path, "utf8").catch(() => null);
   };
 }
 

@@ -11,10 +11,14 @@ export function publicJsonFileGroups(
     readonly removedRecords: readonly RemovedEventRecord[];
   },
   json: PublicJson,
+  /** The manifest is the build's, at the site's root only (not in a language's folder). */
+  options: { readonly manifest?: boolean } = {},
 ): readonly FileGroup[] {
   return [
     singleFile("json", paths.apiCalendars(), () => json.calendarsJson()),
-    singleFile("json", paths.apiManifest(), () => json.manifestJson()),
+    ...(options.manifest === false
+      ? []
+      : [singleFile("json", paths.apiManifest(), () => json.manifestJson())]),
     singleFile("json", paths.apiChanges(), () => writeChangesJson(data)),
     fileGroup<Calendar>({
       phase: "json",

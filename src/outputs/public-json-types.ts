@@ -106,6 +106,11 @@ export interface PublicEvent {
   readonly rescheduledAt: string | null;
   /** It got a new date within the site's CHANGE_NOTICE_DAYS: show "New date". */
   readonly newDate: boolean;
+  /**
+   * A site in several languages (docs/translating.md): the texts given in
+   * this file's language, translated from the portal's; absent when none is.
+   */
+  readonly translated?: readonly ("title" | "summary")[];
 }
 
 /** `/api/calendars.json` */
@@ -117,6 +122,14 @@ export interface PublicCalendarsDocument {
 /** `/api/calendars/{segment}/events.json` */
 export interface PublicEventsDocument {
   readonly version: typeof PUBLIC_JSON_VERSION;
+  /**
+   * Where the portal writes in another language than this file's site, or
+   * the site is published in several (docs/translating.md): this file's
+   * language, and the portal's, which its texts are in but those an event
+   * lists as `translated`. Absent otherwise: every text is in the site's language.
+   */
+  readonly language?: string;
+  readonly contentLanguage?: string;
   readonly calendar: PublicCalendar;
   /** Events ending after (build time - pastDays), sorted by start. */
   readonly events: readonly PublicEvent[];
@@ -143,6 +156,11 @@ export interface PublicManifest {
     readonly name: string;
     readonly events: number;
   }[];
+  /**
+   * A site in several languages (SITE_LANGUAGES, docs/translating.md): each
+   * one's tag and address, the root's first; absent for a site in one.
+   */
+  readonly languages?: readonly { readonly lang: string; readonly url: string }[];
   readonly totals: { readonly calendars: number; readonly events: number };
   /** "sha256-<hex>" of the calendars.json and events.json bodies; independent of build time. */
   readonly contentHash: string;

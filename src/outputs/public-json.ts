@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { differsFrom } from "../config/site-languages.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
 import { sourceIdsOf } from "../model/event-sources.ts";
 import { endedBefore } from "../model/event-times.ts";
@@ -26,7 +27,9 @@ import {
  * until the published content changes.
  */
 
-export type PublicJsonSite = Pick<SiteConfig, "url" | "now" | "pastDays">;
+export type PublicJsonSite = Pick<SiteConfig, "url" | "now" | "pastDays"> &
+  /** Where the texts' languages are told (src/config/site-languages.ts); absent: the site's one. */
+  Partial<Pick<SiteConfig, "lang" | "languages" | "contentLang">>;
 
 /** True while an event has not ended (src/model/event-times.ts, endedBefore). */
 export function isUpcoming(event: CalendarEvent, nowMs: number): boolean {
@@ -64,10 +67,17 @@ export class PublicJson {
   eventsDocument(calendarId: string): PublicEventsDocument {
     const calendar = this.#snapshot.calendars.find((c) => c.id === calendarId);
     if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
+    const site = this.#site;
+    const { lang, contentLang } = site;
+    const languages =
+      lang && contentLang && ((site.languages?.length ?? 1) > 1 || differsFrom(contentLang, lang))
+        ? { language: lang, contentLanguage: contentLang }
+        : {};
     return {
       version: PUBLIC_JSON_VERSION,
+      ...languages,
       calendar: this.#calendar(calendar),
-      events: this.events(calendarId).map((e) => toPublicEvent(e, this.#site.url)),
+      events: this.events(calendarId).map((e) => toPublicEvent(e, site.url)),
     };
   }
 
@@ -91,6 +101,9 @@ export class PublicJson {
       siteUrl: site.url,
       calendars,
       ...(snapshot.sources && { sources: this.#sourceCounts(snapshot.sources, calendars) }),
+      ...((site.languages?.length ?? 1) > 1 && {
+        languages: site.languages?.map(({ lang, url }) => ({ lang, url })),
+      }),
       totals: {
         calendars: calendars.length,
         events: calendars.reduce((sum, c) => sum + c.events, 0),
@@ -198,7 +211,16 @@ export function toPublicEvent(event: CalendarEvent, siteUrl: string): PublicEven
     previousStarts: [...(event.history?.previousStarts ?? [])],
     rescheduledAt: event.history?.rescheduledAt ?? null,
     newDate: event.history?.newDate ?? false,
+    ...translatedOf(event),
   };
+}
+
+/** The texts of its file's language that a language's site translated (absent: none). */
+function translatedOf(event: CalendarEvent): Pick<PublicEvent, "translated"> {
+  const fields = (event.translated?.fields ?? []).filter(
+    (field): field is "title" | "summary" => field === "title" || field === "summary",
+  );
+  return fields.length > 0 ? { translated: fields } : {};
 }
 
 function publishedByCalendar(

@@ -130,6 +130,7 @@ export function validateDataset(input: unknown): PortalDataset {
       !(Array.isArray(accessibility) && accessibility.every((item) => typeof item === "string"))
     )
       r.fail("accessibility", "must be a list of texts");
+    const translations = r.nullable("translations", checkTranslations);
     events.push({
       id: id ?? "",
       calendarId: String(calendarId),
@@ -152,6 +153,7 @@ export function validateDataset(input: unknown): PortalDataset {
       registrationUrl: r.nullable("registrationUrl", checkUrl),
       createdAt,
       ...(Array.isArray(accessibility) ? { accessibility: accessibility.map(String) } : {}),
+      ...(translations ? { translations } : {}),
     });
   });
 
@@ -266,6 +268,31 @@ function checkCategories(r: RecordCheck): WireCategory[] {
     return [];
   });
 }
+
+/** A language tag as wire field names carry it: letters, digits and hyphens. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+const TRANSLATED = new Set(["title", "summary", "description"]);
+
+/** `{ "<tag>": { title?, summary?, description? } }`, texts only. */
+const checkTranslations: Check<NonNullable<DatasetEvent["translations"]>> = (value, fail) => {
+  if (!isObject(value)) {
+    fail("must be an object of language tags");
+    return {};
+  }
+  const translations: NonNullable<DatasetEvent["translations"]> = {};
+  for (const [tag, texts] of Object.entries(value)) {
+    const fields = isObject(texts) ? Object.entries(texts) : null;
+    if (
+      !LANGUAGE_TAG.test(tag) ||
+      !fields?.every(([field, text]) => TRANSLATED.has(field) && typeof text === "string")
+    ) {
+      fail(`"${tag}": expected a language tag with title, summary or description texts`);
+      continue;
+    }
+    translations[tag] = Object.fromEntries(fields);
+  }
+  return translations;
+};
 
 /** Field access for one record, collecting problems under its label. */
 class RecordCheck {

@@ -272,5 +272,21 @@ export function detailsRecord(entry: EventEntry, origin: string): WireEventDetai
     registrationUrl: e.registrationUrl,
     createdAt: utcSeconds(Date.parse(e.createdAt)),
     ...(e.accessibility ? { accessibility: [...e.accessibility] } : {}),
+    ...translatedFields(e.translations),
   };
+}
+
+/**
+ * The event's texts in other languages as the details carry them, each its
+ * own field named with its tag (`title_fr`, `description_pt-BR`), as portals
+ * that translate their events commonly send them (docs/api.md, "Translations").
+ */
+function translatedFields(translations: WireEventDetails["translations"]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [tag, texts] of Object.entries(translations ?? {})) {
+    for (const [field, text] of Object.entries(texts)) {
+      if (typeof text === "string") fields[`${field}_${tag}`] = text;
+    }
+  }
+  return fields;
 }

@@ -79,6 +79,19 @@ export interface WireEventDetails extends WireEvent {
    * Only events that say anything carry it.
    */
   accessibility?: string[];
+  /**
+   * Its texts in other languages, by language tag (docs/dataset.md): in the
+   * dataset only; the details serve them as `title_<tag>`, `summary_<tag>`
+   * and `description_<tag>` beside the others (docs/api.md, "Translations").
+   */
+  translations?: Record<string, DatasetTexts>;
+}
+
+/** An event's texts in one other language, each optional. */
+export interface DatasetTexts {
+  title?: string;
+  summary?: string;
+  description?: string;
 }
 
 export interface DatasetOrganization {

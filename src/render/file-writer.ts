@@ -43,13 +43,21 @@ export class FileWriter {
   readonly #folders = new Set<string>();
   readonly #published: PublishedFiles | null;
   readonly #known = new Map<string, KnownFile>();
+  readonly #folder: string;
   #files = 0;
   #bytes = 0;
 
-  /** `published`: the files the last publish left, to keep where this build's would be the same. */
-  constructor(root: string, options: { published?: PublishedFiles | null } = {}) {
+  /**
+   * `published`: the files the last publish left, to keep where this build's
+   * would be the same. `folder`: where `root` is in the published site
+   * ("fr/" for a language's site, src/config/site-languages.ts; "" for the
+   * site's root): the files' paths in the published list, and in `known`,
+   * start with it.
+   */
+  constructor(root: string, options: { published?: PublishedFiles | null; folder?: string } = {}) {
     this.#root = root;
     this.#published = options.published ?? null;
+    this.#folder = options.folder ?? "";
   }
 
   /** What was written here, hashed, by site-relative path with "/" (for hashOutput's `known`). */
@@ -108,7 +116,7 @@ export class FileWriter {
    */
   refuseTaken(paths: Iterable<string>): void {
     for (const path of paths) {
-      const sitePath = sitePathOf(relativePathOf(path));
+      const sitePath = this.#folder + sitePathOf(relativePathOf(path));
       if (this.#known.has(sitePath)) throw twice(sitePath);
     }
   }
@@ -134,7 +142,7 @@ export class FileWriter {
     if (relativePath.startsWith("..") || relativePath === ".") {
       throw new Error(`Refusing to write ${path}: outside the output folder.`);
     }
-    const sitePath = sitePathOf(relativePath);
+    const sitePath = this.#folder + sitePathOf(relativePath);
     if (this.#known.has(sitePath)) throw twice(sitePath);
     const target = join(this.#root, relativePath);
     const folder = dirname(target);

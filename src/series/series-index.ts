@@ -3,7 +3,7 @@ import { groupUpcomingAndPast, type UpcomingAndPastLists } from "../model/upcomi
 import { type FeedScope, paths } from "../model/url-scheme.ts";
 import { assignSegments, normalizeKeyText } from "../places/key-text.ts";
 import type { PlaceIndex, PlaceSummary } from "../places/place-index.ts";
-import { proposedSeriesSegment, seriesIdentity } from "./series-key.ts";
+import { proposedSeriesSegment, seriesIdentity, seriesTitle } from "./series-key.ts";
 import { detectSeriesRule, type SeriesRule } from "./series-rule.ts";
 
 /**
@@ -152,10 +152,11 @@ export class SeriesIndex {
     let identity = this.#identities.get(event);
     if (identity === undefined) {
       // The dates of a series repeat its title: normalizing it once is enough.
-      let title = this.#titles.get(event.title);
+      const own = seriesTitle(event);
+      let title = this.#titles.get(own);
       if (title === undefined) {
-        title = normalizeKeyText(event.title);
-        this.#titles.set(event.title, title);
+        title = normalizeKeyText(own);
+        this.#titles.set(own, title);
       }
       identity = seriesIdentity(event, this.#places.identityOf(event), title);
       this.#identities.set(event, identity);

@@ -19,13 +19,22 @@ import { normalizeKeyText, slugWithHash } from "../places/key-text.ts";
  */
 
 /**
+ * The title that names an event's series: the portal's own, also where a
+ * language's site shows a translation (src/site/language-data.ts), so that a
+ * series has one address in every language.
+ */
+export function seriesTitle(event: CalendarEvent): string {
+  return event.translated?.originalTitle ?? event.title;
+}
+
+/**
  * What tells one series from another, given the event's place identity and
  * its title normalized (`normalizeKeyText`, which the caller may keep per title).
  */
 export function seriesIdentity(
   event: CalendarEvent,
   placeIdentity: string | null,
-  normalizedTitle: string = normalizeKeyText(event.title),
+  normalizedTitle: string = normalizeKeyText(seriesTitle(event)),
 ): string {
   if (event.seriesId) return `id\u0000${event.calendarId}\u0000${event.seriesId}`;
   return `rule\u0000${event.calendarId}\u0000${normalizedTitle}\u0000${placeIdentity ?? ""}`;
@@ -34,5 +43,5 @@ export function seriesIdentity(
 /** The segment a series asks for in its calendar, before collisions are settled. */
 export function proposedSeriesSegment(identity: string, event: CalendarEvent): string {
   if (event.seriesId) return encodeIdSegment(event.seriesId);
-  return slugWithHash(normalizeKeyText(event.title), identity);
+  return slugWithHash(normalizeKeyText(seriesTitle(event)), identity);
 }

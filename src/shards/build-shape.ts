@@ -54,6 +54,9 @@ const SITE: Settings<SiteConfig> = {
   title: one("SITE_TITLE"),
   description: one("SITE_DESCRIPTION"),
   uiLanguage: derived, // from SITE_LANG
+  // Each language's titles and addresses follow from its tag, SITE_TITLE and SITE_URL.
+  languages: (languages) => [["SITE_LANGUAGES", languages.map((l) => l.lang).join(",")]],
+  contentLang: one("EVENT_CONTENT_LANG"),
   timeZone: one("SITE_TIMEZONE"),
   now: (now) => [["SITE_NOW", now.toUTC().toISO() ?? ""]],
   pastDays: one("SITE_PAST_DAYS"),

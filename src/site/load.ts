@@ -5,9 +5,10 @@ import type { RemovedEventRecord } from "../changes/published-state.ts";
 import { loadSiteChanges } from "../changes/site-changes.ts";
 import { incompleteStatementWarning } from "../config/accessibility.ts";
 import type { BuildConfig } from "../config/build-config.ts";
+import type { SiteConfig } from "../config/site.ts";
 import { localizeImages, type MediaFile } from "../media/localize-images.ts";
 import { timed, timedAsync } from "../metrics.ts";
-import type { Category, PortalSnapshot } from "../model/types.ts";
+import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { snapshotUpdatedAt } from "./data-updated.ts";
 import { withRemovedPages } from "./removed-pages.ts";
 import { buildViews, type SiteViews } from "./views.ts";
@@ -84,6 +85,30 @@ export async function loadSiteData(
     }),
   );
   const published = { ...images.snapshot, events: changes.events };
+  const data: SiteData = {
+    ...published,
+    warnings: [...snapshot.warnings, ...images.warnings, ...settingsWarnings],
+    ...siteViews(published, changes.removed, site),
+    media: images.files,
+    removed: changes.removed,
+    announcements: changes.announcements,
+    removedRecords: changes.next.removed,
+    activities: changes.next.activities ?? [],
+    updatedAt: snapshotUpdatedAt({ ...published, ...changes }),
+  };
+  return { data, changes };
+}
+
+/**
+ * The pages' views of the published events in the settings' language, whose
+ * week (its first day, its weekend) lays out the month grids and the "when"
+ * pages; `removed`: the events gone from the portal, which keep their pages.
+ */
+export function siteViews(
+  published: PortalSnapshot,
+  removed: readonly CalendarEvent[],
+  site: Pick<SiteConfig, "now" | "pastDays" | "timeZone" | "collapseSeries" | "lang">,
+): Pick<SiteData, "categories" | "views" | "when"> {
   const views = timed("views", () =>
     buildViews(published, {
       now: site.now,
@@ -93,18 +118,9 @@ export async function loadSiteData(
       firstDay: weekRules(site.lang).firstDay,
     }),
   );
-  const data: SiteData = {
-    ...published,
-    warnings: [...snapshot.warnings, ...images.warnings, ...settingsWarnings],
+  return {
     categories: views.categories.map((summary) => summary.category),
-    views: withRemovedPages(views, changes.removed, snapshot.calendars, site.now.toMillis()),
+    views: withRemovedPages(views, removed, published.calendars, site.now.toMillis()),
     when: timed("views", () => buildWhenViews(views, site)),
-    media: images.files,
-    removed: changes.removed,
-    announcements: changes.announcements,
-    removedRecords: changes.next.removed,
-    activities: changes.next.activities ?? [],
-    updatedAt: snapshotUpdatedAt({ ...published, ...changes }),
   };
-  return { data, changes };
 }

@@ -16,7 +16,8 @@ import { embedSnippets } from "./snippets.ts";
  */
 export function renderEmbedDocsPage(
   calendars: readonly Calendar[],
-  site: Pick<SiteConfig, "url" | "urls" | "lang" | "title" | "eventEmbeds">,
+  site: Pick<SiteConfig, "url" | "urls" | "lang" | "title" | "eventEmbeds"> &
+    Partial<Pick<SiteConfig, "languages">>,
   /** An event whose card the guide shows (none: the site has no event to embed). */
   example?: { readonly event: CalendarEvent; readonly calendar: Calendar },
 ): string {
@@ -37,10 +38,29 @@ export function renderEmbedDocsPage(
   const embedJs = urls.absolute(paths.embedScript());
   const all = urls.absolute(paths.embedCalendars());
   const pre = (snippet: string) => `<pre><code>${escapeHtml(snippet)}</code></pre>`;
+  // A site in several languages offers its own: `lang` shows that language's site (docs/widget.md).
+  const languages = site.languages ?? [];
+  const several = languages.length > 1;
+  const valuesOf = (o: (typeof WIDGET_OPTIONS)[number]): GuideText =>
+    o.name === "lang" && several
+      ? { code: languages.map((language) => language.lang.toLowerCase()).join(", ") }
+      : o.values;
   const optionRows = WIDGET_OPTIONS.map(
     (o) =>
-      `<tr><th scope="row"><code>${o.name}</code><br><code>${o.attribute}</code></th><td>${guideText(m, o.values)}</td><td>${guideText(m, o.defaultValue)}</td><td>${text(o.description)} <code>${escapeHtml(o.example)}</code></td></tr>`,
+      `<tr><th scope="row"><code>${o.name}</code><br><code>${o.attribute}</code></th><td>${guideText(m, valuesOf(o))}</td><td>${guideText(m, o.defaultValue)}</td><td>${text(o.description)} <code>${escapeHtml(o.example)}</code></td></tr>`,
   ).join("\n");
+  // The guide in each of the site's languages, as every page links its translations.
+  const alternates = several
+    ? [
+        ...languages.map(({ lang, url }) => ({ lang, url })),
+        { lang: "x-default", url: languages[0]?.url ?? site.url },
+      ]
+        .map(
+          ({ lang, url }) =>
+            `\n<link rel="alternate" hreflang="${escapeHtml(lang)}" href="${escapeHtml(`${url}${paths.embedGuide()}`)}">`,
+        )
+        .join("")
+    : "";
   const calendarSections = calendars
     .map((c) => {
       const s = embedSnippets(c, site);
@@ -61,7 +81,7 @@ ${pre(s.iframe)}`;
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${text("guideTitle")} · ${escapeHtml(site.title)}</title>
+<title>${text("guideTitle")} · ${escapeHtml(site.title)}</title>${alternates}
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${urls.href(paths.widgetAsset("docs.css"))}">
 </head>

@@ -2,6 +2,7 @@ import type { DateTime } from "luxon";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { encodeIdSegment, paths, type SiteUrls } from "../model/url-scheme.ts";
 import { isUpcoming } from "../outputs/public-json.ts";
+import { portalTextLang } from "../site/language-data.ts";
 import { weekRules } from "../site/when/week-rules.ts";
 import { type EventWhen, eventWhen } from "./event-when.ts";
 import { escapeHtml } from "./html.ts";
@@ -28,6 +29,8 @@ export interface EmbedPageSite {
   readonly title: string;
   readonly lang: string;
   readonly now: DateTime;
+  /** EVENT_CONTENT_LANG: the portal's texts carry it where the page's language differs. */
+  readonly contentLang?: string;
 }
 
 export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): string {
@@ -51,7 +54,7 @@ export function renderEmbedPage({ calendar, events, site }: EmbedPageInput): str
       calendar.color ? `data-color="${escapeHtml(calendar.color)}"` : "",
       freshUntilAttribute(shown),
     ],
-    head: `<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener"><bdi>${escapeHtml(calendar.name)}</bdi>${page.newTab}</a></h1>`,
+    head: `<h1 class="ecp-title"><a href="${escapeHtml(calendarUrl)}" target="_blank" rel="noopener"><bdi${page.portalLang}>${escapeHtml(calendar.name)}</bdi>${page.newTab}</a></h1>`,
     items,
     footUrl: calendarUrl,
   });
@@ -67,12 +70,21 @@ export interface WidgetPageContext {
   readonly labels: WidgetLabels;
   /** The screen-reader note after a link that opens a new tab. */
   readonly newTab: string;
+  /** The portal's language where the page is in another (src/site/language-data.ts); else null. */
+  readonly contentLang: string | null;
+  /** ` lang="…"` for the portal's texts: `contentLang`'s attribute, or "". */
+  readonly portalLang: string;
 }
 
-export function widgetPageContext(site: Pick<EmbedPageSite, "urls" | "lang">): WidgetPageContext {
+export function widgetPageContext(
+  site: Pick<EmbedPageSite, "urls" | "lang" | "contentLang">,
+): WidgetPageContext {
   const lang = widgetLanguage(site.lang);
   const labels = siteWidgetLabels(site.lang);
   const locale = widgetLocale(lang, site.lang);
+  const contentLang = site.contentLang
+    ? portalTextLang({ lang: site.lang, contentLang: site.contentLang })
+    : null;
   return {
     urls: site.urls,
     lang,
@@ -80,6 +92,8 @@ export function widgetPageContext(site: Pick<EmbedPageSite, "urls" | "lang">): W
     firstDay: weekRules(locale).firstDay,
     labels,
     newTab: `<span class="ecp-sr ecp-newtab"> ${escapeHtml(labels.newTab)}</span>`,
+    contentLang,
+    portalLang: contentLang ? ` lang="${escapeHtml(contentLang)}"` : "",
   };
 }
 
@@ -125,6 +139,8 @@ export function renderWidgetDocument(page: WidgetPageContext, parts: WidgetDocum
     `data-lang="${page.lang}"`,
     `data-locale="${escapeHtml(page.locale)}"`,
     `data-first-day="${page.firstDay}"`,
+    // What the script marks the portal's texts with as it renders them.
+    page.contentLang ? `data-content-lang="${escapeHtml(page.contentLang)}"` : "",
     ...parts.rootData,
   ].filter(Boolean);
   const body = parts.items.length
@@ -191,10 +207,13 @@ export interface CalendarMarker {
 export function renderEventItem(
   event: CalendarEvent,
   when: EventWhen,
-  page: Pick<WidgetPageContext, "urls" | "labels" | "newTab">,
+  page: Pick<WidgetPageContext, "urls" | "labels" | "newTab" | "portalLang">,
   marker?: CalendarMarker,
 ): string {
   const { urls, labels, newTab } = page;
+  const titleLang = event.translated?.fields.includes("title") ? "" : page.portalLang;
+  // "Online" beside a place is the widget's own word: only a place alone is the portal's text.
+  const whereLang = event.attendanceMode === "offline" ? page.portalLang : "";
   const time = (p: { datetime: string; text: string }) =>
     `<time datetime="${escapeHtml(p.datetime)}">${escapeHtml(p.text)}</time>`;
   const whenHtml =
@@ -208,11 +227,13 @@ export function renderEventItem(
     marker
       ? `<li class="${classes} cal-${segment}" data-calendar="${segment}">`
       : `<li class="${classes}">`,
-    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name" dir="auto">${escapeHtml(event.title)}</span>${statusBadges(event, labels)}${newTab}</a>`,
+    `<a class="ecp-link" href="${escapeHtml(urls.href(paths.event(event.calendarId, event.id)))}" target="_blank" rel="noopener"><span class="ecp-name" dir="auto"${titleLang}>${escapeHtml(event.title)}</span>${statusBadges(event, labels)}${newTab}</a>`,
     // The event's zone, for the visitor's own time beside it (widget.js, tz=both).
     `<p class="ecp-when"${event.allDay ? "" : ` data-zone="${escapeHtml(event.timeZone)}"`}>${whenHtml}</p>`,
-    where ? `<p class="ecp-where" dir="auto">${escapeHtml(where)}</p>` : "",
-    marker ? `<p class="ecp-cal" dir="auto">${escapeHtml(marker.calendar.name)}</p>` : "",
+    where ? `<p class="ecp-where" dir="auto"${whereLang}>${escapeHtml(where)}</p>` : "",
+    marker
+      ? `<p class="ecp-cal" dir="auto"${page.portalLang}>${escapeHtml(marker.calendar.name)}</p>`
+      : "",
     "</li>",
   ]
     .filter(Boolean)

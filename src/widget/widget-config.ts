@@ -56,4 +56,24 @@ export interface WidgetConfig {
   readonly defaults: typeof WIDGET_DEFAULTS;
   readonly maxCount: number;
   readonly maxQuery: number;
+  /** A site in several languages: where each is; absent for a site in one. */
+  readonly languages?: WidgetLanguages;
+}
+
+/**
+ * The languages of a site published in several (SITE_LANGUAGES): the
+ * widget's `lang` option shows the pages of the language it names, and so
+ * that language's texts and data (docs/widget.md, "Languages").
+ */
+export interface WidgetLanguages {
+  /** Each language's tag and its site's root as a link by path ("/", "/fr/"), the root's first. */
+  readonly sites: readonly { readonly lang: string; readonly root: string }[];
+  /** The language whose files these are (an index of `sites`). */
+  readonly current: number;
+}
+
+/** What the build writes into /embed.js (src/widget/assets.ts). */
+export interface EmbedConfig {
+  /** As in WidgetConfig; null for a site in one language. */
+  readonly languages: WidgetLanguages | null;
 }

@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config/site.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
-import { paths } from "../model/url-scheme.ts";
+import { paths, SiteUrls } from "../model/url-scheme.ts";
 import type { PublicJson } from "../outputs/public-json.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import type { EventPage } from "../site/views.ts";
@@ -11,6 +11,7 @@ import { renderEmbedPage } from "./embed-page.ts";
 import { eventCardFileGroups } from "./event-card/event-card-files.ts";
 import type { EmbedThumbnail } from "./event-card/event-card-snippets.ts";
 import { writeOembedJson } from "./snippets.ts";
+import type { WidgetLanguages } from "./widget-config.ts";
 
 export interface WidgetEvents {
   /** The site's event pages: each gets a card to embed (unless EVENT_EMBEDS=off). */
@@ -39,12 +40,14 @@ export function widgetFileGroups(
     | "refreshMinutes"
     | "eventIcs"
     | "eventEmbeds"
+    | "languages"
+    | "contentLang"
   >,
   /** The published window of each calendar, as the public JSON has it. */
   json: Pick<PublicJson, "events">,
   events: WidgetEvents,
 ): readonly FileGroup[] {
-  const assets = widgetAssets();
+  const assets = widgetAssets(widgetLanguages(site));
   return [
     singleFile("widget", paths.embedScript(), () => assets.embedJs),
     singleFile("widget", paths.widgetAsset("widget.js"), () => assets.widgetJs),
@@ -82,4 +85,24 @@ export function widgetFileGroups(
     }),
     ...eventCardFileGroups(events.pages, site, events.inlineIcs, events.shareCard),
   ];
+}
+
+/**
+ * The site's languages as the widget's scripts read them (each language's
+ * site's root by path, and which is this one's); null for a site in one.
+ */
+export function widgetLanguages(
+  site: Pick<SiteConfig, "url" | "languages">,
+): WidgetLanguages | null {
+  if (site.languages.length < 2) return null;
+  return {
+    sites: site.languages.map((language) => ({
+      lang: language.lang,
+      root: new SiteUrls(language.url).href("/"),
+    })),
+    current: Math.max(
+      0,
+      site.languages.findIndex((language) => language.url === site.url),
+    ),
+  };
 }

@@ -16,6 +16,7 @@ import { MAP_SETTINGS } from "../../src/config/map.ts";
 import { PUBLISH_SETTINGS } from "../../src/config/publish.ts";
 import { SCHEDULE_SETTINGS } from "../../src/config/schedule.ts";
 import { SITE_SETTINGS } from "../../src/config/site.ts";
+import { SITE_LANGUAGES_SETTINGS } from "../../src/config/site-languages.ts";
 import { SOURCES_SETTINGS } from "../../src/config/sources.ts";
 
 /*
@@ -42,6 +43,7 @@ const LISTS: Readonly<Record<string, readonly EnvSetting[]>> = {
   "publish.ts": PUBLISH_SETTINGS,
   "schedule.ts": SCHEDULE_SETTINGS,
   "site.ts": SITE_SETTINGS,
+  "site-languages.ts": SITE_LANGUAGES_SETTINGS,
   "sources.ts": SOURCES_SETTINGS,
 };
 

@@ -32,7 +32,12 @@ export const parseSitemaps = (paths: readonly string[]): Record<string, PySitema
 
 export interface PySitemap {
   readonly kind: "urlset" | "sitemapindex";
-  readonly items: readonly { readonly loc: string; readonly lastmod: string | null }[];
+  readonly items: readonly {
+    readonly loc: string;
+    readonly lastmod: string | null;
+    /** Its translations' addresses (`xhtml:link rel="alternate"`), where it has any. */
+    readonly alternates?: readonly { rel: string; hreflang: string; href: string }[];
+  }[];
 }
 
 /** Mail messages as Python's email package reads them (python/parse-mail.py). */

@@ -11,6 +11,18 @@ export const TEST_SITE: SiteConfig = {
   description: "Markets, walks, concerts; and more.",
   lang: "en-GB",
   uiLanguage: "en",
+  languages: [
+    {
+      lang: "en-GB",
+      uiLanguage: "en",
+      folder: "",
+      url: "https://events.example.org",
+      title: "City Events",
+      description: "Markets, walks, concerts; and more.",
+      name: "English",
+    },
+  ],
+  contentLang: "en-GB",
   timeZone: "Europe/Amsterdam",
   now: NOW_DATETIME,
   pastDays: 365,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   eventPathIn,
+  fieldTranslations,
   parseFieldMap,
   pickEventField,
   unmappedFields,
@@ -34,5 +35,30 @@ describe("field maps written for a details envelope", () => {
   it("should count the field read through the envelope path as read", () => {
     const unwrapped = { id: 7, perex: "Short", poster: "https://x.test/p.jpg", extra: 1 };
     expect(unmappedFields(unwrapped, "event", enveloped)).toEqual(["extra"]);
+  });
+});
+
+describe("field maps with translations", () => {
+  const map = parseFieldMap({
+    event: { "title.fr": "title_fr", "description.fr": "data.text_fr", "title.pt-br": "titulo" },
+  });
+
+  it("should list each language's wire fields, its tag canonical", () => {
+    expect([...fieldTranslations(map)]).toEqual([
+      ["fr", { title: "title_fr", description: "data.text_fr" }],
+      ["pt-BR", { title: "titulo" }],
+    ]);
+  });
+
+  it("should count the translations' fields as read, so check-api names none of them", () => {
+    const record = {
+      id: 7,
+      title: "Concert",
+      title_fr: "Concert",
+      text_fr: "<p>…</p>",
+      titulo: "",
+      x: 1,
+    };
+    expect(unmappedFields(record, "event", map)).toEqual(["x"]);
   });
 });

@@ -527,6 +527,66 @@ describe("normalizeEvent, with records an editor made hostile", () => {
   });
 });
 
+describe("normalizeEvent, with the translations the field map names", () => {
+  const map = parseFieldMap({
+    event: { "title.fr": "title_fr", "summary.fr": "teaser_fr", "description.FR": "text.fr" },
+  });
+
+  it("should read each language's texts as the portal's own are read, and nothing unmapped", () => {
+    const translated = event(
+      listed,
+      {
+        ...details,
+        title_fr: "Café de la réparation &amp; plus",
+        teaser_fr: "Apportez ce qui est cassé.",
+        text: { fr: '<p onclick="x()">En <b>français</b>.<script>alert(1)</script></p>' },
+        title_de: "Reparaturcafé",
+      },
+      map,
+    );
+    expect(translated.translations).toEqual({
+      fr: {
+        title: "Café de la réparation & plus",
+        summary: "Apportez ce qui est cassé.",
+        descriptionHtml: "<p>En <b>français</b>.</p>",
+        descriptionText: "En français.",
+      },
+    });
+    // The portal's own texts stay as they were.
+    expect(translated.title).toBe("Repair Café");
+  });
+
+  it("should leave the field off an event without translations, and off every event without the map", () => {
+    expect(event(listed, details, map)).not.toHaveProperty("translations");
+    expect(event(listed, { ...details, title_fr: "  " }, map)).not.toHaveProperty("translations");
+    expect(event(listed, { ...details, title_fr: "Café" })).not.toHaveProperty("translations");
+  });
+
+  it("should hold a translation to the record's limits, and name it in the notes", () => {
+    const result = normalizeEvent(
+      listed,
+      { ...details, title_fr: `${"mot ".repeat(200)}fin`, teaser_fr: "\ud800 résumé" },
+      calendar,
+      { ...options, fieldMap: map },
+    );
+    if (!result.ok) throw new Error(result.reason);
+    const title = result.value.translations?.fr?.title ?? "";
+    expect(textLength(title)).toBeLessThanOrEqual(RECORD_LIMITS.title);
+    expect(result.notes).toEqual([
+      "title.fr: 803 characters, cut to 300",
+      "summary.fr: lone UTF-16 surrogates replaced by U+FFFD",
+    ]);
+  });
+
+  it("should refuse a translation whose language is no language tag, in the setting's words", () => {
+    expect(() => parseFieldMap({ event: { "title.not a tag": "t" } })).toThrow(
+      'event.title.not a tag: "not a tag" is not a language tag (expected e.g. title.fr, description.pt-BR)',
+    );
+    expect(() => parseFieldMap({ event: { "location.fr": "l" } })).toThrow(/unknown event field/);
+    expect(parseFieldMap({ "event.title.pt-br": "t" }).event).toEqual({ "title.pt-BR": "t" });
+  });
+});
+
 /** Plain-text fields of an event: what a page, a feed or a calendar shows as text. */
 function plainTexts(event: CalendarEvent): string[] {
   const place = event.location;
@@ -562,6 +622,32 @@ const DESCRIPTION_TAGS = new Set(
 );
 
 describe("normalizeEvent, on random hostile records (fast-check)", () => {
+  it("should hold translations to the same limits as the portal's own texts", async () => {
+    // Each language's texts read from the same hostile fields the portal's are.
+    const map = parseFieldMap({
+      event: { "title.fr": "title", "summary.fr": "summary", "description.fr": "description" },
+    });
+    await checkProperty(
+      fc.property(hostileDetails, (fields) => {
+        const record = { ...listed, ...fields };
+        const result = normalizeEvent(record, record, calendar, { ...options, fieldMap: map });
+        if (!result.ok) return;
+        const texts = result.value.translations?.fr ?? {};
+        for (const text of Object.values(texts)) expect(text.isWellFormed()).toBe(true);
+        expect(textLength(texts.title ?? "")).toBeLessThanOrEqual(RECORD_LIMITS.title);
+        expect(textLength(texts.summary ?? "")).toBeLessThanOrEqual(RECORD_LIMITS.summary);
+        expect(textLength(texts.descriptionHtml ?? "")).toBeLessThanOrEqual(
+          RECORD_LIMITS.description,
+        );
+        for (const element of htmlElements(texts.descriptionHtml ?? "")) {
+          expect(DESCRIPTION_TAGS.has(element.tagName), element.tagName).toBe(true);
+          for (const name of element.attributes.keys()) expect(["href", "rel"]).toContain(name);
+        }
+      }),
+      { seed: 20260320, numRuns: 50 },
+    );
+  });
+
   it("should never throw, and publish only well-formed, inert text within the limits", async () => {
     await checkProperty(
       fc.property(fc.tuple(hostileDetails, hostileDetails), ([listedFields, detailsFields]) => {

@@ -128,6 +128,13 @@ describe("proposeFieldMap", () => {
     );
   });
 
+  it("should keep a translation's entry that the sample does not show, as portals translate only some events", () => {
+    const given = parseFieldMap({ event: { "title.fr": "titre", start: "dateFrom" } });
+    const { map, unmatched } = proposeFieldMap({ calendars: [], events }, given);
+    expect(map.event["title.fr"]).toBe("titre");
+    expect(unmatched).toEqual([]);
+  });
+
   it("should not let an entry that matches nothing hide the common names", () => {
     const given = parseFieldMap({ event: { title: "headline", start: "dateFrom", end: "dateTo" } });
     const { map, proposals } = proposeFieldMap({ calendars: [], events }, given);

@@ -144,6 +144,31 @@ describe("the oEmbed endpoint", () => {
     expect((await folder.ask({ url: "https://example.org/calendars/culture/" })).status).toBe(404);
   });
 
+  it("should answer a page of one of the site's languages from that language's answers", async () => {
+    for (const base of ["https://events.example.org", "https://example.org/agenda"]) {
+      const main = siteWith({ url: base });
+      const french = siteWith({ url: `${base}/fr`, lang: "fr" });
+      const answers = new Map([
+        ["", writeOembedJson(culture, main)],
+        ["/fr", writeOembedJson(culture, french)],
+      ]);
+      const read: StaticAnswerReader = async (segment, folder) =>
+        segment === "culture" ? (answers.get(folder) ?? null) : null;
+      const ask = (url: string) =>
+        answerOembed(
+          "GET",
+          `${main.urls.absolute(paths.oembedEndpoint())}?${new URLSearchParams({ url })}`,
+          read,
+        );
+      const inFrench = await ask(french.urls.absolute(paths.calendar("culture")));
+      expect(inFrench.status, base).toBe(200);
+      expect(inFrench.body).toBe(answers.get("/fr"));
+      expect((await ask(main.urls.absolute(paths.calendar("culture")))).body).toBe(answers.get(""));
+      // Any other folder is no language's: nothing is looked up there.
+      expect((await ask(`${base}/not-a-language/calendars/culture/`)).status).toBe(404);
+    }
+  });
+
   it("should answer only GET and HEAD, and 502 when the site's answer cannot be read", async () => {
     const post = await root.ask({ url: pageUrl }, "POST");
     expect(post.status).toBe(405);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SITEMAP_MAX_URLS, sitemapFileGroup } from "../../src/outputs/sitemap-files.ts";
@@ -18,6 +18,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
 const hasPython = hasPythonModule("xml.etree.ElementTree");
 const SITE = "https://events.example.org/club";
 const absolute = (path: string) => `${SITE}${path}`;
+const ONE_LANGUAGE = [{ lang: "en-GB", url: SITE }];
 
 function entries(count: number): SitemapEntry[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -48,7 +49,7 @@ describe("sitemap files", () => {
 
   it.skipIf(!hasPython)("should list every page in one sitemap.xml while they fit", () => {
     const list = entries(5);
-    const files = write(sitemapFileGroup(list, absolute, 5));
+    const files = write(sitemapFileGroup(list, ONE_LANGUAGE, { urls: 5 }));
     expect(Object.keys(files)).toEqual(["/sitemap.xml"]);
     const parsed = parseSitemaps([files["/sitemap.xml"] as string]);
     const sitemap = Object.values(parsed)[0];
@@ -62,7 +63,7 @@ describe("sitemap files", () => {
     "should become an index of files of at most the limit, in order, each with its newest lastmod",
     () => {
       const list = entries(5);
-      const files = write(sitemapFileGroup(list, absolute, 2));
+      const files = write(sitemapFileGroup(list, ONE_LANGUAGE, { urls: 2 }));
       expect(Object.keys(files).sort()).toEqual([
         "/sitemap.xml",
         "/sitemaps/1.xml",
@@ -93,4 +94,55 @@ describe("sitemap files", () => {
       );
     },
   );
+
+  describe("of a site in several languages", () => {
+    const LANGUAGES = [
+      { lang: "en", url: SITE },
+      { lang: "fr", url: `${SITE}/fr` },
+      { lang: "pt-BR", url: `${SITE}/pt-br` },
+    ];
+
+    it.skipIf(!hasPython)(
+      "should list each language's pages, each with every translation and x-default as alternates",
+      () => {
+        const list = entries(3);
+        const files = write(sitemapFileGroup(list, LANGUAGES));
+        expect(Object.keys(files)).toEqual(["/sitemap.xml"]);
+        const sitemap = Object.values(parseSitemaps([files["/sitemap.xml"] as string]))[0];
+        expect(sitemap?.items.map((item) => item.loc)).toEqual(
+          LANGUAGES.flatMap(({ url }) => list.map((entry) => `${url}${entry.path}`)),
+        );
+        for (const item of sitemap?.items ?? []) {
+          const path = list.find((entry) => item.loc.endsWith(entry.path))?.path;
+          expect(item.alternates).toEqual([
+            ...LANGUAGES.map(({ lang, url }) => ({
+              rel: "alternate",
+              hreflang: lang,
+              href: `${url}${path}`,
+            })),
+            { rel: "alternate", hreflang: "x-default", href: `${SITE}${path}` },
+          ]);
+        }
+      },
+    );
+
+    it.skipIf(!hasPython)(
+      "should cut its files at the protocol's bytes as well as its URLs, the alternates counted",
+      () => {
+        const list = entries(6);
+        const files = write(sitemapFileGroup(list, LANGUAGES, { bytes: 4_000 }));
+        const parts = Object.keys(files).filter((path) => path.startsWith("/sitemaps/"));
+        expect(parts.length).toBeGreaterThan(1);
+        const parsed = parseSitemaps(Object.values(files));
+        for (const part of parts) {
+          const file = files[part] as string;
+          expect(readFileSync(file).byteLength).toBeLessThanOrEqual(4_000);
+          expect(parsed[file]?.kind).toBe("urlset");
+        }
+        expect(
+          parts.flatMap((part) => parsed[files[part] as string]?.items.map((i) => i.loc) ?? []),
+        ).toHaveLength(LANGUAGES.length * list.length);
+      },
+    );
+  });
 });

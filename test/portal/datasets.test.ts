@@ -279,6 +279,47 @@ describe("dataset files", () => {
     });
   });
 
+  it("should serve an event's texts in other languages beside its own, in the details only", async () => {
+    const base = createDemoDataset(NOW);
+    const [first, ...rest] = base.events;
+    const translated = {
+      ...(first as (typeof base.events)[number]),
+      translations: {
+        fr: { title: "Café de la réparation", description: "<p>En français.</p>" },
+        "pt-BR": { summary: "Traga o que está quebrado." },
+      },
+    };
+    const portal = await startPortal({
+      port: 0,
+      dataFile: write("translated.json", { ...base, events: [translated, ...rest] }),
+    });
+    try {
+      const at = `${portal.url}/event-calendar/${translated.calendarId}`;
+      const details = await call(`${at}/event/${translated.id}/details`, { token: portal.token });
+      expect(details.json()).toMatchObject({
+        title: translated.title,
+        title_fr: "Café de la réparation",
+        description_fr: "<p>En français.</p>",
+        "summary_pt-BR": "Traga o que está quebrado.",
+      });
+      expect(details.json()).not.toHaveProperty("translations");
+      const listed = await call(`${at}/events`, { token: portal.token });
+      const record = listed.json<Record<string, unknown>[]>().find((e) => e.id === translated.id);
+      expect(Object.keys(record ?? {}).filter((key) => key.includes("_"))).toEqual([]);
+    } finally {
+      await portal.close();
+    }
+    const bad = {
+      ...translated,
+      translations: { "not a tag": { title: "x" }, fr: { place: "y" } },
+    };
+    const error = await loadDatasetFile(write("bad-translations.json", { ...base, events: [bad] }))
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(String(error)).toContain('translations "not a tag": expected a language tag');
+    expect(String(error)).toContain('translations "fr": expected a language tag');
+  });
+
   it("should report unreadable and non-JSON files with their path", async () => {
     await expect(loadDatasetFile(join(dir, "missing.json"))).rejects.toThrow(/missing\.json/);
     await expect(loadDatasetFile(write("broken.json", "{ nope"))).rejects.toThrow(

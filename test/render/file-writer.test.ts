@@ -136,4 +136,21 @@ describe("file-writer", () => {
     expect(() => writer.write("/../escape.txt", "x")).toThrow(/outside the output folder/);
     expect(() => writer.write("a/../../escape.txt", "x")).toThrow(/outside the output folder/);
   });
+
+  it("should write a language's files into its folder, known and kept by their paths in the whole site", async () => {
+    const first = new FileWriter(join(root, "published", "fr"), { folder: "fr/" });
+    first.write("/feed.xml", "<rss>fr</rss>");
+    expect(first.known.has("fr/feed.xml")).toBe(true);
+    const published = {
+      folder: join(root, "published"),
+      hashes: new Map([["fr/feed.xml", first.known.get("fr/feed.xml")?.hash ?? ""]]),
+    };
+    const next = new FileWriter(join(root, "next", "fr"), { published, folder: "fr/" });
+    next.write("feed.xml", "<rss>fr</rss>");
+    expect(next.known.get("fr/feed.xml")?.kept).toBe(true);
+    expect(statSync(join(root, "next/fr/feed.xml")).ino).toBe(
+      statSync(join(root, "published/fr/feed.xml")).ino,
+    );
+    expect(() => next.refuseTaken(["feed.xml"])).toThrow(/Two outputs want to write fr\/feed.xml/);
+  });
 });

@@ -57,7 +57,7 @@ export function renderAllCalendarsPage({
   const legend = calendars
     .map((calendar) => {
       const segment = encodeIdSegment(calendar.id);
-      return `<li class="cal-${segment}" data-calendar="${segment}" data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}" dir="auto">${escapeHtml(calendar.name)}</li>`;
+      return `<li class="cal-${segment}" data-calendar="${segment}" data-events-url="${escapeHtml(urls.href(paths.apiEvents(calendar.id)))}" dir="auto"${page.portalLang}>${escapeHtml(calendar.name)}</li>`;
     })
     .join("\n");
   const allEvents = urls.href(paths.events());

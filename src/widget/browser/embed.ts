@@ -13,6 +13,13 @@
  * <event-calendar>, which embeds the same pages by the same mount().
  */
 
+import { chosenLanguage } from "../../browser/site-language.ts";
+import type { EmbedConfig } from "../widget-config.ts";
+
+// The build writes the site's languages in its place (src/widget/assets.ts).
+declare const EMBED_CONFIG: EmbedConfig;
+const LANGUAGES = EMBED_CONFIG.languages;
+
 /** How a script tag or an element embeds its page. */
 interface Embedding {
   readonly title: string;
@@ -94,7 +101,9 @@ function widgetUrl(base: URL, read: (name: string) => string | null | undefined)
   } else {
     return null;
   }
-  const url = new URL(path, base);
+  // A site in several languages: the pages of the language `lang` names (docs/widget.md, "Languages").
+  const root = LANGUAGES?.sites[chosenLanguage(LANGUAGES, read("lang"))]?.root;
+  const url = new URL(path, root === undefined ? base : new URL(root, base));
   for (const name of OPTIONS) {
     const value = read(name);
     if (value != null) url.searchParams.set(name, value);

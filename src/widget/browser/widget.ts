@@ -15,6 +15,7 @@ import { el } from "../../browser/el.ts";
 import { fill } from "../../browser/fill.ts";
 import { formatter } from "../../browser/formatter.ts";
 import { lastInstant } from "../../browser/last-instant.ts";
+import { chosenLanguage, pageInLanguage } from "../../browser/site-language.ts";
 import { readsDifferently } from "../../browser/wall-clock.ts";
 import { visitorZone, zoneAbbreviation, zoneCity } from "../../browser/zones.ts";
 import type { PublicEvent } from "../../outputs/public-json-types.ts";
@@ -46,13 +47,31 @@ declare const WIDGET_CONFIG: WidgetConfig;
 const CONFIG = WIDGET_CONFIG;
 
 const root = document.getElementById("ecp");
-if (root) startWidget(root);
+if (root && !inOtherLanguage()) startWidget(root);
+
+/**
+ * A site in several languages: the `lang` option shows the same page of
+ * that language's site, with its texts and data (an unknown or unbuilt
+ * one, the root's). True when the page is being replaced by it.
+ */
+function inOtherLanguage(): boolean {
+  const languages = CONFIG.languages;
+  if (!languages) return false;
+  const language = chosenLanguage(languages, new URLSearchParams(location.search).get("lang"));
+  if (language === languages.current) return false;
+  const page = pageInLanguage(languages, new URL(location.href), language);
+  if (!page) return false;
+  location.replace(page.href);
+  return true;
+}
 
 function startWidget(root: HTMLElement): void {
   const data = root.dataset;
   const defaults = CONFIG.defaults;
   const params = new URLSearchParams(location.search);
   const pageLang = data.lang || "en";
+  // The portal's language, where it differs from the page's (the build writes it).
+  const contentLang = data.contentLang || "";
   const now = Date.now();
   // An event's card: nothing to load or render, only look and height.
   const isCard = data.kind === "event";
@@ -98,7 +117,8 @@ function startWidget(root: HTMLElement): void {
     words: rawQuery.length <= CONFIG.maxQuery ? searchWords(rawQuery) : [],
     theme: choice("theme", ["light", "dark", "auto"], defaults.theme),
     accent: /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(rawAccent) ? rawAccent : "",
-    lang: choice("lang", Object.keys(CONFIG.labels), pageLang),
+    // A site in several languages shows its own (inOtherLanguage); one in one, any labels.
+    lang: CONFIG.languages ? pageLang : choice("lang", Object.keys(CONFIG.labels), pageLang),
     compact: flag("compact", defaults.compact),
     showTitle: flag("showTitle", defaults.showTitle),
     tz: choice("tz", ["both", "event", "local"], defaults.tz),
@@ -299,7 +319,8 @@ function startWidget(root: HTMLElement): void {
     item.append(whenP);
     addLocalTime(whenP);
     const where = placeText(event);
-    if (where) item.append(portalText("p", "ecp-where", where));
+    // "Online" beside a place is the page's own word: only a place alone is the portal's text.
+    if (where) item.append(portalText("p", "ecp-where", where, event.attendanceMode === "offline"));
     const source = sourceOf.get(event);
     if (source) {
       mark(item, source);
@@ -319,7 +340,7 @@ function startWidget(root: HTMLElement): void {
         " ",
       );
     }
-    link.append(portalText("span", "ecp-name", event.title));
+    link.append(portalText("span", "ecp-name", event.title, !event.translated?.includes("title")));
     if (event.status === "cancelled")
       link.append(" ", el("span", "ecp-badge ecp-badge--cancelled", L.cancelled));
     if (event.status === "postponed") link.append(" ", el("span", "ecp-badge", L.postponed));
@@ -429,9 +450,12 @@ function startWidget(root: HTMLElement): void {
     tag: K,
     className: string,
     text: string,
+    inPortalLanguage = true,
   ): HTMLElementTagNameMap[K] {
     const node = el(tag, className, text);
     node.dir = "auto";
+    // In the portal's language where the page's differs (a site in several languages).
+    if (contentLang && inPortalLanguage) node.lang = contentLang;
     return node;
   }
 

@@ -23,7 +23,10 @@ export const EVENT_EMBED_GROUPS = ["event card", "event oembed"] as const;
  */
 export function eventCardFileGroups(
   pages: readonly EventPage[],
-  site: Pick<SiteConfig, "urls" | "title" | "lang" | "refreshMinutes" | "eventIcs" | "eventEmbeds">,
+  site: Pick<
+    SiteConfig,
+    "urls" | "title" | "lang" | "contentLang" | "refreshMinutes" | "eventIcs" | "eventEmbeds"
+  >,
   /** The event's .ics as a data: URL (EVENT_ICS=inline), as the event page links it. */
   inlineIcs: (event: CalendarEvent) => string,
   /** The event's share card (src/cards), when the site has cards. */

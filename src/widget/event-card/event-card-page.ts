@@ -30,7 +30,12 @@ export interface EventCardInput {
    * as a data: URL with EVENT_ICS=inline); null for none (see offersAddToCalendar).
    */
   readonly ics: string | null;
-  readonly site: { readonly urls: SiteUrls; readonly title: string; readonly lang: string };
+  readonly site: {
+    readonly urls: SiteUrls;
+    readonly title: string;
+    readonly lang: string;
+    readonly contentLang?: string;
+  };
 }
 
 export function renderEventCard({ event, calendar, ics, site }: EventCardInput): string {
@@ -45,6 +50,8 @@ export function renderEventCard({ event, calendar, ics, site }: EventCardInput):
   const when = `<time datetime="${escapeHtml(event.allDay ? event.start.slice(0, 10) : event.start)}">${escapeHtml(formatWhen(event, site.lang))}</time>`;
   const where = placeText(event, labels);
   const badges = moved ? "" : statusBadges(event, labels);
+  const titleLang = event.translated?.fields.includes("title") ? "" : page.portalLang;
+  const whereLang = event.attendanceMode === "offline" ? page.portalLang : "";
   const attrs = [
     `id="ecp"`,
     `class="ecp ecp--light ecp--card"`,
@@ -60,10 +67,10 @@ export function renderEventCard({ event, calendar, ics, site }: EventCardInput):
     `<main ${attrs.join(" ")}>`,
     `<article class="ecp-card${cancelled ? " ecp-event--cancelled" : ""}">`,
     image(event, urls),
-    `<p class="ecp-cal" dir="auto">${escapeHtml(calendar.name)}</p>`,
-    `<h1 class="ecp-card-title"><a class="ecp-link" href="${escapeHtml(eventUrl)}" target="_blank" rel="noopener"><span class="ecp-name" dir="auto">${escapeHtml(event.title)}</span>${badges}${page.newTab}</a></h1>`,
+    `<p class="ecp-cal" dir="auto"${page.portalLang}>${escapeHtml(calendar.name)}</p>`,
+    `<h1 class="ecp-card-title"><a class="ecp-link" href="${escapeHtml(eventUrl)}" target="_blank" rel="noopener"><span class="ecp-name" dir="auto"${titleLang}>${escapeHtml(event.title)}</span>${badges}${page.newTab}</a></h1>`,
     `<p class="ecp-when">${when}</p>`,
-    where ? `<p class="ecp-where" dir="auto">${escapeHtml(where)}</p>` : "",
+    where ? `<p class="ecp-where" dir="auto"${whereLang}>${escapeHtml(where)}</p>` : "",
     ics ? addToCalendar(ics, page) : "",
     "</article>",
     "</main>",
@@ -90,9 +97,9 @@ export function offersAddToCalendar(event: Pick<CalendarEvent, "status" | "histo
 function image(event: CalendarEvent, urls: SiteUrls): string {
   const picture = event.image;
   if (!picture) return "";
-  const sitePath = picture.url.startsWith(`${urls.siteUrl}/`) ? urls.sitePath(picture.url) : null;
-  const src = sitePath === null ? picture.url : urls.href(sitePath);
-  if (sitePath === null && !/^https?:\/\//i.test(src)) return "";
+  // The site's copy (the root's, in a language's folder) by path.
+  const src = urls.localLink(picture.url);
+  if (src === picture.url && !/^https?:\/\//i.test(src)) return "";
   const size =
     picture.width && picture.height ? ` width="${picture.width}" height="${picture.height}"` : "";
   return `<img class="ecp-card-image" src="${escapeHtml(src)}" alt="${escapeHtml(picture.alt ?? "")}"${size}>`;
