@@ -125,7 +125,8 @@ const ROOT_ONLY_TEMPLATE = "robots.njk";
 /**
  * The templates rendered one page at a time outside Eleventy's pagination:
  * a page per event, and every other template with a page per item (lists,
- * months, categories, places, series, the "when" pages), whose number grows
+ * months, categories, places, series, the "when" pages, the organizations'
+ * pages of a site of several sources), whose number grows
  * with the events. Eleventy keeps every page it renders until its run ends:
  * at 100,000 events the 13,208 list, month, category and "when" pages it
  * rendered held 1.4 GB (docs/performance.md, "Memory at 100,000 events").
@@ -139,6 +140,7 @@ const STREAMED_TEMPLATES = [
   "when/when.njk",
   "places/place.njk",
   "series/series.njk",
+  "organizations/organization.njk",
 ];
 
 /** Which shard renders a streamed page: an event's page goes with its event, the others are site-wide. */
