@@ -53,6 +53,12 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       lastmod: newest(p.days.flatMap((day) => day.events).map(modifiedAt)),
     })),
     ...views.seriesPages.map((p) => ({ path: p.path, lastmod: newest(p.events.map(modifiedAt)) })),
+    // A site of several sources: the organizations' index and each one's pages.
+    ...views.organizationIndex.map((p) => ({ path: p.path, lastmod: latestOfAll })),
+    ...views.organizationPages.map((p) => ({
+      path: p.path,
+      lastmod: newest(p.days.flatMap((day) => day.events).map(modifiedAt)),
+    })),
     // A page left where an event moved away from points to its new page: not one to index.
     ...views.eventPages
       .filter((p) => p.event.history?.removed?.kind !== "moved")

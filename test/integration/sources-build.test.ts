@@ -192,6 +192,11 @@ describe("a site of two organizations", () => {
     expect(index).toContain('href="/organizations/clubs/"');
     // Every page links the index: the site has several organizations.
     expect(readFileSync(join(both.dir, "index.html"), "utf8")).toContain('href="/organizations/"');
+    // Search engines are told of them too.
+    const sitemap = readFileSync(join(both.dir, "sitemap.xml"), "utf8");
+    for (const path of ["organizations/", "organizations/arts/", "organizations/clubs/"]) {
+      expect(sitemap).toContain(`<loc>${DEMO_SITE_URL}/${path}</loc>`);
+    }
   });
 
   it("should put in an organization's calendar file and feed its events, the one it shares included", () => {
