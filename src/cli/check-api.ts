@@ -61,6 +61,7 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
     if (sources) return await checkSourcesApi(sources, site, say);
     return await checkPortalApi(readApiConfig(env), site, say, {
       label: "check-api",
+      tokenSetting: "EVENT_API_TOKEN",
       problem: (problem) => problem,
       propose: (changes, state) => {
         const settings = settingsInEffect(env, changes);
@@ -89,6 +90,8 @@ export async function checkApi(env: NodeJS.ProcessEnv, out: Output): Promise<num
 interface Presentation {
   /** What starts its closing line: "check-api", or "check-api: source arts". */
   readonly label: string;
+  /** Where its token is set: EVENT_API_TOKEN, or the source's tokenEnv. */
+  readonly tokenSetting: string;
   /** A problem's line. */
   readonly problem: (problem: string) => string;
   /** Prints the settings that make it work: env lines, or the source's block. */
@@ -119,6 +122,7 @@ async function checkSourcesApi(
         ? await checkFeedApi(source, site, say, label)
         : await checkPortalApi(source.api, site, say, {
             label,
+            tokenSetting: String(source.entry.tokenEnv),
             problem: (problem) => `source ${source.id}: ${problem}`,
             propose: (changes, state) => {
               say();
@@ -208,7 +212,7 @@ async function checkPortalApi(
       if (!probe.found) {
         for (const line of otherAnswers(probe.rejections, first, error.status, redact)) say(line);
         say(
-          `${how.label}: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (EVENT_API_TOKEN).`,
+          `${how.label}: ${rejected} and in every other common placement (${probe.tried.join(", ")}): the token itself is likely wrong, expired or revoked. Ask the Organization Administrator for a new one (${how.tokenSetting}).`,
         );
         return 1;
       }

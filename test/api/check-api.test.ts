@@ -587,6 +587,16 @@ describe("checkApi with EVENT_SOURCES_FILE", () => {
     expect(second.code).toBe(0);
   });
 
+  it("should name the source's own token variable when its token is refused", async () => {
+    writeFileSync(file, JSON.stringify([arts()]));
+    const { code, text } = await run({ ...env(), ARTS_TOKEN: "ecp_revoked_or_mistyped" });
+    expect(code).toBe(1);
+    expect(text).toMatch(
+      /^check-api: source arts: The portal rejected the token .* for a new one \(ARTS_TOKEN\)\.$/m,
+    );
+    expect(text).not.toContain("EVENT_API_TOKEN");
+  });
+
   it("should name the source of each problem, on one line", async () => {
     const stray = { id: "clubs", name: "Sports Clubs", url: portal.url, tokenEnv: "CLUBS_TOKEN" };
     writeFileSync(
