@@ -84,9 +84,14 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   );
   count("files.kept", files.kept);
   count("files.written", files.files - files.kept);
+  // What the last publish published: its list, kept in the cache folder even where the
+  // output folder is not (a clean checkout on Netlify or CI), else the folder itself.
   const before = timed(
     "hash",
-    () => input.published?.hashes ?? (existsSync(output) ? hashOutput(output).hashes : null),
+    () =>
+      input.published?.hashes ??
+      readFileList(fileListPath(config, output))?.hashes ??
+      (existsSync(output) ? hashOutput(output).hashes : null),
   );
   const changes = before && compareFiles(before, files.hashes);
   // The pages this publish changed, for IndexNow after the deploy; unknown without a last publish.
