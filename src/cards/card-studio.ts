@@ -52,6 +52,8 @@ export class CardStudio {
   readonly #fingerprint: string;
   /** Every key asked for, and when it is in the cache. */
   readonly #known = new Map<string, Promise<void>>();
+  /** The keys asked for since the last prune: the build's (`npm start` keeps one studio). */
+  readonly #asked = new Set<string>();
   readonly #pending = new Map<number, Pending>();
   readonly #warnings: string[] = [];
   #nextId = 0;
@@ -112,6 +114,7 @@ export class CardStudio {
    */
   request(content: CardContent, sizes: readonly CardSize[]): CardFile[] {
     const files = this.files(content, sizes);
+    for (const file of files) this.#asked.add(file.key);
     const missing = files.filter((file) => {
       if (this.#known.has(file.key)) return false;
       if (this.#store.has(file.key)) {
@@ -180,10 +183,19 @@ export class CardStudio {
     return rendered;
   }
 
-  /** Removes kept cards the last build did not use; forgets them here too. */
+  /**
+   * Removes kept cards the last build did not ask for, and forgets them here
+   * too; keeps `keep` (the site's cards) and every card the build asked for.
+   * A card asked for early that the site did not use in the end (an event
+   * whose card the published state changes: a new date's badge) is asked for
+   * early by the next build too, which then finds it rather than drawing it
+   * again, on every build while the badge shows.
+   */
   prune(keep: ReadonlySet<string>): number {
-    for (const key of this.#known.keys()) if (!keep.has(key)) this.#known.delete(key);
-    return this.#store.prune(keep);
+    const kept = new Set([...keep, ...this.#asked]);
+    this.#asked.clear();
+    for (const key of this.#known.keys()) if (!kept.has(key)) this.#known.delete(key);
+    return this.#store.prune(kept);
   }
 
   /** Stops the drawing process. */

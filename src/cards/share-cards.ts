@@ -243,8 +243,9 @@ export class ShareCards {
  * so they can be drawn while the build waits on the portal, and the build's
  * own request for them later (ShareCards) finds them done. An event whose
  * card comes out differently in the end (an image, a change the published
- * state adds) is simply drawn again then; an early card nobody asks for is
- * removed from the cache after the build.
+ * state adds) is simply drawn again then; the early card stays in the cache
+ * while builds ask for it (CardStudio.prune), so that the next build finds
+ * it rather than drawing it again.
  */
 export function earlyEventCards(
   site: SiteConfig,

@@ -1,8 +1,8 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SiteUrls } from "../model/url-scheme.ts";
 import { paths } from "../model/url-scheme.ts";
-import { contentHash } from "../render/published-files.ts";
+import { contentHash, keepPublished, type PublishedFiles } from "../render/published-files.ts";
 import type { ChangedPages } from "./changed-pages.ts";
 import type { OutputFiles } from "./output-files.ts";
 
@@ -12,13 +12,17 @@ import type { OutputFiles } from "./output-files.ts";
  * the deploy, the IndexNow step reads them from the deployed site
  * (src/rebuild/indexnow-ping.ts), which is all a host's function can read.
  * As addresses, as IndexNow takes them. Returns the files with the
- * manifest's new hash and size.
+ * manifest's new hash and size. A manifest that says what the published one
+ * says (no page or feed changed since, at the same clock) is the published
+ * copy, kept as every unchanged file is (keepPublished), not a new file that
+ * hosts upload again.
  */
-export function recordChangedPages<T extends OutputFiles>(
+export function recordChangedPages<T extends OutputFiles & { readonly kept: number }>(
   staging: string,
   files: T,
   pages: ChangedPages,
   urls: SiteUrls,
+  published: PublishedFiles | null = null,
 ): T {
   const sitePath = paths.apiManifest().slice(1);
   const target = join(staging, sitePath);
@@ -34,12 +38,16 @@ export function recordChangedPages<T extends OutputFiles>(
       2,
     )}\n`,
   );
+  // The manifest before the pages were added may have been the published copy (hashOutput).
+  const wasKept = isPublishedCopy(published, sitePath, target);
   // Replaced, never written in place: a staging file may be a link to a published one.
   const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
+  const file = { hash: contentHash(content), bytes: content.byteLength };
+  const kept = keepPublished(published, sitePath, file, temporary);
+  if (!kept) writeFileSync(temporary, content);
   renameSync(temporary, target);
   const before = files.sizes.get(sitePath) ?? 0;
-  const hashes = new Map(files.hashes).set(sitePath, contentHash(content));
+  const hashes = new Map(files.hashes).set(sitePath, file.hash);
   const sizes = new Map(files.sizes).set(sitePath, content.byteLength);
   // The manifest only grows here: it is the largest file if it was, or if it now is.
   const largest = files.largestFile;
@@ -53,5 +61,21 @@ export function recordChangedPages<T extends OutputFiles>(
     sizes,
     bytes: files.bytes - before + content.byteLength,
     largestFile,
+    kept: files.kept - (wasKept ? 1 : 0) + (kept ? 1 : 0),
   };
+}
+
+/** Whether the file at `target` is the published file of `sitePath` (one file, linked). */
+function isPublishedCopy(
+  published: PublishedFiles | null,
+  sitePath: string,
+  target: string,
+): boolean {
+  if (!published) return false;
+  try {
+    const [here, there] = [statSync(target), statSync(join(published.folder, sitePath))];
+    return here.ino === there.ino && here.dev === there.dev;
+  } catch {
+    return false;
+  }
 }

@@ -82,18 +82,24 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   let files = timed("hash", () =>
     hashOutput(staging, { known: input.known, published: input.published }),
   );
-  count("files.kept", files.kept);
-  count("files.written", files.files - files.kept);
+  // What the last publish published: its list, kept in the cache folder even where the
+  // output folder is not (a clean checkout on Netlify or CI), else the folder itself.
   const before = timed(
     "hash",
-    () => input.published?.hashes ?? (existsSync(output) ? hashOutput(output).hashes : null),
+    () =>
+      input.published?.hashes ??
+      readFileList(fileListPath(config, output))?.hashes ??
+      (existsSync(output) ? hashOutput(output).hashes : null),
   );
-  const changes = before && compareFiles(before, files.hashes);
   // The pages this publish changed, for IndexNow after the deploy; unknown without a last publish.
   if (before && site.indexNow) {
     const pages = changedPages(before, files.hashes);
-    files = recordChangedPages(staging, files, pages, site.urls);
+    files = recordChangedPages(staging, files, pages, site.urls, input.published);
   }
+  // Counted once the manifest is final: it says which pages changed.
+  const changes = before && compareFiles(before, files.hashes);
+  count("files.kept", files.kept);
+  count("files.written", files.files - files.kept);
 
   const manifestPath = join(staging, paths.apiManifest());
   const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));

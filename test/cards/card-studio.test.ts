@@ -5,7 +5,7 @@ import type { CardContent } from "../../src/cards/card-content.ts";
 import { OG_SIZE, STRUCTURED_DATA_SIZES } from "../../src/cards/card-layout.ts";
 import { CardStudio } from "../../src/cards/card-studio.ts";
 import { CARD_CALENDAR, cardWriter } from "../helpers/cards.ts";
-import { calendarEvent } from "../helpers/events.ts";
+import { calendarEvent, withNewDate } from "../helpers/events.ts";
 import { pngSize } from "../helpers/png.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -15,15 +15,17 @@ const CALENDAR = CARD_CALENDAR;
 const writer = cardWriter;
 const ALL = [OG_SIZE, ...STRUCTURED_DATA_SIZES];
 
-function card(n: number, title = `Event ${n}`): CardContent {
-  const event = calendarEvent({
+const eventOf = (n: number, title = `Event ${n}`) =>
+  calendarEvent({
     id: `e${n}`,
     calendarId: "music",
     title,
     start: "2026-04-12T20:00:00+02:00",
     end: "2026-04-12T22:00:00+02:00",
   });
-  return writer.event(event, CALENDAR, "#862e9c", null);
+
+function card(n: number, title = `Event ${n}`): CardContent {
+  return writer.event(eventOf(n, title), CALENDAR, "#862e9c", null);
 }
 
 describe("CardStudio", () => {
@@ -61,6 +63,32 @@ describe("CardStudio", () => {
     expect(changed.prune(new Set(next.map((file) => file.key)))).toBe(4);
     expect(readdirSync(dir).sort()).toEqual(next.map((file) => `${file.key}.png`).sort());
     await Promise.all([cold.close(), warm.close(), changed.close()]);
+  });
+
+  it("should keep a card asked for early that the site did not use, so that the next build does not draw it again", async () => {
+    const dir = tempDir("cards-");
+    // Asked for early, from the event as the portal sends it; for its page, with the
+    // badge of a new date the published state adds: two cards, of which the site uses one.
+    const early = card(1);
+    const published = writer.event(
+      withNewDate(eventOf(1), "2026-04-05T20:00:00+02:00"),
+      CALENDAR,
+      "#862e9c",
+      null,
+    );
+    const build = async () => {
+      const studio = await CardStudio.open(dir, { concurrency: 1 });
+      studio.request(early, [OG_SIZE]);
+      const [used] = studio.request(published, [OG_SIZE]);
+      await studio.settled();
+      studio.prune(new Set([used?.key ?? ""]));
+      await studio.close();
+      return studio.stats;
+    };
+    expect(await build()).toMatchObject({ rendered: 2, reused: 0 });
+    // Nothing changed: both found, neither drawn.
+    expect(await build()).toMatchObject({ rendered: 0, reused: 2 });
+    expect(readdirSync(dir)).toHaveLength(2);
   });
 
   it("should name a card by everything it shows", async () => {
