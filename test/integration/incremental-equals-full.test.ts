@@ -565,6 +565,7 @@ async function holdsFor(
       normalized: work("normalize.computed"),
       feeds: work("rendered.feeds"),
       digests: DIGEST_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
+      eventFiles: EVENT_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
       searchParts: work("searchPartsBuilt"),
       cards: work("cards.rendered"),
     }).filter(([, figure]) => figure !== 0);
@@ -578,6 +579,9 @@ async function holdsFor(
     await running.close();
   }
 }
+
+/** An event's page, download, card and oEmbed answer: kept by their inputs, each counted by its name. */
+const EVENT_FILES = ["calendars/event.njk", "event.ics", "event card", "event oembed"];
 
 /** The weekly digest's files of a scope (src/digest/digest-files.ts), each counted by its name. */
 const DIGEST_FILES = ["digest/feed.xml", "digest/latest.html", "digest/latest.txt"];
