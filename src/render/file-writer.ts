@@ -43,6 +43,8 @@ export class FileWriter {
   readonly #folders = new Set<string>();
   readonly #published: PublishedFiles | null;
   readonly #known = new Map<string, KnownFile>();
+  /** Paths `keep` found edited since their publish, for the write that follows. */
+  readonly #notPublished = new Set<string>();
   readonly #folder: string;
   #files = 0;
   #bytes = 0;
@@ -83,7 +85,11 @@ export class FileWriter {
   write(path: string, render: Content | (() => Content), inputs?: string): boolean {
     const { sitePath, target } = this.#place(path);
     const digest = inputs === undefined ? undefined : inputsDigest(inputs);
-    const tried = digest === undefined ? "no" : this.#keepRenderedFrom(sitePath, digest, target);
+    const tried = this.#notPublished.delete(sitePath)
+      ? "tried"
+      : digest === undefined
+        ? "no"
+        : this.#keepRenderedFrom(sitePath, digest, target);
     if (tried === "kept") return false;
     const content = typeof render === "function" ? render() : render;
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
@@ -107,7 +113,10 @@ export class FileWriter {
    */
   keep(path: string, inputs: string): boolean {
     const { sitePath, target } = this.#place(path);
-    return this.#keepRenderedFrom(sitePath, inputsDigest(inputs), target) === "kept";
+    const tried = this.#keepRenderedFrom(sitePath, inputsDigest(inputs), target);
+    // A copy found not to be the published file is not looked at again by the write that follows.
+    if (tried === "tried") this.#notPublished.add(sitePath);
+    return tried === "kept";
   }
 
   /**

@@ -47,7 +47,8 @@ function publishedScripts(): Published[] {
     ...site,
     classic("/embed/widget.js", widget.widgetJs, null),
     classic("/embed/frame.js", widget.frameJs, "src/widget/browser/frame.ts"),
-    classic("/embed.js", widget.embedJs, "src/widget/browser/embed.ts"),
+    // Both get the site's languages written in (src/widget/assets.ts, withConfig).
+    classic("/embed.js", widget.embedJs, null),
   ];
 }
 
