@@ -1,26 +1,22 @@
 import { eventDigest } from "../render/event-digest.ts";
-import { contentHash } from "../render/published-files.ts";
 import type { PageInputs } from "../render/streamed-pages.ts";
 import type { OtherDates, SeriesSummary } from "../series/series-index.ts";
 import type { EventPage } from "../site/views.ts";
+import { siteWideInputs } from "./site-wide-inputs.ts";
 
 type Data = Record<string, unknown>;
 
 /** The template of an event's page. */
 export const EVENT_PAGE_TEMPLATE = "calendars/event.njk";
 
-/** Global data that is not the site's own: the data every page shows (per item), and Eleventy's run. */
-const NOT_SITE_WIDE = new Set(["portal", "eleventy"]);
-
 /**
  * Everything an event's page (templates/calendars/event.njk, with the
  * layout and includes it uses) shows, as text, for the writer to keep the
  * page as published when none of it changed (src/render/streamed-pages.ts).
  *
- * - Site-wide, once per run: the settings (the clock left out: it reaches
- *   the page only through what is listed below), whether the site has an
- *   organizations page (the navigation), and the global data of the site's
- *   own (`_data/`), none of which the code's fingerprint covers.
+ * - Site-wide, once per run: the settings and the site's own global data
+ *   (src/eleventy/site-wide-inputs.ts; the clock reaches the page only
+ *   through what is listed below).
  * - Per page: its path, whether it is past (the clock's one effect on the
  *   page itself), the whole event, what the page shows of its calendar, of
  *   the organizations that publish it, of its series (the rule, the next and
@@ -34,8 +30,8 @@ const NOT_SITE_WIDE = new Set(["portal", "eleventy"]);
  * Undefined (every page rendered, and kept when its bytes are unchanged)
  * when the site's global data cannot be written as JSON.
  */
-export function eventPageInputs(globals: Data): PageInputs | undefined {
-  const siteWide = siteWideInputs(globals);
+export function eventPageInputs(globals: Data, host: string): PageInputs | undefined {
+  const siteWide = siteWideInputs(globals, host);
   if (siteWide === undefined) return undefined;
   return (item, filter) => {
     const page = item as EventPage;
@@ -67,23 +63,4 @@ export function eventPageInputs(globals: Data): PageInputs | undefined {
       filter("eventJsonLd")(event),
     ]);
   };
-}
-
-/** A digest of the site-wide inputs, so that each page hashes a few bytes of them, however large `_data/` is. */
-function siteWideInputs(globals: Data): string | undefined {
-  const portal = globals.portal as { views?: { organizationIndex?: readonly unknown[] } };
-  try {
-    const text = JSON.stringify(
-      [
-        portal?.views?.organizationIndex?.length ?? 0,
-        Object.entries(globals)
-          .filter(([key]) => !NOT_SITE_WIDE.has(key))
-          .sort(([a], [b]) => (a < b ? -1 : 1)),
-      ],
-      (key, value) => (key === "now" ? undefined : value),
-    );
-    return contentHash(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -39,6 +39,7 @@ import { EVENT_PAGE_TEMPLATE, eventPageInputs } from "./event-page-inputs.ts";
 import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import languagesPlugin from "./languages-plugin.ts";
+import { listingPageInputs } from "./listing-page-inputs.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
@@ -161,7 +162,11 @@ export default function publisherPlugin(
   const root = folder === "";
   // The embed pages name the site's origin and the place pages admit MAP_TILES_URL's
   // tile server in what the host reads (src/hosts/site-rules.ts).
-  const host = hostOutputs(options.deployTarget ?? "netlify", siteHeaderRules(site));
+  const deployTarget = options.deployTarget ?? "netlify";
+  const headerRules = siteHeaderRules(site);
+  const host = hostOutputs(deployTarget, headerRules);
+  // What the host's transform does to every page, among each page's inputs.
+  const hostInputs = JSON.stringify([deployTarget, host.page ? headerRules : null]);
   // This run's data, what is derived from it once and where its files go;
   // Eleventy awaits "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
@@ -197,9 +202,11 @@ export default function publisherPlugin(
       const { writer, turns } = current();
       const mine = (template: string, item: unknown) =>
         owns(shard, streamedShardKey(template, item));
-      // An event's page is kept as published while what it shows is unchanged.
+      // A page is kept as published while what it shows is unchanged.
       const inputs = (template: string, globals: Record<string, unknown>) =>
-        template === EVENT_PAGE_TEMPLATE ? eventPageInputs(globals) : undefined;
+        template === EVENT_PAGE_TEMPLATE
+          ? eventPageInputs(globals, hostInputs)
+          : listingPageInputs(template, globals, hostInputs);
       return { output: options.output, writer, turns, mine, inputs };
     },
   });

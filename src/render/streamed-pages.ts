@@ -63,8 +63,11 @@ export interface StreamTarget {
   readonly inputs?: (template: string, globals: Data) => PageInputs | undefined;
 }
 
-/** A template's inputs for one item's page, given the filters its pages render with. */
-export type PageInputs = (item: unknown, filter: FilterLookup) => string;
+/**
+ * A template's inputs for one item's page, given the filters its pages
+ * render with; undefined when they cannot be named (the page is rendered).
+ */
+export type PageInputs = (item: unknown, filter: FilterLookup) => string | undefined;
 
 /** The Nunjucks filter of that name, as the page's template would call it. */
 export type FilterLookup = (name: string) => (...args: unknown[]) => unknown;

@@ -69,6 +69,22 @@ const EVENT_PAGES = "calendars/event.njk";
 const PER_EVENT_FILES = ["event.ics", "event card", "event oembed"];
 /** Every file of one event each that is kept by its inputs. */
 const PER_EVENT_GROUPS = [EVENT_PAGES, ...PER_EVENT_FILES];
+/** The pages of a listing (a calendar's list or month, a category's, a place's...), kept by their inputs. */
+const LISTING_PAGES = [
+  "calendars/list.njk",
+  "calendars/month.njk",
+  "categories/category.njk",
+  "events.njk",
+  "when/when.njk",
+  "places/place.njk",
+  "series/series.njk",
+];
+/**
+ * The most listing pages one event is shown on in this portal: its calendar's list, its
+ * month and the months beside (their days around the month), its categories', its
+ * place's, its series' and all events' pages (7 an event on average in this test).
+ */
+const LISTING_PAGES_PER_EVENT = 10;
 const tree = fileTree;
 
 /** The main portal's site, built again and again into `site/`. */
@@ -208,6 +224,20 @@ describe("build work", () => {
     expect(pages).toBeGreaterThanOrEqual(edited.length);
     expect(pages).toBeLessThanOrEqual(edited.length * (2 + OTHER_DATES_SHOWN));
     expect(pages + count(changed, `reused.${EVENT_PAGES}`)).toBe(EVENTS);
+    // A listing's page is rendered when nothing it shows changed, only those that show an
+    // edited event are rendered again (the edits changed titles: no page moved).
+    const listings = (metrics: Metrics, kind: "rendered" | "reused") =>
+      LISTING_PAGES.reduce((sum, template) => sum + count(metrics, `${kind}.${template}`), 0);
+    const allListings = listings(cold, "rendered");
+    expect(allListings).toBeGreaterThan(100);
+    expect(listings(cold, "reused")).toBe(0);
+    expect(listings(warm, "rendered")).toBe(0);
+    expect(listings(warm, "reused")).toBe(allListings);
+    expect(listings(changed, "rendered")).toBeGreaterThanOrEqual(edited.length);
+    expect(listings(changed, "rendered")).toBeLessThanOrEqual(
+      LISTING_PAGES_PER_EVENT * edited.length,
+    );
+    expect(listings(changed, "rendered") + listings(changed, "reused")).toBe(allListings);
     // The index is in parts by the UTC month events start in: only the edited events' parts.
     const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);

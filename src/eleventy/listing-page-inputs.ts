@@ -1,0 +1,133 @@
+import type { CalendarEvent } from "../model/types.ts";
+import { eventDigest } from "../render/event-digest.ts";
+import { ObjectDigests } from "../render/object-digest.ts";
+import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
+import type { SiteData } from "../site/load.ts";
+import { siteWideInputs } from "./site-wide-inputs.ts";
+
+type Data = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: a template's item, read as its template reads it.
+type Item = Record<string, any>;
+
+/**
+ * The scope whose share card and feeds a page names (base.njk's
+ * `feedScope`, which this mirrors): a calendar's, a category's, a place's
+ * or a series'; the site's ("/") for the others.
+ */
+const FEED_SCOPE: Readonly<Record<string, (page: Item) => unknown>> = {
+  "calendars/list.njk": (page) => page.calendar,
+  "calendars/month.njk": (page) => page.calendar,
+  "categories/category.njk": (page) => page.summary.category,
+  "places/place.njk": (page) => page.summary.scope,
+  "series/series.njk": (page) => page.series.scope,
+};
+
+/** The pages with a subscribe panel, which says how the scope's calendar file was trimmed. */
+const SHOWS_TRIM = new Set(["calendars/list.njk", "categories/category.njk"]);
+
+/**
+ * Everything a listing's page shows (a calendar's list or month, a
+ * category's, a place's, a series', an organization's, the "when" pages,
+ * all events: every streamed template but the event's own, with the layout
+ * and includes they use), as text, for the writer to keep the page as
+ * published when none of it changed (src/render/streamed-pages.ts).
+ *
+ * - Site-wide, once per run: the settings and the site's own global data
+ *   (site-wide-inputs.ts), and what the navigation and the filter form show
+ *   of the rest of the site: the calendars' summaries and their first
+ *   upcoming month (the clock's month), the organizations, the categories,
+ *   the calendars' names, the "when" pages and the search's facts. Events
+ *   there count by their ids: what a page shows of an event is its own item's.
+ * - Per page: the template, and the page's item (what pagination gives it)
+ *   whole, each event in it by its digest with what its row asks of the
+ *   series (how many more dates, the series' page); when its data last
+ *   changed; its scope's share card and, where shown, how the scope's
+ *   calendar file was trimmed.
+ *
+ * Read as plain data (src/render/object-digest.ts), each shared object
+ * once. An item that is not plain data names no inputs: its page is rendered.
+ */
+export function listingPageInputs(
+  template: string,
+  globals: Data,
+  host: string,
+): PageInputs | undefined {
+  const siteWide = siteWideInputs(globals, host);
+  if (siteWide === undefined) return undefined;
+  const portal = globals.portal as SiteData;
+  const events = new Set<object>([...portal.events, ...portal.views.events]);
+  const calendars = new Set<object>(portal.calendars);
+  let site: string | undefined;
+  let rows: ObjectDigests | undefined;
+  return (item, filter) => {
+    try {
+      site ??= siteParts(portal, events, calendars, filter);
+      rows ??= eventRows(events, calendars, filter);
+      const page = item as Item;
+      const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
+      return JSON.stringify([
+        siteWide,
+        site,
+        template,
+        rows.of(page),
+        filter("dataUpdated")(page),
+        filter("shareCard")(scope),
+        SHOWS_TRIM.has(template) ? filter("icsTrim")(scope) : null,
+      ]);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** What the navigation and filter form show of the site, with its events by their ids. */
+function siteParts(
+  portal: SiteData,
+  events: Known,
+  calendars: Known,
+  filter: FilterLookup,
+): string {
+  const ids = new ObjectDigests((value) =>
+    events.has(value) ? JSON.stringify((value as CalendarEvent).id) : shownOf(calendars, value),
+  );
+  const firstMonths = portal.views.calendars.map(
+    (summary) => filter("firstUpcomingMonth")(summary.months) ?? null,
+  );
+  return ids.of([
+    portal.views.calendars,
+    firstMonths,
+    portal.views.organizations,
+    portal.categories,
+    portal.calendars,
+    portal.when.scopes,
+    filter("searchFacts")(portal),
+  ]);
+}
+
+/** An event in a page's item: the whole event, and what its row shows of its series. */
+function eventRows(events: Known, calendars: Known, filter: FilterLookup): ObjectDigests {
+  const moreDates = filter("moreDates");
+  const seriesOf = filter("seriesOf");
+  return new ObjectDigests((value) => {
+    if (!events.has(value)) return shownOf(calendars, value);
+    const event = value as CalendarEvent;
+    const series = seriesOf(event) as { path: string } | null;
+    return JSON.stringify([eventDigest(event), moreDates(event), series?.path ?? null]);
+  });
+}
+
+/**
+ * The site's events or calendars, known by identity: the views hold these
+ * very objects. Another object is read field by field, which costs time,
+ * never a change.
+ */
+type Known = ReadonlySet<object>;
+
+/**
+ * A calendar as pages show it: all but when it was last modified, which
+ * portals move with every edit of one of its events (the page's own
+ * "data updated" date is among its inputs; src/site/data-updated.ts).
+ */
+function shownOf(calendars: Known, value: object): string | undefined {
+  return calendars.has(value) ? JSON.stringify({ ...value, updatedAt: undefined }) : undefined;
+}
