@@ -94,6 +94,14 @@ const DESCRIPTIONS = [
 ];
 
 /** A place of the demo's, or one no other event has (its page appears, and goes when it does). */
+/** An event's categories after an edit: none, one or two of the portal's, or one it had not had. */
+const CATEGORY_CHOICES = [
+  [],
+  [CATEGORIES.music],
+  [CATEGORIES.arts, CATEGORIES.family],
+  [{ id: "open-air", name: "Open air" }],
+] as const;
+
 const LOCATIONS: readonly WireLocation[] = [
   PLACES.ndsm,
   PLACES.boathouse,
@@ -118,7 +126,8 @@ type Edit =
   | { readonly field: "times"; readonly days: number }
   | { readonly field: "status"; readonly status: DatasetEvent["status"] }
   | { readonly field: "place"; readonly place: number | null }
-  | { readonly field: "image"; readonly image: number | null };
+  | { readonly field: "image"; readonly image: number | null }
+  | { readonly field: "categories"; readonly categories: number };
 
 /**
  * Which event a change is made to: the `index`th (modulo their number) of
@@ -173,6 +182,10 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({
     field: fc.constant("image"),
     image: fc.option(fc.nat({ max: IMAGES.length - 1 }), { nil: null }),
+  }),
+  fc.record({
+    field: fc.constant("categories"),
+    categories: fc.nat({ max: CATEGORY_CHOICES.length - 1 }),
   }),
 ) as fc.Arbitrary<Edit>;
 
@@ -347,6 +360,8 @@ function patchOf(edit: Edit, event: Tracked): EventPatch {
         : { location: LOCATIONS[edit.place] ?? null, attendanceMode: "offline", onlineUrl: null };
     case "image":
       return { image: edit.image === null ? null : image(IMAGES[edit.image] ?? "") };
+    case "categories":
+      return { categories: [...(CATEGORY_CHOICES[edit.categories] ?? [])] };
   }
 }
 
@@ -566,6 +581,7 @@ async function holdsFor(
       feeds: work("rendered.feeds"),
       digests: DIGEST_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
       eventFiles: EVENT_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
+      listings: LISTING_PAGES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
       searchParts: work("searchPartsBuilt"),
       cards: work("cards.rendered"),
     }).filter(([, figure]) => figure !== 0);
@@ -582,6 +598,17 @@ async function holdsFor(
 
 /** An event's page, download, card and oEmbed answer: kept by their inputs, each counted by its name. */
 const EVENT_FILES = ["calendars/event.njk", "event.ics", "event card", "event oembed"];
+
+/** A listing's pages (src/eleventy/listing-page-inputs.ts): kept by their inputs, each counted by its template. */
+const LISTING_PAGES = [
+  "calendars/list.njk",
+  "calendars/month.njk",
+  "categories/category.njk",
+  "events.njk",
+  "when/when.njk",
+  "places/place.njk",
+  "series/series.njk",
+];
 
 /** The weekly digest's files of a scope (src/digest/digest-files.ts), each counted by its name. */
 const DIGEST_FILES = ["digest/feed.xml", "digest/latest.html", "digest/latest.txt"];
@@ -628,6 +655,17 @@ describe("an incremental build", () => {
       { SHARE_CARDS: "off" },
       { minLength: 3, maxLength: 4 },
       { seed: 20260320, numRuns: 2 },
+    );
+  }, 600_000);
+
+  it("should show a change to the whole site's navigation on pages that do not show the changed event", async () => {
+    // A category no event had: every listing's filter form offers it, and a new category
+    // page opens, while the pages that show the event are few (src/eleventy/listing-page-inputs.ts).
+    const edit = { field: "categories", categories: CATEGORY_CHOICES.length - 1 } as const;
+    await holdsFor(
+      [{ hours: 0, changes: [{ kind: "edit", pick: { index: 5, soon: true }, edit }] }],
+      { SHARE_CARDS: "off", ...HISTORY_OUTPUTS },
+      1,
     );
   }, 600_000);
 
