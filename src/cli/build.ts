@@ -23,8 +23,8 @@ import { runCli } from "./run.ts";
 /**
  * `npm run build`: read the settings once, fetch the portal's snapshot, work
  * out what changed since the last publish, render the site into a staging
- * folder next to the output, check it against what is published, then swap it
- * into place (src/publish/publish-site.ts). Each stage hands the next what it
+ * folder next to the output, check it against what is published, then move
+ * what changed into place (src/publish/publish-site.ts). Each stage hands the next what it
  * needs. Any failure leaves the previously published output as it was
  * (docs/deploy.md, "Safe builds").
  *
@@ -40,7 +40,7 @@ import { runCli } from "./run.ts";
 const BUILD = defineCommand({
   run: "npm run build",
   summary:
-    "Fetches the portal, renders the site into a staging folder, checks it and swaps it into the output folder; ends with a short report.",
+    "Fetches the portal, renders the site into a staging folder, checks it and moves what changed into the output folder (the whole site, the first time); ends with a short report.",
   options: {
     output: {
       type: "string",

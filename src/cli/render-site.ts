@@ -91,9 +91,8 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> 
       for (const path of paths) rewritten.add(path);
     }
     const hashed = rendered.written?.known;
-    const known = hashed && {
-      get: (path: string) => (rewritten.has(path) ? undefined : hashed.get(path)),
-    };
+    // Those the build state wrote again are hashed again.
+    const known = hashed && new Map([...hashed].filter(([path]) => !rewritten.has(path)));
     return { staging, ...rendered, known };
   } catch (error) {
     await discardStaging(staging);

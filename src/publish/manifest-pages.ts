@@ -1,8 +1,13 @@
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { SiteUrls } from "../model/url-scheme.ts";
 import { paths } from "../model/url-scheme.ts";
-import { contentHash, keepPublished, type PublishedFiles } from "../render/published-files.ts";
+import {
+  contentHash,
+  keepPublished,
+  type PublishedFiles,
+  siteFile,
+} from "../render/published-files.ts";
 import type { ChangedPages } from "./changed-pages.ts";
 import type { OutputFiles } from "./output-files.ts";
 
@@ -26,7 +31,11 @@ export function recordChangedPages<T extends OutputFiles & { readonly kept: numb
 ): T {
   const sitePath = paths.apiManifest().slice(1);
   const target = join(staging, sitePath);
-  const manifest = JSON.parse(readFileSync(target, "utf8")) as Record<string, unknown>;
+  // The manifest before the pages were added may have been the published copy (hashOutput),
+  // which stays in the published folder.
+  const wasKept = files.hashes.has(sitePath) && !existsSync(target);
+  const source = published ? siteFile(staging, published.folder, sitePath) : target;
+  const manifest = JSON.parse(readFileSync(source, "utf8")) as Record<string, unknown>;
   const content = Buffer.from(
     `${JSON.stringify(
       {
@@ -38,14 +47,13 @@ export function recordChangedPages<T extends OutputFiles & { readonly kept: numb
       2,
     )}\n`,
   );
-  // The manifest before the pages were added may have been the published copy (hashOutput).
-  const wasKept = isPublishedCopy(published, sitePath, target);
-  // Replaced, never written in place: a staging file may be a link to a published one.
-  const temporary = `${target}.${process.pid}.tmp`;
   const file = { hash: contentHash(content), bytes: content.byteLength };
-  const kept = keepPublished(published, sitePath, file, temporary);
-  if (!kept) writeFileSync(temporary, content);
-  renameSync(temporary, target);
+  const kept = keepPublished(published, sitePath, file);
+  if (kept) rmSync(target, { force: true });
+  else {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
   const before = files.sizes.get(sitePath) ?? 0;
   const hashes = new Map(files.hashes).set(sitePath, file.hash);
   const sizes = new Map(files.sizes).set(sitePath, content.byteLength);
@@ -63,19 +71,4 @@ export function recordChangedPages<T extends OutputFiles & { readonly kept: numb
     largestFile,
     kept: files.kept - (wasKept ? 1 : 0) + (kept ? 1 : 0),
   };
-}
-
-/** Whether the file at `target` is the published file of `sitePath` (one file, linked). */
-function isPublishedCopy(
-  published: PublishedFiles | null,
-  sitePath: string,
-  target: string,
-): boolean {
-  if (!published) return false;
-  try {
-    const [here, there] = [statSync(target), statSync(join(published.folder, sitePath))];
-    return here.ino === there.ino && here.dev === there.dev;
-  } catch {
-    return false;
-  }
 }

@@ -68,17 +68,21 @@ const LIST_VERSION = 2;
 const READABLE_VERSIONS = new Set([1, LIST_VERSION]);
 
 export interface HashOutputOptions {
-  /** Files hashed when they were written: taken as they are, not read again. */
+  /**
+   * Files hashed when they were written: taken as they are, not read again;
+   * those kept as published are in the site though not under `root`.
+   */
   readonly known?: KnownFiles;
-  /** The last publish's files: any other file with the same bytes is replaced by its published copy. */
+  /** The last publish's files: any other file with the same bytes stays as published, and leaves `root`. */
   readonly published?: PublishedFiles | null;
 }
 
 /**
  * Reads and hashes every file under `root` (one pass: the count, sizes and
- * largest file come with it). Synchronous: tens of thousands of small reads
- * cost several times more through libuv's thread pool than directly.
- * `kept` counts the files that are the published copies (keepPublished).
+ * largest file come with it), with the files `known` kept as published.
+ * Synchronous: tens of thousands of small reads cost several times more
+ * through libuv's thread pool than directly. `kept` counts the files that
+ * are the published copies (keepPublished).
  */
 export function hashOutput(
   root: string,
@@ -102,39 +106,30 @@ export function hashOutput(
         if (!file) {
           const content = readFileSync(join(root, path));
           file = { hash: contentHash(content), bytes: content.byteLength };
-          if (published && keepInPlace(published, path, file, join(root, path))) kept++;
-        } else if (file.kept) {
-          kept++;
+          // Written again with the published bytes (Eleventy's pages, its copies): the published file stays.
+          if (keepPublished(published, path, file)) {
+            rmSync(join(root, path));
+            file = { ...file, kept: true };
+          }
         }
-        bytes += file.bytes;
-        if (!largestFile || file.bytes > largestFile.bytes) {
-          largestFile = { path, bytes: file.bytes };
-        }
-        if (entry.name.endsWith(".html")) pages++;
-        hashes.set(path, file.hash);
-        sizes.set(path, file.bytes);
-        if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
+        add(path, file);
       }
     }
   }
+  // The files kept as published, which were never written under `root`.
+  for (const [path, file] of known ?? []) if (file.kept && !hashes.has(path)) add(path, file);
   return { hashes, sizes, inputs, files: hashes.size, bytes, pages, largestFile, kept };
-}
 
-/** Replaces a written file by its published copy (keepPublished), through a link beside it. */
-function keepInPlace(
-  published: PublishedFiles,
-  path: string,
-  file: KnownFile,
-  target: string,
-): boolean {
-  const temporary = `${target}.kept-${process.pid}`;
-  if (!keepPublished(published, path, file, temporary)) return false;
-  try {
-    renameSync(temporary, target);
-    return true;
-  } catch {
-    rmSync(temporary, { force: true });
-    return false;
+  function add(path: string, file: KnownFile): void {
+    if (file.kept) kept++;
+    bytes += file.bytes;
+    if (!largestFile || file.bytes > largestFile.bytes) {
+      largestFile = { path, bytes: file.bytes };
+    }
+    if (path.endsWith(".html")) pages++;
+    hashes.set(path, file.hash);
+    sizes.set(path, file.bytes);
+    if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
   }
 }
 

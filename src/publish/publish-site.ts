@@ -8,7 +8,7 @@ import type { BuildConfig } from "../config/build-config.ts";
 import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
-import type { KnownFiles } from "../render/published-files.ts";
+import { type KnownFiles, siteFile } from "../render/published-files.ts";
 import { changedPages } from "./changed-pages.ts";
 import { recordChangedPages } from "./manifest-pages.ts";
 import {
@@ -23,7 +23,7 @@ import {
   writeFileList,
 } from "./output-files.ts";
 import { loadPreviousManifest } from "./previous-manifest.ts";
-import { publishAtomically } from "./publish.ts";
+import { publishAtomically, publishInPlace } from "./publish.ts";
 import { checkShrink, type ManifestCounts, parseManifestCounts } from "./shrink-guard.ts";
 
 /**
@@ -73,7 +73,7 @@ export function lastPublishedFiles(
 ): PublishedFiles | null {
   if (!existsSync(output)) return null;
   const list = readFileList(fileListPath(config, output));
-  return list && { folder: resolve(output), ...list };
+  return list && { folder: resolve(output), ...list, restat: new Set() };
 }
 
 export async function publishSite(input: PublishSiteInput): Promise<PublishOutcome> {
@@ -101,7 +101,7 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   count("files.kept", files.kept);
   count("files.written", files.files - files.kept);
 
-  const manifestPath = join(staging, paths.apiManifest());
+  const manifestPath = siteFile(staging, output, paths.apiManifest());
   const built = parseManifestCounts(JSON.parse(await readFile(manifestPath, "utf8")));
   if ("problem" in built) {
     throw new PublishError(`The built ${paths.apiManifest()} is unusable: ${built.problem}.`);
@@ -117,12 +117,26 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
     ...config.publish.shrinkGuard,
   });
 
-  await timedAsync("publish", () =>
-    publishAtomically(staging, output, { previousFiles: input.published?.hashes.keys() }),
+  // Into the folder the last publish left, the kept files untouched; else the whole site swapped in.
+  const { published } = input;
+  const moved = published
+    ? timed("publish", () =>
+        publishInPlace(staging, output, {
+          previousFiles: published.hashes.keys(),
+          files: new Set(files.hashes.keys()),
+        }),
+      )
+    : await timedAsync("publish", async () => {
+        await publishAtomically(staging, output);
+        return null;
+      });
+  // Each file as it now is: what the next build checks before keeping one. A kept file
+  // was not touched, and keeps the signature it had, unless it had to be hashed again.
+  const signatures = timed("signatures", () =>
+    moved && published
+      ? keptSignatures(output, moved, published)
+      : fileSignatures(output, files.hashes.keys()),
   );
-  // Each file as it now is, the old site removed (which moved the change time of
-  // the files linked from it): what the next build checks before keeping one.
-  const signatures = timed("signatures", () => fileSignatures(output, files.hashes.keys()));
   // Only a published site moves on the state the next build compares with.
   const warnings = [
     ...shrink.warnings,
@@ -130,6 +144,18 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
     ...keepFileList(fileListPath(config, output), files, signatures),
   ];
   return { files, changes, manifest: built.manifest, warnings };
+}
+
+/** The signatures of the files moved in and of those kept that were hashed again, the others as they were. */
+function keptSignatures(
+  output: string,
+  moved: readonly string[],
+  published: PublishedFiles,
+): FileSignatures {
+  const taken = fileSignatures(output, [...moved, ...(published.restat ?? [])]);
+  const signatures = new Map(published.signatures ?? []);
+  for (const [path, signature] of taken) signatures.set(path, signature);
+  return signatures;
 }
 
 /** Writes the published state; a failure is a warning (the site is already published). */

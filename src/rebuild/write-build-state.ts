@@ -7,6 +7,7 @@ import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
+import { siteFile } from "../render/published-files.ts";
 import type { SourceRead } from "../sources/source-read.ts";
 import { composeBuildState } from "./build-state.ts";
 import { isoSeconds, type NextChange } from "./next-change.ts";
@@ -55,15 +56,14 @@ export interface WriteBuildStateOptions {
 /**
  * Writes the build state's files into the staging folder and records the
  * changed feeds in its manifest; returns the site paths it wrote
- * ("api/manifest.json"...), which the build hashes anew. Each file is
- * replaced, never rewritten in place: a staging file may be a link to the
- * published one (src/render/published-copy.ts).
+ * ("api/manifest.json"...), which the build hashes anew. A file the build
+ * kept as published is read where it is, in the output folder.
  */
 export async function writeBuildState(options: WriteBuildStateOptions): Promise<string[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   const { site, publish } = options.config;
   const { lists } = options;
-  const feeds = await hashFeeds(options.staging, options.written);
+  const feeds = await hashFeeds(options.staging, options.output, options.written);
   const previous = await previousFeeds(options.output, publish.publishedSite);
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
   const { nextChange } = options;
@@ -91,7 +91,7 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
     written.push(path.replace(/^\/+/, ""));
   }
   // As feed addresses: what the WebSub ping sends the hub, and what a reader subscribes to.
-  await recordInManifest(options.staging, {
+  await recordInManifest(options.staging, options.output, {
     feedsChanged: feedsChanged.map((path) => site.urls.absolute(path)),
   });
   written.push(paths.apiManifest().replace(/^\/+/, ""));
@@ -116,7 +116,7 @@ function stateNote(
     : "";
 }
 
-/** Writes a new file in place of `path`: a link to a published file keeps its bytes. */
+/** Writes a new file in place of `path`, whole or not at all. */
 async function replaceFile(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, content);
@@ -130,21 +130,30 @@ async function replaceFile(path: string, content: string): Promise<void> {
  */
 async function recordInManifest(
   staging: string,
+  output: string,
   build: { readonly feedsChanged: readonly string[] },
 ): Promise<void> {
-  const path = join(staging, ...paths.apiManifest().split("/").filter(Boolean));
-  const manifest = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+  const sitePath = relative("/", paths.apiManifest());
+  const path = join(staging, sitePath);
+  const manifest = JSON.parse(
+    await readFile(siteFile(staging, output, sitePath), "utf8"),
+  ) as Record<string, unknown>;
+  await mkdir(dirname(path), { recursive: true });
   await replaceFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
-async function hashFeeds(root: string, written: Iterable<string>): Promise<Record<string, string>> {
+async function hashFeeds(
+  staging: string,
+  output: string,
+  written: Iterable<string>,
+): Promise<Record<string, string>> {
   const feedPaths = [...written]
     .filter((path) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
     .map((path) => `/${path}`)
     .sort();
   const feeds: Record<string, string> = {};
   for (const path of feedPaths) {
-    const bytes = await readFile(join(root, relative("/", path)));
+    const bytes = await readFile(siteFile(staging, output, relative("/", path)));
     feeds[path] = `sha256-${createHash("sha256").update(bytes).digest("hex")}`;
   }
   return feeds;

@@ -21,11 +21,14 @@ type Content = string | Uint8Array;
  *
  * - a file given its `inputs` (everything its bytes depend on besides the
  *   code, as text) that were those of its last publish is not rendered: the
- *   published copy is kept (a hard link), as long as it is still the file
- *   that publish wrote (same size, and its stat unchanged or its bytes
- *   hashed again: src/render/published-files.ts, checkFile);
+ *   published copy is kept, as long as it is still the file that publish
+ *   wrote (same size, and its stat unchanged or its bytes hashed again:
+ *   src/render/published-files.ts, checkFile);
  * - any other file is rendered and hashed; if its bytes are those of the
  *   published copy, that copy is kept instead of a new one written.
+ *
+ * A kept file is not written here at all: the publish step leaves it where
+ * it is and moves in only the files written (src/publish/publish.ts).
  *
  * The inputs are digested with the code's fingerprint (src/code-fingerprint.ts),
  * so an upgrade or an edit of the code renders everything once. What an
@@ -89,7 +92,7 @@ export class FileWriter {
       ? "tried"
       : digest === undefined
         ? "no"
-        : this.#keepRenderedFrom(sitePath, digest, target);
+        : this.#keepRenderedFrom(sitePath, digest);
     if (tried === "kept") return false;
     const content = typeof render === "function" ? render() : render;
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
@@ -99,8 +102,11 @@ export class FileWriter {
       ...(digest === undefined ? {} : { inputs: digest }),
     };
     // A published copy found not to be the published file is not looked at twice.
-    const kept = tried === "no" && keepPublished(this.#published, sitePath, file, target);
-    if (!kept) writeFileSync(target, bytes);
+    const kept = tried === "no" && keepPublished(this.#published, sitePath, file);
+    if (!kept) {
+      this.#makeFolder(target);
+      writeFileSync(target, bytes);
+    }
     this.#add(sitePath, kept ? { ...file, kept } : file);
     return true;
   }
@@ -112,8 +118,8 @@ export class FileWriter {
    * Otherwise the caller renders and writes it, with the same inputs.
    */
   keep(path: string, inputs: string): boolean {
-    const { sitePath, target } = this.#place(path);
-    const tried = this.#keepRenderedFrom(sitePath, inputsDigest(inputs), target);
+    const { sitePath } = this.#place(path);
+    const tried = this.#keepRenderedFrom(sitePath, inputsDigest(inputs));
     // A copy found not to be the published file is not looked at again by the write that follows.
     if (tried === "tried") this.#notPublished.add(sitePath);
     return tried === "kept";
@@ -134,18 +140,18 @@ export class FileWriter {
    * The published copy kept, when it was rendered from the inputs with this
    * digest; "tried" when it was, but the copy is no longer that file.
    */
-  #keepRenderedFrom(sitePath: string, digest: string, target: string): "kept" | "tried" | "no" {
+  #keepRenderedFrom(sitePath: string, digest: string): "kept" | "tried" | "no" {
     const published = this.#published;
     const before = published?.inputs?.get(sitePath);
     const hash = published?.hashes.get(sitePath);
     if (!before || hash === undefined || before.inputs !== digest) return "no";
     const file: KnownFile = { hash, bytes: before.bytes, inputs: digest };
-    if (!keepPublished(published, sitePath, file, target)) return "tried";
+    if (!keepPublished(published, sitePath, file)) return "tried";
     this.#add(sitePath, { ...file, kept: true });
     return "kept";
   }
 
-  /** The file's site path and place on disk, its folder made, once each path. */
+  /** The file's site path and place on disk, once each path. */
   #place(path: string): { sitePath: string; target: string } {
     const relativePath = relativePathOf(path);
     if (relativePath.startsWith("..") || relativePath === ".") {
@@ -153,13 +159,16 @@ export class FileWriter {
     }
     const sitePath = this.#folder + sitePathOf(relativePath);
     if (this.#known.has(sitePath)) throw twice(sitePath);
-    const target = join(this.#root, relativePath);
+    return { sitePath, target: join(this.#root, relativePath) };
+  }
+
+  /** The folder of a file written here, made once: a kept file needs none. */
+  #makeFolder(target: string): void {
     const folder = dirname(target);
     if (!this.#folders.has(folder)) {
       mkdirSync(folder, { recursive: true });
       this.#folders.add(folder);
     }
-    return { sitePath, target };
   }
 
   #add(sitePath: string, file: KnownFile): void {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { linkSync, readFileSync, type Stats, statSync } from "node:fs";
+import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { count } from "../metrics.ts";
 
@@ -21,6 +21,8 @@ export interface PublishedFiles {
   readonly inputs?: RenderedInputs;
   /** Each file's signature on disk once published (fileSignature), by the same paths. */
   readonly signatures?: FileSignatures;
+  /** Kept files whose signature moved with their bytes unchanged: the publish step takes it again. */
+  readonly restat?: Set<string>;
 }
 
 /** Site path -> the file's signature on disk (fileSignature). */
@@ -36,7 +38,7 @@ export interface RenderedFrom {
 }
 
 /** Files already hashed where they were written, by site path: what hashOutput needs of them. */
-export type KnownFiles = Pick<ReadonlyMap<string, KnownFile>, "get">;
+export type KnownFiles = ReadonlyMap<string, KnownFile>;
 
 /** A file already hashed where it was written (src/render/file-writer.ts). */
 export interface KnownFile {
@@ -49,31 +51,41 @@ export interface KnownFile {
 }
 
 /**
- * Puts the published copy of `path` at `target` when it has the bytes the
- * build would write: a hard link, so the file keeps its inode and
- * modification time and the staging folder's swap (src/publish/publish.ts)
- * leaves it exactly as it was. Hosts and tools that upload what changed by
- * time and size (rsync, `aws s3 sync`) then skip it too, not only those that
- * compare contents. The copy must still be what the list says: a file
+ * Whether the published copy of `path` is the file the build would write,
+ * so that it stays where it is: a build writes only new and changed files
+ * into its staging folder, and the publish step moves those in and leaves
+ * every other file untouched (src/publish/publish.ts, publishInPlace), with
+ * its inode and modification time. Hosts and tools that upload what changed
+ * by time and size (rsync, `aws s3 sync`) then skip it too, not only those
+ * that compare contents. The copy must still be what the list says: a file
  * edited on disk since it was published is not kept, whatever its size
- * (checkFile). False when it cannot (no such file, other bytes, another
- * file system): the caller writes the bytes instead.
+ * (checkFile). False when it is not (no such file, other bytes): the
+ * caller writes the bytes instead.
  */
 export function keepPublished(
   published: PublishedFiles | null | undefined,
   path: string,
-  known: KnownFile,
-  target: string,
+  known: Pick<KnownFile, "hash" | "bytes">,
 ): boolean {
   if (!published || published.hashes.get(path) !== known.hash) return false;
+  const signature = published.signatures?.get(path);
   const source = join(published.folder, path);
-  if (checkFile(source, known, published.signatures?.get(path)) !== "same") return false;
-  try {
-    linkSync(source, target);
-    return true;
-  } catch {
-    return false;
+  if (checkFile(source, known, signature) !== "same") return false;
+  // Hashed again (its stat moved: a backup, a touch): its new signature is taken once published.
+  if (signature === undefined || fileSignature(statSync(source)) !== signature) {
+    published.restat?.add(path);
   }
+  return true;
+}
+
+/**
+ * Where a file of the site is before its publish: in the staging folder
+ * when this build wrote it, else the published one this build kept, which
+ * stays in the output folder (keepPublished).
+ */
+export function siteFile(staging: string, output: string, sitePath: string): string {
+  const staged = join(staging, sitePath);
+  return existsSync(staged) ? staged : join(output, sitePath);
 }
 
 /** What a file on disk is, against what was recorded of it: see checkFile. */
@@ -117,9 +129,9 @@ export function checkFile(
  * modification time, and moves ctime to now); a file replaced by another
  * has another inode. So a file whose signature is the one taken when it was
  * hashed still has those bytes. Linking and unlinking a file move its ctime
- * too: a publish takes its files' signatures once the swap is done and the
- * old site removed (src/publish/publish-site.ts), and a file linked since
- * (a build that did not publish, a backup) is only read again, once.
+ * too: a publish takes the signatures of the files it moved in, and of
+ * those found unchanged with another signature (src/publish/publish-site.ts),
+ * so that such a file (linked by a backup) is only read again, once.
  *
  * A 52-bit FNV-1a of those three, which a double holds exactly: a number
  * rather than a string keeps the list of 530,000 files of 100,000 events

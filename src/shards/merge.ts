@@ -67,15 +67,18 @@ export async function mergeShards(
   records.forEach((record, i) => {
     const from = folders[i] as string;
     for (const [path, hash, bytes] of record.files) {
-      const target = join(into, path);
-      const folder = dirname(target);
-      if (!folderMade.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        folderMade.add(folder);
-      }
       const file: KnownFile = { hash, bytes };
-      const kept = keepPublished(published, path, file, target);
-      if (!kept) linkOrCopy(join(from, path), target);
+      // A file kept as published stays there: the publish step moves in the others only.
+      const kept = keepPublished(published, path, file);
+      if (!kept) {
+        const target = join(into, path);
+        const folder = dirname(target);
+        if (!folderMade.has(folder)) {
+          mkdirSync(folder, { recursive: true });
+          folderMade.add(folder);
+        }
+        linkOrCopy(join(from, path), target);
+      }
       known.set(path, kept ? { ...file, kept } : file);
     }
   });

@@ -12,6 +12,7 @@ import {
   type PublishFs,
   prepareStaging,
   publishAtomically,
+  publishInPlace,
 } from "../../src/publish/publish.ts";
 import { listFiles, writeTree } from "../helpers/files.ts";
 
@@ -200,5 +201,74 @@ describe("discardStaging", () => {
 
     await expect(discardStaging(output)).rejects.toThrow(/not a staging folder/);
     expect(await listFiles(output)).toHaveLength(3);
+  });
+});
+
+describe("publishInPlace", () => {
+  /** The published site, and a build that kept some of its files and wrote the others. */
+  async function keptAndWritten() {
+    await writeTree(output, {
+      ...OLD_SITE,
+      "kept/index.html": "<p>kept</p>",
+      "gone/index.html": "<p>gone</p>",
+      "becomes-folder": "a file",
+      "becomes-file/index.html": "<p>a folder</p>",
+    });
+    const previousFiles = await listFiles(output);
+    const staging = await prepareStaging(output);
+    // Written by the build: what changed or is new; "kept/index.html" is kept as published.
+    await writeTree(staging, {
+      "index.html": "<h1>new</h1>",
+      "feed.xml": "<rss/>",
+      "becomes-folder/index.html": "<p>now a folder</p>",
+      "becomes-file": "now a file",
+    });
+    const files = new Set([
+      "index.html",
+      "feed.xml",
+      "kept/index.html",
+      "becomes-folder/index.html",
+      "becomes-file",
+    ]);
+    return { staging, previousFiles, files };
+  }
+
+  it("should move in what the build wrote, remove what it did not keep, and leave the kept files untouched", async () => {
+    const { staging, previousFiles, files } = await keptAndWritten();
+    const kept = join(output, "kept/index.html");
+    const before = await nodeFs.stat(kept);
+
+    const moved = publishInPlace(staging, output, { previousFiles, files });
+
+    expect(moved.sort()).toEqual(
+      ["becomes-file", "becomes-folder/index.html", "feed.xml", "index.html"].sort(),
+    );
+    expect(await listFiles(output)).toEqual([...files].sort());
+    expect(await readFile(join(output, "index.html"), "utf8")).toBe("<h1>new</h1>");
+    expect(await readFile(join(output, "becomes-file"), "utf8")).toBe("now a file");
+    expect(await readFile(join(output, "becomes-folder/index.html"), "utf8")).toBe(
+      "<p>now a folder</p>",
+    );
+    // The same file: its inode, modification and change times (what the next build checks).
+    const after = await nodeFs.stat(kept);
+    expect([after.ino, after.mtimeMs, after.ctimeMs]).toEqual([
+      before.ino,
+      before.mtimeMs,
+      before.ctimeMs,
+    ]);
+    // No folder of a removed page is left, nor the staging folder.
+    expect(await readdir(work)).toEqual(["_site"]);
+    expect((await readdir(output)).sort()).toEqual(
+      ["becomes-file", "becomes-folder", "feed.xml", "index.html", "kept"].sort(),
+    );
+  });
+
+  it("should refuse to publish into an output folder that went away during the build, with one line", async () => {
+    const { staging, previousFiles, files } = await keptAndWritten();
+    await rm(output, { recursive: true, force: true });
+    expect(() => publishInPlace(staging, output, { previousFiles, files })).toThrow(PublishError);
+    expect(() => publishInPlace(staging, output, { previousFiles, files })).toThrow(
+      /went away during the build.*build again/,
+    );
   });
 });
