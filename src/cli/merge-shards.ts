@@ -17,7 +17,7 @@ import { runCli } from "./run.ts";
  * `npm run merge-shards -- --output DIR SHARD_DIR...`: puts the outputs of
  * `npm run build -- --shard I/N` together (src/shards/merge.ts) and publishes
  * them as one build does (src/publish/publish-site.ts): the shrink guard once
- * on the whole site, the atomic swap into DIR, the published state and file
+ * on the whole site, publishing into DIR, the published state and file
  * list for the next build. Reads the publish step's settings as the build
  * does (SITE_URL, EVENT_API_CACHE_DIR, the shrink guard's, DEPLOY_TARGET):
  * run it with the shards' environment. It needs no portal.

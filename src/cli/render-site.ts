@@ -29,7 +29,7 @@ import { fetchPortal } from "./fetch-portal.ts";
  * the build state. It hands the publish step only what that needs: the
  * site's data, its views and what is memoized per event (most of a large
  * build's memory: docs/performance.md, "Memory at 100,000 events") stay
- * behind, to be collected before the output is hashed and swapped in.
+ * behind, to be collected before the output is hashed and published.
  */
 
 export interface RenderSiteInput {

@@ -33,7 +33,7 @@ import { withPolicyMeta } from "./page-policy.ts";
  *
  * They are written through the publisher's one writer (src/eleventy/publisher-plugin.ts)
  * rather than after the build, so they are counted, checked for clashes with
- * the site's own files, and swapped in with the rest of the staging folder.
+ * the site's own files, and published with the rest of the staging folder.
  */
 export interface HostOutputs {
   readonly files: readonly FileGroup[];

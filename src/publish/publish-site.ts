@@ -30,10 +30,11 @@ import { checkShrink, type ManifestCounts, parseManifestCounts } from "./shrink-
  * The publish step, after a site is rendered into its staging folder (by
  * `npm run build`, or put together from shards by `npm run merge-shards`):
  * hash every file, keeping the published copy of each unchanged one; check
- * the new manifest against the published one (the shrink guard); swap the
- * staging folder in; then keep what the next build compares with (the
- * published state and the file list). Any failure before the swap leaves
- * the published site as it was (docs/deploy.md, "Safe builds").
+ * the new manifest against the published one (the shrink guard); move the
+ * new and changed files in (or swap the whole staging folder in, for a
+ * first build); then keep what the next build compares with (the published
+ * state and the file list). Any failure before publishing leaves the
+ * published site as it was (docs/deploy.md, "Safe builds").
  */
 
 export interface PublishSiteInput {
