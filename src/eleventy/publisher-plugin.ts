@@ -13,7 +13,7 @@ import type { MediaFile } from "../media/localize-images.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
-import { EVENT_ICS_GROUP, feedFileGroups } from "../outputs/feed-files.ts";
+import { calendarTrimWarnings, EVENT_ICS_GROUP, feedFileGroups } from "../outputs/feed-files.ts";
 import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { renderEventIcs } from "../outputs/ics.ts";
 import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
@@ -21,6 +21,7 @@ import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
 import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
+import { VeventSizes } from "../outputs/vevent-sizes.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
 import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
@@ -63,7 +64,7 @@ type EleventyConfig = any;
 
 export interface PublisherOptions {
   readonly site: SiteConfig;
-  /** EVENT_API_CACHE_DIR: the search index's unchanged parts are reused from there. */
+  /** EVENT_API_CACHE_DIR: the search index's unchanged parts and the VEVENTs' sizes are reused from there. */
   readonly cacheDir: string;
   /** The site's data for one run: a build loads it once; `npm start` again for every rebuild. */
   readonly loadData: () => Promise<SiteData>;
@@ -342,13 +343,19 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     shard: options.shard,
   });
   searchIndex.catch(() => {}); // awaited once Eleventy has rendered, unless rendering fails first
-  const scopes = new FeedScopes(data, options.site, warn);
+  const sizes = VeventSizes.load(
+    options.cacheDir,
+    JSON.stringify([options.site.url, options.site.lang]),
+  );
+  const scopes = new FeedScopes(data, options.site, warn, sizes);
   // Every calendar file's size budget is worked out here, once, rather than
   // inside the first page that mentions it; by the shard that writes them.
   if (owns(options.shard ?? WHOLE_BUILD, null)) {
     timed("ics", () => {
       for (const scope of scopes.withFiles) scopes.plan(scope);
+      sizes.save();
     });
+    for (const warning of calendarTrimWarnings(scopes)) warn(warning);
   }
   // Every card is asked for now, and renders while Eleventy renders the pages.
   const cards =

@@ -5,7 +5,7 @@ import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, feedInputs, type NewsFeedFormat, renderFeed } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { eventIcsInputs, renderCalendar, renderEventIcs } from "./ics.ts";
+import { calendarIcsInputs, eventIcsInputs, renderCalendar, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import { trimWarning } from "./ics-trim-warning.ts";
 import { writeSubscriptionsJson } from "./subscriptions-json.ts";
@@ -36,6 +36,7 @@ export function feedFileGroups(
   );
   const pathOf = ({ scope, format }: ScopeFile) => scopeFiles(scope)[format];
   const offered = scopes.subscriptions;
+  const calendars = files.filter((file) => file.format === "ics");
   // A deleted event's download says it is cancelled (one that moved is at its new place).
   const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
   const eventIcsOptions = {
@@ -57,15 +58,16 @@ export function feedFileGroups(
     fileGroup({
       phase: "ics",
       name: "calendar.ics",
-      items: files.filter((file) => file.format === "ics"),
+      items: calendars,
       path: pathOf,
-      render: ({ scope }) => {
-        const plan = scopes.plan(scope);
-        if (plan.trim) {
-          warn(trimWarning(scopeFiles(scope).ics, plan.trim, scopes.unreached(scope)));
-        }
-        return renderCalendar(scopes.events(scope, "ics"), scopes.calendarOptions(scope), plan);
-      },
+      render: ({ scope }) =>
+        renderCalendar(
+          scopes.events(scope, "ics"),
+          scopes.calendarOptions(scope),
+          scopes.plan(scope),
+        ),
+      // Kept while its plan and events are those it was published with.
+      inputs: ({ scope }) => calendarIcsInputs(scopes.calendarOptions(scope), scopes.plan(scope)),
     }),
     // The QR code of every subscription as its own image, for pages that
     // show a subscribe panel in the browser (search).
@@ -103,6 +105,19 @@ export function feedFileGroups(
       done: () => scopes.vevents.clear(),
     }),
   ];
+}
+
+/**
+ * How each scope's calendar file was cut to its size budget, one warning a
+ * file: said by every build that writes them, whether a file is rendered or
+ * kept as published.
+ */
+export function calendarTrimWarnings(scopes: FeedScopes): string[] {
+  return scopes.withFiles.flatMap((scope) => {
+    if (!scopeFormats(scope).includes("ics")) return [];
+    const { trim } = scopes.plan(scope);
+    return trim ? [trimWarning(scopeFiles(scope).ics, trim, scopes.unreached(scope))] : [];
+  });
 }
 
 /** A feed file's events, options and format: what each of its functions in feeds.ts takes. */

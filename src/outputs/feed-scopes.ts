@@ -25,6 +25,7 @@ import {
   subscribedPairs,
   subscriptionScopes,
 } from "./subscription-scopes.ts";
+import type { VeventSizes } from "./vevent-sizes.ts";
 
 /**
  * The sets of events with feeds and calendar files (docs/feeds.md, "Files"),
@@ -83,6 +84,7 @@ export class FeedScopes {
   readonly entries = new PerEvent<FeedEntry>();
   readonly vevents: VeventMemo = new PerEvent();
   readonly #warn: Warn;
+  readonly #sizes: VeventSizes | undefined;
   readonly #events = new Map<string, CalendarEvent[]>();
   readonly #plans = new Map<string, CalendarPlan>();
   /** The scopes whose calendar.ics holds each event, made when a file is first cut. */
@@ -92,10 +94,12 @@ export class FeedScopes {
   /** What a place's or a series' scope says about it (description), by scope key. */
   readonly #about = new Map<string, string>();
 
-  constructor(data: FeedData, site: FeedSite, warn: Warn) {
+  /** `sizes`: the VEVENTs' sizes an earlier build kept, for the size plans (vevent-sizes.ts). */
+  constructor(data: FeedData, site: FeedSite, warn: Warn, sizes?: VeventSizes) {
     this.data = data;
     this.site = site;
     this.#warn = warn;
+    this.#sizes = sizes;
     this.dataUpdatedAt = data.updatedAt ?? data.fetchedAt;
     this.subscriptions = subscriptionScopes(data.events, data.calendars, data.categories, site);
     const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
@@ -190,6 +194,7 @@ export class FeedScopes {
       color: calendar?.color ?? null,
       warn: this.#warn,
       vevents: this.vevents,
+      ...(this.#sizes ? { sizes: this.#sizes } : {}),
     };
   }
 

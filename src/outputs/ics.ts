@@ -38,6 +38,7 @@ import {
   unfoldIcs,
 } from "./ics-lines.ts";
 import { vtimezone } from "./ics-timezones.ts";
+import type { VeventSize, VeventSizes } from "./vevent-sizes.ts";
 
 /**
  * iCalendar writers (RFC 5545, with RFC 7986 properties):
@@ -67,6 +68,8 @@ export interface CalendarOptions extends ScopeFileOptions<IcsSiteOptions> {
   readonly color?: string | null;
   /** VEVENTs a build shares between its calendar files (feed-scopes.ts); none: made for this file alone. */
   readonly vevents?: VeventMemo;
+  /** The VEVENTs' sizes kept between builds, for the size plan (vevent-sizes.ts); none: measured. */
+  readonly sizes?: VeventSizes;
 }
 
 export interface EventIcsOptions {
@@ -134,14 +137,14 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
   const full = selected.map((timed) => ({ timed, short: false }));
   const maxBytes = site.icsMaxBytes ?? null;
   if (maxBytes === null) return { events: full, trim: null, dropped: [] };
-  const lines = selected.map((timed) => veventLines(timed, options, false));
-  const zones = new Set(lines.flatMap((vevent) => (vevent.zone ? [vevent.zone] : [])));
+  const sizes = selected.map((timed) => veventSize(timed, options, false));
+  const zones = new Set(sizes.flatMap(([, zone]) => (zone ? [zone] : [])));
   const fixedBytes = Buffer.byteLength(calendarHead(options, [...zones]), "utf8") + END_BYTES;
   const cut = fitToBudget({
     items: selected.map((timed, index) => ({
       startMs: timed.startMs,
       endMs: timed.endMs,
-      bytes: lines[index]?.bytes ?? 0,
+      bytes: sizes[index]?.[0] ?? 0,
       descriptionBytes: Buffer.byteLength(timed.event.descriptionText, "utf8"),
       cancelled: timed.event.status === "cancelled",
     })),
@@ -150,7 +153,7 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
     nowMs: site.now.toMillis(),
     shortBytes: (index) => {
       const timed = selected[index];
-      return timed ? veventLines(timed, options, true).bytes : 0;
+      return timed ? veventSize(timed, options, true)[0] : 0;
     },
   });
   if (!cut) return { events: full, trim: null, dropped: [] };
@@ -176,6 +179,42 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
       overBudget: cut.overBudget,
     },
   };
+}
+
+/** A VEVENT's size and zone: kept from an earlier build when its inputs are the same, else measured. */
+function veventSize(timed: TimedEvent, options: CalendarOptions, short: boolean): VeventSize {
+  const measure = (): VeventSize => {
+    const lines = veventLines(timed, options, short);
+    return [lines.bytes, lines.zone];
+  };
+  if (!options.sizes) return measure();
+  return options.sizes.get(`${eventIcsInputs(timed.event, options)}\n${short}`, measure);
+}
+
+/**
+ * Everything a scope's calendar file depends on besides the code
+ * (FileGroup.inputs), given its plan: the settings its head says, its
+ * scope, name, description and colour, and each planned event whole, in
+ * its form (full or short); when the data last changed only where a VEVENT
+ * shows it (an event without a time of its own). The clock reaches the
+ * file through the plan alone.
+ */
+export function calendarIcsInputs(options: CalendarOptions, plan: CalendarPlan): string {
+  const { site } = options;
+  const events = plan.events.map(({ timed }) => timed.event);
+  return JSON.stringify([
+    [site.url, site.lang, site.title, site.description, site.refreshMinutes],
+    options.scope,
+    options.description ?? null,
+    options.color ?? null,
+    events.some((event) => !ownTime(event)) ? options.dataUpdatedAt : null,
+    plan.events.map(({ timed, short }) => [eventDigest(timed.event), short]),
+  ]);
+}
+
+/** When the event itself says it last changed, if it says. */
+function ownTime(event: CalendarEvent): DateTime | null {
+  return utcInstant(event.updatedAt) ?? utcInstant(event.createdAt);
 }
 
 const isoOrNull = (ms: number | null): string | null =>
@@ -249,12 +288,11 @@ let eventIcsHeader: string | undefined;
  */
 export function eventIcsInputs(event: CalendarEvent, options: EventIcsOptions): string {
   const { url, lang, title } = options.site;
-  const ownTime = utcInstant(event.updatedAt) ?? utcInstant(event.createdAt);
   return JSON.stringify([
     url,
     lang,
     title,
-    ownTime ? null : options.dataUpdatedAt,
+    ownTime(event) ? null : options.dataUpdatedAt,
     eventDigest(event),
   ]);
 }

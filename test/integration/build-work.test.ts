@@ -238,6 +238,19 @@ describe("build work", () => {
       LISTING_PAGES_PER_EVENT * edited.length,
     );
     expect(listings(changed, "rendered") + listings(changed, "reused")).toBe(allListings);
+    // A scope's calendar file is kept while its plan and events are unchanged, and the plans
+    // take each VEVENT's size from the last build: no VEVENT is made at all when nothing changed.
+    const calendars = count(cold, "rendered.calendar.ics");
+    expect(calendars).toBeGreaterThan(10);
+    expect(count(cold, "ics.vevents")).toBeGreaterThan(0);
+    expect(count(warm, "ics.vevents")).toBe(0);
+    expect(count(warm, "rendered.calendar.ics")).toBe(0);
+    expect(count(warm, "reused.calendar.ics")).toBe(calendars);
+    // After the edits: only the calendars that hold an edited event, each made whole again.
+    const again = count(changed, "rendered.calendar.ics");
+    expect(again).toBeGreaterThanOrEqual(1);
+    expect(again).toBeLessThan(calendars / 2);
+    expect(again + count(changed, "reused.calendar.ics")).toBe(calendars);
     // The index is in parts by the UTC month events start in: only the edited events' parts.
     const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);

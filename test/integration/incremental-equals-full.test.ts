@@ -582,6 +582,8 @@ async function holdsFor(
       digests: DIGEST_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
       eventFiles: EVENT_FILES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
       listings: LISTING_PAGES.reduce((sum, name) => sum + work(`rendered.${name}`), 0),
+      calendars: work("rendered.calendar.ics"),
+      vevents: work("ics.vevents"),
       searchParts: work("searchPartsBuilt"),
       cards: work("cards.rendered"),
     }).filter(([, figure]) => figure !== 0);
