@@ -188,7 +188,7 @@ function veventSize(timed: TimedEvent, options: CalendarOptions, short: boolean)
     return [lines.bytes, lines.zone];
   };
   if (!options.sizes) return measure();
-  return options.sizes.get(`${eventIcsInputs(timed.event, options)}\n${short}`, measure);
+  return options.sizes.get(timed.event, short, () => eventIcsInputs(timed.event, options), measure);
 }
 
 /**
@@ -212,10 +212,17 @@ export function calendarIcsInputs(options: CalendarOptions, plan: CalendarPlan):
   ]);
 }
 
-/** When the event itself says it last changed, if it says. */
-function ownTime(event: CalendarEvent): DateTime | null {
-  return utcInstant(event.updatedAt) ?? utcInstant(event.createdAt);
+/** Whether the event itself says when it last changed (its DTSTAMP's source), worked out once. */
+function ownTime(event: CalendarEvent): boolean {
+  let known = ownTimes.get(event);
+  if (known === undefined) {
+    known = (utcInstant(event.updatedAt) ?? utcInstant(event.createdAt)) !== null;
+    ownTimes.set(event, known);
+  }
+  return known;
 }
+
+const ownTimes = new WeakMap<CalendarEvent, boolean>();
 
 const isoOrNull = (ms: number | null): string | null =>
   ms === null ? null : new Date(ms).toISOString();

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
+import type { CalendarEvent } from "../model/types.ts";
 import { contentHash } from "../render/published-files.ts";
 
 /** What a calendar file's size budget needs of a VEVENT: its UTF-8 size and the zone it names. */
@@ -21,6 +22,8 @@ export class VeventSizes {
   readonly #path: string | null;
   readonly #previous: ReadonlyMap<string, VeventSize>;
   readonly #current = new Map<string, VeventSize>();
+  /** This build's answers by event and form: an event is in several scopes' plans. */
+  readonly #byEvent = new WeakMap<CalendarEvent, { full?: VeventSize; short?: VeventSize }>();
 
   private constructor(path: string | null, previous: ReadonlyMap<string, VeventSize>) {
     this.#path = path;
@@ -34,15 +37,31 @@ export class VeventSizes {
     return new VeventSizes(path, readSizes(path));
   }
 
-  /** The size for `inputs`, from this build or the last, else `measure`d (and kept). */
-  get(inputs: string, measure: () => VeventSize): VeventSize {
-    const key = contentHash(inputs);
-    let size = this.#current.get(key);
-    if (size) return size;
-    size = this.#previous.get(key);
+  /**
+   * The size of `event`'s VEVENT in its full or `short` form, whose lines
+   * depend on `inputs` alone (the same for every scope of one build): from
+   * this build or the last, else `measure`d (and kept).
+   */
+  get(
+    event: CalendarEvent,
+    short: boolean,
+    inputs: () => string,
+    measure: () => VeventSize,
+  ): VeventSize {
+    const form = short ? "short" : "full";
+    let forms = this.#byEvent.get(event);
+    const known = forms?.[form];
+    if (known) return known;
+    const key = contentHash(`${inputs()}\n${short}`);
+    let size = this.#current.get(key) ?? this.#previous.get(key);
     if (size) count("ics.sizesReused");
     else size = measure();
     this.#current.set(key, size);
+    if (!forms) {
+      forms = {};
+      this.#byEvent.set(event, forms);
+    }
+    forms[form] = size;
     return size;
   }
 
