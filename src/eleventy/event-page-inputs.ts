@@ -23,7 +23,9 @@ export const EVENT_PAGE_TEMPLATE = "calendars/event.njk";
  *   upcoming dates, each whole) and of its place, and what the page asks of
  *   the filters that read other state: the share card, when its data last
  *   changed, the feed links, the embed snippets and oEmbed link, the
- *   add-to-calendar links and the JSON-LD (which counts it for the build
+ *   add-to-calendar links where they carry the download's bytes
+ *   (EVENT_ICS=inline; otherwise they are made from the event and the
+ *   settings alone) and the JSON-LD (which counts it for the build
  *   report's rich results, as rendering does). The filters are the
  *   template's own, so what is hashed is what would be rendered.
  *
@@ -33,6 +35,7 @@ export const EVENT_PAGE_TEMPLATE = "calendars/event.njk";
 export function eventPageInputs(globals: Data, host: string): PageInputs | undefined {
   const siteWide = siteWideInputs(globals, host);
   if (siteWide === undefined) return undefined;
+  const inlineIcs = (globals.site as { eventIcs?: string } | undefined)?.eventIcs === "inline";
   return (item, filter) => {
     const page = item as EventPage;
     const { event, calendar } = page;
@@ -59,7 +62,8 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
       filter("feedLinks")(calendar),
       filter("eventEmbed")(page),
       filter("eventOembedLink")(page),
-      filter("addToCalendarLinks")(event),
+      // Made from the event and the settings alone, but where they carry its download's bytes.
+      inlineIcs ? filter("addToCalendarLinks")(event) : null,
       filter("eventJsonLd")(event),
     ]);
   };
