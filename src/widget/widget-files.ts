@@ -47,13 +47,28 @@ export function widgetFileGroups(
   json: Pick<PublicJson, "events">,
   events: WidgetEvents,
 ): readonly FileGroup[] {
-  const assets = widgetAssets(widgetLanguages(site));
+  const languages = widgetLanguages(site);
+  // The scripts and styles are made from the code and the site's languages alone: kept as
+  // published while those are the same, and bundled only when one is written.
+  let assets: ReturnType<typeof widgetAssets> | undefined;
+  const asset = (path: string, pick: (made: ReturnType<typeof widgetAssets>) => string) =>
+    fileGroup({
+      phase: "widget",
+      name: path,
+      items: [path],
+      path: () => path,
+      render: () => {
+        assets ??= widgetAssets(languages);
+        return pick(assets);
+      },
+      inputs: () => JSON.stringify(languages),
+    });
   return [
-    singleFile("widget", paths.embedScript(), () => assets.embedJs),
-    singleFile("widget", paths.widgetAsset("widget.js"), () => assets.widgetJs),
-    singleFile("widget", paths.widgetAsset("frame.js"), () => assets.frameJs),
-    singleFile("widget", paths.widgetAsset("widget.css"), () => assets.widgetCss),
-    singleFile("widget", paths.widgetAsset("docs.css"), () => assets.docsCss),
+    asset(paths.embedScript(), (made) => made.embedJs),
+    asset(paths.widgetAsset("widget.js"), (made) => made.widgetJs),
+    asset(paths.widgetAsset("frame.js"), (made) => made.frameJs),
+    asset(paths.widgetAsset("widget.css"), (made) => made.widgetCss),
+    asset(paths.widgetAsset("docs.css"), (made) => made.docsCss),
     singleFile("widget", `${paths.embedGuide()}index.html`, () =>
       renderEmbedDocsPage(
         data.calendars,
