@@ -9,6 +9,18 @@ type Data = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: a template's item, read as its template reads it.
 type Item = Record<string, any>;
 
+/** A listing's templates: every streamed template but the event's own (src/eleventy/publisher-plugin.ts). */
+export const LISTING_TEMPLATES = [
+  "calendars/list.njk",
+  "calendars/month.njk",
+  "categories/category.njk",
+  "events.njk",
+  "when/when.njk",
+  "places/place.njk",
+  "series/series.njk",
+  "organizations/organization.njk",
+];
+
 /**
  * The scope whose share card and feeds a page names (base.njk's
  * `feedScope`, which this mirrors): a calendar's, a category's, a place's

@@ -40,7 +40,7 @@ import { EVENT_PAGE_TEMPLATE, eventPageInputs } from "./event-page-inputs.ts";
 import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import languagesPlugin from "./languages-plugin.ts";
-import { listingPageInputs } from "./listing-page-inputs.ts";
+import { LISTING_TEMPLATES, listingPageInputs } from "./listing-page-inputs.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
@@ -133,17 +133,7 @@ const ROOT_ONLY_TEMPLATE = "robots.njk";
  * at 100,000 events the 13,208 list, month, category and "when" pages it
  * rendered held 1.4 GB (docs/performance.md, "Memory at 100,000 events").
  */
-const STREAMED_TEMPLATES = [
-  "calendars/event.njk",
-  "calendars/list.njk",
-  "calendars/month.njk",
-  "categories/category.njk",
-  "events.njk",
-  "when/when.njk",
-  "places/place.njk",
-  "series/series.njk",
-  "organizations/organization.njk",
-];
+const STREAMED_TEMPLATES = [EVENT_PAGE_TEMPLATE, ...LISTING_TEMPLATES];
 
 /** Which shard renders a streamed page: an event's page goes with its event, the others are site-wide. */
 function streamedShardKey(template: string, item: unknown): ShardKey {

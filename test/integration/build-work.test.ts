@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
@@ -69,16 +70,8 @@ const EVENT_PAGES = "calendars/event.njk";
 const PER_EVENT_FILES = ["event.ics", "event card", "event oembed"];
 /** Every file of one event each that is kept by its inputs. */
 const PER_EVENT_GROUPS = [EVENT_PAGES, ...PER_EVENT_FILES];
-/** The pages of a listing (a calendar's list or month, a category's, a place's...), kept by their inputs. */
-const LISTING_PAGES = [
-  "calendars/list.njk",
-  "calendars/month.njk",
-  "categories/category.njk",
-  "events.njk",
-  "when/when.njk",
-  "places/place.njk",
-  "series/series.njk",
-];
+/** A listing's pages (a calendar's list or month, a category's, a place's...), kept by their inputs. */
+const LISTING_PAGES = LISTING_TEMPLATES;
 /**
  * The most listing pages one event is shown on in this portal: its calendar's list, its
  * month and the months beside (their days around the month), its categories', its
