@@ -1,9 +1,11 @@
+import { getStore } from "@netlify/blobs";
 import { readPortalOrSources } from "../../src/config/build-config.ts";
 import { readShrinkGuardConfig } from "../../src/config/publish.ts";
 import { readSiteConfig } from "../../src/config/site.ts";
 import { PublisherError } from "../../src/errors.ts";
 import { runLogged } from "../../src/hosts/function-run.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import { type JsonStore, storedMemory } from "../../src/rebuild/requested-build.ts";
 import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 
 /**
@@ -23,7 +25,29 @@ export const CHECK_DEADLINE_MS = 20_000;
 export const HOOK_DEADLINE_MS = 5_000;
 
 export default function scheduledRebuild(_request: Request): Promise<Response> {
-  const env = process.env;
+  return checkAndRequest(process.env, requestedBuildStore());
+}
+
+/**
+ * Where the function remembers the build it last requested (Netlify Blobs,
+ * src/rebuild/requested-build.ts), so that a check every minute requests one
+ * build per change, not one per minute while the build runs. Null outside
+ * Netlify (no Blobs there): every check that finds a change requests a build.
+ */
+function requestedBuildStore(): JsonStore | null {
+  try {
+    return getStore({ name: "rebuild", consistency: "strong" });
+  } catch (error) {
+    if (error instanceof Error && error.name === "MissingBlobsEnvironmentError") return null;
+    throw error;
+  }
+}
+
+/** The function's work, with the store given (tests give a local one). */
+export function checkAndRequest(
+  env: NodeJS.ProcessEnv,
+  store: JsonStore | null,
+): Promise<Response> {
   return runLogged("scheduled-rebuild", async (log) => {
     if (env.REBUILD_ALWAYS?.trim() === "1") {
       const result = await triggerRebuild({
@@ -51,6 +75,7 @@ export default function scheduledRebuild(_request: Request): Promise<Response> {
       deadlineMs: CHECK_DEADLINE_MS,
       hookTimeoutMs: HOOK_DEADLINE_MS,
       log,
+      ...(store ? { requested: storedMemory(store) } : {}),
     });
     return result.ok;
   });

@@ -64,6 +64,8 @@ export interface HttpStats {
   requests: number;
   retries: number;
   notModified: number;
+  /** Bytes of the response bodies read (a 304 has none). */
+  bytes: number;
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -80,7 +82,7 @@ const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
  * the token.
  */
 export class HttpClient {
-  readonly stats: HttpStats = { requests: 0, retries: 0, notModified: 0 };
+  readonly stats: HttpStats = { requests: 0, retries: 0, notModified: 0, bytes: 0 };
   readonly redact: (text: string) => string;
   readonly #options: HttpClientOptions;
   readonly #agent: Agent;
@@ -199,7 +201,7 @@ export class HttpClient {
     }
     let text: string;
     try {
-      text = await readText(response.body, limit);
+      text = await readText(response.body, limit, this.stats);
     } catch (error) {
       if (errorCode(error) === "EFBIG") return failed(tooLarge(shown, limit, null));
       return this.#networkFailure(error, url, shown, timeout, true);
@@ -396,11 +398,16 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-async function readText(body: Dispatcher.ResponseData["body"], limit: number): Promise<string> {
+async function readText(
+  body: Dispatcher.ResponseData["body"],
+  limit: number,
+  stats: HttpStats,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
+    stats.bytes += (chunk as Buffer).length;
     if (size > limit) {
       body.destroy();
       throw Object.assign(new Error(`response larger than ${limit} bytes`), { code: "EFBIG" });

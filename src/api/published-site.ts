@@ -38,6 +38,8 @@ function isUrl(location: SiteLocation): boolean {
 
 export class PublishedSite {
   readonly location: SiteLocation;
+  /** Files read from the published site, and their bytes (the check's cost, docs/deploy.md). */
+  readonly read = { files: 0, bytes: 0 };
   readonly #options: PublishedSiteOptions;
 
   constructor(location: SiteLocation, options: PublishedSiteOptions = {}) {
@@ -62,7 +64,7 @@ export class PublishedSite {
   async readJson(path: string): Promise<unknown> {
     const target = this.where(path);
     if (!this.remote) {
-      const text = await readLocal(target);
+      const text = await this.#readLocal(target);
       try {
         return JSON.parse(text);
       } catch {
@@ -79,7 +81,7 @@ export class PublishedSite {
   async readText(path: string, maxBytes: number): Promise<string> {
     const target = this.where(path);
     if (!this.remote) {
-      const text = await readLocal(target);
+      const text = await this.#readLocal(target);
       if (Buffer.byteLength(text) > maxBytes) {
         throw new ApiError(`${target} is larger than ${maxBytes} bytes.`);
       }
@@ -112,8 +114,17 @@ export class PublishedSite {
       }
       throw error;
     } finally {
+      this.read.files++;
+      this.read.bytes += http.stats.bytes;
       await http.close();
     }
+  }
+
+  async #readLocal(target: string): Promise<string> {
+    const text = await readLocal(target);
+    this.read.files++;
+    this.read.bytes += Buffer.byteLength(text);
+    return text;
   }
 }
 

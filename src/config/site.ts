@@ -113,9 +113,10 @@ export type EventIcsMode = (typeof EVENT_ICS_MODES)[number];
 /**
  * REFRESH-INTERVAL, RSS <ttl> and oEmbed cache_age follow how often the site
  * can change, but not below 15 minutes: with change-driven builds checked
- * every 5 minutes, a change is published about 5 minutes plus one build later,
- * and clients polling faster than that would mostly fetch unchanged files
- * (docs/deploy.md, "The schedule, in one place").
+ * every minute, a change is published a minute plus one build later, and
+ * calendar apps or feed readers polling that often would mostly fetch
+ * unchanged files (many enforce a longer minimum of their own; docs/deploy.md,
+ * "The schedule, in one place").
  */
 const MIN_REFRESH_MINUTES = 15;
 

@@ -48,7 +48,7 @@ export type StaticAnswerReader = (
  */
 export const OEMBED_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
-  "Cache-Control": "public, max-age=60, stale-while-revalidate=240",
+  "Cache-Control": "public, max-age=30, stale-while-revalidate=30",
   "X-Content-Type-Options": "nosniff",
 };
 

@@ -4,7 +4,13 @@ import { PortalClient } from "../api/portal-client.ts";
 import type { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { PublisherError } from "../errors.ts";
-import { differingApiSettings, type PortalState, type PublishedCalendar } from "./build-state.ts";
+import {
+  type BuildState,
+  differingApiSettings,
+  hash,
+  type PortalState,
+  type PublishedCalendar,
+} from "./build-state.ts";
 import { type CalendarChanges, describeChanges, diffEvents, toVersionMap } from "./list-diff.ts";
 import type { ListCounts } from "./list-shrink.ts";
 import { walkList } from "./list-walk.ts";
@@ -30,15 +36,24 @@ export interface CheckResult {
   readonly changed: boolean;
   /** What changed, in short phrases; empty when unchanged. */
   readonly changes: readonly string[];
-  /** Portal requests made, and how many of them answered 304. */
+  /** Portal requests made, how many of them answered 304, and the bytes of their bodies. */
   readonly requests: number;
   readonly notModified: number;
+  readonly bytes: number;
   /**
    * Events per calendar as the build state recorded them and as the lists hold
    * them now, for the shrink guard (list-shrink.ts); null when the lists were
    * not read, or the state has no counts.
    */
   readonly counts: { readonly published: ListCounts; readonly portal: ListCounts } | null;
+  /**
+   * A digest of what the check saw: what the lists hold now, and the
+   * date-relative moment due, if any. Two checks that see the same portal
+   * give the same digest, whatever the published site, so the scheduled
+   * function can tell a change it already requested a build for
+   * (requested-build.ts).
+   */
+  readonly seen: string;
 }
 
 export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
@@ -58,15 +73,12 @@ export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
     );
   }
   const changes: string[] = [];
-  const due = state.nextChange && Date.parse(state.nextChange.rebuildAt);
-  if (state.nextChange && due !== null && options.nowMs >= due) {
-    changes.push(
-      `date-relative change due since ${state.nextChange.rebuildAt} (${state.nextChange.rebuildReason})`,
-    );
-  }
+  const due = dueDateChange(state.nextChange, options.nowMs);
+  if (due) changes.push(due);
   if (state.portal === null) {
     changes.push("the published site was built from cached data while the portal was unavailable");
-    return { changed: true, changes, requests: 0, notModified: 0, counts: null };
+    const seen = hash({ stale: hash(state), due });
+    return { changed: true, changes, requests: 0, notModified: 0, bytes: 0, counts: null, seen };
   }
   const lists = await checkPortalLists(config, state.portal, options);
   changes.unshift(...lists.changes);
@@ -76,11 +88,19 @@ export async function checkPortal(options: CheckOptions): Promise<CheckResult> {
     changes,
     requests: lists.requests,
     notModified: lists.notModified,
+    bytes: lists.bytes,
     counts: published && {
       published: { calendars: published, sources: null },
       portal: { calendars: lists.counts, sources: null },
     },
+    seen: hash({ lists: lists.holds, due }),
   };
+}
+
+/** The date-relative change the published state says is due by now, as a phrase; null if none. */
+export function dueDateChange(next: BuildState["nextChange"], nowMs: number): string | null {
+  if (!next || nowMs < Date.parse(next.rebuildAt)) return null;
+  return `date-relative change due since ${next.rebuildAt} (${next.rebuildReason})`;
 }
 
 /** What one portal's lists say now against those recorded. */
@@ -90,6 +110,9 @@ export interface PortalListsCheck {
   readonly counts: ReadonlyMap<string, number>;
   readonly requests: number;
   readonly notModified: number;
+  readonly bytes: number;
+  /** A digest of what the lists hold now: each calendar's version and its events' versions. */
+  readonly holds: string;
 }
 
 /**
@@ -109,6 +132,7 @@ export async function checkPortalLists(
       ...compared,
       requests: client.stats.requests,
       notModified: client.stats.notModified,
+      bytes: client.stats.bytes,
     };
   } finally {
     await client.close().catch(() => undefined);
@@ -129,7 +153,7 @@ async function comparePortal(
   config: ApiConfig,
   portal: PortalState,
   published: PublishedSite,
-): Promise<{ changes: string[]; counts: Map<string, number> }> {
+): Promise<{ changes: string[]; counts: Map<string, number>; holds: string }> {
   const recordedVersions = portal.calendarList.calendars;
   const listPages = await walkList(
     client,
@@ -160,6 +184,8 @@ async function comparePortal(
   const after = new Map<string, Map<string, string>>();
   // Events per calendar in the lists now: as recorded, unless the calendar's list changed.
   const counts = new Map<string, number>();
+  // Each calendar's events as the lists hold them now: as recorded, unless its list changed.
+  const fingerprints = new Map<string, string>();
   const recordedEvents = async (calendar: PublishedCalendar) =>
     (await readCalendarVersions(published, calendar.versions)).pages;
 
@@ -167,6 +193,7 @@ async function comparePortal(
     Object.keys(versions).map(async (id) => {
       const recorded = recordedById.get(id);
       counts.set(id, recorded?.events ?? 0);
+      if (recorded) fingerprints.set(id, recorded.fingerprint);
       const pages = await walkList(
         client,
         config,
@@ -179,7 +206,9 @@ async function comparePortal(
         page.notModified ? [...(old[page.index] ?? [])] : eventPairs(page.items, config),
       );
       counts.set(id, new Set(current.map(([eventId]) => eventId)).size);
-      if (recorded && listFingerprint(current) === recorded.fingerprint) return;
+      const fingerprint = listFingerprint(current);
+      fingerprints.set(id, fingerprint);
+      if (recorded && fingerprint === recorded.fingerprint) return;
       if (recorded) before.set(id, toVersionMap(old.flat()));
       after.set(id, toVersionMap(current));
     }),
@@ -190,7 +219,12 @@ async function comparePortal(
       if (recorded) before.set(id, toVersionMap((await recordedEvents(recorded)).flat()));
     }),
   );
-  return { changes: describeChanges(calendarChanges, diffEvents(before, after)), counts };
+  const holds = hash(
+    Object.keys(versions)
+      .sort()
+      .map((id) => [id, versions[id], fingerprints.get(id) ?? null]),
+  );
+  return { changes: describeChanges(calendarChanges, diffEvents(before, after)), counts, holds };
 }
 
 function items(page: WalkedPage): readonly unknown[] {

@@ -9,7 +9,13 @@ import {
   type PortalSourceState,
   type SourceState,
 } from "./build-state.ts";
-import { type CheckOptions, checkPortalLists, orList, recordedCounts } from "./check-portal.ts";
+import {
+  type CheckOptions,
+  checkPortalLists,
+  dueDateChange,
+  orList,
+  recordedCounts,
+} from "./check-portal.ts";
 import type { ListCounts } from "./list-shrink.ts";
 import { readBuildState } from "./read-build-state.ts";
 
@@ -37,8 +43,11 @@ export interface SourcesCheckResult {
   readonly failures: readonly string[];
   readonly requests: number;
   readonly notModified: number;
+  readonly bytes: number;
   /** Events per calendar and per source, recorded and now, for the shrink guard; null when not known. */
   readonly counts: { readonly published: ListCounts; readonly portal: ListCounts } | null;
+  /** A digest of what the check saw, as for one portal (check-portal.ts). */
+  readonly seen: string;
 }
 
 /** What checking one source gave. */
@@ -47,11 +56,14 @@ interface SourceCheck {
   readonly failure: string | null;
   readonly requests: number;
   readonly notModified: number;
+  readonly bytes: number;
   /** A portal's events per calendar (namespaced ids), recorded and now; null for a feed or an unknown. */
   readonly counts: {
     readonly published: ReadonlyMap<string, number>;
     readonly portal: ReadonlyMap<string, number>;
   } | null;
+  /** What the source holds now (lists or feed), or the published state of it that a build must replace. */
+  readonly seen: unknown;
 }
 
 export async function checkSources(options: SourcesCheckOptions): Promise<SourcesCheckResult> {
@@ -67,12 +79,8 @@ export async function checkSources(options: SourcesCheckOptions): Promise<Source
     configured.map((source) => checkSource(source, recorded.get(source.id), options)),
   );
   const changes: string[] = [];
-  const due = state.nextChange && Date.parse(state.nextChange.rebuildAt);
-  if (state.nextChange && due !== null && options.nowMs >= due) {
-    changes.push(
-      `date-relative change due since ${state.nextChange.rebuildAt} (${state.nextChange.rebuildReason})`,
-    );
-  }
+  const due = dueDateChange(state.nextChange, options.nowMs);
+  if (due) changes.push(due);
   const named = new Set(configured.map((source) => source.id));
   for (const source of state.sources) {
     if (!named.has(source.id)) changes.push(`source ${source.id}: removed from the sources file`);
@@ -84,7 +92,13 @@ export async function checkSources(options: SourcesCheckOptions): Promise<Source
     failures: checks.flatMap((check) => (check.failure ? [check.failure] : [])),
     requests: sum(checks.map((check) => check.requests)),
     notModified: sum(checks.map((check) => check.notModified)),
+    bytes: sum(checks.map((check) => check.bytes)),
     counts: joinedCounts(configured, checks),
+    seen: hash({
+      sources: configured.map((source, index) => [source.id, checks[index]?.seen ?? null]),
+      removed: state.sources.filter((source) => !named.has(source.id)).map((source) => source.id),
+      due,
+    }),
   };
 }
 
@@ -93,10 +107,16 @@ async function checkSource(
   recorded: SourceState | undefined,
   options: SourcesCheckOptions,
 ): Promise<SourceCheck> {
-  const quiet = { failure: null, requests: 0, notModified: 0, counts: null };
-  if (!recorded) return { ...quiet, changes: [`source ${source.id}: added to the sources file`] };
+  const quiet = { failure: null, requests: 0, notModified: 0, bytes: 0, counts: null };
+  if (!recorded) {
+    return { ...quiet, changes: [`source ${source.id}: added to the sources file`], seen: "added" };
+  }
   if (recorded.kind !== source.kind) {
-    return { ...quiet, changes: [`source ${source.id}: now ${kindName(source)}`] };
+    return {
+      ...quiet,
+      changes: [`source ${source.id}: now ${kindName(source)}`],
+      seen: `now ${source.kind}`,
+    };
   }
   try {
     return source.kind === "ics"
@@ -109,6 +129,7 @@ async function checkSource(
       ...quiet,
       changes: [],
       failure: `source ${source.id} (${source.name}): not checked: ${reason}.`,
+      seen: "not checked",
     };
   }
 }
@@ -133,7 +154,9 @@ async function checkPortalSource(
       failure: null,
       requests: 0,
       notModified: 0,
+      bytes: 0,
       counts: null,
+      seen: { stale: hash(recorded) },
     };
   }
   const lists = await checkPortalLists(source.api, state, options);
@@ -145,7 +168,9 @@ async function checkPortalSource(
     failure: null,
     requests: lists.requests,
     notModified: lists.notModified,
+    bytes: lists.bytes,
     counts: published && { published: namespaced(published), portal: namespaced(lists.counts) },
+    seen: lists.holds,
   };
 }
 
@@ -154,7 +179,7 @@ async function checkFeed(
   recorded: FeedSourceState,
   options: SourcesCheckOptions,
 ): Promise<SourceCheck> {
-  const none = { failure: null, requests: 0, notModified: 0, counts: null };
+  const none = { failure: null, requests: 0, notModified: 0, bytes: 0, counts: null };
   if (recorded.url !== hash(source.url)) {
     throw new PublisherError(
       "the published site was built with another ics address than the sources file has here; check the file, or deploy once by hand after changing it",
@@ -164,6 +189,7 @@ async function checkFeed(
     return {
       ...none,
       changes: [`source ${source.id}: the published site was built from its last good data`],
+      seen: { stale: hash(recorded) },
     };
   }
   const response = await fetchFeed(source, { signal: options.signal, recorded: recorded.feed });
@@ -172,7 +198,9 @@ async function checkFeed(
     ...none,
     requests: 1,
     notModified: response.notModified ? 1 : 0,
+    bytes: response.notModified ? 0 : Buffer.byteLength(response.text),
     changes: unchanged ? [] : [`source ${source.id}: the feed changed`],
+    seen: unchanged ? recorded.feed.digest : response.validators.digest,
   };
 }
 

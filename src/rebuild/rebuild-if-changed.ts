@@ -6,6 +6,7 @@ import { PublisherError } from "../errors.ts";
 import { checkPortal } from "./check-portal.ts";
 import { checkSources, type SourcesCheckResult } from "./check-sources.ts";
 import { judgeListShrink, type ListShrink } from "./list-shrink.ts";
+import { pendingSince, type RequestedBuild, type RequestedBuildMemory } from "./requested-build.ts";
 import { triggerRebuild } from "./trigger-rebuild.ts";
 
 /**
@@ -35,6 +36,11 @@ export interface RebuildIfChangedOptions {
   readonly hookTimeoutMs?: number;
   readonly fetch?: typeof globalThis.fetch;
   readonly log?: (line: string) => void;
+  /**
+   * The build last requested (the scheduled function's store): a check that
+   * sees what it saw then requests no second build while the first runs.
+   */
+  readonly requested?: RequestedBuildMemory;
 }
 
 export interface RebuildIfChangedResult {
@@ -45,6 +51,8 @@ export interface RebuildIfChangedResult {
   readonly lines: readonly string[];
   readonly requests: number;
   readonly notModified: number;
+  /** Bytes read: the bodies of the list pages that changed, and the build state's files. */
+  readonly bytes: number;
   readonly seconds: number;
 }
 
@@ -61,12 +69,13 @@ export async function rebuildIfChanged(
   const { config } = options;
   const several = "sources" in config;
   let check: SourcesCheckResult;
+  const published = new PublishedSite(options.published, {
+    ...(options.deadlineMs ? { timeoutMs: Math.min(options.deadlineMs / 2, 10_000) } : {}),
+    signal,
+  });
   try {
     const common = {
-      published: new PublishedSite(options.published, {
-        ...(options.deadlineMs ? { timeoutMs: Math.min(options.deadlineMs / 2, 10_000) } : {}),
-        signal,
-      }),
+      published,
       nowMs: options.nowMs,
       signal,
     };
@@ -83,7 +92,9 @@ export async function rebuildIfChanged(
     throw error;
   }
   const seconds = (performance.now() - started) / 1000;
-  const counted = `${check.requests} list requests, ${check.notModified} answered 304 Not Modified, ${seconds.toFixed(2)} s`;
+  // What the check read: the lists' bodies, and the build state's files from the published site.
+  const bytes = check.bytes + published.read.bytes;
+  const counted = `${check.requests} list requests, ${check.notModified} answered 304 Not Modified, ${formatKilobytes(bytes)} read, ${seconds.toFixed(2)} s`;
   say(several ? `sources: ${config.sources.length}, ${counted}` : `portal: ${counted}`);
   // A source that could not be checked is said, and the run ends in error; the others' changes still count.
   for (const failure of check.failures) say(failure);
@@ -91,6 +102,7 @@ export async function rebuildIfChanged(
   const base = {
     requests: check.requests,
     notModified: check.notModified,
+    bytes,
     seconds,
   };
   if (!check.changed) {
@@ -119,6 +131,14 @@ export async function rebuildIfChanged(
     say(`changed: ${what}; BUILD_HOOK_URL is not set, so no rebuild was requested`);
     return { ...base, changed: true, ok: checked, requested: false, lines };
   }
+  const pending = await lastRequested(options.requested, say);
+  const since = pendingSince(pending, check.seen, options.nowMs);
+  if (since) {
+    say(
+      `changed: ${what}; a rebuild for it was requested at ${since} and is not published yet, so none was requested again`,
+    );
+    return { ...base, changed: true, ok: checked, requested: false, lines };
+  }
   const hook = await triggerRebuild({
     hookUrl: options.hookUrl,
     fetch: options.fetch,
@@ -129,9 +149,36 @@ export async function rebuildIfChanged(
     log: () => undefined,
   });
   if (hook.ok) {
+    await options.requested
+      ?.remember({ seen: check.seen, at: new Date(options.nowMs).toISOString() })
+      .catch((error: unknown) =>
+        say(`the requested build could not be remembered: ${reason(error)}`),
+      );
     say(`changed: ${what}; rebuild requested${allowed ? " with ALLOW_SHRINK=1" : ""}`);
     return { ...base, changed: true, ok: checked, requested: true, lines };
   }
   say(`changed: ${what}; rebuild NOT requested: ${hook.message}`);
   return { ...base, changed: true, ok: false, requested: false, lines };
+}
+
+/** The memory's last request; a store that cannot be read is said and treated as empty. */
+async function lastRequested(
+  memory: RequestedBuildMemory | undefined,
+  say: (line: string) => void,
+): Promise<RequestedBuild | null> {
+  try {
+    return (await memory?.last()) ?? null;
+  } catch (error) {
+    say(`the last requested build could not be read: ${reason(error)}`);
+    return null;
+  }
+}
+
+function reason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+}
+
+/** "3.2 kB", "1,204.5 kB": one unit, so that lines of checks compare at a glance. */
+function formatKilobytes(bytes: number): string {
+  return `${(bytes / 1000).toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} kB`;
 }

@@ -55,9 +55,9 @@ describe("resolveRebuildInterval", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("should take the repository's netlify.toml schedule: a check every 5 minutes", () => {
-    expect(readRebuildSchedule()).toBe("*/5 * * * *");
-    expect(resolveRebuildInterval({})).toEqual({ minutes: 5, source: "netlify.toml" });
+  it("should take the repository's netlify.toml schedule: a check every minute", () => {
+    expect(readRebuildSchedule()).toBe("* * * * *");
+    expect(resolveRebuildInterval({})).toEqual({ minutes: 1, source: "netlify.toml" });
   });
 
   it("should follow a changed schedule", () => {

@@ -68,7 +68,7 @@ describe("netlify.toml", () => {
 
   it("should schedule the rebuild function that exists in the functions folder", () => {
     const schedule = readRebuildSchedule();
-    expect(schedule).toBe("*/5 * * * *");
+    expect(schedule).toBe("* * * * *");
     const directory = String(table(config.functions).directory);
     expect(existsSync(join(dirname(NETLIFY_TOML_PATH), directory, "scheduled-rebuild.mts"))).toBe(
       true,

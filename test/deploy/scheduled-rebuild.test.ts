@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getStore } from "@netlify/blobs";
+import { BlobsServer } from "@netlify/blobs/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import scheduledRebuild from "../../netlify/functions/scheduled-rebuild.mts";
+import scheduledRebuild, { checkAndRequest } from "../../netlify/functions/scheduled-rebuild.mts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { startPreviewServer } from "../../src/hosts/preview-server.ts";
 import { createDemoDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
@@ -218,6 +220,39 @@ describe("netlify/functions/scheduled-rebuild", () => {
         /^scheduled-rebuild \S+: changed: 1 event updated in 1 calendar; rebuild requested$/,
       ),
     );
+  });
+
+  it("should start one build per change when it runs every minute, remembering it in Netlify Blobs", async () => {
+    const hook = await startHook((_request, response) => response.writeHead(200).end());
+    const running = await publishedSite(hook.url);
+    const blobs = new BlobsServer({ directory: join(dir, "blobs"), port: 0, token: "blobs-token" });
+    const { port } = await blobs.start();
+    const store = getStore({
+      name: "rebuild",
+      edgeURL: `http://127.0.0.1:${port}`,
+      siteID: "site",
+      token: "blobs-token",
+    });
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    try {
+      const event = createDemoDataset(new Date(NOW)).events[0];
+      running.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Changed" });
+
+      const first = await checkAndRequest(process.env, store);
+      const second = await checkAndRequest(process.env, store);
+
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(hook.calls).toHaveLength(1);
+      expect((await second.text()).trim().split("\n").at(-1)).toMatch(
+        /^changed: 1 event updated in 1 calendar; a rebuild for it was requested at \S+ and is not published yet, so none was requested again$/,
+      );
+      expect(await store.get("requested-build", { type: "json" })).toEqual({
+        seen: expect.stringMatching(/^sha256-/),
+        at: new Date(NOW_MS).toISOString(),
+      });
+    } finally {
+      await blobs.stop();
+    }
   });
 
   it("should answer 500 with one clear line, and start nothing, when the portal is down", async () => {

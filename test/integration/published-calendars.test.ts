@@ -231,7 +231,7 @@ describe("published calendars of the demo build", () => {
       expect(text, file).toContain("\r\nMETHOD:PUBLISH\r\n");
       if (isSubscription(file)) {
         expect(properties, file).toEqual(expect.arrayContaining(subscriptionOnly));
-        // netlify.toml checks every 5 minutes; clients are asked for 15 at most (docs/deploy.md).
+        // netlify.toml checks every minute; clients are asked for 15 at most (docs/deploy.md).
         expect(text, file).toContain("\r\nREFRESH-INTERVAL;VALUE=DURATION:PT15M\r\n");
         expect(text, file).toContain("\r\nX-PUBLISHED-TTL:PT15M\r\n");
       } else {

@@ -150,6 +150,20 @@ describe("check-sources", () => {
     expect((await check()).changes).toEqual(["source choir: the feed changed"]);
   });
 
+  it("should see the same sources the same way, and every source's change as another sight", async () => {
+    const unchanged = (await check()).seen;
+    expect((await check()).seen).toBe(unchanged);
+
+    const event = second.events.find((e) => e.calendarId === "culture");
+    portals[1]?.updateEvent("culture", event?.id ?? "", { title: "Moved to the big hall" });
+    const edited = (await check()).seen;
+    expect(edited).not.toBe(unchanged);
+    expect((await check()).seen).toBe(edited);
+
+    host.body = feed("Spring concert (sold out)");
+    expect((await check()).seen).not.toBe(edited);
+  });
+
   it("should check the other sources when one cannot be checked, and request the build for their change", async () => {
     await portals[0]?.close();
     host.body = feed("Spring concert (sold out)");

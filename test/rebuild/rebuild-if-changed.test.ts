@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +13,12 @@ import {
 } from "../../src/portal/index.ts";
 import type { BuildState } from "../../src/rebuild/build-state.ts";
 import { rebuildIfChanged } from "../../src/rebuild/rebuild-if-changed.ts";
+import {
+  type JsonStore,
+  REQUESTED_BUILD_WAIT_MS,
+  type RequestedBuildMemory,
+  storedMemory,
+} from "../../src/rebuild/requested-build.ts";
 import { publishState } from "../helpers/build-state.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
@@ -95,6 +101,31 @@ describe("rebuildIfChanged", () => {
     // The portal saw exactly those requests, none for an event's details.
     expect(portal.counters.total - requestsBefore).toBe(pages);
     expect(portal.counters.byRoute.details ?? 0).toBe(detailsBefore);
+    // What it read: the build state, and not one byte of the portal's lists.
+    expect(result.bytes).toBe(statSync(join(site, "api/build-state.json")).size);
+    expect(result.lines.at(-2)).toMatch(
+      new RegExp(
+        `^portal: ${pages} list requests, ${pages} answered 304 Not Modified, [\\d.,]+ kB read, `,
+      ),
+    );
+  });
+
+  it("should read the changed page and its calendar's versions, and no other body, after an edit", async () => {
+    portal.updateEvent("culture", inCalendar("culture")[17] as string, { title: "Edited" });
+    const state = JSON.parse(
+      readFileSync(join(site, "api/build-state.json"), "utf8"),
+    ) as BuildState;
+    const culture = state.portal?.calendars.find((calendar) => calendar.id === "culture");
+    const published =
+      statSync(join(site, "api/build-state.json")).size +
+      statSync(join(site, culture?.versions ?? "")).size;
+
+    const result = await check();
+
+    // The edited page, and the calendar list, whose calendar's updatedAt moved with the edit.
+    expect(result.requests - result.notModified).toBe(2);
+    expect(result.bytes).toBeGreaterThan(published);
+    expect(result.bytes).toBeLessThan(published + 20_000);
   });
 
   it.each<[string, () => unknown, string]>([
@@ -321,6 +352,105 @@ describe("rebuildIfChanged", () => {
 
     await expect(check()).rejects.toThrow(PublisherError);
     expect(hook.calls).toEqual([]);
+  });
+});
+
+describe("rebuildIfChanged every minute, remembering the build it requested", () => {
+  /** The host's key-value store, in memory. */
+  function memoryStore(): JsonStore & { values: Map<string, unknown> } {
+    const values = new Map<string, unknown>();
+    return {
+      values,
+      get: async (key) => structuredClone(values.get(key) ?? null),
+      setJSON: async (key, data) => {
+        values.set(key, structuredClone(data));
+      },
+    };
+  }
+
+  const everyMinute = (requested: RequestedBuildMemory, nowMs = NOW_MS, published = site) =>
+    rebuildIfChanged({
+      config: readApiConfig(env),
+      published,
+      nowMs,
+      hookUrl: hook.url,
+      requested,
+    });
+
+  it("should request one build per change while the requested build is not published yet", async () => {
+    const memory = storedMemory(memoryStore());
+    portal.updateEvent("culture", inCalendar("culture")[2] as string, { title: "First" });
+
+    expect((await everyMinute(memory)).requested).toBe(true);
+    const meanwhile = await everyMinute(memory, NOW_MS + 60_000);
+
+    expect(hook.calls).toHaveLength(1);
+    expect(meanwhile.changed).toBe(true);
+    expect(meanwhile.lines.at(-1)).toBe(
+      `changed: 1 event updated in 1 calendar; a rebuild for it was requested at ${new Date(NOW_MS).toISOString()} and is not published yet, so none was requested again`,
+    );
+
+    portal.updateEvent("city", inCalendar("city")[3] as string, { title: "Second" });
+    expect((await everyMinute(memory, NOW_MS + 120_000)).requested).toBe(true);
+    expect((await everyMinute(memory, NOW_MS + 180_000)).requested).toBe(false);
+    expect(hook.calls).toHaveLength(2);
+
+    site = await publishState(env, dir);
+    expect((await everyMinute(memory, NOW_MS + 240_000)).changed).toBe(false);
+    expect(hook.calls).toHaveLength(2);
+  });
+
+  it("should not request again what a build under way already reads, when an earlier build is published meanwhile", async () => {
+    const memory = storedMemory(memoryStore());
+    portal.updateEvent("culture", inCalendar("culture")[2] as string, { title: "First" });
+    await everyMinute(memory);
+    // The first build read the portal with the first edit only, and is published later.
+    const firstBuild = await publishState(env, join(dir, "first-build"));
+    portal.updateEvent("city", inCalendar("city")[3] as string, { title: "Second" });
+    await everyMinute(memory, NOW_MS + 60_000);
+    expect(hook.calls).toHaveLength(2);
+
+    const afterFirst = await everyMinute(memory, NOW_MS + 120_000, firstBuild);
+
+    expect(afterFirst.lines.at(-1)).toMatch(
+      /^changed: 1 event updated in 1 calendar; a rebuild for it was requested at \S+ and is not published yet/,
+    );
+    expect(hook.calls).toHaveLength(2);
+  });
+
+  it("should request the same change again once a requested build had time to be published (it failed)", async () => {
+    const state = JSON.parse(
+      readFileSync(join(site, "api/build-state.json"), "utf8"),
+    ) as BuildState;
+    const waited = NOW_MS + REQUESTED_BUILD_WAIT_MS;
+    // No date-relative moment falls in the wait, which would be a change of its own.
+    expect(Date.parse(state.nextChange?.rebuildAt ?? "")).toBeGreaterThan(waited);
+    const memory = storedMemory(memoryStore());
+    portal.updateEvent("sport", inCalendar("sport")[1] as string, { title: "Renamed" });
+
+    await everyMinute(memory);
+    await everyMinute(memory, waited - 1000);
+    expect(hook.calls).toHaveLength(1);
+
+    expect((await everyMinute(memory, waited)).requested).toBe(true);
+    expect(hook.calls).toHaveLength(2);
+  });
+
+  it("should still request the build, and say so, when the store cannot be read or written", async () => {
+    const broken: JsonStore = {
+      get: () => Promise.reject(new Error("store unavailable (HTTP 503)")),
+      setJSON: () => Promise.reject(new Error("store unavailable (HTTP 503)")),
+    };
+    portal.updateEvent("sport", inCalendar("sport")[1] as string, { title: "Renamed" });
+
+    const result = await everyMinute(storedMemory(broken));
+
+    expect(hook.calls).toHaveLength(1);
+    expect(result.lines.slice(-3)).toEqual([
+      "the last requested build could not be read: store unavailable (HTTP 503)",
+      "the requested build could not be remembered: store unavailable (HTTP 503)",
+      "changed: 1 event updated in 1 calendar; rebuild requested",
+    ]);
   });
 });
 
