@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { DateTime } from "luxon";
 import { ListRecorder } from "../src/api/list-recorder.ts";
 import { calendarIdOf, PortalClient } from "../src/api/portal-client.ts";
@@ -19,9 +20,10 @@ import { writeBuildState } from "../src/rebuild/write-build-state.ts";
 
 /**
  * The rebuild check, measured (docs/deploy.md, "What a check costs"):
- *  - requests and seconds of one check at each size, against the reference
- *    portal with `latencyMs` per request: unchanged (every page 304) and after
- *    one edit;
+ *  - requests, bytes read and seconds of one check at each size, against the
+ *    reference portal with `latencyMs` per request: unchanged (every page 304)
+ *    and after one edit; with the portal's default pages (50 events), and at
+ *    the largest size also with pages of 100 (`EVENT_API_PAGE_SIZE`);
  *  - builds requested over a simulated day, checking every `intervalMinutes`:
  *    with no portal change (date-relative builds only) at every size, and,
  *    at the smallest size, with real checks against the portal while `edits`
@@ -35,6 +37,8 @@ import { writeBuildState } from "../src/rebuild/write-build-state.ts";
 
 export interface RebuildCheckBenchOptions {
   readonly sizes?: readonly (readonly [calendars: number, eventsPerCalendar: number])[];
+  /** Page sizes asked for (`limit`) at the largest size, besides the portal's default. */
+  readonly largerPages?: readonly number[];
   readonly latencyMs?: number;
   readonly intervalMinutes?: number;
   readonly edits?: number;
@@ -45,16 +49,21 @@ export interface RebuildCheckBenchOptions {
 export interface CheckCost {
   readonly events: number;
   readonly calendars: number;
-  readonly unchanged: {
-    readonly requests: number;
-    readonly notModified: number;
-    readonly seconds: number;
-  };
-  readonly oneEdit: {
-    readonly requests: number;
-    readonly notModified: number;
-    readonly seconds: number;
-  };
+  /** Events per list page: the portal's default (null) or the size asked for. */
+  readonly pageSize: number | null;
+  /** The published build state's main file, read by every check; gzipped as a host sends it. */
+  readonly stateBytes: number;
+  readonly stateGzipBytes: number;
+  readonly unchanged: CheckFigures;
+  readonly oneEdit: CheckFigures;
+}
+
+export interface CheckFigures {
+  readonly requests: number;
+  readonly notModified: number;
+  /** Bytes read: the build state's files and the bodies of the pages that changed. */
+  readonly bytes: number;
+  readonly seconds: number;
 }
 
 export interface SimulatedDay {
@@ -98,17 +107,36 @@ export async function benchRebuildCheck(
     [50, 2000],
   ];
   const latencyMs = options.latencyMs ?? 20;
-  const intervalMinutes = options.intervalMinutes ?? 5;
+  const intervalMinutes = options.intervalMinutes ?? 1;
+  const largerPages = options.largerPages ?? [100];
   const dateDelayMs = options.dateDelayMs ?? DEFAULT_DATE_DELAY_MS;
   const log = options.log ?? (() => undefined);
   const root = mkdtempSync(join(tmpdir(), "ecp-bench-rebuild-"));
   try {
     const perCheck: CheckCost[] = [];
     const days: SimulatedDay[] = [];
-    for (const [calendars, eventsPerCalendar] of sizes) {
+    for (const size of sizes) {
+      const [calendars, eventsPerCalendar] = size;
       const dir = join(root, `${calendars}x${eventsPerCalendar}`);
       log(`${calendars}x${eventsPerCalendar}: publishing the state...`);
-      perCheck.push(await measureCheck(dir, calendars, eventsPerCalendar, latencyMs, dateDelayMs));
+      perCheck.push(
+        await measureCheck(dir, calendars, eventsPerCalendar, latencyMs, dateDelayMs, null),
+      );
+      if (size === sizes.at(-1)) {
+        for (const pageSize of largerPages) {
+          log(`${calendars}x${eventsPerCalendar}: pages of ${pageSize}...`);
+          perCheck.push(
+            await measureCheck(
+              `${dir}-${pageSize}`,
+              calendars,
+              eventsPerCalendar,
+              latencyMs,
+              dateDelayMs,
+              pageSize,
+            ),
+          );
+        }
+      }
       log(`${calendars}x${eventsPerCalendar}: simulating a day...`);
       days.push(simulateDateBuilds(calendars, eventsPerCalendar, intervalMinutes, dateDelayMs));
     }
@@ -151,11 +179,14 @@ async function syntheticPortal(
   });
 }
 
-function configFor(portal: RunningPortal, dir: string): ApiConfig {
+function configFor(portal: RunningPortal, dir: string, pageSize: number | null = null): ApiConfig {
   return readApiConfig({
     EVENT_API_URL: portal.url,
     EVENT_API_TOKEN: portal.token,
     EVENT_API_CACHE_DIR: join(dir, ".cache"),
+    ...(pageSize
+      ? { EVENT_API_PAGE_SIZE_PARAM: "limit", EVENT_API_PAGE_SIZE: String(pageSize) }
+      : {}),
   });
 }
 
@@ -216,15 +247,16 @@ async function measureCheck(
   eventsPerCalendar: number,
   latencyMs: number,
   dateDelayMs: number,
+  pageSize: number | null,
 ): Promise<CheckCost> {
   const fast = await syntheticPortal(calendars, eventsPerCalendar, 0);
   const port = Number(new URL(fast.url).port);
-  const site = await publish(configFor(fast, dir), dir, START, dateDelayMs);
+  const site = await publish(configFor(fast, dir, pageSize), dir, START, dateDelayMs);
   await fast.close();
   // The same dataset at the same address, now with latency.
   const slow = await syntheticPortal(calendars, eventsPerCalendar, latencyMs, port);
   try {
-    const config = configFor(slow, dir);
+    const config = configFor(slow, dir, pageSize);
     const check = () =>
       rebuildIfChanged({
         config,
@@ -237,14 +269,18 @@ async function measureCheck(
     const event = dataset.events[Math.floor(dataset.events.length / 2)];
     slow.updateEvent(event?.calendarId ?? "", event?.id ?? "", { title: "Edited" });
     const edited = await check();
-    const figures = (r: typeof unchanged) => ({
+    const figures = (r: typeof unchanged): CheckFigures => ({
       requests: r.requests,
       notModified: r.notModified,
+      bytes: r.bytes,
       seconds: Number(r.seconds.toFixed(2)),
     });
     return {
       events: slow.eventCount,
       calendars,
+      pageSize,
+      stateBytes: statSync(join(site, "api", "build-state.json")).size,
+      stateGzipBytes: gzipSync(readFileSync(join(site, "api", "build-state.json"))).length,
       unchanged: figures(unchanged),
       oneEdit: figures(edited),
     };
@@ -384,7 +420,7 @@ async function simulateDayWithEdits(
 const REBUILD_CHECK_BENCH = defineCommand({
   run: "node --import tsx bench/rebuild-check.ts",
   summary:
-    'The rebuild check, measured (docs/deploy.md, "What a check costs"): one check\'s requests and seconds at each size, and the builds requested over a simulated day; prints the figures as JSON.',
+    'The rebuild check, measured (docs/deploy.md, "What a check costs"): one check\'s requests, bytes and seconds at each size, and the builds requested over a simulated day; prints the figures as JSON.',
   options: {},
   settings: [],
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Agent, type Dispatcher } from "undici";
 import type { AuthMode } from "../config/api.ts";
 import { ApiError, AuthError } from "../errors.ts";
@@ -25,6 +26,12 @@ export interface HttpClientOptions {
   readonly retryMaxWaitMs: number;
   /** Larger bodies are stopped (EVENT_API_MAX_RESPONSE_SIZE); default 64 MiB. */
   readonly maxResponseBytes?: number;
+  /**
+   * Ask for gzip or Brotli (a published site: the check reads its build state
+   * every minute, and hosts compress JSON several times over). The limit above
+   * holds for the body once decompressed.
+   */
+  readonly compressed?: boolean;
   readonly signal?: AbortSignal;
   /** Injected for tests of the backoff; defaults to Math.random. */
   readonly random?: () => number;
@@ -113,6 +120,24 @@ export class HttpClient {
     return this.redact(withoutToken(url, this.#options.auth).href);
   }
 
+  /**
+   * An endless or runaway body is not a network problem: say what was stopped,
+   * at which limit, and (for the portal) which setting moves it. Not retried
+   * (the next attempt would read as much again); EVENT_API_ALLOW_STALE may
+   * still cover it.
+   */
+  #tooLarge(shown: string, limit: number, announced: number | null): ApiError {
+    const size = formatBytes(limit);
+    const what =
+      announced === null
+        ? `went on past ${size} and was stopped (an endless or runaway response)`
+        : `announced ${formatBytes(announced)}, more than the ${size} allowed, and was not read`;
+    const limitHint = this.#hints
+      ? ` The limit is EVENT_API_MAX_RESPONSE_SIZE=${size}: raise it if the portal really sends this much, or page its lists (EVENT_API_PAGING).`
+      : "";
+    return new ApiUnavailableError(`${this.#The}'s answer for ${shown} ${what}.${limitHint}`);
+  }
+
   /** "; check EVENT_API_URL" and the like, for the portal only. */
   #hint(text: string): string {
     return this.#hints ? `; ${text}` : "";
@@ -157,6 +182,7 @@ export class HttpClient {
     const headers: Record<string, string> = {
       accept: this.#options.server?.text ? "*/*" : "application/json",
       "user-agent": "event-calendar-publisher",
+      ...(this.#options.compressed ? { "accept-encoding": "br, gzip" } : {}),
     };
     if (this.#options.token !== null) {
       authorize(url, headers, this.#options.auth, this.#options.token);
@@ -197,13 +223,14 @@ export class HttpClient {
     const announced = Number(header("content-length") ?? Number.NaN);
     if (announced > limit) {
       response.body.destroy();
-      return failed(tooLarge(shown, limit, announced));
+      return failed(this.#tooLarge(shown, limit, announced));
     }
     let text: string;
     try {
-      text = await readText(response.body, limit, this.stats);
+      const encoding = this.#options.compressed ? header("content-encoding") : null;
+      text = await readText(response.body, limit, this.stats, encoding);
     } catch (error) {
-      if (errorCode(error) === "EFBIG") return failed(tooLarge(shown, limit, null));
+      if (errorCode(error) === "EFBIG") return failed(this.#tooLarge(shown, limit, null));
       return this.#networkFailure(error, url, shown, timeout, true);
     }
     if (status >= 200 && status < 300 && this.#options.server?.text) {
@@ -398,10 +425,12 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The body as text, at most `limit` bytes once decoded; `stats.bytes` counts what came over the wire. */
 async function readText(
   body: Dispatcher.ResponseData["body"],
   limit: number,
   stats: HttpStats,
+  encoding: string | null = null,
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -410,27 +439,28 @@ async function readText(
     stats.bytes += (chunk as Buffer).length;
     if (size > limit) {
       body.destroy();
-      throw Object.assign(new Error(`response larger than ${limit} bytes`), { code: "EFBIG" });
+      throw tooLargeError(limit);
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const wire = Buffer.concat(chunks);
+  const decode = encoding ? DECODERS[encoding.trim().toLowerCase()] : undefined;
+  if (!decode) return wire.toString("utf8");
+  try {
+    // maxOutputLength stops a small body that inflates without bound.
+    return decode(wire, { maxOutputLength: limit }).toString("utf8");
+  } catch (error) {
+    if (error instanceof RangeError) throw tooLargeError(limit);
+    throw error;
+  }
 }
 
-/**
- * An endless or runaway body is not a network problem: say what was stopped,
- * at which limit, and which setting moves it. Not retried (the next attempt
- * would read as much again); EVENT_API_ALLOW_STALE may still cover it.
- */
-function tooLarge(shown: string, limit: number, announced: number | null): ApiError {
-  const size = formatBytes(limit);
-  const what =
-    announced === null
-      ? `went on past ${size} and was stopped (an endless or runaway response)`
-      : `announced ${formatBytes(announced)}, more than the ${size} allowed, and was not read`;
-  return new ApiUnavailableError(
-    `The portal's answer for ${shown} ${what}. The limit is EVENT_API_MAX_RESPONSE_SIZE=${size}: raise it if the portal really sends this much, or page its lists (EVENT_API_PAGING).`,
-  );
+const DECODERS: Readonly<
+  Record<string, (data: Buffer, options: { maxOutputLength: number }) => Buffer>
+> = { gzip: gunzipSync, br: brotliDecompressSync };
+
+function tooLargeError(limit: number): Error {
+  return Object.assign(new Error(`response larger than ${limit} bytes`), { code: "EFBIG" });
 }
 
 /** "64MB", "1.5MB", "512KB": binary units, as EVENT_API_MAX_RESPONSE_SIZE reads them. */

@@ -104,6 +104,7 @@ export class PublishedSite {
       retries: this.#options.retries ?? 2,
       retryMaxWaitMs: 5_000,
       maxResponseBytes,
+      compressed: true,
       signal: this.#options.signal,
     });
     try {
