@@ -1,12 +1,15 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { defineCommand, readCommandLine, stopWithUsageError } from "../src/cli/command-line.ts";
+import { readApiConfig } from "../src/config/api.ts";
 import { SHARE_CARDS_MODES } from "../src/config/cards.ts";
+import { paths } from "../src/model/url-scheme.ts";
 import { startPortal } from "../src/portal/index.ts";
 import { MAX_PAGE_SIZE } from "../src/portal/paging.ts";
 import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
+import { rebuildIfChanged } from "../src/rebuild/rebuild-if-changed.ts";
 import { type BuildRun, runBuild } from "./build.ts";
 import { fetchFloor, measureRenderFloor, type RenderFloor } from "./floors.ts";
 import { benchPortal } from "./portal.ts";
@@ -338,13 +341,20 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
     });
 
     // One more edit, after the changed build: what a build for one edited event costs
-    // (the search index's part of that event's month alone is indexed again).
+    // (the search index's part of that event's month alone is indexed again), and
+    // from that edit to its page published: the change check, then that build.
     const one = dataset.events[dataset.events.length >> 1];
     const nextDay: Record<string, string> = { ...env };
+    const checks: CheckFigures[] = [];
     const editedRun = await build("edited", async () => {
       round++;
       if (one) portal.updateEvent(one.calendarId, one.id, { title: `${one.title} [${round}]` });
+      checks.push(await timeCheck(env, work));
     });
+    const editToLive = {
+      check: checks.reduce((best, check) => (check.seconds < best.seconds ? check : best)),
+      published: one ? await publishedTitle(work, one, `[${round}]`) : false,
+    };
 
     // The day rolling over: the same portal a day later (the lists, months and "when" pages
     // move on; events that ended are past). Last, since a later build cannot go back a day:
@@ -403,6 +413,7 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       },
       edited: figures(editedRun, renderFloor, fetch.seconds),
       nextDay: figures(nextDayRun, renderFloor, fetch.seconds),
+      editToLive,
       shards: shardRuns,
     };
     print(label, result, renderFloor, fetch);
@@ -472,6 +483,7 @@ function print(
     changed: Figures & { changedEvents: number };
     edited: Figures;
     nextDay: Figures;
+    editToLive: { check: CheckFigures; published: boolean };
   },
   floor: RenderFloor,
   fetch: { requests: number; seconds: number },
@@ -599,6 +611,68 @@ function print(
       `<= ${x(target)}`,
     ]),
   );
+  printEditToLive(result.editToLive, edited.totalSeconds);
+}
+
+/**
+ * From an edit in the portal to its page published, as far as it happens
+ * here: the check that finds it (npm run rebuild-if-changed against the
+ * output folder, the portal's latency per request) and the build it starts.
+ * What a host adds (its wait for the next check, its queue, install and
+ * upload) is docs/performance.md's, "Edit to live".
+ */
+function printEditToLive(
+  { check, published }: { check: CheckFigures; published: boolean },
+  buildSeconds: number,
+) {
+  const here = check.seconds + buildSeconds;
+  console.log(
+    `\n  Edit to live: the check found the edit in ${check.seconds.toFixed(2)} s (${fmt(check.requests)} requests, ${fmt(check.notModified)} answered 304, ${fmt(Math.round(check.bytes / 1000))} kB read), the build published it in ${buildSeconds.toFixed(2)} s${published ? "" : " (NOT FOUND on its page)"}`,
+  );
+  table(
+    ["next check", "wait, mean s", "wait, most s", "edit to live, mean s", "most s"],
+    ([1, 5] as const).map((minutes) => [
+      `every ${minutes === 1 ? "minute" : `${minutes} minutes`}`,
+      (minutes * 30).toFixed(0),
+      (minutes * 60).toFixed(0),
+      (minutes * 30 + here).toFixed(1),
+      (minutes * 60 + here).toFixed(1),
+    ]),
+  );
+}
+
+interface CheckFigures {
+  readonly seconds: number;
+  readonly requests: number;
+  readonly notModified: number;
+  readonly bytes: number;
+}
+
+/** The change check against the published output, as cron runs it, with a cache folder of its own. */
+async function timeCheck(
+  env: Readonly<Record<string, string>>,
+  work: string,
+): Promise<CheckFigures> {
+  const result = await rebuildIfChanged({
+    config: readApiConfig({ ...env, EVENT_API_CACHE_DIR: path.join(work, "check-cache") }),
+    published: path.join(work, "site"),
+    nowMs: Date.parse(env.SITE_NOW ?? NOW),
+    hookUrl: undefined,
+  });
+  if (!result.changed)
+    throw new Error(`The change check did not see the edit: ${result.lines.at(-1)}`);
+  const { seconds, requests, notModified, bytes } = result;
+  return { seconds, requests, notModified, bytes };
+}
+
+/** Whether the edited event's page shows its new title's mark (the rest may be escaped). */
+async function publishedTitle(
+  work: string,
+  event: { readonly calendarId: string; readonly id: string },
+  mark: string,
+): Promise<boolean> {
+  const page = path.join(work, "site", paths.event(event.calendarId, event.id), "index.html");
+  return (await readFile(page, "utf8").catch(() => "")).includes(mark);
 }
 
 function printShards(runs: readonly ShardsFigures[], coldSeconds: number, warmSeconds: number) {
