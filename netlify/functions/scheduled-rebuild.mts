@@ -9,7 +9,7 @@ import { type JsonStore, storedMemory } from "../../src/rebuild/requested-build.
 import { triggerRebuild } from "../../src/rebuild/trigger-rebuild.ts";
 
 /**
- * Netlify scheduled function: every few minutes (the schedule in netlify.toml,
+ * Netlify scheduled function: every minute (the schedule in netlify.toml,
  * [functions."scheduled-rebuild"], the one place the build also reads it
  * from) it asks the portal whether anything changed since the published build
  * and starts a build through BUILD_HOOK_URL only if so (docs/deploy.md).

@@ -39,18 +39,34 @@ export interface JsonStore {
 
 const KEY = "requested-build";
 
+/** Each read or write of the store gets this long: the function has 30 seconds in all. */
+const STORE_TIMEOUT_MS = 3_000;
+
 export function storedMemory(store: JsonStore): RequestedBuildMemory {
   return {
     async last() {
-      const value = (await store.get(KEY, { type: "json" })) as Partial<RequestedBuild> | null;
+      const value = (await within(
+        store.get(KEY, { type: "json" }),
+      )) as Partial<RequestedBuild> | null;
       return typeof value?.seen === "string" && typeof value.at === "string"
         ? { seen: value.seen, at: value.at }
         : null;
     },
     async remember(build) {
-      await store.setJSON(KEY, build);
+      await within(store.setJSON(KEY, build));
     },
   };
+}
+
+function within<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${STORE_TIMEOUT_MS / 1000} s`)),
+      STORE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** The moment a build for exactly `seen` was requested and may still be under way; null if none. */

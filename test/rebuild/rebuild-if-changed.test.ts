@@ -438,7 +438,8 @@ describe("rebuildIfChanged every minute, remembering the build it requested", ()
 
   it("should still request the build, and say so, when the store cannot be read or written", async () => {
     const broken: JsonStore = {
-      get: () => Promise.reject(new Error("store unavailable (HTTP 503)")),
+      // A store that never answers a read, and refuses a write.
+      get: () => new Promise(() => undefined),
       setJSON: () => Promise.reject(new Error("store unavailable (HTTP 503)")),
     };
     portal.updateEvent("sport", inCalendar("sport")[1] as string, { title: "Renamed" });
@@ -447,7 +448,7 @@ describe("rebuildIfChanged every minute, remembering the build it requested", ()
 
     expect(hook.calls).toHaveLength(1);
     expect(result.lines.slice(-3)).toEqual([
-      "the last requested build could not be read: store unavailable (HTTP 503)",
+      "the last requested build could not be read: no answer within 3 s",
       "the requested build could not be remembered: store unavailable (HTTP 503)",
       "changed: 1 event updated in 1 calendar; rebuild requested",
     ]);
