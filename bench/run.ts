@@ -19,15 +19,15 @@ import { benchSources } from "./sources.ts";
 
 /**
  * `npm run bench`: cold, warm, changed (5% of events), edited (one event) and next-day
- * builds of a synthetic portal,
- * against floors measured in the same run (docs/performance.md). Prints
+ * builds of a synthetic portal, against floors measured in the same run, and
+ * the edit to live (docs/performance.md). Prints
  * figures and ratios; never fails on a threshold. The builds get settings of
  * their own, never the shell's (bench/build.ts).
  */
 const BENCH = defineCommand({
   run: "npm run bench",
   summary:
-    "Cold, warm, changed (5% of events), edited (one event) and next-day builds of a synthetic portal against floors measured in the same run, each rebuild against the cold one, and the search index (docs/performance.md). Prints figures and ratios; never fails on a threshold.",
+    "Cold, warm, changed (5% of events), edited (one event) and next-day builds of a synthetic portal against floors measured in the same run, each rebuild against the cold one, the edit to live (the change check that finds one edit and the build that publishes it), and the search index (docs/performance.md). Prints figures and ratios; never fails on a threshold.",
   options: {
     size: {
       type: "string",
