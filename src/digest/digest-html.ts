@@ -1,4 +1,5 @@
-import juice from "juice";
+import { createRequire } from "node:module";
+import type Juice from "juice";
 import { escapeHtml } from "../model/sanitize.ts";
 import { withinBudget } from "./digest-budget.ts";
 import { type Digest, type DigestLine, type DigestList, moreText } from "./digest-content.ts";
@@ -116,7 +117,18 @@ ${UNSUBSCRIBE_MARK}
 </html>
 `;
   // The media queries stay in the one <style> (juice keeps them); everything else goes inline.
-  return juice(html, { preserveMediaQueries: true, removeStyleTags: true });
+  return inliner()(html, { preserveMediaQueries: true, removeStyleTags: true });
+}
+
+/**
+ * juice, loaded when a digest is first written: loading it takes about a
+ * tenth of a second, which a build whose digests are kept as published
+ * (their inputs unchanged) does not need to spend.
+ */
+let juice: typeof Juice | undefined;
+function inliner(): typeof Juice {
+  juice ??= createRequire(import.meta.url)("juice") as typeof Juice;
+  return juice;
 }
 
 function sectionHtml(list: DigestList, digest: Digest): string {
