@@ -59,10 +59,11 @@ describe("netlify.toml", () => {
     expect(Number(table(build.environment).NODE_VERSION)).toBeGreaterThanOrEqual(20);
   });
 
-  it("should persist the fetch cache between builds", () => {
+  it("should persist the fetch cache and the published output between builds", () => {
+    // Without the output, a build has nothing to keep as published and renders every file.
     expect(config.plugins).toContainEqual({
       package: "netlify-plugin-cache",
-      inputs: { paths: [".cache"] },
+      inputs: { paths: [".cache", String(table(config.build).publish)] },
     });
   });
 

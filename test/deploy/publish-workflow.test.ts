@@ -30,13 +30,22 @@ describe("the publish workflow", () => {
     expect(env.SITE_URL).toContain("steps.pages.outputs.base_url");
   });
 
-  it("should keep the build's cache folder, with the published state, between runs", () => {
+  it("should keep the build's cache folder, with the published state, and its output between runs", () => {
     const cacheDir = stepEnv("Build").EVENT_API_CACHE_DIR;
     expect(cacheDir).toBeTruthy();
-    const cacheStep = workflow
+    const cacheStep =
+      workflow.split(/\n(?=\s+- )/).find((block) => block.includes("actions/cache@")) ?? "";
+    // The lines of `path: |`, up to the step's next key.
+    const block = (cacheStep.split(/\n\s+path: \|\n/)[1] ?? "").split("\n");
+    const end = block.findIndex((line) => line.includes(":"));
+    const paths = block.slice(0, end < 0 ? undefined : end).map((line) => line.trim());
+    // The output is the folder the Pages upload reads: without it every file is rendered again.
+    const upload = workflow
       .split(/\n(?=\s+- )/)
-      .find((block) => block.includes("actions/cache@"));
-    expect(cacheStep).toMatch(new RegExp(`\\n\\s+path: ${cacheDir?.replace(".", "\\.")}\\n`));
+      .find((block) => block.includes("upload-pages-artifact"));
+    const output = /\n\s+path: (\S+)/.exec(upload ?? "")?.[1]?.replace(/^\.\//, "");
+    expect(output).toBeTruthy();
+    expect(paths).toEqual([cacheDir, output]);
   });
 });
 
