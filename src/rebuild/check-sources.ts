@@ -11,12 +11,12 @@ import {
 } from "./build-state.ts";
 import {
   type CheckOptions,
+  type CheckResult,
   checkPortalLists,
   dueDateChange,
   orList,
   recordedCounts,
 } from "./check-portal.ts";
-import type { ListCounts } from "./list-shrink.ts";
 import { readBuildState } from "./read-build-state.ts";
 
 /**
@@ -35,19 +35,13 @@ export interface SourcesCheckOptions extends Omit<CheckOptions, "config"> {
   readonly sources: SourcesConfig;
 }
 
-export interface SourcesCheckResult {
-  readonly changed: boolean;
-  /** What changed, each phrase naming its source; empty when unchanged. */
-  readonly changes: readonly string[];
+/**
+ * As a portal's check says it (check-portal.ts): each change names its
+ * source, and the counts are per calendar and per source.
+ */
+export interface SourcesCheckResult extends CheckResult {
   /** One line per source that could not be checked, naming it. */
   readonly failures: readonly string[];
-  readonly requests: number;
-  readonly notModified: number;
-  readonly bytes: number;
-  /** Events per calendar and per source, recorded and now, for the shrink guard; null when not known. */
-  readonly counts: { readonly published: ListCounts; readonly portal: ListCounts } | null;
-  /** A digest of what the check saw, as for one portal (check-portal.ts). */
-  readonly seen: string;
 }
 
 /** What checking one source gave. */
