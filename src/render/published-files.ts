@@ -69,12 +69,10 @@ export function keepPublished(
 ): boolean {
   if (!published || published.hashes.get(path) !== known.hash) return false;
   const signature = published.signatures?.get(path);
-  const source = join(published.folder, path);
-  if (checkFile(source, known, signature) !== "same") return false;
+  const { check, signed } = checkSigned(join(published.folder, path), known, signature);
+  if (check !== "same") return false;
   // Hashed again (its stat moved: a backup, a touch): its new signature is taken once published.
-  if (signature === undefined || fileSignature(statSync(source)) !== signature) {
-    published.restat?.add(path);
-  }
+  if (!signed) published.restat?.add(path);
   return true;
 }
 
@@ -105,20 +103,38 @@ export function checkFile(
   expected: Pick<KnownFile, "hash" | "bytes">,
   signature: number | undefined,
 ): FileCheck {
+  return checkSigned(path, expected, signature).check;
+}
+
+/**
+ * checkFile, and whether the file's signature is the one recorded (`signed`:
+ * it was not read), from its one `stat` (counted: a kept file costs one).
+ */
+function checkSigned(
+  path: string,
+  expected: Pick<KnownFile, "hash" | "bytes">,
+  signature: number | undefined,
+): { readonly check: FileCheck; readonly signed: boolean } {
   let stats: Stats;
+  count("files.statted");
   try {
     stats = statSync(path);
   } catch {
-    return "missing";
+    return { check: "missing", signed: false };
   }
-  if (!stats.isFile()) return "missing";
-  if (stats.size !== expected.bytes) return "resized";
-  if (signature !== undefined && fileSignature(stats) === signature) return "same";
+  if (!stats.isFile()) return { check: "missing", signed: false };
+  if (stats.size !== expected.bytes) return { check: "resized", signed: false };
+  if (signature !== undefined && fileSignature(stats) === signature) {
+    return { check: "same", signed: true };
+  }
   count("files.rehashed");
   try {
-    return contentHash(readFileSync(path)) === expected.hash ? "same" : "changed";
+    return {
+      check: contentHash(readFileSync(path)) === expected.hash ? "same" : "changed",
+      signed: false,
+    };
   } catch {
-    return "missing";
+    return { check: "missing", signed: false };
   }
 }
 

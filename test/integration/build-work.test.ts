@@ -193,6 +193,10 @@ describe("build work", () => {
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(count(warm, "cards.rendered")).toBe(0);
     expect(built.warm.index).toEqual(built.cold.index);
+    // Each file kept as published is checked by one stat (its signature), and none is read again.
+    expect(count(warm, "files.kept")).toBeGreaterThan(0.9 * warm.files);
+    expect(count(warm, "files.statted")).toBe(count(warm, "files.kept"));
+    expect(count(warm, "files.rehashed")).toBe(0);
     // An event's download, card and oEmbed answer are kept by their inputs, not rendered again.
     for (const group of PER_EVENT_GROUPS) {
       expect(count(warm, `rendered.${group}`), group).toBe(0);
