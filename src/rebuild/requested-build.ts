@@ -42,7 +42,9 @@ const KEY = "requested-build";
 /** Each read or write of the store gets this long: the function has 30 seconds in all. */
 const STORE_TIMEOUT_MS = 3_000;
 
-export function storedMemory(store: JsonStore): RequestedBuildMemory {
+/** The memory in the host's store, each read or write given `timeoutMs`. */
+export function storedMemory(store: JsonStore, timeoutMs = STORE_TIMEOUT_MS): RequestedBuildMemory {
+  const within = <T>(work: Promise<T>) => withinTime(work, timeoutMs);
   return {
     async last() {
       const value = (await within(
@@ -58,12 +60,12 @@ export function storedMemory(store: JsonStore): RequestedBuildMemory {
   };
 }
 
-function within<T>(work: Promise<T>): Promise<T> {
+function withinTime<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`no answer within ${STORE_TIMEOUT_MS / 1000} s`)),
-      STORE_TIMEOUT_MS,
+      () => reject(new Error(`no answer within ${timeoutMs / 1000} s`)),
+      timeoutMs,
     );
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));

@@ -444,11 +444,11 @@ describe("rebuildIfChanged every minute, remembering the build it requested", ()
     };
     portal.updateEvent("sport", inCalendar("sport")[1] as string, { title: "Renamed" });
 
-    const result = await everyMinute(storedMemory(broken));
+    const result = await everyMinute(storedMemory(broken, 200));
 
     expect(hook.calls).toHaveLength(1);
     expect(result.lines.slice(-3)).toEqual([
-      "the last requested build could not be read: no answer within 3 s",
+      "the last requested build could not be read: no answer within 0.2 s",
       "the requested build could not be remembered: store unavailable (HTTP 503)",
       "changed: 1 event updated in 1 calendar; rebuild requested",
     ]);
