@@ -63,9 +63,16 @@ export interface FileChanges {
   readonly unchanged: number;
 }
 
-/** Version 2 adds each file's signature to its hash; a list of version 1 is read without them. */
-const LIST_VERSION = 2;
-const READABLE_VERSIONS = new Set([1, LIST_VERSION]);
+/**
+ * Version 2 added each file's signature to its hash (a list of version 1 is
+ * read without them). Version 3 writes the files and the inputs as flat
+ * arrays, path after path, instead of objects keyed by path: at 100,000
+ * events the list has 530,000 files, and an object of that many keys took
+ * 1.8 s to parse and walk where the array takes a third of it
+ * (docs/performance.md, "What changed", item 25). Both are still read.
+ */
+const LIST_VERSION = 3;
+const READABLE_VERSIONS = new Set([1, 2, LIST_VERSION]);
 
 export interface HashOutputOptions {
   /**
@@ -172,8 +179,12 @@ export function readFileList(path: string): FileList | null {
     }
     const hashes = new Map<string, string>();
     const signatures = new Map<string, number>();
-    for (const [filePath, value] of Object.entries(json.files as Record<string, unknown>)) {
-      if (typeof value !== "string") return null;
+    // Version 3: [path, value, path, value, …]; before: {path: value}.
+    const entries = Array.isArray(json.files) ? json.files : Object.entries(json.files).flat();
+    for (let index = 0; index < entries.length; index += 2) {
+      const filePath = entries[index];
+      const value = entries[index + 1];
+      if (typeof filePath !== "string" || typeof value !== "string") return null;
       // "<hash>" or "<hash> <signature in base 36>"
       const space = value.indexOf(" ");
       hashes.set(filePath, space === -1 ? value : value.slice(0, space));
@@ -207,10 +218,15 @@ export function fileSignatures(root: string, paths: Iterable<string>): FileSigna
 function readInputs(value: unknown): RenderedInputs {
   const inputs = new Map<string, RenderedFrom>();
   if (typeof value !== "object" || value === null) return inputs;
-  for (const [path, entry] of Object.entries(value)) {
-    if (!Array.isArray(entry)) continue;
-    const [digest, bytes] = entry as unknown[];
-    if (typeof digest === "string" && typeof bytes === "number") {
+  // Version 3: [path, digest, bytes, …]; before: {path: [digest, bytes]}.
+  const entries: unknown[] = Array.isArray(value)
+    ? value
+    : Object.entries(value).flatMap(([path, entry]) =>
+        Array.isArray(entry) ? [path, entry[0], entry[1]] : [],
+      );
+  for (let index = 0; index + 2 < entries.length; index += 3) {
+    const [path, digest, bytes] = [entries[index], entries[index + 1], entries[index + 2]];
+    if (typeof path === "string" && typeof digest === "string" && typeof bytes === "number") {
       inputs.set(path, { inputs: digest, bytes });
     }
   }
@@ -233,29 +249,29 @@ export function writeFileList(
   const temporary = `${path}.${process.pid}.tmp`;
   const file = openSync(temporary, "w");
   try {
-    let chunk = `{"version":${LIST_VERSION},"files":{`;
+    let chunk = `{"version":${LIST_VERSION},"files":[`;
     let first = true;
     for (const [filePath, hash] of hashes) {
       const signature = signatures.get(filePath);
       const value = signature === undefined ? hash : `${hash} ${signature.toString(36)}`;
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify(value)}`;
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(value)}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);
         chunk = "";
       }
     }
-    chunk += `},"inputs":{`;
+    chunk += `],"inputs":[`;
     first = true;
     for (const [filePath, from] of inputs) {
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)}:${JSON.stringify([from.inputs, from.bytes])}`;
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(from.inputs)},${from.bytes}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);
         chunk = "";
       }
     }
-    writeSync(file, `${chunk}}}\n`);
+    writeSync(file, `${chunk}]}\n`);
   } finally {
     closeSync(file);
   }

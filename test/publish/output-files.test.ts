@@ -156,6 +156,22 @@ describe("the kept list", () => {
     expect(signatures.size).toBe(2);
     writeFileList(path, hashes, inputs, signatures);
     expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    // A list of version 2, whose files and inputs were objects keyed by path: read whole.
+    await writeTree(join(root, "state"), {
+      "published-files.json": JSON.stringify({
+        version: 2,
+        files: Object.fromEntries(
+          [...hashes].map(([file, hash]) => [
+            file,
+            `${hash} ${signatures.get(file)?.toString(36)}`,
+          ]),
+        ),
+        inputs: Object.fromEntries(
+          [...inputs].map(([file, from]) => [file, [from.inputs, from.bytes]]),
+        ),
+      }),
+    });
+    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
     // A list of the version before signatures: read, without them.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({ version: 1, files: Object.fromEntries(hashes) }),
