@@ -67,9 +67,9 @@ export interface FileChanges {
  * Version 2 added each file's signature to its hash (a list of version 1 is
  * read without them). Version 3 writes the files and the inputs as flat
  * arrays, path after path, instead of objects keyed by path: at 100,000
- * events the list has 530,000 files, and an object of that many keys took
- * 1.8 s to parse and walk where the array takes a third of it
- * (docs/performance.md, "What changed", item 25). Both are still read.
+ * events the list has 530,000 files, and objects of that many keys took 2.1
+ * to 2.6 s to read where the arrays take about half of it
+ * (docs/performance.md, "What changed", item 25). All three are read.
  */
 const LIST_VERSION = 3;
 const READABLE_VERSIONS = new Set([1, 2, LIST_VERSION]);

@@ -45,8 +45,16 @@ export function singleFile(
   phase: string,
   path: string,
   render: () => string | Uint8Array,
+  inputs?: () => string,
 ): FileGroup {
-  return fileGroup({ phase, name: path, items: [path], path: () => path, render });
+  return fileGroup({
+    phase,
+    name: path,
+    items: [path],
+    path: () => path,
+    render,
+    ...(inputs ? { inputs } : {}),
+  });
 }
 
 /** Files written per group name (rendered or kept), for the build's report and host limits. */

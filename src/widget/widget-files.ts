@@ -52,17 +52,15 @@ export function widgetFileGroups(
   // published while those are the same, and bundled only when one is written.
   let assets: ReturnType<typeof widgetAssets> | undefined;
   const asset = (path: string, pick: (made: ReturnType<typeof widgetAssets>) => string) =>
-    fileGroup({
-      phase: "widget",
-      name: path,
-      items: [path],
-      path: () => path,
-      render: () => {
+    singleFile(
+      "widget",
+      path,
+      () => {
         assets ??= widgetAssets(languages);
         return pick(assets);
       },
-      inputs: () => JSON.stringify(languages),
-    });
+      () => JSON.stringify(languages),
+    );
   return [
     asset(paths.embedScript(), (made) => made.embedJs),
     asset(paths.widgetAsset("widget.js"), (made) => made.widgetJs),
