@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
-import { BUILD_SETTINGS, readBuildConfig } from "../config/build-config.ts";
+import { BUILD_SETTINGS, type BuildConfig, readBuildConfig } from "../config/build-config.ts";
 import { UsageError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
@@ -12,12 +12,14 @@ import { fileSignatures, hashOutput } from "../publish/output-files.ts";
 import { discardStaging, publishAtomically } from "../publish/publish.ts";
 import { publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
+import { parseManifestCounts } from "../publish/shrink-guard.ts";
+import { keepUnchanged } from "../publish/unchanged-build.ts";
 import { buildShape } from "../shards/build-shape.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
 import { defineCommand } from "./command-line.ts";
 import { connectPortal } from "./connect-portal.ts";
-import { renderSite } from "./render-site.ts";
+import { type KeptSite, renderSite } from "./render-site.ts";
 import { runCli } from "./run.ts";
 
 /**
@@ -93,6 +95,10 @@ runCli(BUILD, async ({ values }) => {
   try {
     // The site's data stays inside the render stage; publishing gets what it needs.
     const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
+    if (rendered.kind === "unchanged") {
+      await publishUnchanged(rendered, { config, output, started, metrics: values.metrics });
+      return;
+    }
     const { staging, written, known, warnings } = rendered;
     try {
       const perEvent = written?.perEvent ?? {
@@ -137,6 +143,7 @@ runCli(BUILD, async ({ values }) => {
         state: rendered.state,
         published: rendered.published,
         known,
+        ...(rendered.inputs ? { inputs: rendered.inputs } : {}),
       });
       const host = checkHostLimits({
         target: config.deploy.target,
@@ -202,6 +209,63 @@ runCli(BUILD, async ({ values }) => {
     await cards?.studio.close();
   }
 });
+
+/**
+ * A build that found its site's inputs as the last publish recorded them
+ * (src/publish/unchanged-build.ts): manifest.json written again, every
+ * other file kept; the report says so, with the last publish's counts and
+ * warnings, which the same inputs give again.
+ */
+async function publishUnchanged(
+  kept: KeptSite,
+  options: {
+    readonly config: BuildConfig;
+    readonly output: string;
+    readonly started: number;
+    readonly metrics: string | undefined;
+  },
+): Promise<void> {
+  const { config, output } = options;
+  const outcome = await timedAsync("publish", () =>
+    keepUnchanged({ config, output, unchanged: kept.unchanged, fetchedAt: kept.fetchedAt }),
+  );
+  const counts = parseManifestCounts(outcome.manifest);
+  const events = "manifest" in counts ? counts.manifest.totals.events : 0;
+  const { warnings } = kept.unchanged.warnings;
+  const seconds = (performance.now() - options.started) / 1000;
+  console.log(
+    formatBuildReport({
+      calendars: kept.calendars,
+      events,
+      ...(kept.sources ? { sources: kept.sources, merged: kept.merged } : {}),
+      unchanged: {
+        since: new Date(kept.unchanged.record.builtAt).toISOString(),
+        until: new Date(kept.unchanged.record.nextChangeAt ?? 0).toISOString(),
+      },
+      pages: outcome.pages,
+      files: outcome.files,
+      bytes: outcome.bytes,
+      fileChanges: outcome.changes,
+      warnings,
+      warningsFile: buildWarningsPath(config.cacheDir, output, config.site.url),
+      seconds,
+      output,
+    }),
+  );
+  await writeMetrics(options.metrics, {
+    events,
+    calendars: kept.calendars,
+    files: outcome.files,
+    bytes: outcome.bytes,
+    pages: outcome.pages,
+    filesNew: 0,
+    filesChanged: outcome.changes.changed,
+    filesRemoved: 0,
+    filesKept: outcome.files - outcome.changes.changed,
+    unchanged: true,
+    seconds,
+  });
+}
 
 /** For npm run bench and the tests that count work (docs/performance.md): the figures, then the phases and counters. */
 async function writeMetrics(path: string | undefined, figures: Record<string, unknown>) {

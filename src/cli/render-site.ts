@@ -12,13 +12,19 @@ import { timed, timedAsync } from "../metrics.ts";
 import type { PublishedFiles } from "../publish/output-files.ts";
 import { discardStaging, prepareStaging } from "../publish/publish.ts";
 import { lastPublishedFiles } from "../publish/publish-site.ts";
+import {
+  buildInputsDigest,
+  findUnchanged,
+  type PublishedInputs,
+  type UnchangedSite,
+} from "../publish/unchanged-build.ts";
 import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
 import type { KnownFiles } from "../render/published-files.ts";
 import { owns, type Shard } from "../shards/shard.ts";
 import { type ShardData, shardData } from "../shards/shard-data.ts";
 import { siteDataIn } from "../site/language-data.ts";
-import { loadSiteData, type SiteData } from "../site/load.ts";
+import { localizeSiteImages, type SiteData, siteDataFrom } from "../site/load.ts";
 import type { SourceOutcome } from "../sources/load-sources.ts";
 import type { PortalConnection } from "./connect-portal.ts";
 import { fetchPortal } from "./fetch-portal.ts";
@@ -46,6 +52,7 @@ export interface RenderSiteInput {
 }
 
 export interface RenderedSite {
+  readonly kind: "rendered";
   readonly staging: string;
   /** The last publish's files, read before rendering (null: none, or a shard). */
   readonly published: PublishedFiles | null;
@@ -70,10 +77,26 @@ export interface RenderedSite {
   readonly merged: readonly string[];
   /** The site's data as every shard of a split build must share it (src/shards/shard-data.ts); null when not split. */
   readonly shardData: ShardData | null;
+  /** What the site was rendered from, for the next build (src/publish/unchanged-build.ts); null for a shard. */
+  readonly inputs: PublishedInputs | null;
 }
 
-export async function renderSite(input: RenderSiteInput): Promise<RenderedSite> {
-  const { staging, lists, nextChange, ...rendered } = await loadAndRender(input);
+/** A site found as its last publish left it (src/publish/unchanged-build.ts): nothing rendered. */
+export interface KeptSite {
+  readonly kind: "unchanged";
+  readonly unchanged: UnchangedSite;
+  /** When this build's data was fetched. */
+  readonly fetchedAt: string;
+  readonly calendars: number;
+  /** Each source's outcome, in a site of several (src/sources); null: one portal. */
+  readonly sources: readonly SourceOutcome[] | null;
+  readonly merged: readonly string[];
+}
+
+export async function renderSite(input: RenderSiteInput): Promise<RenderedSite | KeptSite> {
+  const loaded = await loadAndRender(input);
+  if (loaded.kind === "unchanged") return loaded;
+  const { staging, lists, nextChange, ...rendered } = loaded;
   // The site's data is gone by now: the build state needs only what was kept of it.
   try {
     const rewritten = new Set<string>();
@@ -106,12 +129,16 @@ interface Rendered extends Omit<RenderedSite, "known"> {
   readonly nextChange: NextChange | null;
 }
 
-/** Fetches, makes the site's data and renders it: the data lives and dies in here. */
-async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
+/**
+ * Fetches, makes the site's data and renders it: the data lives and dies in
+ * here. Nothing is rendered when the site's inputs are as its last publish
+ * recorded them (src/publish/unchanged-build.ts).
+ */
+async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSite> {
   const { config, portal, cards, shard } = input;
   const { site } = config;
   const sizeHeap = heapSizer();
-  const { lists, sources, merged, data, changes } = await (async () => {
+  const loaded = await (async () => {
     try {
       const fetched = await fetchPortal(portal, {
         defaultTimeZone: site.timeZone,
@@ -124,32 +151,68 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered> {
         // the details (a heap of 1.3 GB in one warm 100,000-event build) run with it too.
         onListed: sizeHeap,
       });
-      // Images are copied from the portal while it is still there (the demo's stops).
-      const siteData = await loadSiteData(fetched.snapshot, {
+      const dataConfig = {
         ...config,
         output: input.target,
         // Several sources: no one portal's origin is trusted for images.
         portalUrl: portal.sources ? null : portal.api.baseUrl,
-      });
+      };
+      // Images are copied from the portal while it is still there (the demo's stops).
+      const images = await localizeSiteImages(fetched.snapshot, dataConfig);
+      const digest = input.sharded
+        ? null
+        : timed("unchanged", () =>
+            buildInputsDigest({
+              config,
+              snapshot: images.snapshot,
+              media: images.files,
+              lists: fetched.lists,
+              sources: fetched.sources,
+              merged: fetched.merged,
+            }),
+          );
+      const unchanged =
+        digest !== null &&
+        timed("unchanged", () => findUnchanged({ config, output: input.output, inputs: digest }));
+      if (unchanged) {
+        return {
+          kind: "unchanged" as const,
+          unchanged,
+          fetchedAt: fetched.snapshot.fetchedAt,
+          calendars: fetched.snapshot.calendars.length,
+          sources: fetched.sources,
+          merged: fetched.merged,
+        };
+      }
       return {
+        kind: "data" as const,
+        digest,
         lists: fetched.lists,
         sources: fetched.sources,
         merged: fetched.merged,
-        ...siteData,
+        ...(await siteDataFrom(fetched.snapshot, images, dataConfig)),
       };
     } finally {
       await portal.close();
     }
   })();
+  if (loaded.kind === "unchanged") return loaded;
+  const { lists, sources, merged, data, changes, digest } = loaded;
   sizeHeap(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
+  const nextChange = nextDateChange(data, site, config.publish.dateDelayMs, changes.next);
   const kept = {
+    kind: "rendered" as const,
+    inputs:
+      digest === null
+        ? null
+        : { inputs: digest, builtAt: site.now.toMillis(), nextChangeAt: nextChange?.at ?? null },
     lists,
     sources,
     merged,
     calendars: data.calendars.length,
     changes: changes.report,
     state: changes.next,
-    nextChange: nextDateChange(data, site, config.publish.dateDelayMs, changes.next),
+    nextChange,
     shardData: input.sharded ? timed("shard", () => shardData(data)) : null,
   };
 

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { publishedStateFolder } from "../changes/state-location.ts";
 import {
   contentHash,
   type FileHashes,
@@ -152,6 +153,14 @@ export function compareFiles(previous: FileHashes, next: FileHashes): FileChange
     else changed++;
   }
   return { added, changed, removed: previous.size + added - next.size, unchanged };
+}
+
+/** Where the list of a site's published files is kept (beside its published state). */
+export function fileListPath(
+  config: { readonly cacheDir: string; readonly site: { readonly url: string } },
+  output: string,
+): string {
+  return join(publishedStateFolder(config.cacheDir, output, config.site.url), "files.json");
 }
 
 /** What the last publish's list says of its files. */

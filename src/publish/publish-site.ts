@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { savePublishedState } from "../changes/previous-state.ts";
 import type { PublishedState } from "../changes/published-state.ts";
-import { publishedStateFolder } from "../changes/state-location.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
@@ -15,6 +14,7 @@ import {
   compareFiles,
   type FileChanges,
   type FileSignatures,
+  fileListPath,
   fileSignatures,
   hashOutput,
   type OutputFiles,
@@ -25,6 +25,7 @@ import {
 import { loadPreviousManifest } from "./previous-manifest.ts";
 import { publishAtomically, publishInPlace } from "./publish.ts";
 import { checkShrink, type ManifestCounts, parseManifestCounts } from "./shrink-guard.ts";
+import { type PublishedInputs, recordPublishedInputs } from "./unchanged-build.ts";
 
 /**
  * The publish step, after a site is rendered into its staging folder (by
@@ -47,6 +48,12 @@ export interface PublishSiteInput {
   readonly published: PublishedFiles | null;
   /** Files hashed as they were written (src/render/file-writer.ts): not read again. */
   readonly known?: KnownFiles;
+  /**
+   * What the site was rendered from, for the next build to find nothing
+   * changed (src/publish/unchanged-build.ts); omitted (a split build's
+   * merge): the last publish's record is removed.
+   */
+  readonly inputs?: PublishedInputs;
 }
 
 export interface PublishOutcome {
@@ -56,11 +63,6 @@ export interface PublishOutcome {
   readonly changes: FileChanges | null;
   readonly manifest: ManifestCounts;
   readonly warnings: readonly string[];
-}
-
-/** Where the list of a site's published files is kept (beside its published state). */
-function fileListPath(config: PublishSiteInput["config"], output: string): string {
-  return join(publishedStateFolder(config.cacheDir, output, config.site.url), "files.json");
 }
 
 /**
@@ -139,11 +141,19 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
       : fileSignatures(output, files.hashes.keys()),
   );
   // Only a published site moves on the state the next build compares with.
-  const warnings = [
-    ...shrink.warnings,
+  const kept = [
     ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
     ...keepFileList(fileListPath(config, output), files, signatures),
   ];
+  // Found as published by a later build only if everything it compares with was kept.
+  const inputs = kept.length === 0 ? (input.inputs ?? null) : null;
+  await recordPublishedInputs(
+    config,
+    output,
+    inputs,
+    files.hashes.get(paths.apiManifest().slice(1)),
+  );
+  const warnings = [...shrink.warnings, ...kept];
   return { files, changes, manifest: built.manifest, warnings };
 }
 

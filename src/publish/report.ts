@@ -55,6 +55,12 @@ export interface BuildReportInput {
   readonly richResults?: RichResults;
   /** The share cards published and drawn (src/cards/share-cards.ts); null or omitted: no line. */
   readonly cards?: CardsSummary | null;
+  /**
+   * A build that found its inputs as the last publish (`since`) recorded
+   * them, before the next date-relative change (`until`), and kept its
+   * files (src/publish/unchanged-build.ts): a changes line that says so.
+   */
+  readonly unchanged?: { readonly since: string; readonly until: string };
 }
 
 /**
@@ -77,7 +83,7 @@ export function formatBuildReport(input: BuildReportInput): string {
     `  calendars  ${input.calendars}`,
     `  events     ${input.events}`,
     ...sourceLines(input),
-    ...changeLines(input.changes),
+    ...(input.unchanged ? unchangedLines(input.unchanged) : changeLines(input.changes)),
     `  pages      ${input.pages}`,
     `  files      ${input.files}${size} in ${input.output}`,
     ...fileChangeLines(input.fileChanges),
@@ -168,6 +174,12 @@ function changeLines(changes: ChangeReport | null | undefined): string[] {
     );
   }
   return lines;
+}
+
+function unchangedLines(unchanged: NonNullable<BuildReportInput["unchanged"]>): string[] {
+  return [
+    `  changes    none since the last publish (${formatUtc(unchanged.since)}): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before ${formatUtc(unchanged.until)}; nothing rendered, its files kept`,
+  ];
 }
 
 function fileChangeLines(changes: FileChanges | null | undefined): string[] {

@@ -6,7 +6,7 @@ import { loadSiteChanges } from "../changes/site-changes.ts";
 import { incompleteStatementWarning } from "../config/accessibility.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import type { SiteConfig } from "../config/site.ts";
-import { localizeImages, type MediaFile } from "../media/localize-images.ts";
+import { type LocalizedImages, localizeImages, type MediaFile } from "../media/localize-images.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import type { CalendarEvent, Category, PortalSnapshot } from "../model/types.ts";
 import { snapshotUpdatedAt } from "./data-updated.ts";
@@ -49,6 +49,13 @@ export interface LoadedSite {
   readonly changes: ChangeResult;
 }
 
+/** What loadSiteData reads of the build's settings. */
+export type SiteDataConfig = Pick<BuildConfig, "site" | "cacheDir" | "publish" | "images"> & {
+  readonly output?: string;
+  /** The portal's API URL, whose origin images may come from (src/media/address-policy.ts). */
+  readonly portalUrl: string | null;
+};
+
 /**
  * From the snapshot to the site's data: images copied into the site, the
  * changes since the last publish (src/changes), the page views. `output`
@@ -57,12 +64,21 @@ export interface LoadedSite {
  */
 export async function loadSiteData(
   snapshot: PortalSnapshot,
-  config: Pick<BuildConfig, "site" | "cacheDir" | "publish" | "images"> & {
-    readonly output?: string;
-    /** The portal's API URL, whose origin images may come from (src/media/address-policy.ts). */
-    readonly portalUrl: string | null;
-  },
+  config: SiteDataConfig,
 ): Promise<LoadedSite> {
+  return siteDataFrom(snapshot, await localizeSiteImages(snapshot, config), config);
+}
+
+/**
+ * The first step of loadSiteData: the events' images copied into the site.
+ * With them, the snapshot is every input of the site that comes from the
+ * portal (a build that finds it as its last publish did keeps that
+ * publish: src/publish/unchanged-build.ts).
+ */
+export async function localizeSiteImages(
+  snapshot: PortalSnapshot,
+  config: SiteDataConfig,
+): Promise<LocalizedImages> {
   const { site, cacheDir } = config;
   const images = await timedAsync("images", () =>
     localizeImages(snapshot, {
@@ -72,11 +88,21 @@ export async function loadSiteData(
       images: config.images,
     }),
   );
+  for (const warning of images.warnings) console.warn(`[warn] ${warning}`);
+  return images;
+}
+
+/** The rest of loadSiteData, from the snapshot with its images in the site. */
+export async function siteDataFrom(
+  snapshot: PortalSnapshot,
+  images: LocalizedImages,
+  config: SiteDataConfig,
+): Promise<LoadedSite> {
+  const { site, cacheDir } = config;
   // The settings' own: a statement without a contact or a date is published, with the gap named.
   const statement = incompleteStatementWarning(site.accessibility);
   const settingsWarnings = statement ? [statement] : [];
-  for (const warning of [...images.warnings, ...settingsWarnings])
-    console.warn(`[warn] ${warning}`);
+  for (const warning of settingsWarnings) console.warn(`[warn] ${warning}`);
   const changes = await timedAsync("changes", () =>
     loadSiteChanges(images.snapshot, site, {
       cacheDir,

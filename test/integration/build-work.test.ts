@@ -9,6 +9,7 @@ import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
 import { NOW } from "../helpers/clock.ts";
 import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
+import { forgetPublishedInputs } from "../helpers/published-inputs.ts";
 
 /**
  * The build's work, counted instead of timed (docs/performance.md): what a
@@ -113,6 +114,9 @@ interface Built {
 
 interface Sequence {
   readonly cold: Built & { readonly parts: PartsList };
+  /** From the unchanged portal: the site kept whole (src/publish/unchanged-build.ts). */
+  readonly kept: Metrics;
+  /** The same, without the last publish's record of its inputs: each output kept by its own. */
   readonly warm: Built;
   /** After a new title for every 50th event (from the 8th on). */
   readonly changed: Built;
@@ -122,9 +126,10 @@ interface Sequence {
 let sequence: Promise<Sequence> | undefined;
 
 /**
- * The main portal's site with its share cards, built cold, again from the
- * unchanged portal, then after six events got a new title: made once, in
- * that order, for the tests that count their work, whichever runs first.
+ * The main portal's site with its share cards, built cold, twice again from
+ * the unchanged portal (kept whole, then with every output visited), then
+ * after six events got a new title: made once, in that order, for the tests
+ * that count their work, whichever runs first.
  */
 function buildSequence(): Promise<Sequence> {
   sequence ??= (async () => {
@@ -133,13 +138,15 @@ function buildSequence(): Promise<Sequence> {
       return { metrics, index: await indexFiles() };
     };
     const cold = { ...(await built()), parts: partsList() };
+    const kept = await build(site());
+    forgetPublishedInputs(join(work, "cache", "main"));
     const warm = await built();
     const edited = dataset.events.filter((_, index) => index % 50 === 7);
     for (const event of edited) {
       portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
     }
     const changed = await built();
-    return { cold, warm, changed, edited };
+    return { cold, kept, warm, changed, edited };
   })();
   return sequence;
 }
@@ -180,6 +187,23 @@ describe("build work", () => {
     // Four share cards per event (drawn while the portal was read), each once.
     expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
     expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * EVENTS);
+
+    // Nothing changed: the portal read as before, the site kept whole, nothing rendered
+    // or drawn, each file checked by one stat, the manifest alone written.
+    const { kept } = built;
+    expect((kept as Metrics & { unchanged?: boolean }).unchanged).toBe(true);
+    expect(count(kept, "fetch.detailRequests")).toBe(0);
+    expect(count(kept, "fetch.notModified")).toBe(1 + SYNTHETIC.calendars);
+    expect(count(kept, "normalize.computed")).toBe(0);
+    expect(Object.keys(kept.counters).filter((name) => /^(rendered|reused)\./.test(name))).toEqual(
+      [],
+    );
+    expect(count(kept, "cards.rendered")).toBe(0);
+    expect(count(kept, "searchIndexBuilt") + count(kept, "searchIndexReused")).toBe(0);
+    expect(kept.files).toBe(cold.files);
+    expect(count(kept, "files.statted")).toBe(kept.files);
+    expect(count(kept, "files.rehashed")).toBe(0);
+    expect(count(kept, "files.written")).toBe(1);
 
     const warm = built.warm.metrics;
     expect(count(warm, "fetch.detailRequests")).toBe(0);
@@ -333,6 +357,8 @@ describe("build work", () => {
       const digests = digest(cold, "rendered");
       expect(digests).toBeGreaterThan(3 * SYNTHETIC.calendars);
 
+      // Every output visited, not the site kept whole: each feed kept by its own inputs.
+      forgetPublishedInputs(join(work, "cache", "other"));
       const warm = await build(feedsSite, env, own);
       expect(count(warm, "rendered.feeds")).toBe(0);
       expect(count(warm, "reused.feeds")).toBe(feeds);

@@ -569,11 +569,13 @@ async function holdsFor(
       tree = after;
     }
     // Then nothing changes: once a build has said so (no feed and no page changed since the
-    // last), the next writes no file at all, and does none of the work that reuse saves.
+    // last), the next keeps the site whole (src/publish/unchanged-build.ts), writes no file
+    // at all, and does none of the work that reuse saves.
     await builds.incremental(now);
     const before = identities(builds.site);
     const settled = await builds.incremental(now);
     const story = `${done.join("\n")}\nthen nothing, twice`;
+    expect((settled as { unchanged?: boolean }).unchanged, story).toBe(true);
     const work = (name: string) => counter(settled, name);
     const busy = Object.entries({
       ...countsOf(settled),

@@ -11,6 +11,7 @@ import { contentHash } from "../../src/render/published-files.ts";
 import { hoursAfterNow, NOW, NOW_MS } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
 import { listFilesSync } from "../helpers/files.ts";
+import { forgetPublishedInputs } from "../helpers/published-inputs.ts";
 
 /*
  * A rebuild writes only what changed (docs/deploy.md, "Only what changed"):
@@ -103,6 +104,15 @@ class Builds {
     return JSON.parse(readFileSync(metricsFile, "utf8")) as Metrics;
   }
 
+  /**
+   * Forgets the last publish's record of its inputs: the next build visits
+   * every output rather than keeping the site whole, as it does when
+   * nothing changed (test/integration/unchanged-build.test.ts).
+   */
+  forgetInputs(): void {
+    forgetPublishedInputs(join(this.work, "cache"));
+  }
+
   /** Forgets the kept search index: the next build has Pagefind index again. */
   forgetSearchIndex(): void {
     const cache = join(this.work, "cache");
@@ -175,6 +185,8 @@ describe("a rebuild from an unchanged portal", () => {
     const later = new Date(NOW_MS + Math.floor((span * 2) / 3)).toISOString();
     const latest = new Date(NOW_MS + span - 60_000).toISOString();
 
+    // Each rebuild visits every output: kept whole, the site would say nothing of what they write.
+    builds.forgetInputs();
     const second = await builds.build(later);
     const afterRebuild = snapshotTree(builds.site);
     const diff = diffTrees(before, afterRebuild);
@@ -193,6 +205,7 @@ describe("a rebuild from an unchanged portal", () => {
     expect(wrong).toEqual([]);
 
     builds.forgetSearchIndex();
+    builds.forgetInputs();
     const third = await builds.build(latest);
     const reindexed = diffTrees(afterRebuild, snapshotTree(builds.site));
     expect(reindexed).toEqual({ added: [], changed: ["api/manifest.json"], removed: [] });

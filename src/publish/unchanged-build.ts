@@ -1,0 +1,335 @@
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, type Stats, statSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { DateTime } from "luxon";
+import type { PortalLists } from "../api/list-recorder.ts";
+import { publishedStateFolder, publishedStatePath } from "../changes/state-location.ts";
+import { codeFingerprint } from "../code-fingerprint.ts";
+import type { BuildConfig } from "../config/build-config.ts";
+import type { MediaFile } from "../media/localize-images.ts";
+import { count } from "../metrics.ts";
+import type { PortalSnapshot } from "../model/types.ts";
+import { paths } from "../model/url-scheme.ts";
+import { contentHash, fileSignature } from "../render/published-files.ts";
+import { snapshotUpdatedAt } from "../site/data-updated.ts";
+import type { SourceOutcome } from "../sources/load-sources.ts";
+import { type BuildWarnings, buildWarningsPath, writeBuildWarnings } from "./build-warnings.ts";
+import {
+  type FileChanges,
+  type FileList,
+  fileListPath,
+  readFileList,
+  writeFileList,
+} from "./output-files.ts";
+
+/**
+ * A build that finds nothing to render (docs/performance.md, "A build that
+ * changes nothing"). Every publish of `npm run build` records a digest of
+ * everything its site was rendered from but the clock (the code, the
+ * settings, the portal's data with its images, the lists as read) and the
+ * next moment its date-relative outputs change (src/rebuild/next-change.ts).
+ * A build that finds the same digest, at a clock between that publish's and
+ * that moment, would render every file as published: it keeps them all and
+ * writes manifest.json alone, the one file that says when a build ran
+ * (feedsChanged and pagesChanged empty: no ping announces anything).
+ *
+ * The output folder must still be what the publish left: every file on the
+ * list is checked by its stat against the signature taken when it was
+ * published, so a file removed, edited or touched since sends the build
+ * down the whole path, which puts it right.
+ * The moment is the one the change check already trusts to ask for a build
+ * at all (src/rebuild/check-portal.ts); test/integration/unchanged-build.test.ts
+ * steps the clock to just before each of a site's next moments and compares
+ * the kept site with one built from scratch there.
+ */
+
+/** Beside the published state and file list (src/changes/state-location.ts). */
+export const INPUTS_RECORD_FILE = "build-inputs.json";
+const RECORD_VERSION = 1;
+
+/** What a publish records for the next build, beside its file list. */
+interface InputsRecord {
+  readonly version: typeof RECORD_VERSION;
+  /** buildInputsDigest of the build that published. */
+  readonly inputs: string;
+  /** Its clock (ms). */
+  readonly builtAt: number;
+  /** The first moment after it at which a date-relative output changes (ms); null: none known. */
+  readonly nextChangeAt: number | null;
+  /** The content hash of the manifest.json it published. */
+  readonly manifest: string;
+  /**
+   * The signature of the published state it kept (src/changes), which the
+   * next build's changes would be worked out against: a state replaced or
+   * damaged since sends the build the whole way.
+   */
+  readonly state: number;
+}
+
+export interface BuildInputsParts {
+  readonly config: BuildConfig;
+  /** The portal's data with the events' images in the site (src/site/load.ts, localizeSiteImages). */
+  readonly snapshot: PortalSnapshot;
+  readonly media: readonly MediaFile[];
+  readonly lists: PortalLists | null;
+  readonly sources: readonly SourceOutcome[] | null;
+  readonly merged: readonly string[];
+}
+
+/**
+ * A digest of everything the site is rendered from, the clock aside. The
+ * snapshot's fetch time only when the data carries no modification time
+ * (the feeds then date themselves by it: src/outputs/feed-scopes.ts). No
+ * token is part of it, nor of anything written here.
+ */
+export function buildInputsDigest(parts: BuildInputsParts): string {
+  const digest = createHash("sha256");
+  const add = (value: unknown) => digest.update(JSON.stringify(value) ?? "null").update("\n");
+  add([codeFingerprint(), process.versions.node, process.versions.icu]);
+  digest.update(JSON.stringify(parts.config, withoutClockOrToken)).update("\n");
+  const { events, fetchedAt, ...snapshot } = parts.snapshot;
+  add(snapshot);
+  add(snapshotUpdatedAt(parts.snapshot) === null ? fetchedAt : null);
+  // One event at a time: the snapshot of 100,000 events is never one string.
+  for (const event of events) add(event);
+  add(parts.media);
+  add(parts.lists);
+  add(
+    parts.sources?.map((source) => [
+      source.id,
+      source.stale ? source.fetchedAt : null,
+      source.events,
+      source.read,
+    ]) ?? null,
+  );
+  add(parts.merged);
+  return digest.digest("base64url");
+}
+
+/**
+ * The settings as the digest takes them: the build's clock and the portals'
+ * tokens left out. The clock is known by what it is before its toJSON (a
+ * replacer is given the ISO text): `this` holds it.
+ */
+function withoutClockOrToken(this: unknown, key: string, value: unknown): unknown {
+  const holder = this as Record<string, unknown>;
+  if (key === "now" && DateTime.isDateTime(holder[key])) return undefined;
+  if (key === "token") return undefined;
+  return value;
+}
+
+/** A site found as its last publish left it, with nothing to render. */
+export interface UnchangedSite {
+  readonly kind: "unchanged";
+  readonly record: InputsRecord;
+  /** The last publish's file list. */
+  readonly list: FileList;
+  /** Its files' sizes together, as found. */
+  readonly bytes: number;
+  /** The last publish's warnings, which the same inputs give again. */
+  readonly warnings: BuildWarnings;
+}
+
+export interface FindUnchangedOptions {
+  readonly config: Pick<BuildConfig, "site" | "cacheDir">;
+  readonly output: string;
+  /** buildInputsDigest of this build. */
+  readonly inputs: string;
+}
+
+/**
+ * The output folder as the last publish left it, when this build's inputs
+ * and clock would render it again; else null (the build renders).
+ */
+export function findUnchanged(options: FindUnchangedOptions): UnchangedSite | null {
+  const { config, output } = options;
+  const folder = publishedStateFolder(config.cacheDir, output, config.site.url);
+  const record = readRecord(join(folder, INPUTS_RECORD_FILE));
+  const now = config.site.now.toMillis();
+  if (
+    !record ||
+    record.inputs !== options.inputs ||
+    record.nextChangeAt === null ||
+    now < record.builtAt ||
+    now >= record.nextChangeAt
+  ) {
+    return null;
+  }
+  if (stateSignature(config, output) !== record.state) return null;
+  const warnings = readWarnings(buildWarningsPath(config.cacheDir, output, config.site.url));
+  const list = readFileList(fileListPath(config, output));
+  const manifest = paths.apiManifest().slice(1);
+  if (!warnings || !list || list.hashes.get(manifest) !== record.manifest) return null;
+  // Each file by its stat alone: one whose signature moved (edited, or only touched by a
+  // backup) sends the build down the whole path, which reads it again and takes its new one.
+  let bytes = 0;
+  for (const path of list.hashes.keys()) {
+    const signature = list.signatures.get(path);
+    count("files.statted");
+    let stats: Stats;
+    try {
+      stats = statSync(join(output, path));
+    } catch {
+      return null;
+    }
+    if (signature === undefined || !stats.isFile() || fileSignature(stats) !== signature) {
+      return null;
+    }
+    bytes += stats.size;
+  }
+  return { kind: "unchanged", record, list, bytes, warnings };
+}
+
+export interface KeepUnchangedInput {
+  readonly config: Pick<BuildConfig, "site" | "cacheDir">;
+  readonly output: string;
+  readonly unchanged: UnchangedSite;
+  /** When this build's data was fetched (manifest.json's snapshotFetchedAt). */
+  readonly fetchedAt: string;
+}
+
+/** What keepUnchanged published. */
+export interface KeptOutcome {
+  readonly files: number;
+  readonly bytes: number;
+  readonly pages: number;
+  readonly changes: FileChanges;
+  readonly manifest: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Publishes the kept site: its manifest.json written again (this build's
+ * time, no feed or page changed), then the file list, the warnings and the
+ * record as a publish leaves them.
+ */
+export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutcome> {
+  const { config, output, unchanged } = input;
+  const { site } = config;
+  const sitePath = paths.apiManifest().slice(1);
+  const target = join(output, sitePath);
+  const bytesBefore = await readFile(target);
+  const published = JSON.parse(bytesBefore.toString("utf8")) as Record<string, unknown>;
+  // The keys in their places: the bytes a build that renders everything writes.
+  const manifest: Record<string, unknown> = {
+    ...published,
+    generatedAt: site.now.toUTC().toISO() ?? "",
+    snapshotFetchedAt: input.fetchedAt,
+    ...("feedsChanged" in published ? { feedsChanged: [] } : {}),
+    ...("pagesChanged" in published ? { pagesChanged: [], pagesChangedCount: 0 } : {}),
+  };
+  const content = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  const hash = contentHash(content);
+  const before = unchanged.list.hashes.get(sitePath);
+  if (hash !== before) await replaceFile(target, content);
+  const bytes = unchanged.bytes - bytesBefore.byteLength + content.byteLength;
+
+  const hashes = new Map(unchanged.list.hashes).set(sitePath, hash);
+  const signatures = new Map(unchanged.list.signatures);
+  signatures.set(sitePath, fileSignature(statSync(target)));
+  const folder = publishedStateFolder(config.cacheDir, output, site.url);
+  writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, signatures);
+  await writeBuildWarnings(buildWarningsPath(config.cacheDir, output, site.url), {
+    ...unchanged.warnings,
+    now: site.now.toUTC().toISO() ?? "",
+  });
+  await keepInputsRecord(folder, {
+    ...unchanged.record,
+    builtAt: site.now.toMillis(),
+    manifest: hash,
+  });
+  count("files.kept", hashes.size - (hash === before ? 0 : 1));
+  count("files.written", hash === before ? 0 : 1);
+  let pages = 0;
+  for (const path of hashes.keys()) if (path.endsWith(".html")) pages++;
+  const changed = hash === before ? 0 : 1;
+  return {
+    files: hashes.size,
+    bytes,
+    pages,
+    changes: { added: 0, changed, removed: 0, unchanged: hashes.size - changed },
+    manifest,
+  };
+}
+
+/** What a publish records for the next build to find nothing changed; null: nothing (the record is removed). */
+export interface PublishedInputs {
+  readonly inputs: string;
+  readonly builtAt: number;
+  readonly nextChangeAt: number | null;
+}
+
+/**
+ * After a publish: records its inputs, or removes the last record when this
+ * publish has none (a split build's merge, a publish whose state could not be
+ * kept), so that no later build takes the folder for another publish's.
+ */
+export async function recordPublishedInputs(
+  config: Pick<BuildConfig, "site" | "cacheDir">,
+  output: string,
+  inputs: PublishedInputs | null,
+  manifestHash: string | undefined,
+): Promise<void> {
+  const folder = publishedStateFolder(config.cacheDir, output, config.site.url);
+  const state = stateSignature(config, output);
+  if (!inputs || !manifestHash || state === null) {
+    rmSync(join(folder, INPUTS_RECORD_FILE), { force: true });
+    return;
+  }
+  await keepInputsRecord(folder, {
+    version: RECORD_VERSION,
+    ...inputs,
+    manifest: manifestHash,
+    state,
+  });
+}
+
+/** The published state's signature as it is now; null when there is none. */
+function stateSignature(
+  config: Pick<BuildConfig, "site" | "cacheDir">,
+  output: string,
+): number | null {
+  try {
+    return fileSignature(statSync(publishedStatePath(config.cacheDir, output, config.site.url)));
+  } catch {
+    return null;
+  }
+}
+
+async function keepInputsRecord(folder: string, record: InputsRecord): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  await replaceFile(join(folder, INPUTS_RECORD_FILE), `${JSON.stringify(record)}\n`);
+}
+
+function readRecord(path: string): InputsRecord | null {
+  try {
+    const value = JSON.parse(readFileSync(path, "utf8")) as Partial<InputsRecord>;
+    const ok =
+      value.version === RECORD_VERSION &&
+      typeof value.inputs === "string" &&
+      typeof value.builtAt === "number" &&
+      (value.nextChangeAt === null || typeof value.nextChangeAt === "number") &&
+      typeof value.manifest === "string" &&
+      typeof value.state === "number";
+    return ok ? (value as InputsRecord) : null;
+  } catch {
+    return null;
+  }
+}
+
+function readWarnings(path: string): BuildWarnings | null {
+  try {
+    const value = JSON.parse(readFileSync(path, "utf8")) as Partial<BuildWarnings>;
+    return value.version === 1 && Array.isArray(value.warnings) ? (value as BuildWarnings) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A new file in place of `path`, whole or not at all. */
+async function replaceFile(path: string, content: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
+}

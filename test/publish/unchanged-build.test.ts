@@ -1,0 +1,152 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { publishedStatePath } from "../../src/changes/state-location.ts";
+import { type BuildConfig, readBuildConfig } from "../../src/config/build-config.ts";
+import type { PortalSnapshot } from "../../src/model/types.ts";
+import { buildWarningsPath, writeBuildWarnings } from "../../src/publish/build-warnings.ts";
+import { fileListPath, fileSignatures, writeFileList } from "../../src/publish/output-files.ts";
+import {
+  type BuildInputsParts,
+  buildInputsDigest,
+  findUnchanged,
+  recordPublishedInputs,
+} from "../../src/publish/unchanged-build.ts";
+import { contentHash } from "../../src/render/published-files.ts";
+import { hoursAfterNow, NOW, NOW_MS } from "../helpers/clock.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+const root = tempDir("ecp-unchanged-unit-");
+let sites = 0;
+
+function config(now = NOW, more: Record<string, string> = {}): BuildConfig {
+  return readBuildConfig({
+    SITE_URL: "http://localhost:8080",
+    SITE_NOW: now,
+    EVENT_API_URL: "http://127.0.0.1:9/v1",
+    EVENT_API_TOKEN: "secret-token-1",
+    EVENT_API_CACHE_DIR: join(root, "cache"),
+    ...more,
+  });
+}
+
+const snapshot: PortalSnapshot = {
+  source: "http://127.0.0.1:9/v1",
+  fetchedAt: NOW,
+  calendars: [],
+  events: [],
+  warnings: [],
+};
+
+function parts(overrides: Partial<BuildInputsParts> = {}): BuildInputsParts {
+  return {
+    config: config(),
+    snapshot,
+    media: [],
+    lists: null,
+    sources: null,
+    merged: [],
+    ...overrides,
+  };
+}
+
+const statePath = (output: string) => {
+  const path = publishedStatePath(join(root, "cache"), output, "http://localhost:8080");
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+};
+
+/** An output folder with two files, a published state, published with a record of `inputs` until an hour from NOW. */
+async function publishedSite(inputs: string): Promise<string> {
+  const output = join(root, `site-${++sites}`);
+  const files = { "index.html": "<p>events</p>", "api/manifest.json": '{"version":1}\n' };
+  const hashes = new Map<string, string>();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(output, path, ".."), { recursive: true });
+    writeFileSync(join(output, path), content);
+    hashes.set(path, contentHash(content));
+  }
+  const settings = config();
+  writeFileSync(statePath(output), "{}");
+  writeFileList(
+    fileListPath(settings, output),
+    hashes,
+    new Map(),
+    fileSignatures(output, hashes.keys()),
+  );
+  await writeBuildWarnings(buildWarningsPath(settings.cacheDir, output, settings.site.url), {
+    version: 1,
+    siteUrl: settings.site.url,
+    output,
+    now: NOW,
+    warnings: [],
+  });
+  await recordPublishedInputs(
+    settings,
+    output,
+    { inputs, builtAt: NOW_MS, nextChangeAt: Date.parse(hoursAfterNow(1)) },
+    hashes.get("api/manifest.json"),
+  );
+  return output;
+}
+
+describe("buildInputsDigest", () => {
+  it("should leave out the clock and the token, and take every setting and record", () => {
+    const digest = buildInputsDigest(parts());
+    expect(buildInputsDigest(parts({ config: config(hoursAfterNow(5)) }))).toBe(digest);
+    expect(
+      buildInputsDigest(parts({ config: config(NOW, { EVENT_API_TOKEN: "secret-token-2" }) })),
+    ).toBe(digest);
+    // With modification times in the data, the fetch time is not an input.
+    expect(buildInputsDigest(parts({ config: config(NOW, { SITE_TITLE: "Other" }) }))).not.toBe(
+      digest,
+    );
+    const calendar = {
+      id: "c",
+      name: "C",
+      description: null,
+      timeZone: "UTC",
+      updatedAt: NOW,
+    } as unknown as PortalSnapshot["calendars"][number];
+    const withCalendar = { ...snapshot, calendars: [calendar] };
+    const one = buildInputsDigest(parts({ snapshot: withCalendar }));
+    expect(one).not.toBe(digest);
+    expect(
+      buildInputsDigest(parts({ snapshot: { ...withCalendar, fetchedAt: hoursAfterNow(1) } })),
+    ).toBe(one);
+    // Without them (the feeds then date themselves by the fetch), it is.
+    expect(
+      buildInputsDigest(parts({ snapshot: { ...snapshot, fetchedAt: hoursAfterNow(1) } })),
+    ).not.toBe(digest);
+    expect(buildInputsDigest(parts({ merged: ["an event merged"] }))).not.toBe(digest);
+  });
+});
+
+describe("findUnchanged", () => {
+  it("should find the site as published for the same inputs, from the publish's clock to before the next change", async () => {
+    const output = await publishedSite("inputs-a");
+    const find = (now: string, inputs = "inputs-a") =>
+      findUnchanged({ config: config(now), output, inputs });
+    expect(find(NOW)?.list.hashes.size).toBe(2);
+    expect(find(new Date(Date.parse(hoursAfterNow(1)) - 1).toISOString())).not.toBeNull();
+    expect(find(hoursAfterNow(1))).toBeNull();
+    expect(find(new Date(NOW_MS - 1).toISOString())).toBeNull();
+    expect(find(NOW, "inputs-b")).toBeNull();
+  });
+
+  it("should not find it when a file or the published state was replaced since, or when a publish recorded no inputs", async () => {
+    const edited = await publishedSite("inputs-a");
+    writeFileSync(join(edited, "index.html"), "<p>other</p>");
+    expect(findUnchanged({ config: config(), output: edited, inputs: "inputs-a" })).toBeNull();
+
+    const restated = await publishedSite("inputs-a");
+    // The published state the changes are worked out against, replaced since.
+    writeFileSync(statePath(restated), "[");
+    expect(findUnchanged({ config: config(), output: restated, inputs: "inputs-a" })).toBeNull();
+
+    const merged = await publishedSite("inputs-a");
+    // A split build's merge publishes without a record: the last one is removed.
+    await recordPublishedInputs(config(), merged, null, undefined);
+    expect(findUnchanged({ config: config(), output: merged, inputs: "inputs-a" })).toBeNull();
+  });
+});
