@@ -178,7 +178,7 @@ function changeLines(changes: ChangeReport | null | undefined): string[] {
 
 function unchangedLines(unchanged: NonNullable<BuildReportInput["unchanged"]>): string[] {
   return [
-    `  changes    none since the last publish (${formatUtc(unchanged.since)}): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before ${formatUtc(unchanged.until)}; nothing rendered, its files kept`,
+    `  changes    none since the last publish (${formatUtc(unchanged.since)}): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before ${formatUtc(unchanged.until, "seconds")}; nothing rendered, its files kept`,
   ];
 }
 
@@ -195,12 +195,15 @@ function describeItem(item: ReportItem): string {
   return item.detail ? `${title} (${oneLine(item.detail)})` : title;
 }
 
-/** "2026-03-19 12:00 UTC" */
-function formatUtc(iso: string): string {
+/** "2026-03-19 12:00 UTC", or with "seconds" "2026-03-19 12:00:30 UTC" (a moment to the second). */
+function formatUtc(iso: string, precision: "minutes" | "seconds" = "minutes"): string {
   const time = new Date(iso);
   return Number.isNaN(time.getTime())
     ? iso
-    : `${time.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    : `${time
+        .toISOString()
+        .slice(0, precision === "seconds" ? 19 : 16)
+        .replace("T", " ")} UTC`;
 }
 
 export function formatBytes(bytes: number): string {

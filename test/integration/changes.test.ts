@@ -197,7 +197,7 @@ describe("changes between two builds", () => {
     // From the unchanged portal an hour later: nothing to render, and the report says why.
     const unchanged = third.stdout.slice(third.stdout.indexOf("Build report"));
     expect(unchanged).toMatch(
-      /^ {2}changes {4}none since the last publish \(2026-03-20 13:00 UTC\): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before 2026-03-2\d \d\d:\d\d UTC; nothing rendered, its files kept$/m,
+      /^ {2}changes {4}none since the last publish \(2026-03-20 13:00 UTC\): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before 2026-03-2\d \d\d:\d\d:\d\d UTC; nothing rendered, its files kept$/m,
     );
     expect(unchanged).toMatch(
       /^ {4}changed {2}0 new, 1 changed, 0 removed since the last publish/m,

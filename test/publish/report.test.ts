@@ -40,6 +40,23 @@ describe("formatBuildReport", () => {
     );
   });
 
+  it("should say that a build with nothing to do kept the site, since when and until when, in place of the changes", () => {
+    const text = formatBuildReport({
+      ...base,
+      changes: null,
+      unchanged: { since: "2026-03-20T12:00:00.000Z", until: "2026-03-20T22:59:30.001Z" },
+      fileChanges: { added: 0, changed: 1, removed: 0, unchanged: 8 },
+    });
+
+    expect(text).toContain(
+      "  changes    none since the last publish (2026-03-20 12:00 UTC): the portal's data, the settings and the code are as it recorded them, and nothing date-relative changes before 2026-03-20 22:59:30 UTC; nothing rendered, its files kept\n",
+    );
+    expect(text).not.toContain("none known");
+    expect(text).toContain(
+      "    changed  0 new, 1 changed, 0 removed since the last publish (8 unchanged)",
+    );
+  });
+
   it("should list at most ten warnings and count the rest", () => {
     const warnings = Array.from({ length: 13 }, (_, index) => `warning ${index + 1}`);
     const text = formatBuildReport({ ...base, warnings, output: "out" });
