@@ -147,13 +147,12 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
   ];
   // Found as published by a later build only if everything it compares with was kept.
   const inputs = kept.length === 0 ? (input.inputs ?? null) : null;
-  await recordPublishedInputs(
-    config,
-    output,
-    inputs,
-    files.hashes.get(paths.apiManifest().slice(1)),
-  );
-  const warnings = [...shrink.warnings, ...kept];
+  const manifestHash = files.hashes.get(paths.apiManifest().slice(1));
+  const warnings = [
+    ...shrink.warnings,
+    ...kept,
+    ...(await keepInputs(config, output, inputs, manifestHash)),
+  ];
   return { files, changes, manifest: built.manifest, warnings };
 }
 
@@ -181,6 +180,18 @@ async function keepPublishedState(
   } catch (error) {
     return [
       `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    ];
+  }
+}
+
+/** Records the site's inputs for the next build (src/publish/unchanged-build.ts); a failure is a warning. */
+async function keepInputs(...args: Parameters<typeof recordPublishedInputs>): Promise<string[]> {
+  try {
+    await recordPublishedInputs(...args);
+    return [];
+  } catch (error) {
+    return [
+      `The record of this build's inputs could not be kept (${(error as Error).message}); the next build renders what changed even if nothing did.`,
     ];
   }
 }
