@@ -18,7 +18,7 @@ import { useForTests } from "../helpers/use-for-tests.ts";
  * then to the moment itself, where the build renders again.
  */
 
-const STEPS = 4;
+const STEPS = 2;
 const work = tempDir("ecp-unchanged-");
 const portal = useForTests(
   "a small portal",
