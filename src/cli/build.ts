@@ -28,7 +28,9 @@ import { runCli } from "./run.ts";
  * folder next to the output, check it against what is published, then move
  * what changed into place (src/publish/publish-site.ts). Each stage hands the next what it
  * needs. Any failure leaves the previously published output as it was
- * (docs/deploy.md, "Safe builds").
+ * (docs/deploy.md, "Safe builds"). A build whose inputs are those the last
+ * publish recorded, before its next date-relative moment, renders nothing
+ * and keeps the site whole (src/publish/unchanged-build.ts).
  *
  * The report lists the first ten warnings (`--verbose`: all of them), and
  * every one is written beside the site's published state in the cache
@@ -42,7 +44,7 @@ import { runCli } from "./run.ts";
 const BUILD = defineCommand({
   run: "npm run build",
   summary:
-    "Fetches the portal, renders the site into a staging folder, checks it and moves what changed into the output folder (the whole site, the first time); ends with a short report.",
+    "Fetches the portal, renders the site into a staging folder, checks it and moves what changed into the output folder (the whole site, the first time); renders nothing when the portal, the settings and the code are as the last publish found them and nothing date-relative is due; ends with a short report.",
   options: {
     output: {
       type: "string",
