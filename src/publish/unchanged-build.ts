@@ -36,8 +36,9 @@ import {
  *
  * The output folder must still be what the publish left: every file on the
  * list is checked by its stat against the signature taken when it was
- * published, so a file removed, edited or touched since sends the build
- * down the whole path, which puts it right.
+ * published (a folder restored whole as a copy, by its bytes: intactFiles),
+ * so a file removed, edited or touched since sends the build down the whole
+ * path, which puts it right.
  * The moment is the one the change check already trusts to ask for a build
  * at all (src/rebuild/check-portal.ts); test/integration/unchanged-build.test.ts
  * steps the clock to just before each of a site's next moments and compares
@@ -129,6 +130,8 @@ export interface UnchangedSite {
   readonly list: FileList;
   /** Its files' sizes together, as found. */
   readonly bytes: number;
+  /** The new signatures of files found by their bytes (a folder restored as a copy). */
+  readonly resigned: ReadonlyMap<string, number>;
   /** The last publish's warnings, which the same inputs give again. */
   readonly warnings: BuildWarnings;
 }
@@ -163,11 +166,27 @@ export function findUnchanged(options: FindUnchangedOptions): UnchangedSite | nu
   const list = readFileList(fileListPath(config, output));
   const manifest = paths.apiManifest().slice(1);
   if (!warnings || !list || list.hashes.get(manifest) !== record.manifest) return null;
-  // Each file by its stat alone: one whose signature moved (edited, or only touched by a
-  // backup) sends the build down the whole path, which reads it again and takes its new one.
+  const found = intactFiles(output, list);
+  return found && { kind: "unchanged", record, list, ...found, warnings };
+}
+
+/**
+ * Whether every file of the list is in `output` as published, and their
+ * sizes together. Each file by its stat: where every signature is the one
+ * recorded, nothing is read. A folder restored whole as a copy (Netlify's
+ * and GitHub Actions' caches: every file a new inode) has no signature
+ * left: then each file is read once and compared with its hash, and its
+ * new signature returned, to be recorded. Where only some signatures moved
+ * (files edited, or touched), the build goes the whole way, which reads
+ * those again: nothing is read twice.
+ */
+function intactFiles(
+  output: string,
+  list: FileList,
+): { readonly bytes: number; readonly resigned: ReadonlyMap<string, number> } | null {
   let bytes = 0;
+  const moved = new Map<string, number>();
   for (const path of list.hashes.keys()) {
-    const signature = list.signatures.get(path);
     count("files.statted");
     let stats: Stats;
     try {
@@ -175,12 +194,17 @@ export function findUnchanged(options: FindUnchangedOptions): UnchangedSite | nu
     } catch {
       return null;
     }
-    if (signature === undefined || !stats.isFile() || fileSignature(stats) !== signature) {
-      return null;
-    }
+    if (!stats.isFile()) return null;
     bytes += stats.size;
+    const signature = fileSignature(stats);
+    if (list.signatures.get(path) !== signature) moved.set(path, signature);
   }
-  return { kind: "unchanged", record, list, bytes, warnings };
+  if (moved.size > 0 && moved.size < list.hashes.size) return null;
+  for (const path of moved.keys()) {
+    count("files.rehashed");
+    if (contentHash(readFileSync(join(output, path))) !== list.hashes.get(path)) return null;
+  }
+  return { bytes, resigned: moved };
 }
 
 export interface KeepUnchangedInput {
@@ -227,7 +251,7 @@ export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutc
   const bytes = unchanged.bytes - bytesBefore.byteLength + content.byteLength;
 
   const hashes = new Map(unchanged.list.hashes).set(sitePath, hash);
-  const signatures = new Map(unchanged.list.signatures);
+  const signatures = new Map([...unchanged.list.signatures, ...unchanged.resigned]);
   signatures.set(sitePath, fileSignature(statSync(target)));
   const folder = publishedStateFolder(config.cacheDir, output, site.url);
   writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, signatures);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { publishedStatePath } from "../../src/changes/state-location.ts";
@@ -136,6 +136,25 @@ describe("findUnchanged", () => {
     expect(find(hoursAfterNow(1))).toBeNull();
     expect(find(new Date(NOW_MS - 1).toISOString())).toBeNull();
     expect(find(NOW, "inputs-b")).toBeNull();
+  });
+
+  it("should find a folder restored whole as a copy by its files' bytes, and not one with some files touched", async () => {
+    const output = await publishedSite("inputs-a");
+    const copy = `${output}-copy`;
+    cpSync(output, copy, { recursive: true });
+    rmSync(output, { recursive: true });
+    cpSync(copy, output, { recursive: true });
+    const restored = findUnchanged({ config: config(), output, inputs: "inputs-a" });
+    // Every file read once, each with its new signature to record.
+    expect([...(restored?.resigned.keys() ?? [])].sort()).toEqual([
+      "api/manifest.json",
+      "index.html",
+    ]);
+
+    const touched = await publishedSite("inputs-a");
+    // The same bytes written again: its signature moved, the other file's did not.
+    writeFileSync(join(touched, "index.html"), "<p>events</p>");
+    expect(findUnchanged({ config: config(), output: touched, inputs: "inputs-a" })).toBeNull();
   });
 
   it("should not find it when a file or the published state was replaced since, or when a publish recorded no inputs", async () => {
