@@ -98,7 +98,13 @@ runCli(BUILD, async ({ values }) => {
     // The site's data stays inside the render stage; publishing gets what it needs.
     const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
     if (rendered.kind === "unchanged") {
-      await publishUnchanged(rendered, { config, output, started, metrics: values.metrics });
+      await publishUnchanged(rendered, {
+        config,
+        output,
+        started,
+        metrics: values.metrics,
+        allWarnings: values.verbose === true,
+      });
       return;
     }
     const { staging, written, known, warnings } = rendered;
@@ -225,6 +231,8 @@ async function publishUnchanged(
     readonly output: string;
     readonly started: number;
     readonly metrics: string | undefined;
+    /** --verbose */
+    readonly allWarnings: boolean;
   },
 ): Promise<void> {
   const { config, output } = options;
@@ -250,6 +258,7 @@ async function publishUnchanged(
       fileChanges: outcome.changes,
       warnings,
       warningsFile: buildWarningsPath(config.cacheDir, output, config.site.url),
+      allWarnings: options.allWarnings,
       seconds,
       output,
     }),

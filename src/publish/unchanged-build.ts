@@ -24,11 +24,13 @@ import {
 } from "./output-files.ts";
 
 /**
- * A build that finds nothing to render (docs/performance.md, "A build that
- * changes nothing"). Every publish of `npm run build` records a digest of
+ * A build that finds nothing to render (docs/performance.md, "A build with
+ * nothing to do"). Every publish of `npm run build` records a digest of
  * everything its site was rendered from but the clock (the code, the
- * settings, the portal's data with its images, the lists as read) and the
- * next moment its date-relative outputs change (src/rebuild/next-change.ts).
+ * settings, the portal's data with its images, the lists as read), the
+ * hash of the published state it kept (the changes are worked out against
+ * it) and the next moment its date-relative outputs change
+ * (src/rebuild/next-change.ts).
  * A build that finds the same digest, at a clock between that publish's and
  * that moment, would render every file as published: it keeps them all and
  * writes manifest.json alone, the one file that says when a build ran
@@ -39,6 +41,7 @@ import {
  * published (a folder restored whole as a copy, by its bytes: intactFiles),
  * so a file removed, edited or touched since sends the build down the whole
  * path, which puts it right.
+ *
  * The moment is the one the change check already trusts to ask for a build
  * at all (src/rebuild/check-portal.ts); test/integration/unchanged-build.test.ts
  * steps the clock to just before each of a site's next moments and compares
@@ -61,11 +64,12 @@ interface InputsRecord {
   /** The content hash of the manifest.json it published. */
   readonly manifest: string;
   /**
-   * The signature of the published state it kept (src/changes), which the
-   * next build's changes would be worked out against: a state replaced or
-   * damaged since sends the build the whole way.
+   * The content hash of the published state it kept (src/changes), which
+   * the next build's changes would be worked out against: a state replaced
+   * or damaged since sends the build the whole way. Its bytes, not its
+   * signature: a cache folder restored as a copy keeps them.
    */
-  readonly state: number;
+  readonly state: string;
 }
 
 export interface BuildInputsParts {
@@ -161,7 +165,7 @@ export function findUnchanged(options: FindUnchangedOptions): UnchangedSite | nu
   ) {
     return null;
   }
-  if (stateSignature(config, output) !== record.state) return null;
+  if (stateHash(config, output) !== record.state) return null;
   const warnings = readWarnings(buildWarningsPath(config.cacheDir, output, config.site.url));
   const list = readFileList(fileListPath(config, output));
   const manifest = paths.apiManifest().slice(1);
@@ -297,7 +301,7 @@ export async function recordPublishedInputs(
   manifestHash: string | undefined,
 ): Promise<void> {
   const folder = publishedStateFolder(config.cacheDir, output, config.site.url);
-  const state = stateSignature(config, output);
+  const state = stateHash(config, output);
   if (!inputs || !manifestHash || state === null) {
     rmSync(join(folder, INPUTS_RECORD_FILE), { force: true });
     return;
@@ -310,13 +314,10 @@ export async function recordPublishedInputs(
   });
 }
 
-/** The published state's signature as it is now; null when there is none. */
-function stateSignature(
-  config: Pick<BuildConfig, "site" | "cacheDir">,
-  output: string,
-): number | null {
+/** The published state's content hash as it is now; null when there is none. */
+function stateHash(config: Pick<BuildConfig, "site" | "cacheDir">, output: string): string | null {
   try {
-    return fileSignature(statSync(publishedStatePath(config.cacheDir, output, config.site.url)));
+    return contentHash(readFileSync(publishedStatePath(config.cacheDir, output, config.site.url)));
   } catch {
     return null;
   }
@@ -336,7 +337,7 @@ function readRecord(path: string): InputsRecord | null {
       typeof value.builtAt === "number" &&
       (value.nextChangeAt === null || typeof value.nextChangeAt === "number") &&
       typeof value.manifest === "string" &&
-      typeof value.state === "number";
+      typeof value.state === "string";
     return ok ? (value as InputsRecord) : null;
   } catch {
     return null;
