@@ -1,6 +1,6 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { publishedStateFolder } from "../changes/state-location.ts";
+import { replaceFile } from "./replace-file.ts";
 
 /**
  * Every warning of the last build of a site, for its owner: the report lists
@@ -38,8 +38,5 @@ export function buildWarningsPath(cacheDir: string, output: string, siteUrl: str
  * list is never an earlier build's; replaced whole, never half written.
  */
 export async function writeBuildWarnings(path: string, warnings: BuildWarnings): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(warnings, null, 2)}\n`);
-  await rename(temporary, path);
+  await replaceFile(path, `${JSON.stringify(warnings, null, 2)}\n`);
 }

@@ -134,7 +134,7 @@ export function hashOutput(
     if (!largestFile || file.bytes > largestFile.bytes) {
       largestFile = { path, bytes: file.bytes };
     }
-    if (path.endsWith(".html")) pages++;
+    if (isPage(path)) pages++;
     hashes.set(path, file.hash);
     sizes.set(path, file.bytes);
     if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
@@ -153,6 +153,11 @@ export function compareFiles(previous: FileHashes, next: FileHashes): FileChange
     else changed++;
   }
   return { added, changed, removed: previous.size + added - next.size, unchanged };
+}
+
+/** Whether a site path is one of the site's pages (an HTML file), as the counts take them. */
+export function isPage(path: string): boolean {
+  return path.endsWith(".html");
 }
 
 /** Where the list of a site's published files is kept (beside its published state). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, type Stats, statSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { DateTime } from "luxon";
 import type { PortalLists } from "../api/list-recorder.ts";
 import { publishedStateFolder, publishedStatePath } from "../changes/state-location.ts";
@@ -19,9 +19,11 @@ import {
   type FileChanges,
   type FileList,
   fileListPath,
+  isPage,
   readFileList,
   writeFileList,
 } from "./output-files.ts";
+import { replaceFile } from "./replace-file.ts";
 
 /**
  * A build that finds nothing to render (docs/performance.md, "A build with
@@ -255,10 +257,13 @@ export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutc
   const bytes = unchanged.bytes - bytesBefore.byteLength + content.byteLength;
 
   const hashes = new Map(unchanged.list.hashes).set(sitePath, hash);
-  const signatures = new Map([...unchanged.list.signatures, ...unchanged.resigned]);
-  signatures.set(sitePath, fileSignature(statSync(target)));
+  // The list written again only for what moved: the manifest's bytes, a restored copy's signatures.
+  if (hash !== before || unchanged.resigned.size > 0) {
+    const signatures = new Map([...unchanged.list.signatures, ...unchanged.resigned]);
+    signatures.set(sitePath, fileSignature(statSync(target)));
+    writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, signatures);
+  }
   const folder = publishedStateFolder(config.cacheDir, output, site.url);
-  writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, signatures);
   await writeBuildWarnings(buildWarningsPath(config.cacheDir, output, site.url), {
     ...unchanged.warnings,
     now: site.now.toUTC().toISO() ?? "",
@@ -271,7 +276,7 @@ export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutc
   count("files.kept", hashes.size - (hash === before ? 0 : 1));
   count("files.written", hash === before ? 0 : 1);
   let pages = 0;
-  for (const path of hashes.keys()) if (path.endsWith(".html")) pages++;
+  for (const path of hashes.keys()) if (isPage(path)) pages++;
   const changed = hash === before ? 0 : 1;
   return {
     files: hashes.size,
@@ -324,7 +329,6 @@ function stateHash(config: Pick<BuildConfig, "site" | "cacheDir">, output: strin
 }
 
 async function keepInputsRecord(folder: string, record: InputsRecord): Promise<void> {
-  await mkdir(folder, { recursive: true });
   await replaceFile(join(folder, INPUTS_RECORD_FILE), `${JSON.stringify(record)}\n`);
 }
 
@@ -347,16 +351,12 @@ function readRecord(path: string): InputsRecord | null {
 function readWarnings(path: string): BuildWarnings | null {
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as Partial<BuildWarnings>;
-    return value.version === 1 && Array.isArray(value.warnings) ? (value as BuildWarnings) : null;
+    const ok =
+      value.version === 1 &&
+      Array.isArray(value.warnings) &&
+      value.warnings.every((warning) => typeof warning === "string");
+    return ok ? (value as BuildWarnings) : null;
   } catch {
     return null;
   }
-}
-
-/** A new file in place of `path`, whole or not at all. */
-async function replaceFile(path: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
 }

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { createRedactor } from "../api/auth.ts";
 import type { PortalLists } from "../api/list-recorder.ts";
 import { PublishedSite } from "../api/published-site.ts";
 import type { ApiConfig } from "../config/api.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { FEED_FILE_NAMES, paths } from "../model/url-scheme.ts";
+import { replaceFile } from "../publish/replace-file.ts";
 import { siteFile } from "../render/published-files.ts";
 import type { SourceRead } from "../sources/source-read.ts";
 import { composeBuildState } from "./build-state.ts";
@@ -86,7 +87,6 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const written: string[] = [];
   for (const [path, text] of files) {
     const target = join(options.staging, ...path.split("/").filter(Boolean));
-    await mkdir(dirname(target), { recursive: true });
     await replaceFile(target, redact(text));
     written.push(path.replace(/^\/+/, ""));
   }
@@ -116,13 +116,6 @@ function stateNote(
     : "";
 }
 
-/** Writes a new file in place of `path`, whole or not at all. */
-async function replaceFile(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
-}
-
 /**
  * manifest.json is the site's one build-info file, the only one that differs
  * between two builds of an unchanged portal: what concerns this build alone
@@ -138,7 +131,6 @@ async function recordInManifest(
   const manifest = JSON.parse(
     await readFile(siteFile(staging, output, sitePath), "utf8"),
   ) as Record<string, unknown>;
-  await mkdir(dirname(path), { recursive: true });
   await replaceFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
