@@ -14,6 +14,8 @@
 //                                    is live then (dir/Heap-<pid>-N.heapprofile, for Chrome
 //                                    DevTools), and its allocation sites by live MB in
 //                                    dir/Heap-<pid>-N.sites.txt: far cheaper than a snapshot
+//   HEAP_SAMPLING_AT_STATS=N[,M]     the same at the N-th statSync: a build that keeps most files
+//                                    as published stats each, and writes few
 //
 // Every 5,000 calls, and every second the event loop turns, it appends
 // process.memoryUsage() to dir/memory-<pid>.log; a thread of its own adds the
@@ -37,11 +39,12 @@ if (dir) {
   const atWrites = new Set(
     (process.env.HEAP_SNAPSHOT_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
   );
-  const { writeFileSync, linkSync, readFileSync, existsSync, rmSync } = fs;
+  const { writeFileSync, linkSync, readFileSync, statSync, existsSync, rmSync } = fs;
   fs.mkdirSync(dir, { recursive: true });
   const log = fs.openSync(join(dir, `memory-${process.pid}.log`), "a");
   let writes = 0;
   let reads = 0;
+  let stats = 0;
   let taken = 0;
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
   const logMemory = (note = "") => {
@@ -55,15 +58,18 @@ if (dir) {
   const samplingAt = new Set(
     (process.env.HEAP_SAMPLING_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
   );
-  const session = samplingAt.size > 0 ? new inspector.Session() : null;
+  const samplingAtStats = new Set(
+    (process.env.HEAP_SAMPLING_AT_STATS ?? "").split(",").filter(Boolean).map(Number),
+  );
+  const session = samplingAt.size + samplingAtStats.size > 0 ? new inspector.Session() : null;
   session?.connect();
   session?.post("HeapProfiler.startSampling", { samplingInterval: 16384 });
-  const sample = () => {
-    logMemory(` sampling at ${writes}`);
+  const sample = (at = writes) => {
+    logMemory(` sampling at ${at}`);
     // An in-process session answers synchronously.
     session?.post("HeapProfiler.getSamplingProfile", (error, result) => {
       if (error) throw error;
-      const base = join(dir, `Heap-${process.pid}-${writes}`);
+      const base = join(dir, `Heap-${process.pid}-${at}`);
       fs.writeFileSync(`${base}.heapprofile`, JSON.stringify(result.profile));
       const spaces = v8
         .getHeapSpaceStatistics()
@@ -104,6 +110,11 @@ if (dir) {
     writes++;
     check(true);
     return linkSync.apply(this, args);
+  };
+  fs.statSync = function (...args) {
+    stats++;
+    if (samplingAtStats.has(stats)) sample(`stat-${stats}`);
+    return statSync.apply(this, args);
   };
   fs.readFileSync = function (...args) {
     reads++;

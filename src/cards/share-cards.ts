@@ -195,7 +195,13 @@ export class ShareCards {
     return [...this.#files.values()].filter(({ file }) => file.size !== OG_SIZE).length;
   }
 
-  /** The cards as files of the site, copied from the cache (call after `settled`). */
+  /**
+   * The cards as files of the site, copied from the cache (call after
+   * `settled`). A card's key names its bytes (what it shows, its size and
+   * the renderer: CardStore.keys), so it is the card's inputs: a card
+   * published under the same key is kept without reading its file (100,000
+   * files, 1.9 GB, at 100,000 events).
+   */
   fileGroup(read: (path: string) => Uint8Array): FileGroup {
     return fileGroup<{ readonly file: CardFile; readonly shardKey: ShardKey }>({
       phase: "cards",
@@ -203,6 +209,7 @@ export class ShareCards {
       items: [...this.#files.values()],
       path: ({ file }) => paths.card(file.name),
       render: ({ file }) => read(file.cachePath),
+      inputs: ({ file }) => file.key,
       shardKey: ({ shardKey }) => shardKey,
     });
   }

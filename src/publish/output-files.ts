@@ -257,7 +257,7 @@ export function writeFileList(
   path: string,
   hashes: FileHashes,
   inputs: RenderedInputs = new Map(),
-  signatures: FileSignatures = new Map(),
+  signatures: Pick<FileSignatures, "get"> = new Map(),
 ): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;

@@ -166,7 +166,11 @@ export async function publishAtomically(
 export function publishInPlace(
   stagingDir: string,
   outputDir: string,
-  change: { readonly previousFiles: Iterable<string>; readonly files: ReadonlySet<string> },
+  change: {
+    readonly previousFiles: Iterable<string>;
+    /** The site's files: a set, or the map of their hashes (only asked whether it has a path). */
+    readonly files: { has(path: string): boolean };
+  },
 ): string[] {
   const staging = resolve(stagingDir);
   const output = resolve(outputDir);
@@ -178,7 +182,8 @@ export function publishInPlace(
   const moved: string[] = [];
   try {
     // Removed first, so that a folder may give way to a file and a file to a folder.
-    const gone = [...change.previousFiles].filter((path) => !change.files.has(path));
+    const gone: string[] = [];
+    for (const path of change.previousFiles) if (!change.files.has(path)) gone.push(path);
     removeListed(output, gone);
     const made = new Set<string>();
     const pending = [""];

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CardContent } from "../../src/cards/card-content.ts";
@@ -89,6 +89,31 @@ describe("CardStudio", () => {
     // Nothing changed: both found, neither drawn.
     expect(await build()).toMatchObject({ rendered: 0, reused: 2 });
     expect(readdirSync(dir)).toHaveLength(2);
+  });
+
+  it("should draw again, in the next build of the same process, a card removed from the cache", async () => {
+    const dir = tempDir("cards-");
+    // Drawn by an earlier process: in the cache when the next one starts.
+    const earlier = await CardStudio.open(dir, { concurrency: 1 });
+    const [kept] = earlier.request(card(1), [OG_SIZE]);
+    await earlier.settled();
+    await earlier.close();
+    // npm start keeps one studio across its builds; the cache may be cleared meanwhile.
+    const studio = await CardStudio.open(dir, { concurrency: 1 });
+    const build = async () => {
+      const files = studio.request(card(1), [OG_SIZE]);
+      await studio.settled();
+      studio.prune(new Set(files.map((file) => file.key)));
+    };
+    await build();
+    expect(studio.stats).toMatchObject({ rendered: 0, reused: 1 });
+    rmSync(kept?.cachePath ?? "");
+    // Forgotten by a build that did not use it, as any card is.
+    studio.prune(new Set());
+    await build();
+    expect(studio.stats).toMatchObject({ rendered: 1, reused: 1 });
+    expect(readdirSync(dir)).toEqual([`${kept?.key}.png`]);
+    await studio.close();
   });
 
   it("should name a card by everything it shows", async () => {

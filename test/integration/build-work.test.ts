@@ -216,6 +216,9 @@ describe("build work", () => {
     expect(count(warm, "searchIndexBuilt")).toBe(0);
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(count(warm, "cards.rendered")).toBe(0);
+    // A card's key names its bytes: each published card is kept by it, its file not read again.
+    expect(count(warm, "rendered.cards")).toBe(0);
+    expect(count(warm, "reused.cards")).toBe(count(cold, "rendered.cards"));
     expect(built.warm.index).toEqual(built.cold.index);
     // Each file kept as published is checked by one stat (its signature), and none is read again.
     expect(count(warm, "files.kept")).toBeGreaterThan(0.9 * warm.files);
