@@ -21,8 +21,9 @@ export class CardStore {
   /**
    * The keys of the cards kept here, listed once when first asked: a build
    * asks for each of its cards, twice for most (early, then for its page),
-   * and one listing of the folder costs less than a stat each (about 0.6 s
-   * of a 100,000-event build). Kept up to date with this store's own writes,
+   * and one listing of the folder costs less than a stat each (those took
+   * 0.58 s of a CPU profile of a 100,000-event build, docs/performance.md,
+   * item 27). Kept up to date with this store's own writes,
    * and listed again when it prunes (after each build); a card another
    * process writes meanwhile is missed and drawn again, to the same bytes.
    */
