@@ -70,10 +70,13 @@ export interface FileChanges {
  * arrays, path after path, instead of objects keyed by path: at 100,000
  * events the list has 530,000 files, and objects of that many keys took 2.1
  * to 2.6 s to read where the arrays take about half of it
- * (docs/performance.md, "What changed", item 25). All three are read.
+ * (docs/performance.md, "What changed", item 25). Version 4 writes a file's
+ * hash and signature as two values rather than one text: the hash cut from
+ * that text kept the whole text alive beside it, for every file of the
+ * list, all through the build (item 29). All four are read.
  */
-const LIST_VERSION = 3;
-const READABLE_VERSIONS = new Set([1, 2, LIST_VERSION]);
+const LIST_VERSION = 4;
+const READABLE_VERSIONS = new Set([1, 2, 3, LIST_VERSION]);
 
 export interface HashOutputOptions {
   /**
@@ -193,6 +196,24 @@ export function readFileList(path: string): FileList | null {
     }
     const hashes = new Map<string, string>();
     const signatures = new Map<string, number>();
+    const sign = (filePath: string, base36: string) => {
+      const signature = Number.parseInt(base36, 36);
+      if (Number.isSafeInteger(signature)) signatures.set(filePath, signature);
+    };
+    if (json.version === LIST_VERSION) {
+      // [path, hash, signature in base 36 or null, …]
+      const entries = json.files;
+      if (!Array.isArray(entries) || entries.length % 3 !== 0) return null;
+      for (let index = 0; index < entries.length; index += 3) {
+        const filePath = entries[index];
+        const hash = entries[index + 1];
+        const signature = entries[index + 2];
+        if (typeof filePath !== "string" || typeof hash !== "string") return null;
+        hashes.set(filePath, hash);
+        if (typeof signature === "string") sign(filePath, signature);
+      }
+      return { hashes, inputs: readInputs(json.inputs), signatures };
+    }
     // Version 3: [path, value, path, value, …]; before: {path: value}.
     const entries = Array.isArray(json.files) ? json.files : Object.entries(json.files).flat();
     for (let index = 0; index < entries.length; index += 2) {
@@ -202,8 +223,7 @@ export function readFileList(path: string): FileList | null {
       // "<hash>" or "<hash> <signature in base 36>"
       const space = value.indexOf(" ");
       hashes.set(filePath, space === -1 ? value : value.slice(0, space));
-      const signature = space === -1 ? Number.NaN : Number.parseInt(value.slice(space + 1), 36);
-      if (Number.isSafeInteger(signature)) signatures.set(filePath, signature);
+      if (space !== -1) sign(filePath, value.slice(space + 1));
     }
     return { hashes, inputs: readInputs(json.inputs), signatures };
   } catch {
@@ -232,7 +252,7 @@ export function fileSignatures(root: string, paths: Iterable<string>): FileSigna
 function readInputs(value: unknown): RenderedInputs {
   const inputs = new Map<string, RenderedFrom>();
   if (typeof value !== "object" || value === null) return inputs;
-  // Version 3: [path, digest, bytes, …]; before: {path: [digest, bytes]}.
+  // Versions 3 and 4: [path, digest, bytes, …]; before: {path: [digest, bytes]}.
   const entries: unknown[] = Array.isArray(value)
     ? value
     : Object.entries(value).flatMap(([path, entry]) =>
@@ -267,8 +287,8 @@ export function writeFileList(
     let first = true;
     for (const [filePath, hash] of hashes) {
       const signature = signatures.get(filePath);
-      const value = signature === undefined ? hash : `${hash} ${signature.toString(36)}`;
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(value)}`;
+      const signed = signature === undefined ? "null" : `"${signature.toString(36)}"`;
+      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(hash)},${signed}`;
       first = false;
       if (chunk.length > 1 << 16) {
         writeSync(file, chunk);

@@ -156,6 +156,18 @@ describe("the kept list", () => {
     expect(signatures.size).toBe(2);
     writeFileList(path, hashes, inputs, signatures);
     expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    // A list of version 3, each file's hash and signature in one text: read whole.
+    await writeTree(join(root, "state"), {
+      "published-files.json": JSON.stringify({
+        version: 3,
+        files: [...hashes].flatMap(([file, hash]) => [
+          file,
+          `${hash} ${signatures.get(file)?.toString(36)}`,
+        ]),
+        inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
+      }),
+    });
+    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 2, whose files and inputs were objects keyed by path: read whole.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({
@@ -178,6 +190,11 @@ describe("the kept list", () => {
     });
     expect(readFileList(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
+    expect(readFileList(path)).toBeNull();
+    // A file of this version without its signature's place: not a list of this version.
+    await writeTree(join(root, "state"), {
+      "published-files.json": '{"version":4,"files":["index.html","hash"]}',
+    });
     expect(readFileList(path)).toBeNull();
   });
 
