@@ -9,7 +9,7 @@ import {
   siteFile,
 } from "../render/published-files.ts";
 import type { ChangedPages } from "./changed-pages.ts";
-import type { OutputFiles } from "./output-files.ts";
+import { type OutputFiles, outputFiles } from "./output-files.ts";
 
 /**
  * Records the pages a publish changed in the staging folder's manifest.json,
@@ -55,20 +55,17 @@ export function recordChangedPages<T extends OutputFiles & { readonly kept: numb
     writeFileSync(target, content);
   }
   const before = files.sizes.get(sitePath) ?? 0;
-  const hashes = new Map(files.hashes).set(sitePath, file.hash);
-  const sizes = new Map(files.sizes).set(sitePath, content.byteLength);
+  const record = new Map(files.record).set(sitePath, kept ? { ...file, kept } : file);
   // The manifest only grows here: it is the largest file if it was, or if it now is.
   const largest = files.largestFile;
   const largestFile =
     !largest || largest.path === sitePath || content.byteLength > largest.bytes
       ? { path: sitePath, bytes: content.byteLength }
       : largest;
-  return {
+  return outputFiles(record, {
     ...files,
-    hashes,
-    sizes,
     bytes: files.bytes - before + content.byteLength,
     largestFile,
     kept: files.kept - (wasKept ? 1 : 0) + (kept ? 1 : 0),
-  };
+  });
 }

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { publishedStateFolder } from "../changes/state-location.ts";
+import { MapView } from "../render/map-view.ts";
 import {
   contentHash,
   type FileHashes,
@@ -50,11 +51,33 @@ export interface OutputCount {
 }
 
 export interface OutputFiles extends OutputCount {
+  /** Every file: its hash, size and, if known, inputs (the maps below are views of it). */
+  readonly record: ReadonlyMap<string, KnownFile>;
   readonly hashes: FileHashes;
   /** Each file's size in bytes, by the same paths. */
   readonly sizes: ReadonlyMap<string, number>;
-  /** What the files rendered from known inputs were rendered from (FileWriter.keepUnchanged). */
+  /** What the files rendered from known inputs were rendered from (FileWriter.write's `inputs`). */
   readonly inputs: RenderedInputs;
+}
+
+/**
+ * The files of `record` with their hashes, sizes and inputs as views of it:
+ * one map of the site's files, holding the writer's own record of each file
+ * it wrote or kept, rather than a map of each made beside it.
+ */
+export function outputFiles<T extends OutputCount>(
+  record: ReadonlyMap<string, KnownFile>,
+  count: T,
+): T & Omit<OutputFiles, keyof OutputCount> {
+  return {
+    ...count,
+    record,
+    hashes: new MapView(record, (file) => file.hash, { everyKey: true }),
+    sizes: new MapView(record, (file) => file.bytes, { everyKey: true }),
+    inputs: new MapView(record, (file): RenderedFrom | undefined =>
+      file.inputs === undefined ? undefined : (file as RenderedFrom),
+    ),
+  };
 }
 
 export interface FileChanges {
@@ -100,9 +123,7 @@ export function hashOutput(
   options: HashOutputOptions = {},
 ): OutputFiles & { readonly kept: number } {
   const { known, published } = options;
-  const hashes = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  const inputs = new Map<string, RenderedFrom>();
+  const record = new Map<string, KnownFile>();
   let kept = 0;
   let bytes = 0;
   let pages = 0;
@@ -128,8 +149,8 @@ export function hashOutput(
     }
   }
   // The files kept as published, which were never written under `root`.
-  for (const [path, file] of known ?? []) if (file.kept && !hashes.has(path)) add(path, file);
-  return { hashes, sizes, inputs, files: hashes.size, bytes, pages, largestFile, kept };
+  for (const [path, file] of known ?? []) if (file.kept && !record.has(path)) add(path, file);
+  return outputFiles(record, { files: record.size, bytes, pages, largestFile, kept });
 
   function add(path: string, file: KnownFile): void {
     if (file.kept) kept++;
@@ -138,9 +159,7 @@ export function hashOutput(
       largestFile = { path, bytes: file.bytes };
     }
     if (isPage(path)) pages++;
-    hashes.set(path, file.hash);
-    sizes.set(path, file.bytes);
-    if (file.inputs) inputs.set(path, { inputs: file.inputs, bytes: file.bytes });
+    record.set(path, file);
   }
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SiteUrls } from "../../src/model/url-scheme.ts";
 import { recordChangedPages } from "../../src/publish/manifest-pages.ts";
-import type { OutputFiles } from "../../src/publish/output-files.ts";
+import { type OutputFiles, outputFiles } from "../../src/publish/output-files.ts";
 import { contentHash } from "../../src/render/published-files.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -26,16 +26,13 @@ function staged(): { staging: string; files: OutputFiles & { kept: number } } {
   const bytes = Buffer.byteLength(BUILT);
   return {
     staging,
-    files: {
-      hashes: new Map([[MANIFEST, contentHash(BUILT)]]),
-      sizes: new Map([[MANIFEST, bytes]]),
-      inputs: new Map(),
+    files: outputFiles(new Map([[MANIFEST, { hash: contentHash(BUILT), bytes }]]), {
       files: 1,
       bytes,
       pages: 0,
       largestFile: { path: MANIFEST, bytes },
       kept: 0,
-    },
+    }),
   };
 }
 

@@ -38,7 +38,9 @@ describe("hashOutput", () => {
     });
     const output = hashOutput(join(root, "site"));
     // The largest file is what hosts limit (src/publish/host-limits.ts); --metrics carries it.
-    const { hashes: _, sizes, inputs, ...count } = output;
+    const { record, hashes: _, sizes, inputs, ...count } = output;
+    // One record of the files, of which the hashes, sizes and inputs are views.
+    expect(record.get("a/feed.xml")).toEqual({ hash: output.hashes.get("a/feed.xml"), bytes: 1 });
     // Nothing here was rendered by a writer that knew its inputs.
     expect(inputs.size).toBe(0);
     expect(count).toEqual({
@@ -141,7 +143,7 @@ describe("compareFiles", () => {
 describe("the kept list", () => {
   it("should read back what was written, and nothing from a missing or foreign file", async () => {
     await writeTree(join(root, "site"), { "index.html": "a", "feed.xml": "b" });
-    const { hashes } = hashOutput(join(root, "site"));
+    const hashes = new Map(hashOutput(join(root, "site")).hashes);
     const path = join(root, "state", "published-files.json");
     expect(readFileList(path)).toBeNull();
     writeFileList(path, hashes);
