@@ -196,6 +196,68 @@ export interface FileList {
   readonly inputs: RenderedInputs;
   /** Each file's signature once published; a file without one is read again before it is kept. */
   readonly signatures: FileSignatures;
+  /** The list's own text of a path it has (or the path itself): see ListedFiles. */
+  readonly intern?: (path: string) => string;
+}
+
+/**
+ * The list as read: one map of paths to places in arrays of hashes,
+ * signatures, inputs' digests and sizes, rather than a map for each of
+ * them and an object for each file's inputs. At 100,000 events the list
+ * names 630,000 files, and is held all through the build (docs/performance.md,
+ * What changed, item 31). A path's text is the list's own: the file writer
+ * keys its record by it (`intern`), so that each path is held once.
+ */
+class ListedFiles implements FileList {
+  readonly hashes: FileHashes;
+  readonly inputs: RenderedInputs;
+  readonly signatures: FileSignatures;
+  readonly #places = new Map<string, number>();
+  readonly #paths: string[] = [];
+  readonly #hashes: string[] = [];
+  readonly #signatures: number[] = [];
+  readonly #digests: (string | undefined)[] = [];
+  readonly #sizes: number[] = [];
+
+  constructor() {
+    const places = this.#places;
+    this.hashes = new MapView(places, (place) => this.#hashes[place], { everyKey: true });
+    this.signatures = new MapView(places, (place) => {
+      const signature = this.#signatures[place];
+      return Number.isNaN(signature) ? undefined : signature;
+    });
+    this.inputs = new MapView(places, (place): RenderedFrom | undefined => {
+      const inputs = this.#digests[place];
+      return inputs === undefined ? undefined : { inputs, bytes: this.#sizes[place] ?? 0 };
+    });
+  }
+
+  readonly intern = (path: string): string => {
+    const place = this.#places.get(path);
+    return place === undefined ? path : (this.#paths[place] ?? path);
+  };
+
+  /** A file of the list (the last of the same path counts); NaN: no signature. */
+  add(path: string, hash: string, signature: number): void {
+    let place = this.#places.get(path);
+    if (place === undefined) {
+      place = this.#paths.length;
+      this.#places.set(path, place);
+      this.#paths.push(path);
+      this.#digests.push(undefined);
+      this.#sizes.push(0);
+    }
+    this.#hashes[place] = hash;
+    this.#signatures[place] = signature;
+  }
+
+  /** What a file of the list was rendered from; ignored for a path the list does not have. */
+  addInputs(path: string, digest: string, bytes: number): void {
+    const place = this.#places.get(path);
+    if (place === undefined) return;
+    this.#digests[place] = digest;
+    this.#sizes[place] = bytes;
+  }
 }
 
 /** The list kept by the last publish; null when there is none or it is unreadable. */
@@ -213,11 +275,10 @@ export function readFileList(path: string): FileList | null {
     ) {
       return null;
     }
-    const hashes = new Map<string, string>();
-    const signatures = new Map<string, number>();
-    const sign = (filePath: string, base36: string) => {
-      const signature = Number.parseInt(base36, 36);
-      if (Number.isSafeInteger(signature)) signatures.set(filePath, signature);
+    const list = new ListedFiles();
+    const signature = (base36: unknown) => {
+      const value = typeof base36 === "string" ? Number.parseInt(base36, 36) : Number.NaN;
+      return Number.isSafeInteger(value) ? value : Number.NaN;
     };
     if (json.version === LIST_VERSION) {
       // [path, hash, signature in base 36 or null, …]
@@ -226,25 +287,24 @@ export function readFileList(path: string): FileList | null {
       for (let index = 0; index < entries.length; index += 3) {
         const filePath = entries[index];
         const hash = entries[index + 1];
-        const signature = entries[index + 2];
         if (typeof filePath !== "string" || typeof hash !== "string") return null;
-        hashes.set(filePath, hash);
-        if (typeof signature === "string") sign(filePath, signature);
+        list.add(filePath, hash, signature(entries[index + 2]));
       }
-      return { hashes, inputs: readInputs(json.inputs), signatures };
+    } else {
+      // Version 3: [path, value, path, value, …]; before: {path: value}.
+      const entries = Array.isArray(json.files) ? json.files : Object.entries(json.files).flat();
+      for (let index = 0; index < entries.length; index += 2) {
+        const filePath = entries[index];
+        const value = entries[index + 1];
+        if (typeof filePath !== "string" || typeof value !== "string") return null;
+        // "<hash>" or "<hash> <signature in base 36>"
+        const space = value.indexOf(" ");
+        if (space === -1) list.add(filePath, value, Number.NaN);
+        else list.add(filePath, value.slice(0, space), signature(value.slice(space + 1)));
+      }
     }
-    // Version 3: [path, value, path, value, …]; before: {path: value}.
-    const entries = Array.isArray(json.files) ? json.files : Object.entries(json.files).flat();
-    for (let index = 0; index < entries.length; index += 2) {
-      const filePath = entries[index];
-      const value = entries[index + 1];
-      if (typeof filePath !== "string" || typeof value !== "string") return null;
-      // "<hash>" or "<hash> <signature in base 36>"
-      const space = value.indexOf(" ");
-      hashes.set(filePath, space === -1 ? value : value.slice(0, space));
-      if (space !== -1) sign(filePath, value.slice(space + 1));
-    }
-    return { hashes, inputs: readInputs(json.inputs), signatures };
+    readInputs(json.inputs, list);
+    return list;
   } catch {
     return null;
   }
@@ -267,10 +327,12 @@ export function fileSignatures(root: string, paths: Iterable<string>): FileSigna
   return signatures;
 }
 
-/** The list's `inputs` ({ path: [digest, bytes] }); what is not of that form is left out. */
-function readInputs(value: unknown): RenderedInputs {
-  const inputs = new Map<string, RenderedFrom>();
-  if (typeof value !== "object" || value === null) return inputs;
+/**
+ * The list's `inputs` ({ path: [digest, bytes] }) into `list`; what is not
+ * of that form, or not of a file of the list, is left out.
+ */
+function readInputs(value: unknown, list: ListedFiles): void {
+  if (typeof value !== "object" || value === null) return;
   // Versions 3 and 4: [path, digest, bytes, …]; before: {path: [digest, bytes]}.
   const entries: unknown[] = Array.isArray(value)
     ? value
@@ -280,10 +342,9 @@ function readInputs(value: unknown): RenderedInputs {
   for (let index = 0; index + 2 < entries.length; index += 3) {
     const [path, digest, bytes] = [entries[index], entries[index + 1], entries[index + 2]];
     if (typeof path === "string" && typeof digest === "string" && typeof bytes === "number") {
-      inputs.set(path, { inputs: digest, bytes });
+      list.addInputs(path, digest, bytes);
     }
   }
-  return inputs;
 }
 
 /**

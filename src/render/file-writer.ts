@@ -174,7 +174,9 @@ export class FileWriter {
   }
 
   #add(sitePath: string, file: KnownFile): void {
-    this.#known.set(sitePath, file);
+    // Keyed by the published list's text of the path: 630,000 paths held once, not twice, at
+    // 100,000 events (docs/performance.md, What changed, item 31).
+    this.#known.set(this.#published?.intern?.(sitePath) ?? sitePath, file);
     this.#files++;
     this.#bytes += file.bytes;
   }

@@ -23,6 +23,8 @@ export interface PublishedFiles {
   readonly signatures?: FileSignatures;
   /** Kept files whose signature moved with their bytes unchanged: the publish step takes it again. */
   readonly restat?: Set<string>;
+  /** The list's own text of a path it names, for a record keyed by it to hold each path once. */
+  readonly intern?: (path: string) => string;
 }
 
 /** Site path -> the file's signature on disk (fileSignature). */

@@ -140,6 +140,18 @@ describe("compareFiles", () => {
   });
 });
 
+/** What the list at `path` says, as maps (null: none). */
+function listed(path: string) {
+  const list = readFileList(path);
+  return (
+    list && {
+      hashes: new Map(list.hashes),
+      inputs: new Map(list.inputs),
+      signatures: new Map(list.signatures),
+    }
+  );
+}
+
 describe("the kept list", () => {
   it("should read back what was written, and nothing from a missing or foreign file", async () => {
     await writeTree(join(root, "site"), { "index.html": "a", "feed.xml": "b" });
@@ -147,17 +159,25 @@ describe("the kept list", () => {
     const path = join(root, "state", "published-files.json");
     expect(readFileList(path)).toBeNull();
     writeFileList(path, hashes);
-    expect(readFileList(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
+    expect(listed(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     // What a file was rendered from, for the next build to keep it unrendered.
     const inputs = new Map<string, RenderedFrom>([
       ["feed.xml", { inputs: "digest", bytes: 1 }],
-      ["calendar.ics", { inputs: "digest", bytes: 2 }],
+      ["index.html", { inputs: "digest", bytes: 2 }],
     ]);
     // And each file's signature once published, for the next build to trust it without reading it.
     const signatures = fileSignatures(join(root, "site"), hashes.keys());
     expect(signatures.size).toBe(2);
     writeFileList(path, hashes, inputs, signatures);
-    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
+    // The inputs of a file the list does not name are of no use, and left out.
+    writeFileList(
+      path,
+      hashes,
+      new Map([...inputs, ["gone.ics", { inputs: "digest", bytes: 3 }]]),
+      signatures,
+    );
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 3, each file's hash and signature in one text: read whole.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({
@@ -169,7 +189,7 @@ describe("the kept list", () => {
         inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
       }),
     });
-    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 2, whose files and inputs were objects keyed by path: read whole.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({
@@ -185,12 +205,12 @@ describe("the kept list", () => {
         ),
       }),
     });
-    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of the version before signatures: read, without them.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({ version: 1, files: Object.fromEntries(hashes) }),
     });
-    expect(readFileList(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
+    expect(listed(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
     expect(readFileList(path)).toBeNull();
     // A file of this version without its signature's place: not a list of this version.
@@ -213,6 +233,6 @@ describe("the kept list", () => {
     const signatures = new Map([...hashes.keys()].map((file, i) => [file, 2 ** 52 - i] as const));
     writeFileList(path, hashes, inputs, signatures);
     expect(statSync(path).size).toBeGreaterThan(6 * 65536);
-    expect(readFileList(path)).toEqual({ hashes, inputs, signatures });
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
   });
 });
