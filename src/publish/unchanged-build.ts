@@ -11,6 +11,7 @@ import type { MediaFile } from "../media/localize-images.ts";
 import { count } from "../metrics.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { MapView } from "../render/map-view.ts";
 import { contentHash, fileSignature } from "../render/published-files.ts";
 import { snapshotUpdatedAt } from "../site/data-updated.ts";
 import type { SourceOutcome } from "../sources/load-sources.ts";
@@ -256,12 +257,22 @@ export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutc
   if (hash !== before) await replaceFile(target, content);
   const bytes = unchanged.bytes - bytesBefore.byteLength + content.byteLength;
 
-  const hashes = new Map(unchanged.list.hashes).set(sitePath, hash);
+  // The list's hashes with the manifest's, read through rather than copied (630,000 files).
+  const hashes = new MapView(
+    unchanged.list.hashes,
+    (listed, path) => (path === sitePath ? hash : listed),
+    { everyKey: true },
+  );
   // The list written again only for what moved: the manifest's bytes, a restored copy's signatures.
   if (hash !== before || unchanged.resigned.size > 0) {
-    const signatures = new Map([...unchanged.list.signatures, ...unchanged.resigned]);
-    signatures.set(sitePath, fileSignature(statSync(target)));
-    writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, signatures);
+    const { signatures } = unchanged.list;
+    const manifestSignature = fileSignature(statSync(target));
+    writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, {
+      get: (path) =>
+        path === sitePath
+          ? manifestSignature
+          : (unchanged.resigned.get(path) ?? signatures.get(path)),
+    });
   }
   const folder = publishedStateFolder(config.cacheDir, output, site.url);
   await writeBuildWarnings(buildWarningsPath(config.cacheDir, output, site.url), {
