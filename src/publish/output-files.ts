@@ -4,6 +4,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -96,10 +97,19 @@ export interface FileChanges {
  * (docs/performance.md, "What changed", item 25). Version 4 writes a file's
  * hash and signature as two values rather than one text: the hash cut from
  * that text kept the whole text alive beside it, for every file of the
- * list, all through the build (item 29). All four are read.
+ * list, all through the build (item 29). Version 5 is a header line, then
+ * lines of up to FILES_A_LINE files, each file's path, hash, signature,
+ * inputs' digest and size together: read a line at a time, where a list of
+ * 630,000 files (99 MB) read whole and parsed at once held about 480 MB
+ * until it was collected (item 31). All five are read.
  */
-const LIST_VERSION = 4;
-const READABLE_VERSIONS = new Set([1, 2, 3, LIST_VERSION]);
+const LIST_VERSION = 5;
+const READABLE_VERSIONS = new Set([1, 2, 3, 4]);
+const LIST_HEADER = `{"version":${LIST_VERSION}}\n`;
+/** Files on one line of a list of version 5: a few hundred kilobytes a line. */
+const FILES_A_LINE = 2048;
+/** A file's values on a line: path, hash, signature in base 36, inputs' digest, size. */
+const FILE_VALUES = 5;
 
 export interface HashOutputOptions {
   /**
@@ -263,6 +273,83 @@ class ListedFiles implements FileList {
 /** The list kept by the last publish; null when there is none or it is unreadable. */
 export function readFileList(path: string): FileList | null {
   try {
+    const list = new ListedFiles();
+    let files = 0;
+    let ended = false;
+    const read = readListLines(path, (line) => {
+      const values: unknown = JSON.parse(line);
+      if (ended) return false;
+      if (!Array.isArray(values)) {
+        // The last line counts the files: a list cut short between two lines is refused too.
+        ended = (values as { files?: unknown } | null)?.files === files;
+        return ended;
+      }
+      if (values.length % FILE_VALUES !== 0) return false;
+      files += values.length / FILE_VALUES;
+      for (let index = 0; index < values.length; index += FILE_VALUES) {
+        const [filePath, hash, signed, digest, bytes] = values.slice(index, index + FILE_VALUES);
+        if (typeof filePath !== "string" || typeof hash !== "string") return false;
+        list.add(filePath, hash, signature(signed));
+        if (typeof digest === "string" && typeof bytes === "number") {
+          list.addInputs(filePath, digest, bytes);
+        }
+      }
+      return true;
+    });
+    if (read === "not lines") return readWholeFileList(path);
+    return read === "read" && ended ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A signature in base 36 as the list keeps it; NaN when there is none, or it is not one. */
+function signature(base36: unknown): number {
+  const value = typeof base36 === "string" ? Number.parseInt(base36, 36) : Number.NaN;
+  return Number.isSafeInteger(value) ? value : Number.NaN;
+}
+
+/**
+ * Each line after the header of a list of version 5, in turn, read 1 MB at
+ * a time: "not lines" for a list of another version, "refused" when a line
+ * is refused (false) or the list ends within a line.
+ */
+function readListLines(
+  path: string,
+  onLine: (line: string) => boolean,
+): "read" | "not lines" | "refused" {
+  const file = openSync(path, "r");
+  try {
+    let buffer = Buffer.alloc(1 << 20);
+    let filled = 0;
+    let header = true;
+    for (;;) {
+      if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
+      const read = readSync(file, buffer, filled, buffer.length - filled, null);
+      filled += read;
+      const data = buffer.subarray(0, filled);
+      let start = 0;
+      for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
+        const line = data.toString("utf8", start, end);
+        if (header) {
+          if (`${line}\n` !== LIST_HEADER) return "not lines";
+          header = false;
+        } else if (!onLine(line)) return "refused";
+        start = end + 1;
+      }
+      if (header && filled >= LIST_HEADER.length && start === 0) return "not lines";
+      buffer.copy(buffer, 0, start, filled);
+      filled -= start;
+      if (read === 0) return filled === 0 && !header ? "read" : header ? "not lines" : "refused";
+    }
+  } finally {
+    closeSync(file);
+  }
+}
+
+/** A list of version 1 to 4: one JSON document. */
+function readWholeFileList(path: string): FileList | null {
+  try {
     const json = JSON.parse(readFileSync(path, "utf8")) as {
       version?: unknown;
       files?: unknown;
@@ -276,11 +363,7 @@ export function readFileList(path: string): FileList | null {
       return null;
     }
     const list = new ListedFiles();
-    const signature = (base36: unknown) => {
-      const value = typeof base36 === "string" ? Number.parseInt(base36, 36) : Number.NaN;
-      return Number.isSafeInteger(value) ? value : Number.NaN;
-    };
-    if (json.version === LIST_VERSION) {
+    if (json.version === 4) {
       // [path, hash, signature in base 36 or null, …]
       const entries = json.files;
       if (!Array.isArray(entries) || entries.length % 3 !== 0) return null;
@@ -349,43 +432,41 @@ function readInputs(value: unknown, list: ListedFiles): void {
 
 /**
  * Keeps the list for the next build (replaced whole, never left half
- * written). Written 64 KB at a time: at 100,000 events the list has 530,000
- * entries, and its JSON made whole (with an object of every entry before it)
- * was the largest thing the publish step held.
+ * written): the header, FILES_A_LINE files a line, their count (version 5,
+ * above).
+ * At 100,000 events the list has 630,000 files, and its JSON made whole
+ * (with an object of every entry before it) was the largest thing the
+ * publish step held.
  */
 export function writeFileList(
   path: string,
   hashes: FileHashes,
-  inputs: RenderedInputs = new Map(),
+  inputs: Pick<RenderedInputs, "get"> = new Map(),
   signatures: Pick<FileSignatures, "get"> = new Map(),
 ): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const file = openSync(temporary, "w");
   try {
-    let chunk = `{"version":${LIST_VERSION},"files":[`;
-    let first = true;
+    writeSync(file, LIST_HEADER);
+    let line = "";
+    let onLine = 0;
+    let files = 0;
     for (const [filePath, hash] of hashes) {
+      files++;
       const signature = signatures.get(filePath);
-      const signed = signature === undefined ? "null" : `"${signature.toString(36)}"`;
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(hash)},${signed}`;
-      first = false;
-      if (chunk.length > 1 << 16) {
-        writeSync(file, chunk);
-        chunk = "";
+      const from = inputs.get(filePath);
+      line += `${onLine === 0 ? "[" : ","}${JSON.stringify(filePath)},${JSON.stringify(hash)},${
+        signature === undefined ? "null" : `"${signature.toString(36)}"`
+      },${from ? `${JSON.stringify(from.inputs)},${from.bytes}` : "null,null"}`;
+      if (++onLine === FILES_A_LINE) {
+        writeSync(file, `${line}]\n`);
+        line = "";
+        onLine = 0;
       }
     }
-    chunk += `],"inputs":[`;
-    first = true;
-    for (const [filePath, from] of inputs) {
-      chunk += `${first ? "" : ","}${JSON.stringify(filePath)},${JSON.stringify(from.inputs)},${from.bytes}`;
-      first = false;
-      if (chunk.length > 1 << 16) {
-        writeSync(file, chunk);
-        chunk = "";
-      }
-    }
-    writeSync(file, `${chunk}]}\n`);
+    if (onLine > 0) writeSync(file, `${line}]\n`);
+    writeSync(file, `{"files":${files}}\n`);
   } finally {
     closeSync(file);
   }

@@ -178,6 +178,19 @@ describe("the kept list", () => {
       signatures,
     );
     expect(listed(path)).toEqual({ hashes, inputs, signatures });
+    // A list of version 4, one JSON document with each file's hash and signature: read whole.
+    await writeTree(join(root, "state"), {
+      "published-files.json": JSON.stringify({
+        version: 4,
+        files: [...hashes].flatMap(([file, hash]) => [
+          file,
+          hash,
+          signatures.get(file)?.toString(36),
+        ]),
+        inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
+      }),
+    });
+    expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 3, each file's hash and signature in one text: read whole.
     await writeTree(join(root, "state"), {
       "published-files.json": JSON.stringify({
@@ -234,5 +247,24 @@ describe("the kept list", () => {
     writeFileList(path, hashes, inputs, signatures);
     expect(statSync(path).size).toBeGreaterThan(6 * 65536);
     expect(listed(path)).toEqual({ hashes, inputs, signatures });
+    // A header line, lines of files read one at a time (20,000 files on 10), their count.
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines.length).toBe(13);
+    expect(lines.at(-2)).toBe('{"files":20000}');
+    // A list cut short (a full disk, a copy stopped halfway) is no list: the next build
+    // renders everything rather than keep files by a list it has only part of. Cut within
+    // a line, or between two.
+    const text = readFileSync(path);
+    const lineEnds: number[] = [];
+    for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lineEnds.push(at + 1);
+    for (const cut of [
+      text.length - 1,
+      Math.floor(text.length / 2),
+      20,
+      ...lineEnds.slice(0, -1),
+    ]) {
+      writeFileSync(path, text.subarray(0, cut));
+      expect(readFileList(path)).toBeNull();
+    }
   });
 });
