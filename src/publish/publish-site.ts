@@ -141,17 +141,22 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
       : fileSignatures(output, files.hashes.keys()),
   );
   // Only a published site moves on the state the next build compares with.
+  const state = input.state
+    ? await keepPublishedState(config.cacheDir, output, input.state)
+    : { hash: null };
   const kept = [
-    ...(input.state ? await keepPublishedState(config.cacheDir, output, input.state) : []),
+    ...("warning" in state ? [state.warning] : []),
     ...keepFileList(fileListPath(config, output), files, signatures),
   ];
   // Found as published by a later build only if everything it compares with was kept.
   const inputs = kept.length === 0 ? (input.inputs ?? null) : null;
-  const manifestHash = files.hashes.get(paths.apiManifest().slice(1));
   const warnings = [
     ...shrink.warnings,
     ...kept,
-    ...(await keepInputs(config, output, inputs, manifestHash)),
+    ...(await keepInputs(config, output, inputs, {
+      manifest: files.hashes.get(paths.apiManifest().slice(1)),
+      state: "hash" in state ? state.hash : null,
+    })),
   ];
   return { files, changes, manifest: built.manifest, warnings };
 }
@@ -172,19 +177,18 @@ function keptSignatures(
   return { get: (path) => taken.get(path) ?? before?.get(path) };
 }
 
-/** Writes the published state; a failure is a warning (the site is already published). */
+/** Writes the published state (its hash); a failure is a warning (the site is already published). */
 async function keepPublishedState(
   cacheDir: string,
   output: string,
   state: PublishedState,
-): Promise<string[]> {
+): Promise<{ readonly hash: string } | { readonly warning: string }> {
   try {
-    await savePublishedState({ cacheDir, output }, state);
-    return [];
+    return { hash: (await savePublishedState({ cacheDir, output }, state)).hash };
   } catch (error) {
-    return [
-      `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
-    ];
+    return {
+      warning: `The published state could not be kept (${(error as Error).message}); the next build compares with an older one.`,
+    };
   }
 }
 

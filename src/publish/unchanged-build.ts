@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import type { PortalLists } from "../api/list-recorder.ts";
+import { stateFileHash } from "../changes/previous-state.ts";
 import { publishedStateFolder, publishedStatePath } from "../changes/state-location.ts";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import type { BuildConfig } from "../config/build-config.ts";
@@ -314,10 +315,15 @@ export async function recordPublishedInputs(
   config: Pick<BuildConfig, "site" | "cacheDir">,
   output: string,
   inputs: PublishedInputs | null,
-  manifestHash: string | undefined,
+  kept: {
+    /** The manifest's hash, as published. */
+    readonly manifest: string | undefined;
+    /** The published state's (stateFileHash), as this publish wrote it; null: none written. */
+    readonly state: string | null;
+  },
 ): Promise<void> {
   const folder = publishedStateFolder(config.cacheDir, output, config.site.url);
-  const state = stateHash(config, output);
+  const { manifest: manifestHash, state } = kept;
   if (!inputs || !manifestHash || state === null) {
     rmSync(join(folder, INPUTS_RECORD_FILE), { force: true });
     return;
@@ -333,7 +339,9 @@ export async function recordPublishedInputs(
 /** The published state's content hash as it is now; null when there is none. */
 function stateHash(config: Pick<BuildConfig, "site" | "cacheDir">, output: string): string | null {
   try {
-    return contentHash(readFileSync(publishedStatePath(config.cacheDir, output, config.site.url)));
+    return stateFileHash(
+      readFileSync(publishedStatePath(config.cacheDir, output, config.site.url)),
+    );
   } catch {
     return null;
   }

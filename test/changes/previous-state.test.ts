@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadPreviousState, savePublishedState } from "../../src/changes/previous-state.ts";
+import {
+  loadPreviousState,
+  savePublishedState,
+  stateFileHash,
+} from "../../src/changes/previous-state.ts";
 import type { PublishedState } from "../../src/changes/published-state.ts";
 import {
   publishedStateFolder,
@@ -128,15 +132,17 @@ describe("publishedStatePath", () => {
 
 describe("loadPreviousState", () => {
   it("should read back what savePublishedState kept for the output folder and SITE_URL", async () => {
-    const file = await savePublishedState({ cacheDir, output }, STATE);
+    const { file, hash } = await savePublishedState({ cacheDir, output }, STATE);
     expect(file).toBe(publishedStatePath(cacheDir, output, SITE));
+    // The hash of what was written, which the publish records without reading the file back.
+    expect(hash).toBe(stateFileHash(readFileSync(file)));
     const found = await loadPrevious(null, `${SITE}/`);
     expect(found).toEqual({ state: STATE, source: file });
     expect(lines).toEqual([`previous state: ${file} (1 events, 1 removed, 0 announced)`]);
   });
 
   it("should neither read nor replace a site's state in a trial build into another folder or for another SITE_URL", async () => {
-    const file = await savePublishedState({ cacheDir, output }, STATE);
+    const { file } = await savePublishedState({ cacheDir, output }, STATE);
     const kept = readFileSync(file, "utf8");
     const trial = join(dirname(output), "trial");
     const trialState = { ...STATE, events: [], removed: [] };

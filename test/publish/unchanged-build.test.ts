@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { stateFileHash } from "../../src/changes/previous-state.ts";
 import { publishedStatePath } from "../../src/changes/state-location.ts";
 import { type BuildConfig, readBuildConfig } from "../../src/config/build-config.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
@@ -67,7 +68,8 @@ async function publishedSite(inputs: string): Promise<string> {
     hashes.set(path, contentHash(content));
   }
   const settings = config();
-  writeFileSync(statePath(output), "{}");
+  const state = "{}";
+  writeFileSync(statePath(output), state);
   writeFileList(
     fileListPath(settings, output),
     hashes,
@@ -85,7 +87,7 @@ async function publishedSite(inputs: string): Promise<string> {
     settings,
     output,
     { inputs, builtAt: NOW_MS, nextChangeAt: Date.parse(hoursAfterNow(1)) },
-    hashes.get("api/manifest.json"),
+    { manifest: hashes.get("api/manifest.json"), state: stateFileHash(state) },
   );
   return output;
 }
@@ -169,7 +171,7 @@ describe("findUnchanged", () => {
 
     const merged = await publishedSite("inputs-a");
     // A split build's merge publishes without a record: the last one is removed.
-    await recordPublishedInputs(config(), merged, null, undefined);
+    await recordPublishedInputs(config(), merged, null, { manifest: undefined, state: null });
     expect(findUnchanged({ config: config(), output: merged, inputs: "inputs-a" })).toBeNull();
   });
 });
