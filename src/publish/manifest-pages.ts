@@ -5,6 +5,7 @@ import { paths } from "../model/url-scheme.ts";
 import {
   contentHash,
   keepPublished,
+  knownFile,
   type PublishedFiles,
   siteFile,
 } from "../render/published-files.ts";
@@ -55,7 +56,10 @@ export function recordChangedPages<T extends OutputFiles & { readonly kept: numb
     writeFileSync(target, content);
   }
   const before = files.sizes.get(sitePath) ?? 0;
-  const record = new Map(files.record).set(sitePath, kept ? { ...file, kept } : file);
+  const record = new Map(files.record).set(
+    sitePath,
+    knownFile(file.hash, file.bytes, undefined, kept),
+  );
   // The manifest only grows here: it is the largest file if it was, or if it now is.
   const largest = files.largestFile;
   const largestFile =

@@ -21,6 +21,7 @@ import {
   type KnownFile,
   type KnownFiles,
   keepPublished,
+  knownFile,
   type PublishedFiles,
   type RenderedFrom,
   type RenderedInputs,
@@ -147,12 +148,11 @@ export function hashOutput(
         let file = known?.get(path);
         if (!file) {
           const content = readFileSync(join(root, path));
-          file = { hash: contentHash(content), bytes: content.byteLength };
+          const hash = contentHash(content);
           // Written again with the published bytes (Eleventy's pages, its copies): the published file stays.
-          if (keepPublished(published, path, file)) {
-            rmSync(join(root, path));
-            file = { ...file, kept: true };
-          }
+          const kept = keepPublished(published, path, { hash, bytes: content.byteLength });
+          if (kept) rmSync(join(root, path));
+          file = knownFile(hash, content.byteLength, undefined, kept);
         }
         add(path, file);
       }

@@ -5,6 +5,7 @@ import {
   contentHash,
   type KnownFile,
   keepPublished,
+  knownFile,
   type PublishedFiles,
 } from "./published-files.ts";
 
@@ -96,18 +97,15 @@ export class FileWriter {
     if (tried === "kept") return false;
     const content = typeof render === "function" ? render() : render;
     const bytes = typeof content === "string" ? Buffer.from(content) : content;
-    const file: KnownFile = {
-      hash: contentHash(bytes),
-      bytes: bytes.byteLength,
-      ...(digest === undefined ? {} : { inputs: digest }),
-    };
+    const hash = contentHash(bytes);
     // A published copy found not to be the published file is not looked at twice.
-    const kept = tried === "no" && keepPublished(this.#published, sitePath, file);
+    const kept =
+      tried === "no" && keepPublished(this.#published, sitePath, { hash, bytes: bytes.byteLength });
     if (!kept) {
       this.#makeFolder(target);
       writeFileSync(target, bytes);
     }
-    this.#add(sitePath, kept ? { ...file, kept } : file);
+    this.#add(sitePath, knownFile(hash, bytes.byteLength, digest, kept));
     return true;
   }
 
@@ -147,9 +145,9 @@ export class FileWriter {
     if (!before || hash === undefined || before.inputs !== digest) return "no";
     // The list's digest, equal to this one, kept rather than it: one string per kept file, not
     // two (28 MB of a 100,000-event build: docs/performance.md, What changed, item 28).
-    const file: KnownFile = { hash, bytes: before.bytes, inputs: before.inputs };
+    const file = knownFile(hash, before.bytes, before.inputs, true);
     if (!keepPublished(published, sitePath, file)) return "tried";
-    this.#add(sitePath, { ...file, kept: true });
+    this.#add(sitePath, file);
     return "kept";
   }
 

@@ -5,6 +5,7 @@ import {
   checkFile,
   type KnownFile,
   keepPublished,
+  knownFile,
   type PublishedFiles,
 } from "../render/published-files.ts";
 import { describeShard } from "./shard.ts";
@@ -67,9 +68,8 @@ export async function mergeShards(
   records.forEach((record, i) => {
     const from = folders[i] as string;
     for (const [path, hash, bytes] of record.files) {
-      const file: KnownFile = { hash, bytes };
       // A file kept as published stays there: the publish step moves in the others only.
-      const kept = keepPublished(published, path, file);
+      const kept = keepPublished(published, path, { hash, bytes });
       if (!kept) {
         const target = join(into, path);
         const folder = dirname(target);
@@ -79,7 +79,7 @@ export async function mergeShards(
         }
         linkOrCopy(join(from, path), target);
       }
-      known.set(path, kept ? { ...file, kept } : file);
+      known.set(path, knownFile(hash, bytes, undefined, kept));
     }
   });
   return { records, known };

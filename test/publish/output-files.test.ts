@@ -40,7 +40,12 @@ describe("hashOutput", () => {
     // The largest file is what hosts limit (src/publish/host-limits.ts); --metrics carries it.
     const { record, hashes: _, sizes, inputs, ...count } = output;
     // One record of the files, of which the hashes, sizes and inputs are views.
-    expect(record.get("a/feed.xml")).toEqual({ hash: output.hashes.get("a/feed.xml"), bytes: 1 });
+    expect(record.get("a/feed.xml")).toEqual({
+      hash: output.hashes.get("a/feed.xml"),
+      bytes: 1,
+      inputs: undefined,
+      kept: false,
+    });
     // Nothing here was rendered by a writer that knew its inputs.
     expect(inputs.size).toBe(0);
     expect(count).toEqual({

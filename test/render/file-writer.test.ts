@@ -52,7 +52,7 @@ describe("file-writer", () => {
     expect(existsSync(join(root, "next/same.html"))).toBe(false);
     expect(await readFile(join(root, "next/edited.xml"), "utf8")).toBe("2");
     expect(next.known.get("same.html")?.kept).toBe(true);
-    expect(next.known.get("edited.xml")?.kept).toBeUndefined();
+    expect(next.known.get("edited.xml")?.kept).toBe(false);
     expect(next.files).toBe(2);
   });
 
@@ -112,8 +112,8 @@ describe("file-writer", () => {
     next.write("page.html", "<p>one</p>");
     expect(await readFile(join(root, "next/feed.xml"), "utf8")).toBe("<feed>one</feed>");
     expect(await readFile(join(root, "next/page.html"), "utf8")).toBe("<p>one</p>");
-    expect(next.known.get("feed.xml")?.kept).toBeUndefined();
-    expect(next.known.get("page.html")?.kept).toBeUndefined();
+    expect(next.known.get("feed.xml")?.kept).toBe(false);
+    expect(next.known.get("page.html")?.kept).toBe(false);
   });
 
   it("should refuse a path written before, by itself or by Eleventy", () => {
