@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PublishedFileMissing, PublishedSite } from "../api/published-site.ts";
 import { eventUid } from "../model/event-uid.ts";
@@ -168,19 +168,55 @@ export async function savePublishedState(
   const file = publishedStatePath(place.cacheDir, place.output, state.siteUrl);
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  const text = `${JSON.stringify(state)}\n`;
-  await writeFile(temporary, text);
+  const hash = createHash("sha256");
+  const handle = await open(temporary, "w");
+  try {
+    for (const chunk of jsonChunks(state)) {
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+  } finally {
+    await handle.close();
+  }
   await rename(temporary, file);
   const legacy = legacyStatePath(place.cacheDir, place.output);
   if (legacy !== null && "state" in (await readStateFile(legacy, state.siteUrl))) {
     await rm(legacy, { force: true });
   }
-  return { file, hash: stateFileHash(text) };
+  return { file, hash: hash.digest("base64url") };
 }
 
 /** What tells one published state file's bytes from another's. */
 export function stateFileHash(content: string | Uint8Array): string {
   return createHash("sha256").update(content).digest("base64url");
+}
+
+/**
+ * `JSON.stringify(state)` and a line end, the same bytes, in pieces of about
+ * 64 KB: a list of the state's is written item by item. At 100,000 events
+ * the state is 45 MB, and its text made whole, then encoded, then hashed,
+ * was the top of the publish step's memory (docs/performance.md, What
+ * changed, item 31).
+ */
+function* jsonChunks(state: PublishedState): Generator<string> {
+  let chunk = "{";
+  let firstKey = true;
+  for (const [key, value] of Object.entries(state) as [string, unknown][]) {
+    const json = Array.isArray(value) ? "[" : JSON.stringify(value);
+    if (json === undefined) continue; // left out, as JSON.stringify leaves it
+    chunk += `${firstKey ? "" : ","}${JSON.stringify(key)}:${json}`;
+    firstKey = false;
+    if (!Array.isArray(value)) continue;
+    for (let index = 0; index < value.length; index++) {
+      chunk += `${index === 0 ? "" : ","}${JSON.stringify(value[index]) ?? "null"}`;
+      if (chunk.length > 1 << 16) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    chunk += "]";
+  }
+  yield `${chunk}}\n`;
 }
 
 type StateFile = { state: PublishedState } | { problem: string } | { absent: true };
@@ -200,6 +236,8 @@ async function readStateFile(file: string, siteUrl: string): Promise<StateFile> 
   } catch {
     return { problem: "is not JSON" };
   }
+  // Let go of the text (45 MB at 100,000 events) while its records are checked and copied.
+  text = "";
   const parsed = parsePublishedState(json);
   if ("problem" in parsed) return { problem: `is not a published state (${parsed.problem})` };
   if (trimSlash(parsed.state.siteUrl) !== trimSlash(siteUrl)) {

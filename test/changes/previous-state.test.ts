@@ -141,6 +141,18 @@ describe("loadPreviousState", () => {
     expect(lines).toEqual([`previous state: ${file} (1 events, 1 removed, 0 announced)`]);
   });
 
+  it("should write a large state as JSON.stringify writes it, in pieces, and read it back", async () => {
+    // 3,000 events: far more than one piece of 64 KB; no activities, which JSON leaves out.
+    const events = Array.from({ length: 3_000 }, (_, i) => ({ ...RECORD, id: `e${i}` }));
+    const large: PublishedState = { ...STATE, events, activities: undefined };
+    const { file, hash } = await savePublishedState({ cacheDir, output }, large);
+    const text = readFileSync(file, "utf8");
+    expect(text.length).toBeGreaterThan(4 * 65_536);
+    expect(text).toBe(`${JSON.stringify(large)}\n`);
+    expect(hash).toBe(stateFileHash(text));
+    expect((await loadPrevious(null, SITE)).state?.events).toHaveLength(3_000);
+  });
+
   it("should neither read nor replace a site's state in a trial build into another folder or for another SITE_URL", async () => {
     const { file } = await savePublishedState({ cacheDir, output }, STATE);
     const kept = readFileSync(file, "utf8");
