@@ -100,7 +100,8 @@ export interface FileChanges {
  * that text kept the whole text alive beside it, for every file of the
  * list, all through the build (item 29). Version 5 is a header line, then
  * lines of up to FILES_A_LINE files, each file's path, hash, signature,
- * inputs' digest and size together: read a line at a time, where a list of
+ * inputs' digest and size together, then a line with their count (a list
+ * cut short between two lines is refused): read a line at a time, where a list of
  * 630,000 files (99 MB) read whole and parsed at once held about 480 MB
  * until it was collected (item 31). All five are read.
  */
@@ -247,18 +248,18 @@ class ListedFiles implements FileList {
     return place === undefined ? path : (this.#paths[place] ?? path);
   };
 
-  /** A file of the list (the last of the same path counts); NaN: no signature. */
+  /** A file of the list (the last of the same path counts, inputs and all); NaN: no signature. */
   add(path: string, hash: string, signature: number): void {
     let place = this.#places.get(path);
     if (place === undefined) {
       place = this.#paths.length;
       this.#places.set(path, place);
       this.#paths.push(path);
-      this.#digests.push(undefined);
-      this.#sizes.push(0);
     }
     this.#hashes[place] = hash;
     this.#signatures[place] = signature;
+    this.#digests[place] = undefined;
+    this.#sizes[place] = 0;
   }
 
   /** What a file of the list was rendered from; ignored for a path the list does not have. */
