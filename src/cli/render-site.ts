@@ -317,7 +317,7 @@ const LARGE_SITE_EVENTS = 25_000;
  * V8's 16 MB, which halves the young collections of a 100,000-event build
  * (docs/performance.md, "What changed", item 14).
  */
-function heapSizer(): (events: number) => void {
+export function heapSizer(): (events: number) => void {
   let told = false;
   return (events) => {
     if (told || events < LARGE_SITE_EVENTS) return;
