@@ -2,13 +2,13 @@
  * A read-only map whose values are read from another map's when asked: one
  * record of a site's files (each file's hash, size and inputs together) read
  * as the map of one of them. At 100,000 events a site has 630,000 files, and
- * a map of each made beside the record held some 25 MB apiece at the publish
- * step's peak (docs/performance.md, What changed, item 31).
+ * the publish step made a map of 630,000 entries for each beside the record
+ * (docs/performance.md, What changed, item 31).
  *
  * `value` gives a key's value from the source's (and the key), or undefined
- * where the key has none: the view then has no such key (so its size is counted when
- * asked, not kept). `everyKey`: it never gives undefined, so the view has
- * the source's keys and size, taken from the source as they are.
+ * where the key has none: the view then has no such key (so its size is
+ * counted when asked, not kept). `everyKey`: it never gives undefined, so
+ * the view has the source's keys and size, taken from the source as they are.
  */
 export class MapView<K, V, W> implements ReadonlyMap<K, W> {
   readonly #source: ReadonlyMap<K, V>;
