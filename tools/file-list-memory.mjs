@@ -33,6 +33,7 @@ const highWater = () =>
   Math.round(Number(readFileSync("/proc/self/status", "utf8").match(/VmHWM:\s+(\d+)/)?.[1]) / 1024);
 const before = { rss: mb(process.memoryUsage().rss), highWater: highWater() };
 const started = performance.now();
+// Held until its size is printed, after the collection, so that the heap figure counts it.
 const list = readFileList(path);
 const ms = Math.round(performance.now() - started);
 const read = { rss: mb(process.memoryUsage().rss), highWater: highWater() };
@@ -42,5 +43,3 @@ console.log(
     `high-water ${read.highWater} MB (${before.highWater} before); heap in use after collecting: ` +
     `${mb(process.memoryUsage().heapUsed)} MB${globalThis.gc ? "" : " (run with --expose-gc)"}`,
 );
-// Held to here, so that the heap above counts it.
-if (list?.hashes.size === -1) console.log(list);

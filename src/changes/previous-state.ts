@@ -168,7 +168,7 @@ export async function savePublishedState(
   const file = publishedStatePath(place.cacheDir, place.output, state.siteUrl);
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  const hash = createHash("sha256");
+  const hash = stateHasher();
   const handle = await open(temporary, "w");
   try {
     for (const chunk of jsonChunks(state)) {
@@ -183,12 +183,25 @@ export async function savePublishedState(
   if (legacy !== null && "state" in (await readStateFile(legacy, state.siteUrl))) {
     await rm(legacy, { force: true });
   }
-  return { file, hash: hash.digest("base64url") };
+  return { file, hash: hash.digest() };
 }
 
 /** What tells one published state file's bytes from another's. */
 export function stateFileHash(content: string | Uint8Array): string {
-  return createHash("sha256").update(content).digest("base64url");
+  const hash = stateHasher();
+  hash.update(content);
+  return hash.digest();
+}
+
+/** stateFileHash fed a piece at a time: the same hash of the same bytes. */
+function stateHasher(): { update(piece: string | Uint8Array): void; digest(): string } {
+  const hash = createHash("sha256");
+  return {
+    update: (piece) => {
+      hash.update(piece);
+    },
+    digest: () => hash.digest("base64url"),
+  };
 }
 
 /**

@@ -249,8 +249,11 @@ class ListedFiles implements FileList {
     return place === undefined ? path : (this.#paths[place] ?? path);
   };
 
-  /** A file of the list (the last of the same path counts, inputs and all); NaN: no signature. */
-  add(path: string, hash: string, signature: number): void {
+  /**
+   * A file of the list, with what it was rendered from if known (the last
+   * of the same path counts, inputs and all); NaN: no signature.
+   */
+  add(path: string, hash: string, signature: number, from?: RenderedFrom): void {
     let place = this.#places.get(path);
     if (place === undefined) {
       place = this.#paths.length;
@@ -259,8 +262,8 @@ class ListedFiles implements FileList {
     }
     this.#hashes[place] = hash;
     this.#signatures[place] = signature;
-    this.#digests[place] = undefined;
-    this.#sizes[place] = 0;
+    this.#digests[place] = from?.inputs;
+    this.#sizes[place] = from?.bytes ?? 0;
   }
 
   /** What a file of the list was rendered from; ignored for a path the list does not have. */
@@ -289,12 +292,16 @@ export function readFileList(path: string): FileList | null {
       if (values.length % FILE_VALUES !== 0) return false;
       files += values.length / FILE_VALUES;
       for (let index = 0; index < values.length; index += FILE_VALUES) {
-        const [filePath, hash, signed, digest, bytes] = values.slice(index, index + FILE_VALUES);
+        const filePath: unknown = values[index];
+        const hash: unknown = values[index + 1];
+        const digest: unknown = values[index + 3];
+        const bytes: unknown = values[index + 4];
         if (typeof filePath !== "string" || typeof hash !== "string") return false;
-        list.add(filePath, hash, signature(signed));
-        if (typeof digest === "string" && typeof bytes === "number") {
-          list.addInputs(filePath, digest, bytes);
-        }
+        const from =
+          typeof digest === "string" && typeof bytes === "number"
+            ? { inputs: digest, bytes }
+            : undefined;
+        list.add(filePath, hash, signature(values[index + 2]), from);
       }
       return true;
     });

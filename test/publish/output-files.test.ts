@@ -183,30 +183,27 @@ describe("the kept list", () => {
       signatures,
     );
     expect(listed(path)).toEqual({ hashes, inputs, signatures });
-    // A list of version 4, one JSON document with each file's hash and signature: read whole.
-    await writeTree(join(root, "state"), {
-      "published-files.json": JSON.stringify({
-        version: 4,
-        files: [...hashes].flatMap(([file, hash]) => [
-          file,
-          hash,
-          signatures.get(file)?.toString(36),
-        ]),
-        inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
-      }),
-    });
+    // Versions 3 and 4: one JSON document, files and inputs as flat arrays.
+    const flatList = (version: number, files: unknown[]) =>
+      writeTree(join(root, "state"), {
+        "published-files.json": JSON.stringify({
+          version,
+          files,
+          inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
+        }),
+      });
+    // A list of version 4, each file's hash and signature two values: read whole.
+    const signed = (file: string) => signatures.get(file)?.toString(36);
+    await flatList(
+      4,
+      [...hashes].flatMap(([file, hash]) => [file, hash, signed(file)]),
+    );
     expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 3, each file's hash and signature in one text: read whole.
-    await writeTree(join(root, "state"), {
-      "published-files.json": JSON.stringify({
-        version: 3,
-        files: [...hashes].flatMap(([file, hash]) => [
-          file,
-          `${hash} ${signatures.get(file)?.toString(36)}`,
-        ]),
-        inputs: [...inputs].flatMap(([file, from]) => [file, from.inputs, from.bytes]),
-      }),
-    });
+    await flatList(
+      3,
+      [...hashes].flatMap(([file, hash]) => [file, `${hash} ${signed(file)}`]),
+    );
     expect(listed(path)).toEqual({ hashes, inputs, signatures });
     // A list of version 2, whose files and inputs were objects keyed by path: read whole.
     await writeTree(join(root, "state"), {
@@ -231,14 +228,14 @@ describe("the kept list", () => {
     expect(listed(path)).toEqual({ hashes, inputs: new Map(), signatures: new Map() });
     await writeTree(join(root, "state"), { "published-files.json": '{"files":[1]}' });
     expect(readFileList(path)).toBeNull();
-    // A file of this version without its signature's place: not a list of this version.
+    // A list of version 4 without a file's signature's place: not a list of version 4.
     await writeTree(join(root, "state"), {
       "published-files.json": '{"version":4,"files":["index.html","hash"]}',
     });
     expect(readFileList(path)).toBeNull();
   });
 
-  it("should write a list far larger than one write as one JSON document", () => {
+  it("should write a list far larger than one write a line at a time, and read it back", () => {
     // Written piece by piece; names with quotes, backslashes and non-ASCII letters.
     const hashes = new Map(
       Array.from({ length: 20_000 }, (_, i) => [`café/"q"\\${i}/index.html`, `h${i}`] as const),
