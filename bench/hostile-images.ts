@@ -131,8 +131,7 @@ try {
   const child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
+      "src/launch.mjs",
       "src/cli/build.ts",
       "--output",
       join(work, "_site"),

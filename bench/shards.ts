@@ -59,7 +59,7 @@ export async function benchShards(options: {
   const merge = async () => {
     const started = performance.now();
     const result = await run(
-      ["--import", "tsx", "src/cli/merge-shards.ts", "--output", merged, ...indexes.map(folder)],
+      ["src/launch.mjs", "src/cli/merge-shards.ts", "--output", merged, ...indexes.map(folder)],
       benchEnv({
         ...options.env,
         EVENT_API_CACHE_DIR: path.join(work, `shards-${shards}`, "cache-merge"),

@@ -1,6 +1,6 @@
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { availableParallelism, setPriority } from "node:os";
-import { fileURLToPath } from "node:url";
+import { forkEntry } from "../fork-entry.ts";
 import { count } from "../metrics.ts";
 import type { CardContent } from "./card-content.ts";
 import type { CardSize } from "./card-layout.ts";
@@ -111,11 +111,11 @@ export class CardStudio {
       dir,
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
-    const worker = fork(
-      fileURLToPath(new URL("./card-worker-start.mjs", import.meta.url)),
+    const worker = forkEntry(
+      new URL("./card-worker.ts", import.meta.url),
       [JSON.stringify(setup)],
       // Structured clone, as between threads: the content goes as it is.
-      { serialization: "advanced", execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] },
+      { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] },
     );
     try {
       if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_PRIORITY);

@@ -1,5 +1,5 @@
-import { type ChildProcess, fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
+import { forkEntry } from "../fork-entry.ts";
 import { ImageRefused, outOfTime } from "./image-refused.ts";
 import type { RasterJob, RasterReply } from "./svg-raster-worker.ts";
 
@@ -114,9 +114,7 @@ export class SvgRasterizer {
   /** The drawing process, once its renderer is loaded (its start is not an SVG's time). */
   #start(): Promise<ChildProcess> {
     if (this.#worker) return this.#worker;
-    // TypeScript loaded with tsx, as the build loads it, whatever started the build.
-    const worker = fork(fileURLToPath(new URL("./svg-raster-worker.ts", import.meta.url)), [], {
-      execArgv: ["--import", import.meta.resolve("tsx")],
+    const worker = forkEntry(new URL("./svg-raster-worker.ts", import.meta.url), [], {
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -186,7 +186,7 @@ describe("checkApi", () => {
   it("should print a single line without a stack trace when run without configuration", () => {
     const env = { ...process.env };
     for (const key of Object.keys(env)) if (key.startsWith("EVENT_API_")) delete env[key];
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/check-api.ts"], {
+    const result = spawnSync(process.execPath, ["src/launch.mjs", "src/cli/check-api.ts"], {
       env,
       encoding: "utf8",
       // Only a hang takes this long: the command answers in seconds on a busy machine.

@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
  * no two folders import each other. A new folder takes its floor here.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  // Leaves every layer may use: errors, work counters, the code's fingerprint.
-  ["errors", "metrics", "code-fingerprint", "types"],
+  // Leaves every layer may use: errors, work counters, the code's fingerprint,
+  // a module of the project started in a child process.
+  ["errors", "metrics", "code-fingerprint", "fork-entry", "types"],
   ["model"],
   // The messages stand below the settings, whose defaults visitors read (the site's title).
   ["i18n"],

@@ -50,7 +50,7 @@ export function runScript(
   for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
   if (script === "src/cli/build.ts") noteBuild("cli");
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    const child = spawn(process.execPath, ["src/launch.mjs", script, ...args], {
       cwd: ROOT,
       env: {
         ...base,

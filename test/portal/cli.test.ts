@@ -9,11 +9,12 @@ import { call } from "../helpers/http-requests.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "src/cli/portal.ts");
 /**
- * As `npm run portal` runs it: node itself, with tsx's loader. (tsx's own
- * command puts a process of its own in front, which passes a signal on only
- * if the portal confirms it within 30 ms: a busy machine misses that.)
+ * As `npm run portal` runs it: node itself, with src/launch.mjs in front of
+ * the entry point, in the same process. (tsx's own command puts a process of
+ * its own in front, which passes a signal on only if the portal confirms it
+ * within 30 ms: a busy machine misses that.)
  */
-const PORTAL = [process.execPath, "--import", "tsx", CLI] as const;
+const PORTAL = [process.execPath, join(ROOT, "src/launch.mjs"), CLI] as const;
 
 interface Run {
   code: number | null;

@@ -38,8 +38,7 @@ describe("npm start", () => {
       const origin = `http://localhost:${port}`;
       // What `npm start -- --port <n>` runs, writing into a temporary folder instead of _site/.
       const args = [
-        "--import",
-        "tsx",
+        "src/launch.mjs",
         "src/cli/serve.ts",
         "--port",
         String(port),

@@ -1,0 +1,18 @@
+import { type ChildProcess, type ForkOptions, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const LAUNCHER = fileURLToPath(new URL("./launch.mjs", import.meta.url));
+
+/**
+ * One of the project's TypeScript modules run in a child process, started
+ * as the npm scripts start a command (src/launch.mjs), whatever started this
+ * process: a test runner's workers, for one, do not pass their loaders on.
+ * The child sees `process.argv` as [node, entry, ...args].
+ */
+export function forkEntry(
+  entry: URL,
+  args: readonly string[],
+  options: Omit<ForkOptions, "execArgv">,
+): ChildProcess {
+  return fork(LAUNCHER, [fileURLToPath(entry), ...args], { ...options, execArgv: [] });
+}
