@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
+import { scratchSpace } from "./test/helpers/scratch-space.ts";
 
 /*
  * Three projects, chosen by what a test file needs (test/README.md, "Which
@@ -83,8 +84,9 @@ const LIMITS = {
 
 export default defineConfig({
   test: {
-    // A developer's .env must not leak into the commands the tests run.
-    env: { ENV_FILE: "none" },
+    // A developer's .env must not leak into the commands the tests run; the
+    // tests' temporary folders in memory where there is room (scratch-space.ts).
+    env: { ENV_FILE: "none", TMPDIR: scratchSpace() },
     // Builds and browser tests are heavy; two workers match the 2-core machines we target.
     pool: "forks",
     maxWorkers: 2,

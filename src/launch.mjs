@@ -16,6 +16,7 @@
 // a second. Where the cache cannot be written, the entry point runs through
 // tsx as before.
 
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -35,7 +36,9 @@ if (!entryArgument) {
 const entry = resolve(entryArgument);
 process.argv = [process.argv[0] ?? "node", entry, ...args];
 
-const name = relative(PROJECT_DIR, entry).replaceAll(/[\\/.]/g, "_");
+// Named for the entry point and where it is: worktrees of one clone may share node_modules.
+const place = createHash("sha256").update(entry).digest("hex").slice(0, 12);
+const name = `${relative(PROJECT_DIR, entry).replaceAll(/[\\/.]/g, "_")}-${place}`;
 const bundlePath = join(CACHE_DIR, `${name}.mjs`);
 const recordPath = join(CACHE_DIR, `${name}.json`);
 

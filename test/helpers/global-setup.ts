@@ -1,8 +1,8 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { type BuiltSite, buildSite } from "./demo-build.ts";
+import { scratchSpace } from "./scratch-space.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,7 +20,8 @@ export const DEMO_RESULT = "result.json";
  * run ends, after the build has ended.
  */
 export function setup(project: TestProject): () => Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "ecp-demo-site-"));
+  // This process is vitest's own, which the tests' TMPDIR (vitest.config.ts) does not reach.
+  const root = mkdtempSync(join(scratchSpace(), "ecp-demo-site-"));
   project.provide("demoSiteRoot", root);
   const done = (site: BuiltSite) => {
     // Whole or not at all: readers see the file only once it is complete.
