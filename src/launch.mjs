@@ -3,8 +3,8 @@
 // the project's own modules, made by esbuild and kept in
 // node_modules/.cache/event-calendar-publisher/commands/ until one of its
 // sources changes. Loading the project's 300 modules one by one through tsx
-// took about half of a command's start (`npm run build -- --help`: 0.94 s
-// through tsx, 0.45 s from the bundle; docs/performance.md, "Starting a
+// took about half of a command's start (`npm run build -- --help`: 0.83 s
+// through tsx, 0.44 s from the bundle; docs/performance.md, "Starting a
 // command"). The packages stay outside the bundle, loaded by Node as they
 // are, and the code runs as tsx would run it: the same esbuild transform,
 // each module's `import.meta.url`, `dirname` and `filename` its source's,
@@ -12,9 +12,9 @@
 //
 // The bundle is current while every source it was made from has the size
 // and modification time it had then (this file, tsconfig.json and
-// package.json among them); otherwise it is made again, in about a tenth of
-// a second. Where the cache cannot be written, the entry point runs through
-// tsx as before.
+// package.json among them); otherwise it is made again, which adds about
+// 0.2 s to that start. Where the cache cannot be written, the entry point
+// runs through tsx as before.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
