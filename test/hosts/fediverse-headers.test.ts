@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderApacheConfig } from "../../src/hosts/apache-config.ts";
 import { renderCloudflareHeaders } from "../../src/hosts/headers-file.ts";
@@ -27,6 +28,7 @@ const ACTIVITY = "application/activity+json";
 
 let files: string[];
 let copy: ServedCopy;
+let root: string | undefined;
 
 /** What each file must be served as: null for files these rules are not about. */
 function wanted(path: string): string | null {
@@ -40,12 +42,17 @@ beforeAll(async () => {
   const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
   const site = siteWith({ fediverse: { username: "events", publicKeyPem } });
-  const { outputDir } = await buildPluginSite({ snapshot: fixtureSnapshot, site });
+  const built = await buildPluginSite({ snapshot: fixtureSnapshot, site });
+  root = built.root;
+  const { outputDir } = built;
   files = (await listFiles(outputDir)).map(urlPathOf).filter((path) => wanted(path) !== null);
   copy = servedCopy(outputDir, "");
 }, 120_000);
 
-afterAll(() => copy?.remove());
+afterAll(() => {
+  copy?.remove();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
 
 describe("the fediverse account's files on each host", () => {
   it("should be built: WebFinger, the actor, the outbox and an object per event", () => {
