@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { npmScript } from "../test/helpers/npm-script.ts";
 
 /**
  * One site build, timed from the outside: the command of `npm run build`
@@ -31,17 +32,6 @@ export interface BuildRun {
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-/** Node's arguments in `npm run build` ("exec node --flag src/cli/build.ts" -> ["--flag", "src/cli/build.ts"]). */
-async function buildCommand(): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  const words = manifest.scripts.build?.split(/\s+/).filter(Boolean) ?? [];
-  const node = words.indexOf("node");
-  if (node < 0) throw new Error('package.json\'s "build" script does not run node.');
-  return words.slice(node + 1);
-}
-
 /** Settings of the developer's shell that must not leak into a benchmark build. */
 const PROJECT_VARIABLES =
   /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|SHARE_CARDS$|DEBUG$)/;
@@ -54,11 +44,12 @@ export async function runBuild(options: {
   /** More arguments: `--shard 2/4 --target DIR`. */
   readonly args?: readonly string[];
 }): Promise<BuildRun> {
-  const env = benchEnv(options.env);
+  const command = npmScript("build");
+  const env = { ...benchEnv(options.env), ...command.env };
   const started = performance.now();
   const { code, log } = await run(
     [
-      ...(await buildCommand()),
+      ...command.args,
       "--output",
       options.output,
       "--metrics",

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { defineCommand, readCommandLine } from "../src/cli/command-line.ts";
 import { createDemoDataset, startPortal } from "../src/portal/index.ts";
+import { npmScript } from "../test/helpers/npm-script.ts";
 
 /**
  * A build whose every event image is hostile (docs/site.md, "Images"): the
@@ -128,11 +129,11 @@ try {
   const metricsFile = join(work, "metrics.json");
   const started = performance.now();
   // Asynchronously: the portal and the image server answer from this process meanwhile.
+  const build = npmScript("build");
   const child = spawn(
     process.execPath,
     [
-      "src/launch.mjs",
-      "src/cli/build.ts",
+      ...build.args,
       "--output",
       join(work, "_site"),
       "--metrics",
@@ -142,6 +143,7 @@ try {
       stdio: ["ignore", "ignore", "pipe"],
       env: {
         ...process.env,
+        ...build.env,
         ENV_FILE: "none",
         EVENT_API_URL: portal.url,
         EVENT_API_TOKEN: portal.token,

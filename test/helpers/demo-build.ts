@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
 import { DEMO_SITE_URL } from "./demo-expectations.ts";
+import { entryCommand } from "./npm-script.ts";
 
 // Defined with what a demo build must publish, which a unit test may read without building.
 export { DEMO_SITE_URL };
@@ -37,7 +38,7 @@ const SCRIPT_TIME_LIMIT_MS = 600_000;
 
 /**
  * Runs one of the project's entry points (`src/cli/build.ts`, `src/cli/check-api.ts`...)
- * in a child process as the npm scripts do, with the test settings (pinned
+ * in a child process as its npm script does (its variables and Node flags), with the test settings (pinned
  * clock, SITE_URL, no remote manifest lookup) under `env`. Asynchronous, so a
  * portal started by the test in this process keeps answering.
  */
@@ -49,11 +50,13 @@ export function runScript(
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(base)) if (PROJECT_VARIABLES.test(name)) delete base[name];
   if (script === "src/cli/build.ts") noteBuild("cli");
+  const command = entryCommand(script);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["src/launch.mjs", script, ...args], {
+    const child = spawn(process.execPath, [...command.args, ...args], {
       cwd: ROOT,
       env: {
         ...base,
+        ...command.env,
         SITE_NOW: NOW,
         SITE_URL: DEMO_SITE_URL,
         // Tests talk to loopback only: the shrink guard compares with local output.
