@@ -69,6 +69,16 @@ const integrationFiles = testFiles.filter(
 const unitFiles = testFiles.filter(
   (file) => !demoFiles.includes(file) && !integrationFiles.includes(file),
 );
+/**
+ * Files that replace a module (`vi.mock`) load every module afresh, in a
+ * project of their own: the files of a worker otherwise share their modules
+ * (below), and a replaced module would reach the files after it, or come too
+ * late. They cannot read the shared demo build.
+ */
+const mockingFiles = testFiles.filter((file) =>
+  /\bvi\.(?:mock|doMock)\(/.test(readFileSync(join(ROOT, file), "utf8")),
+);
+const sharing = (files: string[]) => files.filter((file) => !mockingFiles.includes(file));
 
 /*
  * Time limits catch a test that hangs; they must never fail one that is only
@@ -90,18 +100,28 @@ export default defineConfig({
     // Builds and browser tests are heavy; two workers match the 2-core machines we target.
     pool: "forks",
     maxWorkers: 2,
+    // A worker's test files share their modules, loaded once: a fresh set per file
+    // cost a third of the unit project's time. What a helper leaves open is closed
+    // when each file ends (test/helpers/file-end.ts); nothing a test checks lives
+    // in a module's state (test/README.md, "Which tests run where").
+    isolate: false,
+    setupFiles: ["test/helpers/each-file.ts"],
     ...LIMITS,
     projects: [
-      { extends: true, test: { name: "unit", include: unitFiles } },
+      { extends: true, test: { name: "unit", include: sharing(unitFiles) } },
       {
         extends: true,
         test: {
           name: "demo",
-          include: demoFiles,
+          include: sharing(demoFiles),
           globalSetup: ["test/helpers/global-setup.ts"],
         },
       },
-      { extends: true, test: { name: "integration", include: integrationFiles } },
+      { extends: true, test: { name: "integration", include: sharing(integrationFiles) } },
+      {
+        extends: true,
+        test: { name: "own-modules", include: mockingFiles, isolate: true },
+      },
     ],
   },
 });

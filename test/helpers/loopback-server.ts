@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll } from "vitest";
+import { atEachFileEnd } from "./file-end.ts";
 
 /*
  * A small HTTP server on a free port of 127.0.0.1, for what the tests stand
@@ -18,10 +18,8 @@ export interface LoopbackServer {
 
 const open = new Set<Server>();
 
-// Registered in the test file that first imports this helper: what is still open closes when it ends.
-afterAll(async () => {
-  await Promise.all([...open].map(closeServer));
-});
+// What a test file left open closes when it ends.
+atEachFileEnd(() => Promise.all([...open].map(closeServer)));
 
 /** Serves `handler` until close(), or until the test file ends. */
 export async function serveOnLoopback(handler: RequestListener): Promise<LoopbackServer> {

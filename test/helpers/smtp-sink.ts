@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll } from "vitest";
+import { atEachFileEnd } from "./file-end.ts";
 import { SYSTEM_PYTHON } from "./system-packages.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -32,9 +32,7 @@ export interface ReceivedMail {
 
 const running = new Set<ChildProcessWithoutNullStreams>();
 
-afterAll(async () => {
-  await Promise.all([...running].map(stopSink));
-});
+atEachFileEnd(() => Promise.all([...running].map(stopSink)));
 
 /** Starts the server; with credentials it requires AUTH with exactly those. */
 export function startSmtpSink(

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { atEachFileEnd } from "./file-end.ts";
 
 const created: string[] = [];
 
-// Registered in the test file that first imports this helper: its folders go when it ends.
-afterAll(() => {
+atEachFileEnd(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
