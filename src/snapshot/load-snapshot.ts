@@ -93,6 +93,8 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
   const memo = NormalizeMemo.load(store, settings, options.source?.id);
   if (options.onEvent) early = earlyEvents(source, settings, memo, options.onEvent);
   const key = lastGoodKey(config, options.defaultTimeZone);
+  // A fetch that fails before it is needed must not leave it unhandled.
+  key.catch(() => {});
   const summarize = (snapshot: PortalSnapshot, stale: boolean): LoadSummary => {
     const elapsedMs = performance.now() - started;
     const line = reporter.summary({
@@ -120,13 +122,14 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
       await memo.save();
       return normalized;
     });
-    await timedAsync("fetch", () => store.set(key, snapshot));
+    const lastGood = await key;
+    await timedAsync("fetch", () => store.set(lastGood, snapshot));
     return { snapshot, lists: lists.result(client), summary: summarize(snapshot, false) };
   } catch (error) {
     const { source } = options;
     const fallsBack = source ? error instanceof ApiError : error instanceof ApiUnavailableError;
     if (!fallsBack || !(error instanceof ApiError) || config.allowStaleMs === null) throw error;
-    const stored = store.get<PortalSnapshot>(key);
+    const stored = store.get<PortalSnapshot>(await key);
     const named = source ? `source ${source.id} (${source.name}): ` : "";
     if (!stored || stored.ageMs > config.allowStaleMs) {
       const why = stored
