@@ -21,27 +21,48 @@ import { CHROMIUM_PATH } from "./system-packages.ts";
  */
 export const PAGE_WAIT_MS = 120_000;
 
+/** Chromium's flags: the background-networking ones keep it from dialing out of the sandbox. */
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+let running: Promise<Browser> | undefined;
+
 /**
  * Debian's Chromium, driven by playwright-core; never a downloaded browser.
- * Playwright gives each launch a fresh temporary profile. The
- * background-networking flags keep Chromium from dialing out of the sandbox.
+ * One Chromium serves every test file a worker runs (vitest.config.ts: they
+ * share their modules): launching one cost about a second of CPU, and 112
+ * were launched in a run. Each user gets contexts of its own, as a new
+ * visitor's profile (cookies, storage, cache), and `close()` closes the
+ * contexts opened since it was given the browser, not the browser, which
+ * ends with the worker (Playwright stops it when its process exits).
  */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
+  let browser = await (running ??= startChromium());
+  if (!browser.isConnected()) browser = await (running = startChromium());
+  const before = new Set(browser.contexts());
+  return {
+    browser,
+    async close() {
+      const opened = browser.contexts().filter((context) => !before.has(context));
+      await Promise.all(opened.map((context) => context.close().catch(() => {})));
+    },
+  };
+}
+
+function startChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     timeout: PAGE_WAIT_MS,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
-  return { browser, close: () => browser.close() };
 }
 
 export interface VisitorOptions extends BrowserContextOptions {
@@ -110,9 +131,9 @@ export interface BrowserSession {
 }
 
 /**
- * Chromium for the tests of one describe block (call it in the block): one
- * browser, launched before its tests and closed after them with every
- * context they opened.
+ * Chromium for the tests of one describe block (call it in the block): the
+ * worker's browser (launchBrowser), given before its tests; every context
+ * they opened is closed after them.
  */
 export function useBrowser(): BrowserSession {
   let launched: { browser: Browser; close: () => Promise<void> } | undefined;
