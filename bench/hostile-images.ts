@@ -132,13 +132,7 @@ try {
   const build = npmScript("build");
   const child = spawn(
     process.execPath,
-    [
-      ...build.args,
-      "--output",
-      join(work, "_site"),
-      "--metrics",
-      metricsFile,
-    ],
+    [...build.args, "--output", join(work, "_site"), "--metrics", metricsFile],
     {
       stdio: ["ignore", "ignore", "pipe"],
       env: {

@@ -44,8 +44,12 @@ let running: Promise<Browser> | undefined;
  * ends with the worker (Playwright stops it when its process exits).
  */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  let browser = await (running ??= startChromium());
-  if (!browser.isConnected()) browser = await (running = startChromium());
+  if (!running) running = startChromium();
+  let browser = await running;
+  if (!browser.isConnected()) {
+    running = startChromium();
+    browser = await running;
+  }
   const before = new Set(browser.contexts());
   return {
     browser,
