@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type Browser,
   type BrowserContext,
@@ -61,11 +63,16 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
 }
 
 function startChromium(): Promise<Browser> {
+  // Its own temporary folder, removed as the worker exits: Playwright stops
+  // the browser then without the goodbye that would remove Chromium's files.
+  const folder = mkdtempSync(join(tmpdir(), "ecp-chromium-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     timeout: PAGE_WAIT_MS,
     args: CHROMIUM_ARGS,
+    env: { ...process.env, TMPDIR: folder },
   });
 }
 
