@@ -11,12 +11,16 @@ export interface NodeCommand {
   readonly args: readonly string[];
 }
 
-/** package.json's scripts, as they are now. */
+let read: Record<string, string> | undefined;
+
+/** package.json's scripts, read once per test worker: they do not change during a run. */
 function scripts(): Record<string, string> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  };
-  return manifest.scripts;
+  read ??= (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  return read;
 }
 
 /**
