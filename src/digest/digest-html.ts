@@ -1,5 +1,4 @@
-import { createRequire } from "node:module";
-import type Juice from "juice";
+import { inline } from "@css-inline/css-inline";
 import { escapeHtml } from "../model/sanitize.ts";
 import { withinBudget } from "./digest-budget.ts";
 import { type Digest, type DigestLine, type DigestList, moreText } from "./digest-content.ts";
@@ -13,11 +12,10 @@ import { UNSUBSCRIBE_MARK, unsubscribeMeta, weekMeta } from "./digest-markers.ts
  *
  * - a table layout, 600 pixels at most, with the widths as attributes:
  *   Outlook on Windows (Word's engine) ignores CSS widths, floats and flex;
- * - styles inline, from the small stylesheet below, by `juice`: Gmail and
- *   others drop or rewrite <style> elements, never `style` attributes.
- *   MJML writes such tables from components of its own and inlines with
- *   juice itself, adding a minifier, a beautifier and some thirty component
- *   packages for one template that needs none (docs/followers.md);
+ * - styles inline, from the small stylesheet below, by css-inline: Gmail and
+ *   others drop or rewrite <style> elements, never `style` attributes. The
+ *   attributes Outlook reads where it ignores CSS are written with them:
+ *   widths, the page's `bgcolor`, the lines' `valign` (docs/followers.md);
  * - dark mode in both ways clients have it: `color-scheme` tells those that
  *   honour it (Apple Mail, Outlook for Mac, iOS) that the mail has its own
  *   dark colours, which `@media (prefers-color-scheme: dark)` in the one
@@ -35,7 +33,8 @@ import { UNSUBSCRIBE_MARK, unsubscribeMeta, weekMeta } from "./digest-markers.ts
  * (digest-markers.ts).
  */
 
-const STYLESHEET = `
+/** Rules written into each element's `style` attribute. */
+const INLINE_STYLES = `
 body { margin: 0; padding: 0; background-color: #ffffff; color: #1f2328; }
 .page { background-color: #ffffff; }
 .container { width: 600px; max-width: 100%; }
@@ -56,6 +55,10 @@ a { color: #0a5fb0; text-decoration: underline; }
 .more { padding: 6px 0 6px 0; font-size: 14px; font-style: italic; }
 .footer { padding: 16px 16px 24px 16px; font-size: 13px; color: #59636e; }
 .footer p { margin: 8px 0 0 0; }
+`;
+
+/** The one <style> left in the mail: what only a client that keeps it can apply. */
+const MEDIA_QUERIES = `
 @media (prefers-color-scheme: dark) {
   body, .page, .container, td, h1, h2, .intro { background-color: #14181d !important; color: #e6e9ed !important; }
   a { color: #8cc4ff !important; }
@@ -93,10 +96,10 @@ function writeHtml(digest: Digest): string {
 ${weekMeta(digest.week.first)}
 ${unsubscribeMeta(digest.labels.unsubscribe)}
 <title>${e(digest.subject)}</title>
-<style>${STYLESHEET}</style>
+<style>${MEDIA_QUERIES}</style>
 </head>
 <body>
-<table role="presentation" class="page" width="100%" cellpadding="0" cellspacing="0" border="0">
+<table role="presentation" class="page" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="#ffffff">
 <tr><td align="center">
 <table role="presentation" class="container" width="600" cellpadding="0" cellspacing="0" border="0">
 <tr><td class="header">
@@ -116,23 +119,8 @@ ${UNSUBSCRIBE_MARK}
 </body>
 </html>
 `;
-  // The media queries stay in the one <style> (juice keeps them); everything else goes inline.
-  return inliner()(html, { preserveMediaQueries: true, removeStyleTags: true });
-}
-
-/**
- * juice, loaded when a digest is first written: loading it takes about a
- * tenth of a second, which a build whose digests are kept as published
- * (their inputs unchanged) does not need to spend. Its client is the same
- * function without the loaders of files and remote stylesheets, which a
- * mail made here never asks for (web-resource-inliner and what it loads):
- * 91 to 96 ms to load against 106 to 107 ms, three runs each of
- * `node -e "require('juice/client')"` and of `require('juice')` timed.
- */
-let juice: typeof Juice | undefined;
-function inliner(): typeof Juice {
-  juice ??= createRequire(import.meta.url)("juice/client") as typeof Juice;
-  return juice;
+  // The media queries' <style> stays as written; the rules go into the elements.
+  return inline(html, { inlineStyleTags: false, keepStyleTags: true, extraCss: INLINE_STYLES });
 }
 
 function sectionHtml(list: DigestList, digest: Digest): string {
@@ -163,7 +151,7 @@ function lineHtml(line: DigestLine, span: string): string {
     line.status ? ` <span class="status">${e(line.status)}</span>` : "",
     meta.length ? `<br><span class="meta">${meta.join(" · ")}</span>` : "",
   ].join("");
-  if (!line.image) return `<tr><td class="line"${span}>${text}</td></tr>`;
+  if (!line.image) return `<tr><td class="line" valign="top"${span}>${text}</td></tr>`;
   const image = `<img src="${e(line.image.url)}" alt="${e(line.image.alt)}" width="80">`;
-  return `<tr><td class="thumb" width="80">${image}</td><td class="line">${text}</td></tr>`;
+  return `<tr><td class="thumb" width="80" valign="top">${image}</td><td class="line" valign="top">${text}</td></tr>`;
 }

@@ -79,8 +79,13 @@ describe("digest-html", () => {
     const title = elements.find((e) => e.tagName === "a" && e.attributes.get("class") === "title");
     expect(title?.attributes.get("style")).toContain("color:");
     const container = elements.find((e) => e.attributes.get("class") === "container");
-    // Outlook on Windows reads widths from attributes only.
+    // Outlook on Windows reads widths, backgrounds and alignment from attributes only.
     expect(container?.attributes.get("width")).toBe("600");
+    const page = elements.find((e) => e.attributes.get("class") === "page");
+    expect(page?.attributes.get("bgcolor")).toBe("#ffffff");
+    const lines = elements.filter((e) => e.attributes.get("class") === "line");
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(line.attributes.get("valign")).toBe("top");
   });
 
   it("should show a new event's picture by its absolute address, described by its text or else the event's title", () => {
