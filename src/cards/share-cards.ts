@@ -1,13 +1,13 @@
 import { basename, join } from "node:path";
 import { eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { endedBefore } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup } from "../render/file-group.ts";
 import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import { calendarColor } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
-import { siteWindowUntil } from "../site/views.ts";
 import { type CardContent, type CardImage, CardWriter, cardAltText } from "./card-content.ts";
 import { type CardSize, OG_SIZE, STRUCTURED_DATA_SIZES } from "./card-layout.ts";
 import { type CardFile, CardStudio } from "./card-studio.ts";
@@ -20,9 +20,14 @@ import { type CardFile, CardStudio } from "./card-studio.ts";
  * after, under `/cards/<key>.png` (named by what they show: a changed card
  * is a new address, which link previews then fetch anew).
  *
- * Cards: every event page (also of a deleted or moved event), every
- * calendar (its lists and months share one), every category with a page,
- * and the site (the home page and every other page).
+ * Cards: every page of an event that has not ended (also of a deleted or
+ * moved one), every calendar (its lists and months share one, and so do
+ * the pages of its events that have ended), every category with a page,
+ * and the site (the home page and every other page). An ended event gets
+ * no card of its own: links are shared before an event far more than
+ * after it, Google shows no past event in its results, and a portal's
+ * archive is often larger than what is ahead (docs/share-cards.md,
+ * "Which pages have which card").
  *
  * In a split build (src/shards) every shard knows every card's address, for
  * its pages, and draws and writes only the cards of its share.
@@ -48,10 +53,11 @@ export interface CardsSummary {
   /** Card files the site has. */
   readonly files: number;
   readonly drawn: number;
-  /** What each event page got: four cards, or the link preview card only. */
+  /** What each event not ended got: four cards, or the link preview card only. */
   readonly shapes: "all" | "og";
   readonly mode: Exclude<ShareCardsMode, "off">;
-  readonly eventPages: number;
+  /** Event pages with cards of their own: those of the events not ended. */
+  readonly eventCards: number;
 }
 
 /** What a page's `og:image` says. */
@@ -92,9 +98,10 @@ export class ShareCards {
   /** Every card's key, whichever shard publishes it. */
   readonly #everyKey = new Set<string>();
 
-  /** What each event page gets: four cards (`all`) or the link preview card only (`og`). */
+  /** What each event not ended gets: four cards (`all`) or the link preview card only (`og`). */
   readonly shapes: "all" | "og";
   readonly #mode: Exclude<ShareCardsMode, "off">;
+  readonly #eventCards: number;
 
   constructor(
     data: SiteData,
@@ -106,7 +113,8 @@ export class ShareCards {
     this.#site = site;
     this.#shard = shard;
     this.#mode = mode;
-    this.shapes = eventCardShapes(mode, data.views.eventPages.length);
+    this.#eventCards = data.views.eventPages.filter((page) => !page.isPast).length;
+    this.shapes = eventCardShapes(mode, this.#eventCards);
     this.#studio = studio;
     const writer = new CardWriter(cardSite(site));
     const colors = calendarColors(data.calendars);
@@ -118,8 +126,20 @@ export class ShareCards {
       ]),
     );
 
+    for (const { calendar } of data.views.calendars) {
+      const content = writer.calendar(calendar, colors(calendar));
+      this.#calendars.set(calendar.id, this.#card(this.#one(content), content));
+    }
     const sizes = eventSizes(this.shapes);
-    for (const { event, calendar } of data.views.eventPages) {
+    for (const { event, calendar, isPast } of data.views.eventPages) {
+      if (isPast) {
+        // Its calendar's card, and no card in its structured data.
+        this.#events.set(eventKey(event), {
+          og: this.forCalendar(calendar.id),
+          structuredData: [],
+        });
+        continue;
+      }
       // Only an image the build copied into the site: a card never fetches one itself.
       const image = (event.image && images.get(event.image.url)) ?? null;
       const content = writer.event(event, calendar, colors(calendar), image);
@@ -129,10 +149,6 @@ export class ShareCards {
         og: ogCard,
         structuredData: more.length > 0 ? more.map((file) => this.#url(file)) : [ogCard.url],
       });
-    }
-    for (const { calendar } of data.views.calendars) {
-      const content = writer.calendar(calendar, colors(calendar));
-      this.#calendars.set(calendar.id, this.#card(this.#one(content), content));
     }
     for (const { category } of data.views.categories) {
       const content = writer.category(category, allColors);
@@ -186,7 +202,7 @@ export class ShareCards {
       drawn,
       shapes: this.shapes,
       mode: this.#mode,
-      eventPages: this.#events.size,
+      eventCards: this.#eventCards,
     };
   }
 
@@ -270,7 +286,8 @@ export function earlyEventCards(
     readonly colors: (calendar: Calendar) => string;
   } | null = null;
   return (event, calendars) => {
-    if (event.image || nowMs >= siteWindowUntil(event, site.pastDays)) return;
+    // An ended event gets no card (ShareCards); one with an image waits for it to be copied.
+    if (event.image || endedBefore(event, nowMs)) return;
     if (!owns(shard, eventShardKey(event))) return;
     if (known?.calendars !== calendars) {
       known = {

@@ -11,8 +11,8 @@ import { readChoice } from "./read-choice.ts";
  * - `og`: the link preview card only, which the structured data names too:
  *   one file per event, for sites large enough that files or build time count;
  * - `off`: none; a page's preview shows the event's own image, if any;
- * - `auto` (the default): `all` for a site of up to AUTO_ALL_MAX_EVENTS event
- *   pages, `og` above. Google's three shapes cost about twice the link
+ * - `auto` (the default): `all` for a site of up to AUTO_ALL_MAX_EVENTS events
+ *   not ended (the pages with cards of their own), `og` above. Google's three shapes cost about twice the link
  *   preview card's drawing: worth it where a cold build stays short, not on
  *   a site of many thousands of events, whose cold build they would make
  *   2.9 times as long (docs/share-cards.md, measured with npm run bench).
@@ -20,16 +20,16 @@ import { readChoice } from "./read-choice.ts";
 export const SHARE_CARDS_MODES = ["auto", "all", "og", "off"] as const;
 export type ShareCardsMode = (typeof SHARE_CARDS_MODES)[number];
 
-/** Up to this many event pages, SHARE_CARDS=auto draws every shape; above, the link preview card only. */
+/** Up to this many events not ended, SHARE_CARDS=auto draws every shape; above, the link preview card only. */
 export const AUTO_ALL_MAX_EVENTS = 2_500;
 
-/** The cards of each event page a build draws: `all` (four shapes) or `og` (one). */
+/** The cards a build draws for each event not ended: `all` (four shapes) or `og` (one). */
 export function eventCardShapes(
   mode: Exclude<ShareCardsMode, "off">,
-  eventPages: number,
+  eventsNotEnded: number,
 ): "all" | "og" {
   if (mode !== "auto") return mode;
-  return eventPages <= AUTO_ALL_MAX_EVENTS ? "all" : "og";
+  return eventsNotEnded <= AUTO_ALL_MAX_EVENTS ? "all" : "og";
 }
 
 export interface CardsConfig {

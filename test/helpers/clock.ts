@@ -17,3 +17,16 @@ export const NOW_DATETIME = DateTime.fromISO(NOW, { zone: "utc" });
 export function hoursAfterNow(hours: number): string {
   return new Date(NOW_MS + hours * 3_600_000).toISOString().replace(".000Z", "Z");
 }
+
+/**
+ * Whether a dataset's event has ended at NOW: by its end's instant, or, for
+ * an all-day event's end (a day, at whose start in the event's zone it ends,
+ * hours before NOW's midday in the zones the datasets use), by that day.
+ */
+export function endedAtNow(event: {
+  readonly start: string;
+  readonly end?: string | null;
+}): boolean {
+  const end = event.end ?? event.start;
+  return end.includes("T") ? Date.parse(end) <= NOW_MS : end <= NOW.slice(0, 10);
+}

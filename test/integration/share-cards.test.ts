@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type PortalDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { NOW } from "../helpers/clock.ts";
+import { endedAtNow, NOW } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
-import { demoPart, firstOfEachCalendar } from "../helpers/demo-parts.ts";
+import { demoPart, startingBetween } from "../helpers/demo-parts.ts";
 import { listFilesSync } from "../helpers/files.ts";
 import { decodePng, pngSize } from "../helpers/png.ts";
 import { forgetPublishedInputs } from "../helpers/published-inputs.ts";
@@ -21,8 +21,15 @@ import { tempDir } from "../helpers/temp-dir.ts";
 
 const SITE_URL = "https://example.org/events";
 
-/** The demo's calendars, with their first eight events each (images among them). */
-const smallDemo = (): PortalDataset => demoPart(firstOfEachCalendar(8));
+/** The demo's events that start in the two weeks before NOW and the three after it (images among both). */
+const smallDemo = (): PortalDataset =>
+  demoPart(
+    (event) =>
+      startingBetween("2026-03-06", "2026-03-19")(event) ||
+      startingBetween("2026-03-21", "2026-04-10")(event),
+  );
+
+const ended = endedAtNow;
 
 interface Metrics {
   readonly counters: Readonly<Record<string, number>>;
@@ -99,7 +106,12 @@ afterAll(async () => {
 describe("share cards", () => {
   it("should give every kind of page a 1200 x 630 card at an absolute URL in the site's folder", () => {
     const calendar = dataset.calendars[0]?.id as string;
-    const event = dataset.events.find((e) => e.calendarId === calendar) as { id: string };
+    const event = dataset.events.find((e) => e.calendarId === calendar && !ended(e)) as {
+      id: string;
+    };
+    const past = dataset.events.find((e) => e.calendarId === calendar && ended(e)) as {
+      id: string;
+    };
     const category = readdirSync(join(site, "categories"), { withFileTypes: true }).find((entry) =>
       entry.isDirectory(),
     )?.name as string;
@@ -115,6 +127,7 @@ describe("share cards", () => {
       month: monthDir,
       category: `categories/${category}`,
       event: `calendars/${calendar}/events/${event.id}`,
+      pastEvent: `calendars/${calendar}/events/${past.id}`,
       search: "search",
       subscribe: "subscribe",
     };
@@ -137,6 +150,9 @@ describe("share cards", () => {
     expect(cards.search).toBe(cards.home);
     expect(cards.month).toBe(cards.calendar);
     expect(new Set([cards.home, cards.calendar, cards.category, cards.event]).size).toBe(4);
+    // An event that has ended shares its calendar's card: none is drawn for it.
+    expect(cards.pastEvent).toBe(cards.calendar);
+    expect(jsonLd(page(pages.pastEvent)).image ?? []).not.toContain(cards.calendar);
     // The event's card says what the event page says.
     const eventPage = page(pages.event);
     const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(eventPage)?.[1] as string;
@@ -144,7 +160,10 @@ describe("share cards", () => {
   });
 
   it("should name the event's image and cards of 16:9, 4:3 and 1:1 in its structured data", () => {
-    const withImage = dataset.events.find((e) => e.image) as { id: string; calendarId: string };
+    const withImage = dataset.events.find((e) => e.image && !ended(e)) as {
+      id: string;
+      calendarId: string;
+    };
     const data = jsonLd(page(`calendars/${withImage.calendarId}/events/${withImage.id}`));
     const images = data.image as string[];
     expect(Array.isArray(images)).toBe(true);
@@ -165,16 +184,22 @@ describe("share cards", () => {
     const cards = listFilesSync(join(site, "cards"));
     const pages = (folder: string, pattern: RegExp) =>
       listFilesSync(join(site, folder)).filter((file) => pattern.test(file)).length;
-    const eventPages = pages("calendars", /^[^/]+\/events\/[^/]+\/index\.html$/);
+    const eventPages = listFilesSync(join(site, "calendars")).flatMap((file) => {
+      const [, calendarId, id] = /^([^/]+)\/events\/([^/]+)\/index\.html$/.exec(file) ?? [];
+      return dataset.events.filter((e) => e.calendarId === calendarId && e.id === id);
+    });
     const calendars = pages("calendars", /^[^/]+\/index\.html$/);
     const categories = pages("categories", /^[^/]+\/index\.html$/);
-    // Four per event, one per calendar and category, one for the site: each drawn once,
-    // though most were asked for twice (while fetching, then for the pages).
-    expect(cards).toHaveLength(4 * eventPages + calendars + categories + 1);
+    const ahead = eventPages.filter((event) => !ended(event)).length;
+    expect(ahead).toBeGreaterThan(10);
+    expect(ahead).toBeLessThan(eventPages.length - 5);
+    // Four per event not ended, one per calendar and category, one for the site: each drawn
+    // once, though most were asked for twice (while fetching, then for the pages).
+    expect(cards).toHaveLength(4 * ahead + calendars + categories + 1);
     expect(rendered(cold)).toBe(cards.length);
     // The default draws every shape for a site of this size, and the report says why.
     expect(cold.log).toContain(
-      `  cards      ${cards.length} files, ${cards.length} drawn; each event 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${eventPages} event pages, up to 2,500)`,
+      `  cards      ${cards.length} files, ${cards.length} drawn; each event not ended 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${ahead} events not ended, up to 2,500)`,
     );
 
     // Every output visited (not the site kept whole, as when nothing changed): each card kept by its inputs.
@@ -185,8 +210,13 @@ describe("share cards", () => {
     expect(warm.counters["cards.reused"]).toBe(cards.length);
     expect(listFilesSync(join(site, "cards"))).toEqual(cards);
 
-    const edited = dataset.events[3] as { id: string; calendarId: string; title: string };
+    // An edited event not ended gets its four cards again; one that has ended, none.
+    const edited = dataset.events.find((e) => !ended(e)) as PortalDataset["events"][number];
+    const editedPast = dataset.events.find(ended) as PortalDataset["events"][number];
     portal.updateEvent(edited.calendarId, edited.id, { title: `${edited.title}, moved indoors` });
+    portal.updateEvent(editedPast.calendarId, editedPast.id, {
+      title: `${editedPast.title}, again`,
+    });
     const changed = await build(site, join(work, "cache"));
     expect(rendered(changed)).toBe(4);
     const after = listFilesSync(join(site, "cards"));
@@ -211,7 +241,10 @@ describe("share cards", () => {
   it("should draw the link preview card only with SHARE_CARDS=og, and name it in the structured data", async () => {
     const og = join(work, "og");
     const metrics = await build(og, join(work, "og-cache"), { SHARE_CARDS: "og" });
-    const withImage = dataset.events.find((e) => e.image) as { id: string; calendarId: string };
+    const withImage = dataset.events.find((e) => e.image && !ended(e)) as {
+      id: string;
+      calendarId: string;
+    };
     const html = readFileSync(
       join(og, "calendars", withImage.calendarId, "events", withImage.id, "index.html"),
       "utf8",
@@ -227,7 +260,7 @@ describe("share cards", () => {
     const cards = listFilesSync(join(og, "cards")).length;
     expect(cards).toBeLessThan(eventPages * 2);
     expect(metrics.log).toContain(
-      `  cards      ${cards} files, ${cards} drawn; each event 1200x630 only (SHARE_CARDS=og)`,
+      `  cards      ${cards} files, ${cards} drawn; each event not ended 1200x630 only (SHARE_CARDS=og)`,
     );
   });
 
