@@ -12,10 +12,13 @@ import { readChoice } from "./read-choice.ts";
  *   one file per event, for sites large enough that files or build time count;
  * - `off`: none; a page's preview shows the event's own image, if any;
  * - `auto` (the default): `all` for a site of up to AUTO_ALL_MAX_EVENTS events
- *   not ended (the pages with cards of their own), `og` above. Google's three shapes cost about twice the link
- *   preview card's drawing: worth it where a cold build stays short, not on
- *   a site of many thousands of events, whose cold build they would make
- *   2.9 times as long (docs/share-cards.md, measured with npm run bench).
+ *   not ended (the pages with cards of their own), `og` above. Google's
+ *   three shapes cost about twice the link preview card's drawing: worth it
+ *   where a cold build stays short, not on a site of many thousands of
+ *   events, whose cold build they would make 2.9 times as long
+ *   (docs/share-cards.md, measured with npm run bench).
+ *
+ * An event that has ended gets no card in any mode (src/cards/share-cards.ts).
  */
 export const SHARE_CARDS_MODES = ["auto", "all", "og", "off"] as const;
 export type ShareCardsMode = (typeof SHARE_CARDS_MODES)[number];
