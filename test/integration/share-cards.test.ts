@@ -29,8 +29,6 @@ const smallDemo = (): PortalDataset =>
       startingBetween("2026-03-21", "2026-04-10")(event),
   );
 
-const ended = endedAtNow;
-
 interface Metrics {
   readonly counters: Readonly<Record<string, number>>;
   /** The build's log, with its report. */
@@ -106,10 +104,10 @@ afterAll(async () => {
 describe("share cards", () => {
   it("should give every kind of page a 1200 x 630 card at an absolute URL in the site's folder", () => {
     const calendar = dataset.calendars[0]?.id as string;
-    const event = dataset.events.find((e) => e.calendarId === calendar && !ended(e)) as {
+    const event = dataset.events.find((e) => e.calendarId === calendar && !endedAtNow(e)) as {
       id: string;
     };
-    const past = dataset.events.find((e) => e.calendarId === calendar && ended(e)) as {
+    const past = dataset.events.find((e) => e.calendarId === calendar && endedAtNow(e)) as {
       id: string;
     };
     const category = readdirSync(join(site, "categories"), { withFileTypes: true }).find((entry) =>
@@ -160,7 +158,7 @@ describe("share cards", () => {
   });
 
   it("should name the event's image and cards of 16:9, 4:3 and 1:1 in its structured data", () => {
-    const withImage = dataset.events.find((e) => e.image && !ended(e)) as {
+    const withImage = dataset.events.find((e) => e.image && !endedAtNow(e)) as {
       id: string;
       calendarId: string;
     };
@@ -190,7 +188,7 @@ describe("share cards", () => {
     });
     const calendars = pages("calendars", /^[^/]+\/index\.html$/);
     const categories = pages("categories", /^[^/]+\/index\.html$/);
-    const ahead = eventPages.filter((event) => !ended(event)).length;
+    const ahead = eventPages.filter((event) => !endedAtNow(event)).length;
     expect(ahead).toBeGreaterThan(10);
     expect(ahead).toBeLessThan(eventPages.length - 5);
     // Four per event not ended, one per calendar and category, one for the site: each drawn
@@ -211,8 +209,8 @@ describe("share cards", () => {
     expect(listFilesSync(join(site, "cards"))).toEqual(cards);
 
     // An edited event not ended gets its four cards again; one that has ended, none.
-    const edited = dataset.events.find((e) => !ended(e)) as PortalDataset["events"][number];
-    const editedPast = dataset.events.find(ended) as PortalDataset["events"][number];
+    const edited = dataset.events.find((e) => !endedAtNow(e)) as PortalDataset["events"][number];
+    const editedPast = dataset.events.find(endedAtNow) as PortalDataset["events"][number];
     portal.updateEvent(edited.calendarId, edited.id, { title: `${edited.title}, moved indoors` });
     portal.updateEvent(editedPast.calendarId, editedPast.id, {
       title: `${editedPast.title}, again`,
@@ -241,7 +239,7 @@ describe("share cards", () => {
   it("should draw the link preview card only with SHARE_CARDS=og, and name it in the structured data", async () => {
     const og = join(work, "og");
     const metrics = await build(og, join(work, "og-cache"), { SHARE_CARDS: "og" });
-    const withImage = dataset.events.find((e) => e.image && !ended(e)) as {
+    const withImage = dataset.events.find((e) => e.image && !endedAtNow(e)) as {
       id: string;
       calendarId: string;
     };
