@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
-import { eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
+import { type CardsConfig, eventCardShapes, type ShareCardsMode } from "../config/cards.ts";
 import type { SiteConfig } from "../config/site.ts";
-import { endedBefore } from "../model/event-times.ts";
+import { endedBefore, startMillis } from "../model/event-times.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup } from "../render/file-group.ts";
@@ -20,32 +20,54 @@ import { type CardFile, CardStudio } from "./card-studio.ts";
  * after, under `/cards/<key>.png` (named by what they show: a changed card
  * is a new address, which link previews then fetch anew).
  *
- * Cards: every page of an event that has not ended (also of a deleted or
- * moved one), every calendar (its lists and months share one, and so do
- * the pages of its events that have ended), every category with a page,
- * and the site (the home page and every other page). An ended event gets
- * no card of its own: links are shared before an event far more than
- * after it, Google shows no past event in its results, and a portal's
- * archive is often larger than what is ahead (docs/share-cards.md,
- * "Which pages have which card").
+ * Cards: every page of an event that has not ended and starts within
+ * SHARE_CARDS_DAYS days (also of a deleted or moved one), every calendar
+ * (its lists and months share one, and so do the pages of its other
+ * events), every category with a page, and the site (the home page and
+ * every other page). Links to an event are shared in the weeks before it
+ * far more than months ahead or after it, Google shows no past event in
+ * its results, and a portal's archive and far future are often larger
+ * than its next weeks (docs/share-cards.md, "Which pages have which card").
+ * Which events have cards moves only at midnight in the site's zone, a
+ * moment the rebuild check already builds at (src/rebuild/next-change.ts),
+ * and at an event's end, another.
  *
  * In a split build (src/shards) every shard knows every card's address, for
  * its pages, and draws and writes only the cards of its share.
  */
 
-/** What a build draws its cards with: one studio per process, and SHARE_CARDS. */
+/** What a build draws its cards with: one studio per process, SHARE_CARDS and SHARE_CARDS_DAYS. */
 export interface ShareCardsSetup {
   readonly studio: CardStudio;
   readonly mode: Exclude<ShareCardsMode, "off">;
+  readonly days: number;
 }
 
 /** The studio for SHARE_CARDS, keeping cards in `cacheDir`/cards; null with SHARE_CARDS=off. */
 export async function openShareCards(
   cacheDir: string,
-  mode: ShareCardsMode,
+  { mode, days }: CardsConfig,
 ): Promise<ShareCardsSetup | null> {
   if (mode === "off") return null;
-  return { studio: await CardStudio.open(join(cacheDir, "cards")), mode };
+  return { studio: await CardStudio.open(join(cacheDir, "cards")), mode, days };
+}
+
+/**
+ * Whether an event gets cards of its own at the build's clock: it has not
+ * ended, and it starts before the end of the day `days` days from today in
+ * the site's zone.
+ */
+export function hasOwnCard(
+  site: Pick<SiteConfig, "now" | "timeZone">,
+  days: number,
+): (event: CalendarEvent) => boolean {
+  const nowMs = site.now.toMillis();
+  const until = site.now
+    .setZone(site.timeZone)
+    .startOf("day")
+    .plus({ days: days + 1 })
+    .toMillis();
+  return (event) => startMillis(event) < until && !endedBefore(event, nowMs);
 }
 
 /** The share cards of a build, for its report. */
@@ -53,10 +75,12 @@ export interface CardsSummary {
   /** Card files the site has. */
   readonly files: number;
   readonly drawn: number;
-  /** What each event not ended got: four cards, or the link preview card only. */
+  /** What each event with cards of its own got: four cards, or the link preview card only. */
   readonly shapes: "all" | "og";
   readonly mode: Exclude<ShareCardsMode, "off">;
-  /** Event pages with cards of their own: those of the events not ended. */
+  /** SHARE_CARDS_DAYS */
+  readonly days: number;
+  /** Event pages with cards of their own: those of the events not ended that start within `days`. */
   readonly eventCards: number;
 }
 
@@ -98,24 +122,29 @@ export class ShareCards {
   /** Every card's key, whichever shard publishes it. */
   readonly #everyKey = new Set<string>();
 
-  /** What each event not ended gets: four cards (`all`) or the link preview card only (`og`). */
+  /** What each event with cards of its own gets: four cards (`all`) or the link preview card only (`og`). */
   readonly shapes: "all" | "og";
   readonly #mode: Exclude<ShareCardsMode, "off">;
+  readonly #days: number;
   readonly #eventCards: number;
 
   constructor(
     data: SiteData,
     site: SiteConfig,
-    studio: CardStudio,
-    mode: Exclude<ShareCardsMode, "off">,
+    setup: ShareCardsSetup,
     shard: Shard = WHOLE_BUILD,
   ) {
     this.#site = site;
     this.#shard = shard;
-    this.#mode = mode;
-    this.#eventCards = data.views.eventPages.filter((page) => !page.isPast).length;
-    this.shapes = eventCardShapes(mode, this.#eventCards);
-    this.#studio = studio;
+    this.#mode = setup.mode;
+    this.#days = setup.days;
+    const ownCard = hasOwnCard(site, setup.days);
+    const withCards = new Set(
+      data.views.eventPages.filter((page) => ownCard(page.event)).map((page) => page.event),
+    );
+    this.#eventCards = withCards.size;
+    this.shapes = eventCardShapes(setup.mode, this.#eventCards);
+    this.#studio = setup.studio;
     const writer = new CardWriter(cardSite(site));
     const colors = calendarColors(data.calendars);
     const allColors = data.calendars.map((calendar) => colors(calendar));
@@ -132,12 +161,10 @@ export class ShareCards {
     }
     const sizes = eventSizes(this.shapes);
     for (const { event, calendar, isPast } of data.views.eventPages) {
-      if (isPast) {
-        // Its calendar's card, and no card in its structured data.
-        this.#events.set(eventKey(event), {
-          og: this.forCalendar(calendar.id),
-          structuredData: [],
-        });
+      if (!withCards.has(event)) {
+        // Its calendar's card; named in its structured data while Google may still show the event.
+        const og = this.forCalendar(calendar.id);
+        this.#events.set(eventKey(event), { og, structuredData: isPast ? [] : [og.url] });
         continue;
       }
       // Only an image the build copied into the site: a card never fetches one itself.
@@ -202,6 +229,7 @@ export class ShareCards {
       drawn,
       shapes: this.shapes,
       mode: this.#mode,
+      days: this.#days,
       eventCards: this.#eventCards,
     };
   }
@@ -272,13 +300,12 @@ export class ShareCards {
  */
 export function earlyEventCards(
   site: SiteConfig,
-  studio: CardStudio,
-  mode: ShareCardsMode,
+  { studio, mode, days }: ShareCardsSetup,
   shard: Shard = WHOLE_BUILD,
 ): (event: CalendarEvent, calendars: readonly Calendar[]) => void {
   const writer = new CardWriter(cardSite(site));
   const sizes = eventSizes(mode);
-  const nowMs = site.now.toMillis();
+  const ownCard = hasOwnCard(site, days);
   // The calendar list arrives once, before any event: looked up by id from then on.
   let known: {
     readonly calendars: readonly Calendar[];
@@ -286,8 +313,8 @@ export function earlyEventCards(
     readonly colors: (calendar: Calendar) => string;
   } | null = null;
   return (event, calendars) => {
-    // An ended event gets no card (ShareCards); one with an image waits for it to be copied.
-    if (event.image || endedBefore(event, nowMs)) return;
+    // Only an event with cards of its own (ShareCards); one with an image waits for it to be copied.
+    if (event.image || !ownCard(event)) return;
     if (!owns(shard, eventShardKey(event))) return;
     if (known?.calendars !== calendars) {
       known = {

@@ -93,7 +93,7 @@ runCli(BUILD, async ({ values }) => {
 
   // Fetch before rendering anything: an unusable API fails here, with its own message.
   const portal = await connectPortal(config);
-  const cards = await openShareCards(config.cacheDir, config.cards.mode);
+  const cards = await openShareCards(config.cacheDir, config.cards);
   try {
     // The site's data stays inside the render stage; publishing gets what it needs.
     const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });

@@ -150,7 +150,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         now: site.now.toJSDate(),
         sink: process.stderr,
         // Share cards are drawn while the build waits on the portal (src/cards).
-        onEvent: cards ? earlyEventCards(site, cards.studio, cards.mode, shard) : undefined,
+        onEvent: cards ? earlyEventCards(site, cards, shard) : undefined,
         // As soon as the lists say the site is large, so that reading and normalizing
         // the details (a heap of 1.3 GB in one warm 100,000-event build) run with it too.
         onListed: sizeHeap,

@@ -45,7 +45,7 @@ runCli(START, async ({ values }) => {
   const { site } = config;
   const portal = await connectPortal(config);
   const basePath = site.urls.basePath;
-  const cards = await openShareCards(config.cacheDir, config.cards.mode);
+  const cards = await openShareCards(config.cacheDir, config.cards);
   if (site.languages.length > 1) {
     // Live reload follows one Eleventy: the root's language (docs/translating.md).
     console.log(

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.ts";
 import { envSettings } from "./env-settings.ts";
-import { readChoice } from "./read-choice.ts";
+import { readChoice } from "./read-setting.ts";
 
 /**
  * What the accessibility statement (/accessibility/) says about the site:

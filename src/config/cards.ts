@@ -1,5 +1,5 @@
 import { envSettings } from "./env-settings.ts";
-import { readChoice } from "./read-choice.ts";
+import { readChoice, readPositiveInt } from "./read-setting.ts";
 
 /**
  * SHARE_CARDS: which share cards the build draws (src/cards, docs/share-cards.md).
@@ -18,30 +18,45 @@ import { readChoice } from "./read-choice.ts";
  *   events, whose cold build they would make 2.9 times as long
  *   (docs/share-cards.md, measured with npm run bench).
  *
- * An event that has ended gets no card in any mode (src/cards/share-cards.ts).
+ * In every mode, an event gets a card of its own only from SHARE_CARDS_DAYS
+ * days before its start day until it ends; before and after, its page
+ * shares its calendar's (src/cards/share-cards.ts).
  */
 export const SHARE_CARDS_MODES = ["auto", "all", "og", "off"] as const;
 export type ShareCardsMode = (typeof SHARE_CARDS_MODES)[number];
 
-/** Up to this many events not ended, SHARE_CARDS=auto draws every shape; above, the link preview card only. */
+/** Up to this many events with cards of their own, SHARE_CARDS=auto draws every shape; above, the link preview card only. */
 export const AUTO_ALL_MAX_EVENTS = 2_500;
 
-/** The cards a build draws for each event not ended: `all` (four shapes) or `og` (one). */
+/**
+ * SHARE_CARDS_DAYS' default: an event gets its card two months before the
+ * day it starts. Links to an event are shared in the weeks before it far
+ * more than months ahead, and a card costs CPU time at every cold build
+ * (docs/share-cards.md, "Which pages have which card").
+ */
+export const DEFAULT_CARD_DAYS = 60;
+
+/** The cards a build draws for each event with cards of its own: `all` (four shapes) or `og` (one). */
 export function eventCardShapes(
   mode: Exclude<ShareCardsMode, "off">,
-  eventsNotEnded: number,
+  eventsWithCards: number,
 ): "all" | "og" {
   if (mode !== "auto") return mode;
-  return eventsNotEnded <= AUTO_ALL_MAX_EVENTS ? "all" : "og";
+  return eventsWithCards <= AUTO_ALL_MAX_EVENTS ? "all" : "og";
 }
 
 export interface CardsConfig {
   readonly mode: ShareCardsMode;
+  /** SHARE_CARDS_DAYS: how many days before its start day an event gets its card. */
+  readonly days: number;
 }
 
 /** What readCardsConfig reads. */
-export const CARDS_SETTINGS = envSettings("Site", ["SHARE_CARDS"]);
+export const CARDS_SETTINGS = envSettings("Site", ["SHARE_CARDS", "SHARE_CARDS_DAYS"]);
 
 export function readCardsConfig(env: NodeJS.ProcessEnv): CardsConfig {
-  return { mode: readChoice("SHARE_CARDS", env.SHARE_CARDS, SHARE_CARDS_MODES, "auto") };
+  return {
+    mode: readChoice("SHARE_CARDS", env.SHARE_CARDS, SHARE_CARDS_MODES, "auto"),
+    days: readPositiveInt(env, "SHARE_CARDS_DAYS", DEFAULT_CARD_DAYS),
+  };
 }

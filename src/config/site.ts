@@ -12,7 +12,7 @@ import { envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS, type FediverseConfig, readFediverseConfig } from "./fediverse.ts";
 import { INDEXNOW_SETTINGS, type IndexNowConfig, readIndexNowConfig } from "./indexnow.ts";
 import { MAP_SETTINGS, type MapSettings, readMapSettings } from "./map.ts";
-import { readChoice } from "./read-choice.ts";
+import { readChoice, readPositiveInt } from "./read-setting.ts";
 import { readServiceUrl } from "./service-url.ts";
 import { readSiteLanguages, SITE_LANGUAGES_SETTINGS, type SiteLanguage } from "./site-languages.ts";
 
@@ -255,16 +255,6 @@ function readNow(raw: string | undefined): DateTime {
     throw new ConfigError(`SITE_NOW: "${raw}" is not an ISO 8601 date or date-time.`);
   }
   return now;
-}
-
-function readPositiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`${name}: expected a positive whole number, got "${raw}".`);
-  }
-  return value;
 }
 
 /**

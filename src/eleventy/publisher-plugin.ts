@@ -352,8 +352,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     options.rootCards ??
     (options.cards &&
       timed("cards", () => {
-        const { studio, mode } = options.cards as ShareCardsSetup;
-        return new ShareCards(data, options.site, studio, mode, options.shard);
+        return new ShareCards(data, options.site, options.cards as ShareCardsSetup, options.shard);
       }));
   return {
     publication: {

@@ -137,15 +137,16 @@ function warningLines(input: BuildReportInput): string[] {
 
 /** The cards published, drawn, the shapes each event got and, under `auto`, why. */
 function cardsLine(cards: CardsSummary): string {
+  const events = `each event of the next ${formatCount(cards.days)} days`;
   const shapes =
     cards.shapes === "all"
-      ? "each event not ended 1200x630 and Google's 16:9, 4:3 and 1:1"
-      : "each event not ended 1200x630 only";
+      ? `${events} 1200x630 and Google's 16:9, 4:3 and 1:1`
+      : `${events} 1200x630 only`;
   const limit = `${cards.shapes === "all" ? "up to" : "more than"} ${formatCount(AUTO_ALL_MAX_EVENTS)}`;
   const more = cards.shapes === "og" ? "; all draws the other shapes too" : "";
   const why =
     cards.mode === "auto"
-      ? `SHARE_CARDS=auto: ${formatCount(cards.eventCards)} events not ended, ${limit}${more}`
+      ? `SHARE_CARDS=auto: ${formatCount(cards.eventCards)} events, ${limit}${more}`
       : `SHARE_CARDS=${cards.mode}`;
   return `${formatCount(cards.files)} files, ${formatCount(cards.drawn)} drawn; ${shapes} (${why})`;
 }

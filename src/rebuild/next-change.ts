@@ -17,7 +17,9 @@ import { siteWindowUntil } from "../site/views.ts";
  * month from whole days, so each of their boundaries, the week's, the
  * weekend's and the month's included, is a midnight in the site's zone for
  * the site-wide pages or in the calendar's zone for a calendar's, and both
- * are among these day changes; test/site/when/when-views.test.ts holds it).
+ * are among these day changes; test/site/when/when-views.test.ts holds it;
+ * so is the day from which an event has share cards of its own,
+ * SHARE_CARDS_DAYS before its start in the site's zone: src/cards/share-cards.ts).
  * Every moment comes from the rule the output itself uses
  * (endedFrom, feedWindowUntil, subscriptionWindowUntil, siteWindowUntil), so
  * they cannot drift apart.

@@ -103,7 +103,10 @@ const BUILD: Settings<BuildConfig> = {
   publish: (publish) => [["REBUILD_DATE_DELAY", `${publish.dateDelayMs} ms`]],
   deploy: (deploy) => [["DEPLOY_TARGET", deploy.target]],
   cacheDir: derived,
-  cards: (cards) => [["SHARE_CARDS", cards.mode]],
+  cards: (cards) => [
+    ["SHARE_CARDS", cards.mode],
+    ["SHARE_CARDS_DAYS", String(cards.days)],
+  ],
   // Where images may come from: what they are is the data's, compared on its own.
   images: derived,
 };

@@ -17,6 +17,16 @@ describe("SHARE_CARDS", () => {
     );
   });
 
+  it("should give events their cards 60 days ahead unless SHARE_CARDS_DAYS says otherwise", () => {
+    expect(readCardsConfig({}).days).toBe(60);
+    expect(readCardsConfig({ SHARE_CARDS_DAYS: " 14 " }).days).toBe(14);
+    for (const wrong of ["0", "-3", "1.5", "soon"]) {
+      expect(() => readCardsConfig({ SHARE_CARDS_DAYS: wrong })).toThrow(
+        new RegExp(`^SHARE_CARDS_DAYS: expected a positive whole number, got "${wrong}"\\.$`),
+      );
+    }
+  });
+
   it("should draw every shape under auto up to its limit of event pages, the preview card only above", () => {
     expect(eventCardShapes("auto", 0)).toBe("all");
     expect(eventCardShapes("auto", AUTO_ALL_MAX_EVENTS)).toBe("all");

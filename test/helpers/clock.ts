@@ -30,3 +30,22 @@ export function endedAtNow(event: {
   const end = event.end ?? event.start;
   return end.includes("T") ? Date.parse(end) <= NOW_MS : end <= NOW.slice(0, 10);
 }
+
+/**
+ * Whether a dataset's event has share cards of its own at NOW
+ * (docs/share-cards.md): it has not ended, and it starts before the end of
+ * the day `days` days after NOW's in the site's zone (SHARE_CARDS_DAYS,
+ * 60 unless a build sets it; the sites of the tests are in Europe/Amsterdam).
+ */
+export function hasCardAtNow(
+  event: { readonly start: string; readonly end?: string | null },
+  days = 60,
+): boolean {
+  const until = NOW_DATETIME.setZone("Europe/Amsterdam")
+    .startOf("day")
+    .plus({ days: days + 1 });
+  const starts = event.start.includes("T")
+    ? Date.parse(event.start) < until.toMillis()
+    : event.start < (until.toISODate() as string);
+  return starts && !endedAtNow(event);
+}

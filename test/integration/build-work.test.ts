@@ -6,7 +6,7 @@ import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
-import { endedAtNow, NOW } from "../helpers/clock.ts";
+import { endedAtNow, hasCardAtNow, NOW } from "../helpers/clock.ts";
 import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 import { forgetPublishedInputs } from "../helpers/published-inputs.ts";
@@ -184,13 +184,16 @@ describe("build work", () => {
     // The rich results shares count each event page's JSON-LD once, as it is rendered.
     expect(cold.richResults.events).toBe(count(cold, "rendered.calendars/event.njk"));
     expect(cold.richResults.required).toMatchObject({ name: 1, startDate: 1 });
-    // Four share cards per event not ended (drawn while the portal was read), each once;
-    // none for one that has ended.
+    // Four share cards per event of the next 60 days (drawn while the portal was read), each
+    // once; none for one that has ended or starts later.
+    const withCards = dataset.events.filter((event) => hasCardAtNow(event)).length;
     const notEnded = dataset.events.filter((event) => !endedAtNow(event)).length;
+    expect(withCards).toBeGreaterThan(20);
+    expect(withCards).toBeLessThan(notEnded - 20);
     expect(notEnded).toBeLessThan(EVENTS - 20);
     expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
-    expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * notEnded);
-    expect(count(cold, "rendered.cards")).toBeLessThan(4 * EVENTS);
+    expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * withCards);
+    expect(count(cold, "rendered.cards")).toBeLessThan(4 * withCards + 100);
 
     // Nothing changed: the portal read as before, the site kept whole, nothing rendered
     // or drawn, each file checked by one stat, the manifest alone written.
@@ -215,7 +218,7 @@ describe("build work", () => {
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
     expect(count(warm, "normalize.computed")).toBe(0);
     // At most once each: the outputs kept by their inputs need no event's times, though
-    // most events' are still read (the lists' windows, the cards of events not ended).
+    // most events' are still read (the lists' windows, the cards' horizon).
     expect(count(warm, "eventTimesParsed")).toBeLessThanOrEqual(EVENTS);
     expect(count(warm, "eventTimesParsed")).toBeGreaterThan(0.9 * EVENTS);
     expect(warm.files).toBe(cold.files);
@@ -244,8 +247,8 @@ describe("build work", () => {
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
-    // The edited events' cards drawn again, for those not ended.
-    const editedAhead = edited.filter((event) => !endedAtNow(event));
+    // The edited events' cards drawn again, for those with cards of their own.
+    const editedAhead = edited.filter((event) => hasCardAtNow(event));
     expect(editedAhead.length).toBeGreaterThan(0);
     expect(editedAhead.length).toBeLessThan(edited.length);
     expect(count(changed, "cards.rendered")).toBe(4 * editedAhead.length);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../src/model/url-scheme.ts";
 import { type PortalDataset, type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { endedAtNow, NOW } from "../helpers/clock.ts";
+import { endedAtNow, hasCardAtNow, hoursAfterNow, NOW } from "../helpers/clock.ts";
 import { runScript } from "../helpers/demo-build.ts";
 import { demoPart, startingBetween } from "../helpers/demo-parts.ts";
 import { listFilesSync } from "../helpers/files.ts";
@@ -197,7 +197,7 @@ describe("share cards", () => {
     expect(rendered(cold)).toBe(cards.length);
     // The default draws every shape for a site of this size, and the report says why.
     expect(cold.log).toContain(
-      `  cards      ${cards.length} files, ${cards.length} drawn; each event not ended 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${ahead} events not ended, up to 2,500)`,
+      `  cards      ${cards.length} files, ${cards.length} drawn; each event of the next 60 days 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${ahead} events, up to 2,500)`,
     );
 
     // Every output visited (not the site kept whole, as when nothing changed): each card kept by its inputs.
@@ -258,8 +258,49 @@ describe("share cards", () => {
     const cards = listFilesSync(join(og, "cards")).length;
     expect(cards).toBeLessThan(eventPages * 2);
     expect(metrics.log).toContain(
-      `  cards      ${cards} files, ${cards} drawn; each event not ended 1200x630 only (SHARE_CARDS=og)`,
+      `  cards      ${cards} files, ${cards} drawn; each event of the next 60 days 1200x630 only (SHARE_CARDS=og)`,
     );
+  });
+
+  it("should give an event its card SHARE_CARDS_DAYS days ahead, drawn in the build of that day", async () => {
+    const near = join(work, "near");
+    const cache = join(work, "near-cache");
+    const days = 7;
+    const metrics = await build(near, cache, { SHARE_CARDS_DAYS: String(days) });
+    const pageOf = (e: { calendarId: string; id: string }) =>
+      join(near, "calendars", e.calendarId, "events", e.id, "index.html");
+    const htmlOf = (e: { calendarId: string; id: string }) => readFileSync(pageOf(e), "utf8");
+    const withPages = dataset.events.filter((e) => existsSync(pageOf(e)));
+    const withCards = withPages.filter((e) => hasCardAtNow(e, days));
+    const later = withPages.filter((e) => !endedAtNow(e) && !hasCardAtNow(e, days));
+    expect(withCards.length).toBeGreaterThan(3);
+    expect(later.length).toBeGreaterThan(3);
+    const calendarCard = (e: { calendarId: string }) =>
+      meta(readFileSync(join(near, "calendars", e.calendarId, "index.html"), "utf8"))["og:image"];
+    for (const event of later) {
+      // Its calendar's card for now, named in its structured data too, which Google reads.
+      const html = htmlOf(event);
+      expect(meta(html)["og:image"], event.id).toBe(calendarCard(event));
+      expect(jsonLd(html).image, event.id).toContain(calendarCard(event));
+    }
+    for (const event of withCards)
+      expect(meta(htmlOf(event))["og:image"]).not.toBe(calendarCard(event));
+    const others = listFilesSync(join(near, "cards")).length - 4 * withCards.length;
+    expect(rendered(metrics)).toBe(4 * withCards.length + others);
+    expect(metrics.log).toContain(
+      `each event of the next 7 days 1200x630 and Google's 16:9, 4:3 and 1:1 (SHARE_CARDS=auto: ${withCards.length} events, up to 2,500)`,
+    );
+
+    // A day later, the events of the new seventh day get theirs: only those are drawn.
+    const nextDay = await build(near, cache, {
+      SHARE_CARDS_DAYS: String(days),
+      SITE_NOW: hoursAfterNow(24),
+    });
+    const entering = later.filter((e) => hasCardAtNow(e, days + 1));
+    expect(entering.length).toBeGreaterThan(0);
+    expect(rendered(nextDay)).toBe(4 * entering.length);
+    for (const event of entering)
+      expect(meta(htmlOf(event))["og:image"]).not.toBe(calendarCard(event));
   });
 
   it("should write no cards with SHARE_CARDS=off, and fall back to the event's own image", async () => {

@@ -18,3 +18,14 @@ export function readChoice<T extends string>(
   }
   return value as T;
 }
+
+/** A whole number above zero; unset or blank, its default. Anything else is a ConfigError naming the setting. */
+export function readPositiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ConfigError(`${name}: expected a positive whole number, got "${raw}".`);
+  }
+  return value;
+}
