@@ -45,6 +45,10 @@ export function feedFileGroups(
     warn,
     vevents: scopes.vevents,
   };
+  const qrOf = (scope: FeedScope): [string, string] => [
+    feedUrls(scope, site.url).ics,
+    scope.kind === "site" ? site.title : scope.name,
+  ];
   return [
     fileGroup({
       phase: "feeds",
@@ -81,10 +85,9 @@ export function feedFileGroups(
         ...offered.calendarCategories,
       ],
       path: ({ scope }) => scopeFiles(scope).qr,
-      render: ({ scope }) => {
-        const name = scope.kind === "site" ? site.title : scope.name;
-        return `${subscribeLinks(feedUrls(scope, site.url).ics, name).qrSvg}\n`;
-      },
+      render: ({ scope }) => `${subscribeLinks(...qrOf(scope)).qrSvg}\n`,
+      // What it encodes and its label: the same code draws the same symbol.
+      inputs: ({ scope }) => JSON.stringify(qrOf(scope)),
     }),
     singleFile("feeds", paths.subscriptionsJson(), () => writeSubscriptionsJson(offered, site)),
     fileGroup<CalendarEvent>({

@@ -234,6 +234,10 @@ describe("build work", () => {
     expect(count(warm, "files.kept")).toBeGreaterThan(0.9 * warm.files);
     expect(count(warm, "files.statted")).toBe(count(warm, "files.kept"));
     expect(count(warm, "files.rehashed")).toBe(0);
+    // The subscriptions' QR codes are drawn only when what they encode changes.
+    expect(count(cold, "rendered.calendar-qr.svg")).toBeGreaterThan(SYNTHETIC.calendars);
+    expect(count(warm, "rendered.calendar-qr.svg")).toBe(0);
+    expect(count(warm, "reused.calendar-qr.svg")).toBe(count(cold, "rendered.calendar-qr.svg"));
     // An event's download, card and oEmbed answer are kept by their inputs, not rendered again.
     for (const group of PER_EVENT_GROUPS) {
       expect(count(warm, `rendered.${group}`), group).toBe(0);
