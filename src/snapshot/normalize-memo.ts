@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash as oneShotHash } from "node:crypto";
 import type { ResponseCache } from "../api/response-cache.ts";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
@@ -75,5 +75,5 @@ export class NormalizeMemo {
 }
 
 function hash(text: string): string {
-  return createHash("sha1").update(text).digest("base64url");
+  return oneShotHash("sha1", text, "base64url");
 }
