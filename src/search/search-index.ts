@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +7,7 @@ import { messagesFor, translate } from "../i18n/messages.ts";
 import { count, peak } from "../metrics.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { eventDigest } from "../render/event-digest.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import {
@@ -16,11 +18,12 @@ import {
   rootFiles,
   type SearchBundle,
 } from "./index-layout.ts";
+import { MonthPlans, type PlannedPart } from "./month-plans.ts";
 import { runPagefind } from "./pagefind-indexer.ts";
 import { PartCache, type PartSettings, partFingerprint } from "./part-cache.ts";
 import type { PartSummary } from "./part-summary.ts";
-import { type SearchPart, searchParts } from "./search-parts.ts";
-import { type SearchRecord, searchRecords } from "./search-records.ts";
+import { type SearchPart, searchParts, sortMonth } from "./search-parts.ts";
+import { type SearchRecord, searchRecords, sortKey } from "./search-records.ts";
 import type { IndexFile } from "./stable-index.ts";
 
 /**
@@ -66,6 +69,7 @@ export interface PartFigures {
 
 /** Builds the records for a site: the labels come from the site's language. */
 export function recordsFor(input: SearchIndexInput, site: SearchIndexSite): SearchRecord[] {
+  count("searchRecordsMade", input.views.events.length);
   const messages = messagesFor(site.lang);
   return searchRecords(input.views.events, input.calendars, {
     lang: site.lang,
@@ -138,6 +142,7 @@ export async function buildSearchIndex(
     settings,
     shard,
     cache,
+    months: options.cacheDir ? MonthPlans.load(options.cacheDir) : null,
     maxRecords: options.maxRecordsPerPart,
   });
   // The parts the cache holds, then the others indexed one after the other:
@@ -178,7 +183,7 @@ export async function buildSearchIndex(
     if (!bundle) {
       // Every part came from the cache but the bundle did not: an index of one
       // record (or none) gives Pagefind's script and WebAssembly for the language.
-      bundle = bundleOf((await runPagefind(sample, site.uiLanguage)).files);
+      bundle = bundleOf((await runPagefind(sample(), site.uiLanguage)).files);
     }
     cache?.writeBundle(bundle);
     root = rootFiles(bundle, summaries);
@@ -219,14 +224,16 @@ interface PartsPlan {
   /** Every part's line in parts.json. */
   readonly summaries: readonly PartSummary[];
   /** One record (or none): enough for an index that gives Pagefind's bundle. */
-  readonly sample: readonly SearchRecord[];
+  readonly sample: () => readonly SearchRecord[];
   readonly records: number;
 }
 
 /**
  * The site's records in parts, each named by its fingerprint; of the
  * records, only those of this shard's parts the cache does not hold are
- * kept (in `pending`), until they are indexed.
+ * kept (in `pending`), until they are indexed. A month whose inputs are
+ * those of the last build (month-plans.ts) is planned from the cache
+ * without its records, unless one of its parts must be indexed.
  */
 function planParts(
   input: SearchIndexInput,
@@ -235,30 +242,104 @@ function planParts(
     readonly settings: PartSettings;
     readonly shard: Shard;
     readonly cache: PartCache | null;
+    readonly months: MonthPlans | null;
     readonly maxRecords: number | undefined;
   },
 ): PartsPlan {
-  const records = recordsFor(input, site);
-  const parts = searchParts(records, { maxRecords: options.maxRecords });
+  const { cache, months: plans, shard, settings } = options;
+  const byMonth = eventsByMonth(input);
+  const inputsOf = monthInputs(input.calendars, site, settings, options.maxRecords);
   const summaries: PartSummary[] = [];
   const owned: OwnedPart[] = [];
-  for (const part of parts) {
-    const fingerprint = partFingerprint(part, options.settings);
-    summaries.push(partSummary(part, fingerprint));
-    if (!owns(options.shard, searchPartShardKey(part.key))) {
-      options.cache?.keep(fingerprint);
-      continue;
+  let total = 0;
+  for (const month of [...byMonth.keys()].sort()) {
+    const events = byMonth.get(month) as CalendarEvent[];
+    const inputs = plans && inputsOf(month, events);
+    let planned = inputs ? plans?.get(inputs) : undefined;
+    const needed = ({ summary, fingerprint }: PlannedPart) =>
+      owns(shard, searchPartShardKey(summary.key)) && !cache?.has(fingerprint);
+    let parts: SearchPart[] | null = null;
+    if (!planned || planned.some(needed)) {
+      const records = recordsFor({ calendars: input.calendars, views: { events } }, site);
+      parts = searchParts(records, { maxRecords: options.maxRecords });
+      planned = parts.map((part) => {
+        const fingerprint = partFingerprint(part, settings);
+        return { summary: partSummary(part, fingerprint), fingerprint };
+      });
+    } else {
+      count("searchMonthsKept");
     }
-    owned.push({
-      key: part.key,
-      records: part.records.length,
-      fingerprint,
-      pending: options.cache?.has(fingerprint) ? null : part,
-      files: null,
-      figures: null,
+    if (inputs) plans?.set(inputs, planned);
+    planned.forEach(({ summary, fingerprint }, index) => {
+      summaries.push(summary);
+      total += summary.records;
+      if (!owns(shard, searchPartShardKey(summary.key))) {
+        cache?.keep(fingerprint);
+        return;
+      }
+      owned.push({
+        key: summary.key,
+        records: summary.records,
+        fingerprint,
+        pending: cache?.has(fingerprint) ? null : (parts?.[index] ?? null),
+        files: null,
+        figures: null,
+      });
     });
   }
-  return { owned, summaries, sample: records.slice(0, 1), records: records.length };
+  plans?.save();
+  return {
+    owned,
+    summaries,
+    // The first record in the site's order, made only if the bundle must come from it.
+    sample: () => recordsFor(input, site).slice(0, 1),
+    records: total,
+  };
+}
+
+/** The published events by the month their records are filed under, each in the site's order. */
+function eventsByMonth(input: SearchIndexInput): Map<string, CalendarEvent[]> {
+  const known = new Set(input.calendars.map((calendar) => calendar.id));
+  const byMonth = new Map<string, CalendarEvent[]>();
+  for (const event of input.views.events) {
+    // An event of no known calendar has no record (search-records.ts).
+    if (!known.has(event.calendarId)) continue;
+    const month = sortMonth(sortKey(event));
+    const list = byMonth.get(month);
+    if (list) list.push(event);
+    else byMonth.set(month, [event]);
+  }
+  return byMonth;
+}
+
+/**
+ * A digest of everything a month's records and parts are made from: the
+ * settings, the month, and each of its events whole with its calendar, in
+ * the site's order (the code and ICU are month-plans.ts' key).
+ */
+function monthInputs(
+  calendars: readonly Calendar[],
+  site: SearchIndexSite,
+  partSettings: PartSettings,
+  maxRecords: number | undefined,
+): (month: string, events: readonly CalendarEvent[]) => string {
+  const calendarJson = new Map(
+    calendars.map((calendar) => [calendar.id, JSON.stringify(calendar)]),
+  );
+  const settings = JSON.stringify([
+    site.lang,
+    site.uiLanguage,
+    site.timeZone,
+    partSettings,
+    maxRecords ?? null,
+  ]);
+  return (month, events) => {
+    const hash = createHash("sha256").update(settings).update(`\n${month}`);
+    for (const event of events) {
+      hash.update(`\n${eventDigest(event)} ${calendarJson.get(event.calendarId)}`);
+    }
+    return hash.digest("base64url");
+  };
 }
 
 /** Pagefind's indexing of one part, timed from its start to its files. */

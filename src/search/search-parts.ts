@@ -100,9 +100,13 @@ function sortValue(record: SearchRecord): string {
   return record.sort.start ?? "";
 }
 
-/** yyyy-mm of the start in UTC; records without a start (none are made) share one part. */
 function startMonth(record: SearchRecord): string {
-  const month = sortValue(record).slice(0, 7);
+  return sortMonth(sortValue(record));
+}
+
+/** yyyy-mm of a record's sort value (the start in UTC); records without a start (none are made) share one part. */
+export function sortMonth(sort: string): string {
+  const month = sort.slice(0, 7);
   return /^\d{4}-\d{2}$/.test(month) ? month : "0000-00";
 }
 

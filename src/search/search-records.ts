@@ -176,7 +176,8 @@ function searchText(event: CalendarEvent, calendar: Calendar): string {
  * site's lists (Pagefind compares sort values that are not numbers as text).
  * The domain's times carry their offset, so no zone rules are needed here.
  */
-function sortKey(event: CalendarEvent): string {
+/** A record's `sort.start`: its start instant in UTC, then calendar and event id. */
+export function sortKey(event: CalendarEvent): string {
   return `${new Date(Date.parse(event.start)).toISOString()} ${event.calendarId} ${event.id}`;
 }
 

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
 import { writeSearchIndex } from "../../src/search/search-index.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { fileBytesSync } from "../helpers/files.ts";
@@ -94,6 +95,43 @@ describe("writeSearchIndex", () => {
     expect(readdirSync(cacheDir).filter((name) => name.startsWith("search-part-")).length).toBe(
       fewer.parts.length,
     );
+  });
+
+  it("should know an unchanged month's parts without making its records, and make them when its plan is lost", async () => {
+    const cacheDir = join(work, "months-cache");
+    const made = () => readMetrics().counters.searchRecordsMade ?? 0;
+    const first = nextSite();
+    const before = made();
+    await writeSearchIndex(first, input(), SITE, { cacheDir });
+    expect(made() - before).toBe(fixtureSnapshot.events.length);
+
+    // The same events: no record made, and the same files.
+    const second = nextSite();
+    const warm = made();
+    await writeSearchIndex(second, input(), SITE, { cacheDir });
+    expect(made() - warm).toBe(0);
+    expect(indexFiles(second)).toEqual(indexFiles(first));
+
+    // One event retitled: the records of its month alone.
+    const [edited, ...rest] = fixtureSnapshot.events;
+    if (!edited) throw new Error("no event");
+    const month = new Date(Date.parse(edited.start)).toISOString().slice(0, 7);
+    const inMonth = fixtureSnapshot.events.filter(
+      (event) => new Date(Date.parse(event.start)).toISOString().slice(0, 7) === month,
+    ).length;
+    const edit = made();
+    await writeSearchIndex(nextSite(), input([{ ...edited, title: "Renamed" }, ...rest]), SITE, {
+      cacheDir,
+    });
+    expect(made() - edit).toBe(inMonth);
+
+    // A damaged plan file: every record made again, and the same files as a build without it.
+    writeFileSync(join(cacheDir, "search-months.json"), "{ not json");
+    const third = nextSite();
+    const lost = made();
+    await writeSearchIndex(third, input(), SITE, { cacheDir });
+    expect(made() - lost).toBe(fixtureSnapshot.events.length);
+    expect(indexFiles(third)).toEqual(indexFiles(first));
   });
 
   it("should let the shards of a split build share one cache folder: each keeps the others' parts and drops the old ones", async () => {
