@@ -62,11 +62,13 @@ export function hasOwnCard(
   days: number,
 ): (event: CalendarEvent) => boolean {
   const nowMs = site.now.toMillis();
-  const until = site.now
+  const end = site.now
     .setZone(site.timeZone)
     .startOf("day")
     .plus({ days: days + 1 })
     .toMillis();
+  // Days beyond the calendar's reach (Luxon's invalid date): every event ahead.
+  const until = Number.isFinite(end) ? end : Number.POSITIVE_INFINITY;
   return (event) => startMillis(event) < until && !endedBefore(event, nowMs);
 }
 
