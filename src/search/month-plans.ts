@@ -7,7 +7,7 @@ import type { PartSummary } from "./part-summary.ts";
  * What the last build made of each month of events in the search index:
  * its parts' keys, fingerprints, record counts and days, kept in the cache
  * folder by a digest of everything the month's records are made from (its
- * events whole, their calendars, the settings: monthInputs in
+ * events whole, their calendars' ids and names, the settings: monthInputs in
  * search-index.ts). A build whose month has the same digest knows its parts
  * without making the records: making every event's record, to find the one
  * part an edit changed, was 0.4 s of a 10,000-event build with one edited

@@ -314,8 +314,8 @@ function eventsByMonth(input: SearchIndexInput): Map<string, CalendarEvent[]> {
 
 /**
  * A digest of everything a month's records and parts are made from: the
- * settings, the month, and each of its events whole with its calendar, in
- * the site's order (the code and ICU are month-plans.ts' key).
+ * settings, the month, and each of its events whole with its calendar's id
+ * and name, in the site's order (the code and ICU are month-plans.ts' key).
  */
 function monthInputs(
   calendars: readonly Calendar[],
@@ -323,8 +323,9 @@ function monthInputs(
   partSettings: PartSettings,
   maxRecords: number | undefined,
 ): (month: string, events: readonly CalendarEvent[]) => string {
+  // What a record shows of its calendar (search-records.ts); not its updatedAt, which an edit moves.
   const calendarJson = new Map(
-    calendars.map((calendar) => [calendar.id, JSON.stringify(calendar)]),
+    calendars.map((calendar) => [calendar.id, JSON.stringify([calendar.id, calendar.name])]),
   );
   const settings = JSON.stringify([
     site.lang,

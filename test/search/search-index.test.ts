@@ -105,10 +105,15 @@ describe("writeSearchIndex", () => {
     await writeSearchIndex(first, input(), SITE, { cacheDir });
     expect(made() - before).toBe(fixtureSnapshot.events.length);
 
-    // The same events: no record made, and the same files.
+    // The same events, their calendars changed only where a record does not show it
+    // (an edit moves a calendar's updatedAt): no record made, and the same files.
     const second = nextSite();
     const warm = made();
-    await writeSearchIndex(second, input(), SITE, { cacheDir });
+    const touched = fixtureSnapshot.calendars.map((calendar) => ({
+      ...calendar,
+      updatedAt: "2026-03-20T12:34:56Z",
+    }));
+    await writeSearchIndex(second, { ...input(), calendars: touched }, SITE, { cacheDir });
     expect(made() - warm).toBe(0);
     expect(indexFiles(second)).toEqual(indexFiles(first));
 
