@@ -104,10 +104,13 @@ export interface CardSite {
 export class CardWriter {
   readonly #site: CardSite;
   readonly #messages: Messages;
+  readonly #when: (event: CalendarEvent, lang: string) => string;
 
-  constructor(site: CardSite) {
+  /** `when`: formatWhen, or what gives its text without working it out (src/cards/card-dates.ts). */
+  constructor(site: CardSite, when: (event: CalendarEvent, lang: string) => string = formatWhen) {
     this.#site = site;
     this.#messages = messagesFor(site.lang);
+    this.#when = when;
   }
 
   event(
@@ -121,7 +124,7 @@ export class CardWriter {
       label: calendar.name,
       title: event.title,
       badge: this.#badge(event),
-      lines: [formatWhen(event, lang), this.#where(event)],
+      lines: [this.#when(event, lang), this.#where(event)],
       colors: [color],
       image,
     });

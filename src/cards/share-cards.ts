@@ -9,6 +9,7 @@ import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../
 import { calendarColor } from "../site/calendar-colors.ts";
 import type { SiteData } from "../site/load.ts";
 import { type CardContent, type CardImage, CardWriter, cardAltText } from "./card-content.ts";
+import { CardDates } from "./card-dates.ts";
 import { type CardSize, OG_SIZE, STRUCTURED_DATA_SIZES } from "./card-layout.ts";
 import { type CardFile, CardStudio } from "./card-studio.ts";
 
@@ -36,9 +37,13 @@ import { type CardFile, CardStudio } from "./card-studio.ts";
  * its pages, and draws and writes only the cards of its share.
  */
 
-/** What a build draws its cards with: one studio per process, SHARE_CARDS and SHARE_CARDS_DAYS. */
+/**
+ * What a build draws its cards with: one studio per process, the cards'
+ * dates as the last build wrote them, SHARE_CARDS and SHARE_CARDS_DAYS.
+ */
 export interface ShareCardsSetup {
   readonly studio: CardStudio;
+  readonly dates: CardDates;
   readonly mode: Exclude<ShareCardsMode, "off">;
   readonly days: number;
 }
@@ -49,7 +54,8 @@ export async function openShareCards(
   { mode, days }: CardsConfig,
 ): Promise<ShareCardsSetup | null> {
   if (mode === "off") return null;
-  return { studio: await CardStudio.open(join(cacheDir, "cards")), mode, days };
+  const studio = await CardStudio.open(join(cacheDir, "cards"));
+  return { studio, dates: CardDates.load(cacheDir), mode, days };
 }
 
 /**
@@ -147,7 +153,7 @@ export class ShareCards {
     this.#eventCards = withCards.size;
     this.shapes = eventCardShapes(setup.mode, this.#eventCards);
     this.#studio = setup.studio;
-    const writer = new CardWriter(cardSite(site));
+    const writer = new CardWriter(cardSite(site), setup.dates.when);
     const colors = calendarColors(data.calendars);
     const allColors = data.calendars.map((calendar) => colors(calendar));
     const images = new Map(
@@ -302,10 +308,10 @@ export class ShareCards {
  */
 export function earlyEventCards(
   site: SiteConfig,
-  { studio, mode, days }: ShareCardsSetup,
+  { studio, dates, mode, days }: ShareCardsSetup,
   shard: Shard = WHOLE_BUILD,
 ): (event: CalendarEvent, calendars: readonly Calendar[]) => void {
-  const writer = new CardWriter(cardSite(site));
+  const writer = new CardWriter(cardSite(site), dates.when);
   const sizes = eventSizes(mode);
   const ownCard = hasOwnCard(site, days);
   // The calendar list arrives once, before any event: looked up by id from then on.

@@ -283,6 +283,7 @@ export default function publisherPlugin(
         // The cache keeps the site's cards, nothing older; shards may share
         // a cache folder, and each knows every card, so none removes another's.
         options.cards.studio.prune(cards.keys());
+        options.cards.dates.save();
       }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
+import { KeptMap } from "../model/kept-map.ts";
 import type { PartSummary } from "./part-summary.ts";
 
 /**
@@ -15,8 +15,8 @@ import type { PartSummary } from "./part-summary.ts";
  *
  * A cache, keyed by the code's fingerprint and the ICU version that formats
  * the records' dates: records are pure (search-records.ts), so a month with
- * the same inputs has the same parts. Saving keeps only this build's months.
- * Best effort: a missing or unreadable file means the records are made.
+ * the same inputs has the same parts. Saving keeps only this build's months
+ * (src/model/kept-map.ts); a missing or unreadable file means the records are made.
  */
 
 /** A part as planned: what parts.json says of it, and its fingerprint (part-cache.ts). */
@@ -28,67 +28,35 @@ export interface PlannedPart {
 const FILE = "search-months.json";
 
 export class MonthPlans {
-  readonly #path: string;
-  readonly #previous: ReadonlyMap<string, readonly PlannedPart[]>;
-  readonly #current = new Map<string, readonly PlannedPart[]>();
+  readonly #kept: KeptMap<readonly PlannedPart[]>;
 
-  private constructor(path: string, previous: ReadonlyMap<string, readonly PlannedPart[]>) {
-    this.#path = path;
-    this.#previous = previous;
+  private constructor(kept: KeptMap<readonly PlannedPart[]>) {
+    this.#kept = kept;
   }
 
   static load(cacheDir: string): MonthPlans {
-    const path = join(cacheDir, FILE);
-    return new MonthPlans(path, readPlans(path));
+    // Records format their dates through ICU: another ICU, other records.
+    const code = `${codeFingerprint()} ${process.versions.icu ?? ""}`;
+    return new MonthPlans(KeptMap.load(join(cacheDir, FILE), code, isPlan));
   }
 
   /** The parts of the month with these inputs in the last build (or this one), if known. */
   get(inputs: string): readonly PlannedPart[] | undefined {
-    return this.#current.get(inputs) ?? this.#previous.get(inputs);
+    return this.#kept.get(inputs);
   }
 
   set(inputs: string, parts: readonly PlannedPart[]): void {
-    this.#current.set(inputs, parts);
+    this.#kept.set(inputs, parts);
   }
 
   /** Keeps this build's months for the next; a failure costs the next build the records. */
   save(): void {
-    const same =
-      this.#current.size === this.#previous.size &&
-      [...this.#current.keys()].every((key) => this.#previous.has(key));
-    if (same) return;
-    try {
-      mkdirSync(join(this.#path, ".."), { recursive: true });
-      const temporary = `${this.#path}.${process.pid}.tmp`;
-      writeFileSync(
-        temporary,
-        JSON.stringify({ code: codeKey(), months: Object.fromEntries(this.#current) }),
-      );
-      renameSync(temporary, this.#path);
-    } catch {
-      // Only a cache.
-    }
+    this.#kept.save();
   }
 }
 
-function codeKey(): string {
-  return `${codeFingerprint()} ${process.versions.icu ?? ""}`;
-}
-
-function readPlans(path: string): ReadonlyMap<string, readonly PlannedPart[]> {
-  try {
-    const stored = JSON.parse(readFileSync(path, "utf8")) as { code?: unknown; months?: unknown };
-    if (stored.code !== codeKey() || typeof stored.months !== "object" || !stored.months) {
-      return new Map();
-    }
-    const plans = new Map<string, readonly PlannedPart[]>();
-    for (const [inputs, parts] of Object.entries(stored.months)) {
-      if (Array.isArray(parts) && parts.every(isPlannedPart)) plans.set(inputs, parts);
-    }
-    return plans;
-  } catch {
-    return new Map();
-  }
+function isPlan(value: unknown): value is readonly PlannedPart[] {
+  return Array.isArray(value) && value.every(isPlannedPart);
 }
 
 function isPlannedPart(value: unknown): value is PlannedPart {
