@@ -139,7 +139,7 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
   if (maxBytes === null) return { events: full, trim: null, dropped: [] };
   const sizes = selected.map((timed) => veventSize(timed, options, false));
   const zones = new Set(sizes.flatMap(([, zone]) => (zone ? [zone] : [])));
-  const fixedBytes = Buffer.byteLength(calendarHead(options, [...zones]), "utf8") + END_BYTES;
+  const fixedBytes = headBytes(options, [...zones]) + END_BYTES;
   const cut = fitToBudget({
     items: selected.map((timed, index) => ({
       startMs: timed.startMs,
@@ -189,6 +189,25 @@ function veventSize(timed: TimedEvent, options: CalendarOptions, short: boolean)
   };
   if (!options.sizes) return measure();
   return options.sizes.get(timed.event, short, () => eventIcsInputs(timed.event, options), measure);
+}
+
+/**
+ * The UTF-8 size of a scope's calendar head: kept from an earlier build when
+ * what calendarHead reads is the same (ical-generator writing an event-less
+ * calendar to measure it was a third of the size plans of a rebuild), else measured.
+ */
+function headBytes(options: CalendarOptions, zones: readonly string[]): number {
+  const measure = () => Buffer.byteLength(calendarHead(options, zones), "utf8");
+  if (!options.sizes) return measure();
+  const { site } = options;
+  const inputs = JSON.stringify([
+    [site.url, site.title, site.description, site.refreshMinutes],
+    options.scope,
+    options.description ?? null,
+    options.color ?? null,
+    zones,
+  ]);
+  return options.sizes.head(inputs, measure);
 }
 
 /**

@@ -9,8 +9,8 @@ import { contentHash } from "../render/published-files.ts";
 export type VeventSize = readonly [bytes: number, zone: string | null];
 
 /**
- * Each VEVENT's size, kept between builds, by a digest of everything its
- * lines depend on (its event's download inputs and whether it is the short
+ * Each VEVENT's size (and each calendar head's), kept between builds, by a
+ * digest of everything its lines depend on (its event's download inputs and whether it is the short
  * form, src/outputs/ics.ts): the scope calendars' size plans need every
  * event's size, and making the lines again only to measure them was most of
  * a warm build's calendar work (0.6 s at 10,000 events, docs/performance.md,
@@ -61,6 +61,20 @@ export class VeventSizes {
     }
     forms[form] = size;
     return size;
+  }
+
+  /**
+   * The size of a calendar's head (its properties and VTIMEZONEs), which
+   * depends on `inputs` alone: from this build or the last, else `measure`d
+   * (and kept, beside the VEVENTs' sizes).
+   */
+  head(inputs: string, measure: () => number): number {
+    const key = contentHash(`head\n${inputs}`);
+    const kept = this.#kept.get(key);
+    if (kept) count("ics.headSizesReused");
+    const bytes = kept?.[0] ?? measure();
+    this.#kept.set(key, [bytes, null]);
+    return bytes;
   }
 
   /** Keeps this build's sizes for the next; a failure costs the next build the measuring, nothing else. */

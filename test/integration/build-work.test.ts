@@ -291,6 +291,9 @@ describe("build work", () => {
     expect(calendars).toBeGreaterThan(10);
     expect(count(cold, "ics.vevents")).toBeGreaterThan(0);
     expect(count(warm, "ics.vevents")).toBe(0);
+    // Nor a calendar's head, which the plans take the size of (measured once per scope, cold).
+    expect(count(cold, "ics.headSizesReused")).toBe(0);
+    expect(count(warm, "ics.headSizesReused")).toBe(calendars);
     expect(count(warm, "rendered.calendar.ics")).toBe(0);
     expect(count(warm, "reused.calendar.ics")).toBe(calendars);
     // After the edits: only the calendars that hold an edited event, each made whole again.
