@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { PAGE_WAIT_MS } from "./browser.ts";
 import { NOW_MS } from "./clock.ts";
 import {
@@ -66,8 +68,43 @@ export async function openWebKit(): Promise<Engine> {
       browsers.clear();
       for (const browser of started) if (browser.status === "fulfilled") await browser.value.stop();
       await stopProcess(xvfb.process);
+      removeOrphanedFaketimeMemory();
     },
   };
+}
+
+/**
+ * libfaketime gives each process it runs in a shared memory segment and a
+ * semaphore in /dev/shm (faketime_shm_<pid>, sem.faketime_sem_<pid>) and
+ * removes them when the process exits, but not when it is killed, as
+ * WebKit's processes are when the driver stops: a few hundred small files a
+ * day of test runs. Removed here once their process is gone (another run's
+ * live processes keep theirs).
+ */
+function removeOrphanedFaketimeMemory(): void {
+  let names: string[];
+  try {
+    names = readdirSync(SHARED_MEMORY);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(?:faketime_shm_|sem\.faketime_sem_)(\d+)$/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || isAlive(pid)) continue;
+    rmSync(join(SHARED_MEMORY, name), { force: true });
+  }
+}
+
+const SHARED_MEMORY = "/dev/shm";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 interface WebKitBrowser {
