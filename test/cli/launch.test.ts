@@ -113,6 +113,32 @@ describe("src/launch.mjs", () => {
     expect(run.stderr).toContain("where.ts");
   });
 
+  it("should remove the bundles of entry points that are gone when it makes one, and keep the others", () => {
+    // A second entry point, as a deleted worktree sharing this node_modules would have had.
+    writeFileSync(join(project, "src/probe/other.ts"), ENTRY);
+    const other = spawnSync(process.execPath, ["src/launch.mjs", "src/probe/other.ts"], {
+      cwd: project,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(other.status).toBe(0);
+    expect(launch().status).toBe(0);
+    const names = () => readdirSync(cache()).sort();
+    const otherFiles = names().filter((name) => name.startsWith("src_probe_other_ts-"));
+    expect(otherFiles.map((name) => name.replace(/-\w{12}/, ""))).toEqual([
+      "src_probe_other_ts.json",
+      "src_probe_other_ts.mjs",
+      "src_probe_other_ts.mjs.map",
+    ]);
+
+    // Gone, and the remaining entry point's bundle made again: the other's files go with it.
+    rmSync(join(project, "src/probe/other.ts"));
+    writeFileSync(join(project, "src/probe/deep/where.ts"), where("second, edited"));
+    expect(launch().shown?.message).toBe("second, edited");
+    expect(names().filter((name) => name.startsWith("src_probe_other_ts-"))).toEqual([]);
+    expect(names().filter((name) => name.startsWith("src_probe_entry_ts-")).length).toBe(3);
+  });
+
   it("should still run, through tsx, where the cache cannot be written", () => {
     writeFileSync(join(project, "node_modules/.cache"), "not a folder");
     const run = launch("--check");
