@@ -12,7 +12,8 @@ import {
   STRUCTURED_DATA_SIZES,
 } from "../src/cards/card-layout.ts";
 import { defineCommand, readCommandLine } from "../src/cli/command-line.ts";
-import type { Calendar, CalendarEvent } from "../src/model/types.ts";
+import type { Calendar } from "../src/model/types.ts";
+import { calendarEvent } from "../test/helpers/events.ts";
 
 /**
  * The share cards' renderers on the same card (docs/share-cards.md): Takumi
@@ -117,18 +118,14 @@ function sampleContent(index: number): CardContent {
     color: "#862e9c",
     updatedAt: null,
   };
-  const event = {
+  const event = calendarEvent({
     id: `e${index}`,
     calendarId: "music",
     title: `Jazz in the park with Åsa Éloïse and the Summer Band, night ${index} of the festival`,
     start: "2026-03-29T10:00:00+02:00",
     end: "2026-03-29T13:00:00+02:00",
-    allDay: false,
-    timeZone: "Europe/Amsterdam",
-    status: "scheduled",
-    attendanceMode: "offline",
     location: { name: "Vondelpark Openluchttheater", address: null, geo: null },
-  } as unknown as CalendarEvent;
+  });
   return writer.event(event, calendar, "#862e9c", null);
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -12,11 +12,10 @@ import { readSiteConfig } from "../src/config/site.ts";
 import { normalizeSnapshot } from "../src/model/normalize-snapshot.ts";
 import type { PortalSnapshot } from "../src/model/types.ts";
 import type { WireRecord } from "../src/model/wire.ts";
-import { PublicJson } from "../src/outputs/public-json.ts";
 import { createSyntheticDataset, type RunningPortal, startPortal } from "../src/portal/index.ts";
-import { DateChanges, nextDateChange } from "../src/rebuild/next-change.ts";
+import { DateChanges } from "../src/rebuild/next-change.ts";
 import { rebuildIfChanged } from "../src/rebuild/rebuild-if-changed.ts";
-import { writeBuildState } from "../src/rebuild/write-build-state.ts";
+import { writePublishedState } from "../test/helpers/build-state.ts";
 
 /**
  * The rebuild check, measured (docs/deploy.md, "What a check costs"):
@@ -215,25 +214,12 @@ async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelay
       { source: config.baseUrl, fetchedAt: nowIso, calendars: wire, warnings: [] },
       { fieldMap: config.fieldMap, defaultTimeZone: "Europe/Amsterdam" },
     );
-    const siteConfig = readSiteConfig({ SITE_NOW: nowIso, SITE_URL: "https://events.example.org" });
-    // The build's manifest, in which the build state records the feeds it changed.
-    mkdirSync(join(site, "api"), { recursive: true });
-    writeFileSync(
-      join(site, "api", "manifest.json"),
-      new PublicJson(snapshot, siteConfig).manifestJson(),
-    );
-    await writeBuildState({
-      staging: site,
-      written: [],
-      output: site,
-      config: {
-        site: siteConfig,
-        publish: { ...NO_PUBLISHED_SITE, dateDelayMs },
-      },
+    await writePublishedState(site, {
+      snapshot,
+      site: readSiteConfig({ SITE_NOW: nowIso, SITE_URL: "https://events.example.org" }),
+      publish: { ...NO_PUBLISHED_SITE, dateDelayMs },
       api: config,
       lists: recorder.result(client),
-      nextChange: nextDateChange(snapshot, siteConfig, dateDelayMs),
-      log: () => undefined,
     });
     return site;
   } finally {

@@ -1,12 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readApiConfig } from "../../src/config/api.ts";
+import type { PortalLists } from "../../src/api/list-recorder.ts";
+import { type ApiConfig, readApiConfig } from "../../src/config/api.ts";
 import { readPublishConfig } from "../../src/config/publish.ts";
-import { readSiteConfig } from "../../src/config/site.ts";
+import { readSiteConfig, type SiteConfig } from "../../src/config/site.ts";
 import type { SourcesConfig } from "../../src/config/sources.ts";
+import type { PortalSnapshot } from "../../src/model/types.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
 import { nextDateChange } from "../../src/rebuild/next-change.ts";
-import { writeBuildState } from "../../src/rebuild/write-build-state.ts";
+import {
+  type WriteBuildStateOptions,
+  writeBuildState,
+} from "../../src/rebuild/write-build-state.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { loadSources } from "../../src/sources/load-sources.ts";
 import { NOW } from "./clock.ts";
@@ -34,25 +39,12 @@ export async function publishState(
     sink: null,
   });
   const siteUrl = DEMO_SITE_URL;
-  const siteConfig = readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl });
-  const publishConfig = readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl);
-  mkdirSync(join(site, "api"), { recursive: true });
-  writeFileSync(
-    join(site, "api", "manifest.json"),
-    new PublicJson(snapshot, siteConfig).manifestJson(),
-  );
-  await writeBuildState({
-    staging: site,
-    written: [],
-    output: site,
-    config: {
-      site: siteConfig,
-      publish: publishConfig,
-    },
+  await writePublishedState(site, {
+    snapshot,
+    site: readSiteConfig({ SITE_NOW: now, SITE_URL: siteUrl }),
+    publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, siteUrl),
     api: config,
     lists,
-    nextChange: nextDateChange(snapshot, siteConfig, publishConfig.dateDelayMs),
-    log: () => undefined,
   });
   return site;
 }
@@ -60,31 +52,52 @@ export async function publishState(
 /** As publishState, for a site of several sources (EVENT_SOURCES_FILE) fetched as the build fetches them. */
 export async function publishSourcesState(sources: SourcesConfig, dir: string): Promise<string> {
   const site = join(dir, "_site");
-  mkdirSync(join(site, "api"), { recursive: true });
   const fetched = await loadSources({
     sources,
     defaultTimeZone: "Europe/Amsterdam",
     now: new Date(NOW),
     sink: null,
   });
-  const siteConfig = readSiteConfig({ SITE_NOW: NOW, SITE_URL: DEMO_SITE_URL });
-  const publishConfig = readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, DEMO_SITE_URL);
+  await writePublishedState(site, {
+    snapshot: fetched.snapshot,
+    site: readSiteConfig({ SITE_NOW: NOW, SITE_URL: DEMO_SITE_URL }),
+    publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, DEMO_SITE_URL),
+    api: readApiConfig({ EVENT_API_URL: "https://sources.invalid", EVENT_API_TOKEN: "-" }),
+    lists: null,
+    sources: fetched.sources.map((source) => source.read),
+  });
+  return site;
+}
+
+/** What a build publishes for the check, from what it fetched: its manifest, then its build state. */
+export async function writePublishedState(
+  site: string,
+  built: {
+    readonly snapshot: PortalSnapshot;
+    readonly site: SiteConfig;
+    readonly publish: WriteBuildStateOptions["config"]["publish"];
+    readonly api: ApiConfig;
+    readonly lists: PortalLists | null;
+    readonly sources?: WriteBuildStateOptions["sources"];
+  },
+): Promise<void> {
+  // The build's manifest, in which the build state records the feeds it changed.
+  mkdirSync(join(site, "api"), { recursive: true });
   writeFileSync(
     join(site, "api", "manifest.json"),
-    new PublicJson(fetched.snapshot, siteConfig).manifestJson(),
+    new PublicJson(built.snapshot, built.site).manifestJson(),
   );
   await writeBuildState({
     staging: site,
     written: [],
     output: site,
-    config: { site: siteConfig, publish: publishConfig },
-    api: readApiConfig({ EVENT_API_URL: "https://sources.invalid", EVENT_API_TOKEN: "-" }),
-    lists: null,
-    sources: fetched.sources.map((source) => source.read),
-    nextChange: nextDateChange(fetched.snapshot, siteConfig, publishConfig.dateDelayMs),
+    config: { site: built.site, publish: built.publish },
+    api: built.api,
+    lists: built.lists,
+    sources: built.sources,
+    nextChange: nextDateChange(built.snapshot, built.site, built.publish.dateDelayMs),
     log: () => undefined,
   });
-  return site;
 }
 
 /**
