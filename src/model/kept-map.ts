@@ -46,11 +46,6 @@ export class KeptMap<V> {
     return this.#current.get(key) ?? this.#previous.get(key);
   }
 
-  /** Whether the last build (or this one) had `key`. */
-  has(key: string): boolean {
-    return this.#current.has(key) || this.#previous.has(key);
-  }
-
   /** Keeps `value` for `key` in this build's map (what `save` writes). */
   set(key: string, value: V): void {
     this.#current.set(key, value);
