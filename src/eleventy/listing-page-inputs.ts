@@ -1,4 +1,4 @@
-import type { CalendarEvent } from "../model/types.ts";
+import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { eventDigest } from "../render/event-digest.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
@@ -69,12 +69,13 @@ export function listingPageInputs(
   const portal = globals.portal as SiteData;
   const events = new Set<object>([...portal.events, ...portal.views.events]);
   const calendars = new Set<object>(portal.calendars);
+  const summaries = new Set<object>([...portal.views.places.all, ...portal.views.categories]);
   let site: string | undefined;
   let rows: ObjectDigests | undefined;
   return (item, filter) => {
     try {
       site ??= siteParts(portal, events, calendars, filter);
-      rows ??= eventRows(events, calendars, filter);
+      rows ??= eventRows(events, calendars, summaries, filter);
       const page = item as Item;
       const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
       return JSON.stringify([
@@ -116,16 +117,43 @@ function siteParts(
   ]);
 }
 
-/** An event in a page's item: the whole event, and what its row shows of its series. */
-function eventRows(events: Known, calendars: Known, filter: FilterLookup): ObjectDigests {
+/**
+ * An event in a page's item: the whole event, and what its row shows of its
+ * series. A place's or a category's summary: as pages show it (shownSummary).
+ */
+function eventRows(
+  events: Known,
+  calendars: Known,
+  summaries: Known,
+  filter: FilterLookup,
+): ObjectDigests {
   const moreDates = filter("moreDates");
   const seriesOf = filter("seriesOf");
-  return new ObjectDigests((value) => {
+  const rows: ObjectDigests = new ObjectDigests((value) => {
+    if (summaries.has(value)) return shownSummary(value as UpcomingAndPast, rows);
     if (!events.has(value)) return shownOf(calendars, value);
     const event = value as CalendarEvent;
     const series = seriesOf(event) as { path: string } | null;
     return JSON.stringify([eventDigest(event), moreDates(event), series?.path ?? null]);
   });
+  return rows;
+}
+
+/** The most recent past events a category's first page lists (categories/category.njk: `head(10)`). */
+const PAST_SHOWN = 10;
+
+/**
+ * A place's or a category's summary as the listing pages show it: its own
+ * fields (name, place, paths, scope), and of its lists of events their
+ * lengths and the most recent past ones; a page's own events are in its
+ * item apart. Whole, an edit of any event at a place or in a category would
+ * name every page of that place or category as changed, and every series'
+ * page at that place (31 category, 52 place and 28 series pages rendered
+ * again for one edited title at 10,000 events, each to the same bytes).
+ */
+function shownSummary(summary: UpcomingAndPast, rows: ObjectDigests): string {
+  const { upcoming, past, ...fields } = summary;
+  return rows.of([fields, upcoming.length, past.length, past.slice(0, PAST_SHOWN)]);
 }
 
 /**

@@ -120,6 +120,8 @@ interface Sequence {
   readonly warm: Built;
   /** After a new title for every 50th event (from the 8th on). */
   readonly changed: Built;
+  /** The listing pages whose bytes that build changed, by template folder ("places", "series"...). */
+  readonly listingsChanged: ReadonlyMap<string, number>;
   readonly edited: readonly (typeof dataset.events)[number][];
 }
 
@@ -145,8 +147,18 @@ function buildSequence(): Promise<Sequence> {
     for (const event of edited) {
       portal.updateEvent(event.calendarId, event.id, { title: `${event.title}, moved indoors` });
     }
+    const before = await tree(site());
     const changed = await built();
-    return { cold, kept, warm, changed, edited };
+    const listingsChanged = new Map<string, number>();
+    for (const [path, bytes] of await tree(site())) {
+      const folder =
+        /^(places|series|categories)\//.exec(path)?.[1] ??
+        /^calendars\/[^/]+\/series\//.exec(path)?.[0].split("/")[2];
+      if (folder && path.endsWith(".html") && before.get(path) !== bytes) {
+        listingsChanged.set(folder, (listingsChanged.get(folder) ?? 0) + 1);
+      }
+    }
+    return { cold, kept, warm, changed, edited, listingsChanged };
   })();
   return sequence;
 }
@@ -285,6 +297,19 @@ describe("build work", () => {
       LISTING_PAGES_PER_EVENT * edited.length,
     );
     expect(listings(changed, "rendered") + listings(changed, "reused")).toBe(allListings);
+    // A page that names a place or a category shows its lists' lengths, not each of their
+    // events (src/eleventy/listing-page-inputs.ts, shownSummary): the pages rendered again are
+    // those whose bytes change, and at most one more per edit (a row's inputs are its event
+    // and series whole). Before, every page of an edited event's place was (14 for 7 changed).
+    for (const [template, folder] of [
+      ["places/place.njk", "places"],
+      ["series/series.njk", "series"],
+      ["categories/category.njk", "categories"],
+    ] as const) {
+      const rendered = count(changed, `rendered.${template}`);
+      const bytesChanged = built.listingsChanged.get(folder) ?? 0;
+      expect(rendered, template).toBeLessThanOrEqual(bytesChanged + edited.length);
+    }
     // A scope's calendar file is kept while its plan and events are unchanged, and the plans
     // take each VEVENT's size from the last build: no VEVENT is made at all when nothing changed.
     const calendars = count(cold, "rendered.calendar.ics");
