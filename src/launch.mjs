@@ -13,8 +13,9 @@
 // The bundle is current while every source it was made from has the size
 // and modification time it had then (this file, tsconfig.json and
 // package.json among them); otherwise it is made again, which adds about
-// 0.2 s to that start, and the bundles of entry points that are gone go. Where the cache cannot be written, the entry point
-// runs through tsx as before.
+// 0.2 s to that start, and the bundles of entry points that are gone go.
+// Where the cache cannot be written, the entry point runs through tsx as
+// before.
 
 import { createHash } from "node:crypto";
 import {

@@ -1,7 +1,6 @@
 import { join } from "node:path";
-import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
-import { KeptMap } from "../model/kept-map.ts";
+import { intlCode, KeptMap } from "../model/kept-map.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { formatWhen } from "../site/format.ts";
 
@@ -27,9 +26,8 @@ export class CardDates {
 
   /** The lines a build with this code kept in `cacheDir`; none kept without a folder. */
   static load(cacheDir: string | null): CardDates {
-    const { icu = "", tz = "" } = process.versions as { icu?: string; tz?: string };
     const path = cacheDir ? join(cacheDir, "card-dates.json") : null;
-    return new CardDates(KeptMap.load(path, `${codeFingerprint()} ${icu} ${tz}`, isText));
+    return new CardDates(KeptMap.load(path, intlCode(), isText));
   }
 
   /** formatWhen(event, lang): the last build's text for the same times, else made now. */

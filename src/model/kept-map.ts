@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { codeFingerprint } from "../code-fingerprint.ts";
 
 /**
  * A map kept in a file between builds: what one build derived from inputs
@@ -7,7 +8,7 @@ import { dirname } from "node:path";
  * derive again. A cache, so:
  *
  * - the file holds one `code` (the code's fingerprint, and whatever else the
- *   values depend on beside their key: ICU's version for formatted dates);
+ *   values depend on beside their key: ICU's data for what Intl formatted, intlCode);
  *   a file of another code, or damaged, reads as empty, and a value that
  *   fails `valid` is left out: everything is then derived again;
  * - `save` keeps only the keys this build asked for, so the file follows
@@ -20,6 +21,16 @@ import { dirname } from "node:path";
  * the search index's months (src/search/month-plans.ts) and the cards' dates
  * (src/cards/card-dates.ts).
  */
+/**
+ * The `code` of what Intl formatted (dates, times, zones' names): the code's
+ * fingerprint with ICU's version and its time zones' version, which change
+ * the text with the same inputs.
+ */
+export function intlCode(): string {
+  const { icu = "", tz = "" } = process.versions as { icu?: string; tz?: string };
+  return `${codeFingerprint()} ${icu} ${tz}`;
+}
+
 export class KeptMap<V> {
   readonly #path: string | null;
   readonly #code: string;

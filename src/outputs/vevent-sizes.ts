@@ -10,13 +10,14 @@ export type VeventSize = readonly [bytes: number, zone: string | null];
 
 /**
  * Each VEVENT's size (and each calendar head's), kept between builds, by a
- * digest of everything its lines depend on (its event's download inputs and whether it is the short
- * form, src/outputs/ics.ts): the scope calendars' size plans need every
+ * digest of everything its lines depend on (its event's download inputs and
+ * whether it is the short form, src/outputs/ics.ts): the scope calendars' size plans need every
  * event's size, and making the lines again only to measure them was most of
  * a warm build's calendar work (0.6 s at 10,000 events, docs/performance.md,
  * "What changed", item 21). A cache: a size is the one its lines have, so a
  * plan made from it is the plan made from the lines. Keyed by the code's
- * fingerprint as a whole; saving keeps only this build's sizes (src/model/kept-map.ts).
+ * fingerprint as a whole; saving keeps only this build's sizes
+ * (src/model/kept-map.ts).
  */
 export class VeventSizes {
   readonly #kept: KeptMap<VeventSize>;

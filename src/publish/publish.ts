@@ -336,7 +336,8 @@ function tempName(output: string, kind: "staging" | "previous"): string {
   return `${output}.${kind}-${process.pid}-${randomBytes(6).toString("hex")}`;
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this id is running (another user's too). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { codeFingerprint } from "../code-fingerprint.ts";
-import { KeptMap } from "../model/kept-map.ts";
+import { intlCode, KeptMap } from "../model/kept-map.ts";
 import type { PartSummary } from "./part-summary.ts";
 
 /**
@@ -13,8 +12,8 @@ import type { PartSummary } from "./part-summary.ts";
  * part an edit changed, was 0.4 s of a 10,000-event build with one edited
  * event (docs/performance.md, What changed, item 38).
  *
- * A cache, keyed by the code's fingerprint and the ICU version that formats
- * the records' dates: records are pure (search-records.ts), so a month with
+ * A cache, keyed by the code's fingerprint and the versions of ICU and its
+ * time zones, which format the records' dates (intlCode): records are pure (search-records.ts), so a month with
  * the same inputs has the same parts. Saving keeps only this build's months
  * (src/model/kept-map.ts); a missing or unreadable file means the records are made.
  */
@@ -35,9 +34,8 @@ export class MonthPlans {
   }
 
   static load(cacheDir: string): MonthPlans {
-    // Records format their dates through ICU: another ICU, other records.
-    const code = `${codeFingerprint()} ${process.versions.icu ?? ""}`;
-    return new MonthPlans(KeptMap.load(join(cacheDir, FILE), code, isPlan));
+    // Records format their dates through Intl: another ICU, other records.
+    return new MonthPlans(KeptMap.load(join(cacheDir, FILE), intlCode(), isPlan));
   }
 
   /** The parts of the month with these inputs in the last build (or this one), if known. */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "../../src/publish/publish.ts";
 import { PAGE_WAIT_MS } from "./browser.ts";
 import { NOW_MS } from "./clock.ts";
 import {
@@ -90,22 +91,12 @@ function removeOrphanedFaketimeMemory(): void {
   }
   for (const name of names) {
     const pid = Number(/^(?:faketime_shm_|sem\.faketime_sem_)(\d+)$/.exec(name)?.[1]);
-    if (!Number.isSafeInteger(pid) || isAlive(pid)) continue;
+    if (!Number.isSafeInteger(pid) || isProcessAlive(pid)) continue;
     rmSync(join(SHARED_MEMORY, name), { force: true });
   }
 }
 
 const SHARED_MEMORY = "/dev/shm";
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 interface WebKitBrowser {
   readonly session: WebDriverSession;
