@@ -1,5 +1,5 @@
-import { DateTime } from "luxon";
 import sanitizeHtml from "sanitize-html";
+import { instantDate } from "../model/event-times.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent, Category } from "../model/types.ts";
@@ -92,7 +92,7 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
     contentHtml: html.join("\n"),
     categories: event.categories,
     image: imageUrl ? { url: imageUrl, type: imageMediaType(imageUrl) } : null,
-    published: parseInstant(event.createdAt),
+    published: instantDate(event.createdAt),
     updated: entryUpdated(event, context.dataUpdatedAt),
   };
 }
@@ -102,7 +102,7 @@ function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): Fe
  * event is in several feeds), unless it is dated by when the data changed.
  */
 export function entryUpdated(event: CalendarEvent, dataUpdatedAt: string): Date {
-  return ownUpdated(event) ?? parseInstant(dataUpdatedAt) ?? new Date(0);
+  return ownUpdated(event) ?? instantDate(dataUpdatedAt) ?? new Date(0);
 }
 
 /** Whether the event's entry is dated by `dataUpdatedAt`: it has no time of its own (buildEntry's `updated`). */
@@ -114,7 +114,7 @@ export function datedByData(event: CalendarEvent): boolean {
 function ownUpdated(event: CalendarEvent): Date | null {
   let updated = ownUpdates.get(event);
   if (updated === undefined) {
-    updated = parseInstant(event.updatedAt) ?? parseInstant(event.createdAt);
+    updated = instantDate(event.updatedAt) ?? instantDate(event.createdAt);
     ownUpdates.set(event, updated);
   }
   return updated;
@@ -124,16 +124,10 @@ const ownUpdates = new WeakMap<CalendarEvent, Date | null>();
 
 /** Newest `updated` of the entries; when the data last changed when there are none (never the build clock). */
 export function feedUpdated(updated: readonly Date[], dataUpdatedAt: string): Date {
-  if (updated.length === 0) return parseInstant(dataUpdatedAt) ?? new Date(0);
+  if (updated.length === 0) return instantDate(dataUpdatedAt) ?? new Date(0);
   let newest = Number.NEGATIVE_INFINITY;
   for (const date of updated) newest = Math.max(newest, date.getTime());
   return new Date(newest);
-}
-
-function parseInstant(iso: string | null | undefined): Date | null {
-  if (!iso) return null;
-  const parsed = DateTime.fromISO(iso, { setZone: true });
-  return parsed.isValid ? parsed.toJSDate() : null;
 }
 
 function link(href: string, text: string): string {

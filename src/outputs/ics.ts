@@ -4,10 +4,11 @@ import ical, {
   ICalEventStatus,
   type ICalLocation,
 } from "ical-generator";
-import { DateTime } from "luxon";
+import type { DateTime } from "luxon";
 import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
+import { instantDate } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
@@ -45,10 +46,12 @@ import type { VeventSize, VeventSizes } from "./vevent-sizes.ts";
  * - `renderCalendar`: a subscription (/calendar.ics and per calendar/category);
  * - `renderEventIcs`: a single-event download.
  *
- * Output depends only on the events and options: every date is a Luxon
- * DateTime with an explicit zone (ical-generator formats plain Dates in the
- * host's zone), DTSTAMP/LAST-MODIFIED come from the portal, never from the
- * clock, and events are sorted. Two builds of one snapshot give the same bytes
+ * Output depends only on the events and options: every date in a zone is a
+ * Luxon DateTime with that zone (ical-generator formats plain Dates in the
+ * host's zone where a zone applies), the UTC ones (DTSTAMP, CREATED,
+ * LAST-MODIFIED) are Dates in a calendar without a zone, which it writes
+ * from their UTC fields; DTSTAMP/LAST-MODIFIED come from the portal, never
+ * from the clock, and events are sorted. Two builds of one snapshot give the same bytes
  * on any machine.
  */
 
@@ -235,7 +238,7 @@ export function calendarIcsInputs(options: CalendarOptions, plan: CalendarPlan):
 function ownTime(event: CalendarEvent): boolean {
   let known = ownTimes.get(event);
   if (known === undefined) {
-    known = (utcInstant(event.updatedAt) ?? utcInstant(event.createdAt)) !== null;
+    known = (instantDate(event.updatedAt) ?? instantDate(event.createdAt)) !== null;
     ownTimes.set(event, known);
   }
   return known;
@@ -407,9 +410,12 @@ function veventData(
   const { lang, url: siteUrl } = context.site;
   const pageUrl = eventPageUrl(siteUrl, event);
   const status = summaryLabel(event, lang);
+  // Dates, not Luxon times: ical-generator writes a Date's UTC fields without Luxon's formatter.
   const modified =
-    utcInstant(event.updatedAt) ?? utcInstant(event.createdAt) ?? utcInstant(context.dataUpdatedAt);
-  const created = utcInstant(event.createdAt);
+    instantDate(event.updatedAt) ??
+    instantDate(event.createdAt) ??
+    instantDate(context.dataUpdatedAt);
+  const created = instantDate(event.createdAt);
   // An unknown zone gets UTC times rather than a TZID without VTIMEZONE.
   const zone = !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;
 
@@ -417,7 +423,7 @@ function veventData(
     // An event that moved to another calendar keeps the UID apps know it by.
     id: event.history?.uid ?? eventUid(event, siteUrl),
     sequence: Number.isSafeInteger(event.sequence) && event.sequence > 0 ? event.sequence : 0,
-    stamp: modified ?? DateTime.fromMillis(0, { zone: "utc" }),
+    stamp: modified ?? new Date(0),
     lastModified: modified,
     created,
     allDay: event.allDay,
@@ -534,10 +540,4 @@ function uriOrganizerLine(event: CalendarEvent, site: Pick<IcsSiteOptions, "url"
   const name = own ? icsParamText(event.organizer?.name ?? "") : "";
   const address = own ?? absoluteUrl(site.url, paths.home());
   return `ORGANIZER;CN="${name || icsParamText(site.title)}":${address}`;
-}
-
-function utcInstant(iso: string | null | undefined): DateTime | null {
-  if (!iso) return null;
-  const parsed = DateTime.fromISO(iso, { zone: "utc" });
-  return parsed.isValid ? parsed : null;
 }

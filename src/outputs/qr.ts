@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { count } from "../metrics.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 
 /**
@@ -21,6 +22,7 @@ const CACHE_LIMIT = 1000;
 const cache = new Map<string, string>();
 
 function renderUncached(text: string, label: string): string {
+  count("qr.drawn");
   let svg: string | undefined;
   let failure: unknown;
   // With a callback, qrcode renders synchronously (qrcode/lib/server.js

@@ -1,6 +1,6 @@
 import { digestFiles, hasDigest, type SiteUrls, scopeFiles } from "../model/url-scheme.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { subscribeLinks } from "./ics-subscribe.ts";
+import { subscribeUrls } from "./ics-subscribe.ts";
 import type { SubscriptionScopes } from "./subscription-scopes.ts";
 import type { SubscriptionsDocument } from "./subscriptions-json-types.ts";
 
@@ -9,7 +9,8 @@ import type { SubscriptionsDocument } from "./subscriptions-json-types.ts";
  * categories, calendar x category pairs), with the links a subscribe panel
  * shows. The search page reads it to offer the subscription that matches the
  * visitor's filters, or the nearest one (docs/feeds.md, "Subscribing to a
- * filter"). Built from the same functions as the panels rendered at build time.
+ * filter"). Built from the same functions as the panels rendered at build time;
+ * the QR codes are files of their own (`qr`), so none is drawn for this list.
  */
 
 function subscriptionsDocument(
@@ -28,7 +29,7 @@ function subscriptionsDocument(
     subscriptions: entries.map(({ scope, calendarId, categoryId }) => {
       const name = scope.kind === "site" ? site.title : scope.name;
       const files = scopeFiles(scope);
-      const links = subscribeLinks(feedUrls(scope, site.url).ics, name);
+      const links = subscribeUrls(feedUrls(scope, site.url).ics, name);
       return {
         calendar: calendarId,
         category: categoryId,

@@ -255,6 +255,11 @@ describe("build work", () => {
     expect(count(cold, "rendered.calendar-qr.svg")).toBeGreaterThan(SYNTHETIC.calendars);
     expect(count(warm, "rendered.calendar-qr.svg")).toBe(0);
     expect(count(warm, "reused.calendar-qr.svg")).toBe(count(cold, "rendered.calendar-qr.svg"));
+    // Nor drawn for the list of subscriptions (search), which names each code's file: only
+    // the panels of the few pages rendered in every build that renders (the site's pages
+    // with their calendars' panels) draw theirs.
+    expect(count(warm, "qr.drawn")).toBeGreaterThan(0);
+    expect(count(warm, "qr.drawn")).toBeLessThan(count(cold, "rendered.calendar-qr.svg") / 2);
     // An event's download, card and oEmbed answer are kept by their inputs, not rendered again.
     for (const group of PER_EVENT_GROUPS) {
       expect(count(warm, `rendered.${group}`), group).toBe(0);

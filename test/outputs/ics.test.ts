@@ -130,6 +130,20 @@ describe("ics", () => {
     expect(renderCalendar(hostileSnapshot.events, siteOptions())).not.toContain("2031");
   });
 
+  it("should read an update time in any ISO form as its instant, and skip one that names no real day", () => {
+    const walk = { ...eventById("e-dst"), createdAt: "2026-02-01T10:00:00Z" };
+    const stamp = (updatedAt: string) =>
+      unfoldedLines(renderEventIcs({ ...walk, updatedAt }, siteOptions())).find((line) =>
+        line.startsWith("DTSTAMP:"),
+      );
+    // With an offset, with a fraction of a second, without an offset (read as UTC).
+    expect(stamp("2026-03-10T10:00:00+01:00")).toBe("DTSTAMP:20260310T090000Z");
+    expect(stamp("2026-03-10T09:00:00.750Z")).toBe("DTSTAMP:20260310T090000Z");
+    expect(stamp("2026-03-10T09:00")).toBe("DTSTAMP:20260310T090000Z");
+    // 30 February is no instant: the creation time stands in.
+    expect(stamp("2026-02-30T09:00:00Z")).toBe("DTSTAMP:20260201T100000Z");
+  });
+
   it("should render byte-identical output for the same events in any input order", () => {
     const first = renderCalendar(hostileSnapshot.events, siteOptions());
     const again = renderCalendar(hostileSnapshot.events, siteOptions());
