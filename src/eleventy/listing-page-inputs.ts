@@ -1,4 +1,5 @@
 import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
+import { recentPast } from "../model/upcoming-and-past.ts";
 import { eventDigest } from "../render/event-digest.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
@@ -139,9 +140,6 @@ function eventRows(
   return rows;
 }
 
-/** The most recent past events a category's first page lists (categories/category.njk: `head(10)`). */
-const PAST_SHOWN = 10;
-
 /**
  * A place's or a category's summary as the listing pages show it: its own
  * fields (name, place, paths, scope), and of its lists of events their
@@ -153,7 +151,7 @@ const PAST_SHOWN = 10;
  */
 function shownSummary(summary: UpcomingAndPast, rows: ObjectDigests): string {
   const { upcoming, past, ...fields } = summary;
-  return rows.of([fields, upcoming.length, past.length, past.slice(0, PAST_SHOWN)]);
+  return rows.of([fields, upcoming.length, past.length, recentPast(summary)]);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ShareCard } from "../cards/share-cards.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
 import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
+import { recentPast } from "../model/upcoming-and-past.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
@@ -108,6 +109,7 @@ export default function sitePlugin(
   addFilter(eleventyConfig, "head", <T>(items: readonly T[], count: number) =>
     items.slice(0, count),
   );
+  addFilter(eleventyConfig, "recentPast", recentPast);
   addFilter(eleventyConfig, "eventHref", (event: CalendarEvent) =>
     urls.href(paths.event(event.calendarId, event.id)),
   );

@@ -1,4 +1,4 @@
-import type { CalendarEvent } from "./types.ts";
+import type { CalendarEvent, UpcomingAndPast } from "./types.ts";
 
 /** One group's events, each list in the order it was given (an UpcomingAndPast being built). */
 export interface UpcomingAndPastLists {
@@ -32,3 +32,14 @@ export function groupUpcomingAndPast(
   for (const event of past) add(event, "past");
   return groups;
 }
+
+/**
+ * The most recent past events a category's first page lists
+ * (categories/category.njk, through the `recentPast` filter): one number for
+ * the page and for what its inputs name (src/eleventy/listing-page-inputs.ts).
+ */
+export function recentPast(summary: Pick<UpcomingAndPast, "past">): readonly CalendarEvent[] {
+  return summary.past.slice(0, RECENT_PAST_SHOWN);
+}
+
+const RECENT_PAST_SHOWN = 10;
