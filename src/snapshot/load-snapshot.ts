@@ -111,6 +111,8 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
   try {
     const wire = await timedAsync("fetch", () => client.fetchAll());
     const snapshot = await timedAsync("normalize", async () => {
+      // Every event has been given to onEvent before the snapshot is returned.
+      early?.finish();
       const normalized = normalizeSnapshot(
         { ...source, calendars: wire, warnings },
         {
@@ -159,10 +161,19 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
  * What `onEvent` needs: the calendars normalized as the snapshot will list
  * them, and each event through the same memo the snapshot then reads, so no
  * event is normalized twice. Warnings are left to the snapshot's own pass.
+ *
+ * The events wait in a queue worked through between the event loop's turns
+ * (setImmediate), a slice of EARLY_SLICE_MS at a time, rather than in the
+ * answer's own callback: normalizing is about half a millisecond an event, and
+ * done there it delayed every answer that arrived meanwhile, and with it the
+ * next request of that slot. A cold build of 10,000 events (20 ms a request,
+ * 16 at once) read the portal in 22 s that way, against 15 s without cards.
  */
 interface EarlyEvents {
   calendars(records: readonly WireRecord[]): void;
   event(calendarId: string, event: WireEvent): void;
+  /** Works through the events still waiting, once the portal is read. */
+  finish(): void;
 }
 
 function earlyEvents(
@@ -173,6 +184,9 @@ function earlyEvents(
 ): EarlyEvents {
   let calendars: readonly Calendar[] = [];
   const byId = new Map<string, Calendar>();
+  // The events not worked through yet are queue[done...].
+  const queue: [string, WireEvent][] = [];
+  let done = 0;
   return {
     calendars: (records: readonly WireRecord[]) => {
       const listed = normalizeSnapshot(
@@ -183,10 +197,31 @@ function earlyEvents(
       for (const calendar of calendars) byId.set(calendar.id, calendar);
     },
     event: (calendarId: string, wire: WireEvent) => {
-      const calendar = byId.get(calendarId);
-      if (!calendar) return;
-      const result = memo.normalizeEvent(wire.listed, wire.details, calendar, settings);
-      if (result.ok) onEvent(result.value, calendars);
+      queue.push([calendarId, wire]);
+      if (queue.length - done === 1) setImmediate(work);
     },
+    finish: () => work(Number.POSITIVE_INFINITY),
   };
+
+  function work(sliceMs = EARLY_SLICE_MS): void {
+    const started = performance.now();
+    while (done < queue.length && performance.now() - started < sliceMs) {
+      const [calendarId, wire] = queue[done++] as [string, WireEvent];
+      const calendar = byId.get(calendarId);
+      if (!calendar) continue;
+      try {
+        const result = memo.normalizeEvent(wire.listed, wire.details, calendar, settings);
+        if (result.ok) onEvent(result.value, calendars);
+      } catch {
+        // Outside the fetch's promises, a throw would end the process: the
+        // snapshot's own pass and the build's cards meet the same trouble
+        // again, and report it there.
+      }
+    }
+    if (done < queue.length) setImmediate(work);
+    else queue.length = done = 0;
+  }
 }
+
+/** The longest stretch of early events worked through before answers that came in are read. */
+const EARLY_SLICE_MS = 4;
