@@ -256,6 +256,10 @@ export function pickEventPath(records: readonly WireRecord[], path: string): unk
 
 /** Reads a dot path ("dates.start") from a record; own properties only. */
 export function readPath(record: unknown, path: string): unknown {
+  // Most names have no dot: read without splitting (every field of every record tries several).
+  if (!path.includes(".")) {
+    return isPlainObject(record) && Object.hasOwn(record, path) ? record[path] : undefined;
+  }
   let current: unknown = record;
   for (const part of path.split(".")) {
     if (!isPlainObject(current) || !Object.hasOwn(current, part)) return undefined;
