@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import { isPlainObject } from "./field-map.ts";
 import { excerpt } from "./field-reader.ts";
+import { formatInZone, formatUtc, offsetInstant } from "./offset-times.ts";
 import { timeZone } from "./time-zone.ts";
 
 /** A wire time: the instant (in the requested zone) and whether only a date was given. */
@@ -71,6 +72,8 @@ function fromEpoch(epoch: number, zone: string): WireTime | null {
 
 /** An instant as ISO 8601 UTC ("2026-03-01T08:00:00Z"), or null when absent or unreadable. */
 export function parseInstant(raw: unknown): string | null {
+  const instant = typeof raw === "string" ? offsetInstant(raw.trim()) : null;
+  if (instant !== null) return formatUtc(instant);
   const parsed = parseWireTime(raw, "UTC");
   return parsed ? formatTime(parsed.value.toUTC()) : null;
 }
@@ -96,6 +99,8 @@ export function resolveEventTimes(
   zone: string,
 ): EventTimes | { readonly error: string } {
   if (rawStart === undefined) return { error: "no start date" };
+  const timed = offsetTimes(rawStart, rawEnd, rawAllDay, zone);
+  if (timed) return timed;
   const start = parseWireTime(rawStart, zone);
   if (!start) return { error: `unparseable start date ${describe(rawStart)}` };
   const end = rawEnd === undefined ? null : parseWireTime(rawEnd, zone);
@@ -122,6 +127,32 @@ export function resolveEventTimes(
   const until = end ? end.value.setZone(timeZone(zone)) : from;
   if (until < from) return { error: "end before start" };
   return { start: formatTime(from), end: formatTime(until), allDay: false };
+}
+
+/**
+ * resolveEventTimes for a timed event whose times are ISO 8601 with an
+ * offset (src/model/offset-times.ts), read without Luxon; null for any other
+ * record, which Luxon reads.
+ */
+function offsetTimes(
+  rawStart: unknown,
+  rawEnd: unknown,
+  rawAllDay: unknown,
+  zone: string,
+): EventTimes | { readonly error: string } | null {
+  if (typeof rawStart !== "string" || (rawEnd !== undefined && typeof rawEnd !== "string")) {
+    return null;
+  }
+  if (readBoolean(rawAllDay) === true) return null;
+  const start = offsetInstant(rawStart.trim());
+  const end = rawEnd === undefined ? start : offsetInstant(rawEnd.trim());
+  if (start === null || end === null) return null;
+  const eventZone = timeZone(zone);
+  if (!eventZone.isValid) return null;
+  if (end < start) return { error: "end before start" };
+  const from = formatInZone(start, eventZone);
+  const until = formatInZone(end, eventZone);
+  return from && until ? { start: from, end: until, allDay: false } : null;
 }
 
 export function readBoolean(raw: unknown): boolean | null {
