@@ -1,5 +1,6 @@
 import { DateTime, type Zone } from "luxon";
 import { count } from "../metrics.ts";
+import { offsetInstant } from "./offset-times.ts";
 import { timeZone } from "./time-zone.ts";
 import type { CalendarEvent } from "./types.ts";
 
@@ -37,11 +38,12 @@ function parseEventTimes(event: TimedFields): EventTimes | null {
   count("eventTimesParsed");
   const zone = timeZone(event.timeZone);
   if (!zone.isValid) return null;
-  const startMs = instantMillis(event.start);
-  const endMs = instantMillis(event.end);
+  // As snapshots write times (types.ts): with their offset, read without Luxon.
+  const startMs = offsetInstant(event.start);
+  const endMs = offsetInstant(event.end);
   let start: DateTime;
   let end: DateTime;
-  if (!Number.isNaN(startMs) && !Number.isNaN(endMs)) {
+  if (startMs !== null && endMs !== null) {
     start = atInstant(zone, startMs);
     end = endMs > startMs ? start.plus(endMs - startMs) : start;
   } else {
@@ -53,37 +55,6 @@ function parseEventTimes(event: TimedFields): EventTimes | null {
   }
   const lastDay = event.allDay ? end.minus({ days: 1 }).startOf("day") : end.startOf("day");
   return { start, end, lastDay: DateTime.max(start.startOf("day"), lastDay) };
-}
-
-/** ISO 8601 with an offset, as snapshots write times (types.ts). */
-const ISO_INSTANT =
-  /^([+-]?\d{4,6})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * The instant (epoch ms) of a time written with its offset; NaN for any
- * other form, and for a day its month does not have, which Date.parse
- * would carry into the next month where Luxon refuses it.
- */
-export function instantMillis(text: string): number {
-  const match = ISO_INSTANT.exec(text);
-  if (!match) return Number.NaN;
-  const [, year, month, day] = match.map(Number);
-  const monthEnd = new Date(Date.UTC(year ?? 0, month ?? 0, 0)).getUTCDate();
-  return (day ?? 0) <= monthEnd ? Date.parse(text) : Number.NaN;
-}
-
-/**
- * The instant an ISO 8601 time names, or null when it names none. Times
- * written with their offset, as the model writes them (types.ts), are read
- * without Luxon's ISO parser, which costs about thirty times as much per
- * time; any other form (no offset: UTC) is Luxon's to read.
- */
-export function instantDate(iso: string | null | undefined): Date | null {
-  if (!iso) return null;
-  const ms = instantMillis(iso);
-  if (!Number.isNaN(ms)) return new Date(ms);
-  const parsed = DateTime.fromISO(iso, { zone: "utc" });
-  return parsed.isValid ? parsed.toJSDate() : null;
 }
 
 /*

@@ -1,5 +1,5 @@
 import sanitizeHtml from "sanitize-html";
-import { instantDate } from "../model/event-times.ts";
+import { instantDate } from "../model/offset-times.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent, Category } from "../model/types.ts";

@@ -4,10 +4,10 @@ import {
   type EventTimes,
   endMillis,
   eventTimes,
-  instantMillis,
   startMillis,
   validEventTimes,
 } from "../model/event-times.ts";
+import { offsetInstant } from "../model/offset-times.ts";
 import { byStartMs } from "../model/order.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
@@ -39,7 +39,7 @@ class Timed implements TimedEvent {
 
 /** Whether the event's times are usable, without parsing them in its zone when their form says so. */
 function readableTimes(event: CalendarEvent): boolean {
-  if (!Number.isNaN(instantMillis(event.start)) && !Number.isNaN(instantMillis(event.end))) {
+  if (offsetInstant(event.start) !== null && offsetInstant(event.end) !== null) {
     return isValidZone(event.timeZone);
   }
   return eventTimes(event) !== null;

@@ -8,8 +8,8 @@ import type { DateTime } from "luxon";
 import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
-import { instantDate } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
+import { instantDate } from "../model/offset-times.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { absoluteUrl, paths } from "../model/url-scheme.ts";
@@ -51,8 +51,8 @@ import type { VeventSize, VeventSizes } from "./vevent-sizes.ts";
  * host's zone where a zone applies), the UTC ones (DTSTAMP, CREATED,
  * LAST-MODIFIED) are Dates in a calendar without a zone, which it writes
  * from their UTC fields; DTSTAMP/LAST-MODIFIED come from the portal, never
- * from the clock, and events are sorted. Two builds of one snapshot give the same bytes
- * on any machine.
+ * from the clock, and events are sorted. Two builds of one snapshot give
+ * the same bytes on any machine.
  */
 
 /** Stable across builds and releases: clients may key behaviour on it. */

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
-import { readApiConfig } from "../../src/config/api.ts";
-import { readSiteConfig } from "../../src/config/site.ts";
 import { AuthError } from "../../src/errors.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW } from "../helpers/clock.ts";
-import { progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
+import { fetchPortal, progressRecorder, snapshotOf } from "../helpers/fetch-portal.ts";
 import { fileBytesSync, filesWithContent } from "../helpers/files.ts";
 import { apiEnv } from "../helpers/portal-env.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -86,15 +83,9 @@ describe("loadSnapshot", () => {
   });
 
   it("should say how many events the lists name as they come in, before the details are all read", async () => {
-    const env = apiEnv(portal);
-    const site = readSiteConfig(env);
     const listed: number[] = [];
     let detailsWhenListed = -1;
-    const fetched = await loadSnapshot({
-      config: readApiConfig(env),
-      defaultTimeZone: site.timeZone,
-      now: site.now.toJSDate(),
-      sink: null,
+    const fetched = await fetchPortal(apiEnv(portal), {
       onListed: (events) => {
         if (listed.length === 0) detailsWhenListed = portal.counters.byRoute.details ?? 0;
         listed.push(events);
@@ -108,14 +99,8 @@ describe("loadSnapshot", () => {
   });
 
   it("should hand onEvent every event of the snapshot once, before it returns, whatever onEvent throws", async () => {
-    const env = apiEnv(portal);
-    const site = readSiteConfig(env);
     const seen: string[] = [];
-    const fetched = await loadSnapshot({
-      config: readApiConfig(env),
-      defaultTimeZone: site.timeZone,
-      now: site.now.toJSDate(),
-      sink: null,
+    const fetched = await fetchPortal(apiEnv(portal), {
       // The build draws each event's cards from here while the portal is still read.
       onEvent: (event) => {
         seen.push(`${event.calendarId}/${event.id}`);
