@@ -8,6 +8,7 @@ import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type KnownFiles, siteFile } from "../render/published-files.ts";
+import { checkSignaturesAside } from "../render/signatures-aside.ts";
 import { changedPages } from "./changed-pages.ts";
 import { recordChangedPages } from "./manifest-pages.ts";
 import {
@@ -76,7 +77,15 @@ export function lastPublishedFiles(
 ): PublishedFiles | null {
   if (!existsSync(output)) return null;
   const list = readFileList(fileListPath(config, output));
-  return list && { folder: resolve(output), ...list, restat: new Set() };
+  if (!list) return null;
+  const folder = resolve(output);
+  // The kept files' stats, taken on another thread while the site renders.
+  return {
+    folder,
+    ...list,
+    restat: new Set(),
+    aside: checkSignaturesAside(folder, list.signatures),
+  };
 }
 
 export async function publishSite(input: PublishSiteInput): Promise<PublishOutcome> {

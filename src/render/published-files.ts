@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { count } from "../metrics.ts";
+import type { SignatureCheck } from "./signatures-aside.ts";
 
 /**
  * What a build knows of the files the last publish left in the output
@@ -25,6 +26,8 @@ export interface PublishedFiles {
   readonly restat?: Set<string>;
   /** The list's own text of a path it names, for a record keyed by it to hold each path once. */
   readonly intern?: (path: string) => string;
+  /** The files' signatures taken again on another thread (signatures-aside.ts), when started. */
+  readonly aside?: SignatureCheck;
 }
 
 /** Site path -> the file's signature on disk (fileSignature). */
@@ -85,6 +88,10 @@ export function keepPublished(
   known: Pick<KnownFile, "hash" | "bytes">,
 ): boolean {
   if (!published || published.hashes.get(path) !== known.hash) return false;
+  if (published.aside?.unchanged(path)) {
+    count("files.checkedAside");
+    return true;
+  }
   const signature = published.signatures?.get(path);
   const { check, signed } = checkSigned(join(published.folder, path), known, signature);
   if (check !== "same") return false;
@@ -165,6 +172,9 @@ function checkSigned(
  * too: a publish takes the signatures of the files it moved in, and of
  * those found unchanged with another signature (src/publish/publish-site.ts),
  * so that such a file (linked by a backup) is only read again, once.
+ *
+ * It runs on the thread of signatures-aside.ts too, from its source: it
+ * uses nothing but its argument.
  *
  * A 52-bit FNV-1a of those three, which a double holds exactly: a number
  * rather than a string keeps the list of 530,000 files of 100,000 events

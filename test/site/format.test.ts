@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { formatInZone } from "../../src/model/offset-times.ts";
+import { timeZone } from "../../src/model/time-zone.ts";
+import type { CalendarEvent } from "../../src/model/types.ts";
 import { formatTimeRange, formatWhen, weekdayNames } from "../../src/site/format.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 
@@ -85,6 +89,65 @@ describe("formatTimeRange", () => {
   it("should give times of day for timed events and nothing for all-day ones", () => {
     expect(formatTimeRange(event("e-cancelled"), "en-GB")).toMatch(/^20:00\s?–\s?22:00$/);
     expect(formatTimeRange(event("e-allday"), "en-GB")).toBe("");
+  });
+
+  it("should say what Intl says of the event's instants in its own zone, for any times and zones", () => {
+    // Rows read the wall clock from the strings the model writes; Intl, asked
+    // of the instants themselves, is the independent answer. Zones with
+    // half-hour and 45-minute offsets and shifts, times around their changes.
+    const zones = [
+      "Europe/Amsterdam",
+      "America/New_York",
+      "America/St_Johns",
+      "Asia/Kolkata",
+      "Asia/Tehran",
+      "Australia/Lord_Howe",
+      "Pacific/Chatham",
+      "UTC",
+    ];
+    const languages = ["en-GB", "en-US", "de", "ar", "ja", "he"];
+    const base = Date.UTC(2026, 0, 1);
+    const sample = fc.record({
+      zone: fc.constantFrom(...zones),
+      lang: fc.constantFrom(...languages),
+      // Whole minutes over two years, so every zone's changes of offset are in range.
+      startMinute: fc.integer({ min: 0, max: 2 * 366 * 24 * 60 }),
+      minutes: fc.integer({ min: -120, max: 3 * 24 * 60 }),
+    });
+    const made = new Set<string>();
+    fc.assert(
+      fc.property(sample, ({ zone, lang, startMinute, minutes }) => {
+        const startMs = base + startMinute * 60_000;
+        const endMs = startMs + minutes * 60_000;
+        const start = formatInZone(startMs, timeZone(zone)) as string;
+        const end = formatInZone(endMs, timeZone(zone)) as string;
+        const timed = { ...event("e-cancelled"), start, end, timeZone: zone, allDay: false };
+        const time = { hour: "2-digit", minute: "2-digit", timeZone: zone } as const;
+        let expected: string;
+        if (endMs <= startMs) {
+          expected = new Intl.DateTimeFormat(lang, time).format(startMs);
+        } else if (start.slice(0, 10) === end.slice(0, 10)) {
+          expected = new Intl.DateTimeFormat(lang, time).formatRange(startMs, endMs);
+        } else {
+          const dayAndTime = { ...time, day: "numeric", month: "short" } as const;
+          expected = new Intl.DateTimeFormat(lang, dayAndTime).formatRange(startMs, endMs);
+        }
+        made.add(expected);
+        expect(formatTimeRange(timed as CalendarEvent, lang)).toBe(expected);
+      }),
+      { numRuns: 2000, seed: 20261130 },
+    );
+    expect(made.size).toBeGreaterThan(1000);
+  });
+
+  it("should read times written in another form as Luxon does", () => {
+    // A time without an offset is a wall clock of the event's zone.
+    const local = {
+      ...event("e-cancelled"),
+      start: "2026-07-01T09:15:00",
+      end: "2026-07-01T10:45:00",
+    };
+    expect(formatTimeRange(local, "en-GB")).toMatch(/^09:15\s?–\s?10:45$/);
   });
 });
 
