@@ -72,11 +72,16 @@ export function timedEvents(
 const sortedScopes = new WeakMap<readonly CalendarEvent[], readonly TimedEvent[]>();
 
 function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEvent[] {
-  const seen = new Set<string>();
+  // Ids seen, by calendar: no key made per event (a scope's list is walked for each of its uses).
+  const seen = new Map<string, Set<string>>();
   const result: TimedEvent[] = [];
   for (const event of events) {
-    const key = JSON.stringify([event.calendarId, event.id]);
-    if (seen.has(key)) {
+    let ids = seen.get(event.calendarId);
+    if (!ids) {
+      ids = new Set();
+      seen.set(event.calendarId, ids);
+    }
+    if (ids.has(event.id)) {
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
@@ -87,7 +92,7 @@ function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEve
       );
       continue;
     }
-    seen.add(key);
+    ids.add(event.id);
     result.push(timed);
   }
   return result.sort(compareTimedEvents);
