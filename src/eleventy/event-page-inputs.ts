@@ -36,6 +36,8 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
   const siteWide = siteWideInputs(globals, host);
   if (siteWide === undefined) return undefined;
   const inlineIcs = (globals.site as { eventIcs?: string } | undefined)?.eventIcs === "inline";
+  // The same for every page of a calendar: asked once per calendar in a run.
+  const feedLinks = new Map<object, unknown>();
   return (item, filter) => {
     const page = item as EventPage;
     const { event, calendar } = page;
@@ -59,7 +61,9 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
       series?.scope ?? null,
       filter("shareCard")(event),
       filter("dataUpdated")(page),
-      filter("feedLinks")(calendar),
+      feedLinks.has(calendar)
+        ? feedLinks.get(calendar)
+        : feedLinks.set(calendar, filter("feedLinks")(calendar)).get(calendar),
       filter("eventEmbed")(page),
       filter("eventOembedLink")(page),
       // Made from the event and the settings alone, but where they carry its download's bytes.

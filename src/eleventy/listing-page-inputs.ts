@@ -58,22 +58,27 @@ const SHOWS_TRIM = new Set(["calendars/list.njk", "categories/category.njk"]);
  *   calendar file was trimmed.
  *
  * Read as plain data (src/render/object-digest.ts), each shared object
- * once. An item that is not plain data names no inputs: its page is rendered.
+ * once in a run, whichever listing shows it: the site's parts and the
+ * events' rows are the same for every template (an event is in the lists of
+ * its calendar, month, categories, place and series, and the "when" pages).
+ * An item that is not plain data names no inputs: its page is rendered.
+ *
+ * Returns each listing template's inputs, given the run's global data;
+ * undefined for every template when that cannot be written as JSON.
  */
-export function listingPageInputs(
-  template: string,
+export function listingPagesInputs(
   globals: Data,
   host: string,
-): PageInputs | undefined {
+): (template: string) => PageInputs | undefined {
   const siteWide = siteWideInputs(globals, host);
-  if (siteWide === undefined) return undefined;
+  if (siteWide === undefined) return () => undefined;
   const portal = globals.portal as SiteData;
   const events = new Set<object>([...portal.events, ...portal.views.events]);
   const calendars = new Set<object>(portal.calendars);
   const summaries = new Set<object>([...portal.views.places.all, ...portal.views.categories]);
   let site: string | undefined;
   let rows: ObjectDigests | undefined;
-  return (item, filter) => {
+  return (template) => (item, filter) => {
     try {
       site ??= siteParts(portal, events, calendars, filter);
       rows ??= eventRows(events, calendars, summaries, filter);

@@ -27,7 +27,7 @@ import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import type { KnownFile, PublishedFiles } from "../render/published-files.ts";
-import type { StreamTarget } from "../render/streamed-pages.ts";
+import type { PageInputs, StreamTarget } from "../render/streamed-pages.ts";
 import { searchFacts } from "../search/search-facts.ts";
 import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.ts";
 import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
@@ -40,7 +40,7 @@ import { EVENT_PAGE_TEMPLATE, eventPageInputs } from "./event-page-inputs.ts";
 import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import languagesPlugin from "./languages-plugin.ts";
-import { LISTING_TEMPLATES, listingPageInputs } from "./listing-page-inputs.ts";
+import { LISTING_TEMPLATES, listingPagesInputs } from "./listing-page-inputs.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
@@ -194,10 +194,17 @@ export default function publisherPlugin(
       const mine = (template: string, item: unknown) =>
         owns(shard, streamedShardKey(template, item));
       // A page is kept as published while what it shows is unchanged.
-      const inputs = (template: string, globals: Record<string, unknown>) =>
-        template === EVENT_PAGE_TEMPLATE
-          ? eventPageInputs(globals, hostInputs)
-          : listingPageInputs(template, globals, hostInputs);
+      // The listings' share what they read of the site, once for the run's data.
+      const listings = new WeakMap<object, (template: string) => PageInputs | undefined>();
+      const inputs = (template: string, globals: Record<string, unknown>) => {
+        if (template === EVENT_PAGE_TEMPLATE) return eventPageInputs(globals, hostInputs);
+        let of = listings.get(globals);
+        if (!of) {
+          of = listingPagesInputs(globals, hostInputs);
+          listings.set(globals, of);
+        }
+        return of(template);
+      };
       return { output: options.output, writer, turns, mine, inputs };
     },
   });
