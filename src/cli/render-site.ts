@@ -105,7 +105,7 @@ export async function renderSite(input: RenderSiteInput): Promise<RenderedSite |
     if (owns(input.shard, null)) {
       const paths = await writeBuildState({
         staging,
-        written: rendered.written?.known.keys() ?? [],
+        files: rendered.written?.known ?? new Map(),
         output: input.target,
         config: input.config,
         api: input.portal.recorded,

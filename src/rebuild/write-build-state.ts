@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { createRedactor } from "../api/auth.ts";
@@ -31,11 +30,14 @@ const FEED_FILES = new Set<string>([
 export interface WriteBuildStateOptions {
   readonly staging: string;
   /**
-   * The site paths of the files the build wrote ("feed.xml",
-   * "calendars/a/atom.xml"...): the feeds are found among them rather than
-   * by walking the staging folder, which at 10,000 events took 0.4 s.
+   * The files the build wrote or kept, by site path ("feed.xml",
+   * "calendars/a/atom.xml"...), with the digest of their bytes
+   * (contentHash, src/render/published-files.ts): the feeds are found among
+   * them rather than by walking the staging folder (0.4 s at 10,000
+   * events), and their digests taken from there rather than by reading each
+   * feed again (0.3 s: docs/performance.md, What changed, item 46).
    */
-  readonly written: Iterable<string>;
+  readonly files: ReadonlyMap<string, { readonly hash: string }>;
   /** The output folder being replaced: its state is the previous one. */
   readonly output: string;
   readonly config: Pick<BuildConfig, "site" | "publish">;
@@ -64,7 +66,7 @@ export async function writeBuildState(options: WriteBuildStateOptions): Promise<
   const log = options.log ?? ((line: string) => console.log(line));
   const { site, publish } = options.config;
   const { lists } = options;
-  const feeds = await hashFeeds(options.staging, options.output, options.written);
+  const feeds = feedDigests(options.files);
   const previous = await previousFeeds(options.output, publish.publishedSite);
   const feedsChanged = Object.keys(feeds).filter((path) => previous?.[path] !== feeds[path]);
   const { nextChange } = options;
@@ -134,21 +136,13 @@ async function recordInManifest(
   await replaceFile(path, `${JSON.stringify({ ...manifest, ...build }, null, 2)}\n`);
 }
 
-async function hashFeeds(
-  staging: string,
-  output: string,
-  written: Iterable<string>,
-): Promise<Record<string, string>> {
-  const feedPaths = [...written]
-    .filter((path) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
-    .map((path) => `/${path}`)
-    .sort();
-  const feeds: Record<string, string> = {};
-  for (const path of feedPaths) {
-    const bytes = await readFile(siteFile(staging, output, relative("/", path)));
-    feeds[path] = `sha256-${createHash("sha256").update(bytes).digest("hex")}`;
-  }
-  return feeds;
+/** Each feed's digest by its path ("/feed.xml"), in path order. */
+function feedDigests(files: WriteBuildStateOptions["files"]): Record<string, string> {
+  const feeds = [...files]
+    .filter(([path]) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
+    .map(([path, file]) => [`/${path}`, file.hash] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(feeds);
 }
 
 /**

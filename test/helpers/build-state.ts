@@ -89,7 +89,7 @@ export async function writePublishedState(
   );
   await writeBuildState({
     staging: site,
-    written: [],
+    files: new Map(),
     output: site,
     config: { site: built.site, publish: built.publish },
     api: built.api,

@@ -30,6 +30,55 @@ const echoed: PortalLists = {
 };
 
 describe("write-build-state", () => {
+  it("should record each feed's digest as the build knows it, and name in the manifest the feeds that changed", async () => {
+    const site = readSiteConfig({ SITE_NOW: NOW, SITE_URL: DEMO_SITE_URL });
+    const config = {
+      site,
+      publish: readPublishConfig({ PREVIOUS_MANIFEST_URL: "none" }, DEMO_SITE_URL),
+    };
+    const api = readApiConfig({ EVENT_API_URL: "https://portal.invalid", EVENT_API_TOKEN: "-" });
+    /** A build's folder, its build state written from `files`, the one before it in `output`. */
+    const build = async (files: Record<string, string>, output?: string) => {
+      const staging = tempDir("write-build-state-");
+      mkdirSync(join(staging, "api"), { recursive: true });
+      writeFileSync(join(staging, "api", "manifest.json"), "{}\n");
+      await writeBuildState({
+        staging,
+        files: new Map(Object.entries(files).map(([path, hash]) => [path, { hash }])),
+        output: output ?? staging,
+        config,
+        api,
+        lists: null,
+        nextChange: null,
+        log: () => undefined,
+      });
+      const read = (path: string) => JSON.parse(readFileSync(join(staging, path), "utf8"));
+      return { staging, state: read("api/build-state.json"), manifest: read("api/manifest.json") };
+    };
+    const first = await build({
+      "feed.xml": "site-feed-1",
+      "calendars/culture/atom.xml": "culture-atom-1",
+      "index.html": "home-1",
+    });
+    expect(first.state.feeds).toEqual({
+      "/calendars/culture/atom.xml": "culture-atom-1",
+      "/feed.xml": "site-feed-1",
+    });
+    const second = await build(
+      {
+        "feed.xml": "site-feed-1",
+        "calendars/culture/atom.xml": "culture-atom-2",
+        "calendars/culture/feed.json": "culture-json-1",
+        "index.html": "home-2",
+      },
+      first.staging,
+    );
+    expect(second.manifest.feedsChanged).toEqual([
+      `${DEMO_SITE_URL}/calendars/culture/atom.xml`,
+      `${DEMO_SITE_URL}/calendars/culture/feed.json`,
+    ]);
+  });
+
   it("should keep every source's token out of the build state of a site of several sources", async () => {
     const staging = tempDir("write-build-state-");
     mkdirSync(join(staging, "api"), { recursive: true });
@@ -37,7 +86,7 @@ describe("write-build-state", () => {
     const site = readSiteConfig({ SITE_NOW: NOW, SITE_URL: DEMO_SITE_URL });
     await writeBuildState({
       staging,
-      written: [],
+      files: new Map(),
       output: staging,
       config: {
         site,
