@@ -24,6 +24,7 @@ import { PlaceIndex } from "../places/place-index.ts";
 import { type PlacePageOf, placePages } from "../places/place-pages.ts";
 import { SeriesIndex } from "../series/series-index.ts";
 import { type SeriesPage, seriesPages } from "../series/series-pages.ts";
+import { dayAround, monthGrid } from "./month-grid.ts";
 import { type OrganizationSummary, organizationSummaries } from "./organizations.ts";
 
 /**
@@ -424,37 +425,25 @@ function monthPages(
   }
   const today = now.toISODate();
   return months.map((ref, index) => {
-    const first = DateTime.fromObject(
-      { year: ref.year, month: ref.month, day: 1 },
-      { zone: timeZone(zone) },
-    );
-    // Whole weeks from the locale's first day (Luxon's weekday is ISO's: 1 Monday ... 7 Sunday).
-    const gridStart = first.minus({ days: (first.weekday - firstDay + 7) % 7 });
-    const last = first.endOf("month").startOf("day");
-    const gridEnd = last.plus({ days: (firstDay + 6 - last.weekday) % 7 });
     const weeks: MonthDay[][] = [];
     const seen = new Set<string>();
-    for (let day = gridStart; day <= gridEnd; day = day.plus({ days: 1 })) {
-      if (day.weekday === firstDay) weeks.push([]);
-      const date = day.toISODate() ?? "";
-      const dayEvents = byDay.get(date) ?? [];
-      if (day.month === ref.month)
-        for (const e of dayEvents) seen.add(`${e.calendarId}\u0000${e.id}`);
-      weeks[weeks.length - 1]?.push({
-        date,
-        inMonth: day.month === ref.month,
-        isToday: date === today,
-        events: dayEvents,
-      });
+    for (const week of monthGrid(ref.year, ref.month, firstDay)) {
+      weeks.push(
+        week.map(({ date, inMonth }) => {
+          const dayEvents = byDay.get(date) ?? [];
+          if (inMonth) for (const e of dayEvents) seen.add(`${e.calendarId}\u0000${e.id}`);
+          return { date, inMonth, isToday: date === today, events: dayEvents };
+        }),
+      );
     }
     const nearby = new Map<string, CalendarEvent>();
     for (const day of [
-      first.minus({ days: 2 }),
-      first.minus({ days: 1 }),
-      last.plus({ days: 1 }),
-      last.plus({ days: 2 }),
+      dayAround(ref.year, ref.month, "first", -2),
+      dayAround(ref.year, ref.month, "first", -1),
+      dayAround(ref.year, ref.month, "last", 1),
+      dayAround(ref.year, ref.month, "last", 2),
     ]) {
-      for (const e of byDay.get(day.toISODate() ?? "") ?? []) {
+      for (const e of byDay.get(day) ?? []) {
         const key = `${e.calendarId}\u0000${e.id}`;
         if (!e.allDay && !seen.has(key)) nearby.set(key, e);
       }
