@@ -1,5 +1,5 @@
 import { eventDigest } from "../render/event-digest.ts";
-import type { PageInputs } from "../render/streamed-pages.ts";
+import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
 import type { OtherDates, SeriesSummary } from "../series/series-index.ts";
 import type { EventPage } from "../site/views.ts";
 import { siteWideInputs } from "./site-wide-inputs.ts";
@@ -38,6 +38,10 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
   const inlineIcs = (globals.site as { eventIcs?: string } | undefined)?.eventIcs === "inline";
   // The same for every page of a calendar: asked once per calendar in a run.
   const feedLinks = new Map<object, unknown>();
+  const feedLinksOf = (calendar: object, filter: FilterLookup) => {
+    if (!feedLinks.has(calendar)) feedLinks.set(calendar, filter("feedLinks")(calendar));
+    return feedLinks.get(calendar);
+  };
   return (item, filter) => {
     const page = item as EventPage;
     const { event, calendar } = page;
@@ -61,9 +65,7 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
       series?.scope ?? null,
       filter("shareCard")(event),
       filter("dataUpdated")(page),
-      feedLinks.has(calendar)
-        ? feedLinks.get(calendar)
-        : feedLinks.set(calendar, filter("feedLinks")(calendar)).get(calendar),
+      feedLinksOf(calendar, filter),
       filter("eventEmbed")(page),
       filter("eventOembedLink")(page),
       // Made from the event and the settings alone, but where they carry its download's bytes.

@@ -194,7 +194,7 @@ export default function publisherPlugin(
       const mine = (template: string, item: unknown) =>
         owns(shard, streamedShardKey(template, item));
       // A page is kept as published while what it shows is unchanged.
-      // The listings' share what they read of the site, once for the run's data.
+      // The listing templates share what they read of the site: read once for the run's data.
       const listings = new WeakMap<object, (template: string) => PageInputs | undefined>();
       const inputs = (template: string, globals: Record<string, unknown>) => {
         if (template === EVENT_PAGE_TEMPLATE) return eventPageInputs(globals, hostInputs);

@@ -58,10 +58,18 @@ export function checkSignaturesAside(
   batchSize = BATCH,
 ): SignatureCheck {
   const entries = signatures.entries();
+  // Null until every batch is answered: until then, every file is checked on the build's thread.
+  let suspects: Set<string> | null = null;
+  const moved = new Set<string>();
   const nextBatch = () => {
     const paths: string[] = [];
     const recorded: number[] = [];
     for (let next = entries.next(); !next.done; next = entries.next()) {
+      // A list that names a path holding the separator is not the build's: its thread checks it.
+      if (next.value[0].includes(SEPARATOR)) {
+        moved.add(next.value[0]);
+        continue;
+      }
       paths.push(next.value[0]);
       recorded.push(next.value[1]);
       if (paths.length === batchSize) break;
@@ -71,9 +79,6 @@ export function checkSignaturesAside(
   let current = nextBatch();
   if (current.paths.length === 0) return { unchanged: () => false, done: Promise.resolve() };
 
-  // Null until every batch is answered: until then, every file is checked on the build's thread.
-  let suspects: Set<string> | null = null;
-  const moved = new Set<string>();
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { folder } });
   // The build does not wait for it: the thread ends with the build, done or not.
   worker.unref();

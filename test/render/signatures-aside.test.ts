@@ -66,6 +66,15 @@ describe("checkSignaturesAside", () => {
     expect(check.unchanged("pages/elsewhere.html")).toBe(false);
   });
 
+  it("should leave a path no site has (one holding a NUL) to the build's thread, and answer for the rest", async () => {
+    const published = publishedFolder("nul", 3);
+    const signatures = new Map([["pages/1.html\0pages/2.html", 1], ...published.signatures]);
+    const check = checkSignaturesAside(published.folder, signatures);
+    await check.done;
+    expect(check.unchanged("pages/1.html\0pages/2.html")).toBe(false);
+    expect([0, 1, 2].map((i) => check.unchanged(`pages/${i}.html`))).toEqual([true, true, true]);
+  });
+
   it("should say nothing of a folder it cannot read", async () => {
     const { signatures } = publishedFolder("gone", 3);
     const check = checkSignaturesAside(join(root, "no-such-folder"), signatures);
