@@ -85,7 +85,12 @@ export class FeedScopes {
   readonly vevents: VeventMemo = new PerEvent();
   readonly #warn: Warn;
   readonly #sizes: VeventSizes | undefined;
-  readonly #events = new Map<string, CalendarEvent[]>();
+  readonly #keys = new ScopeKeys();
+  /** Each scope's events, by purpose and scope key. */
+  readonly #events: Readonly<Record<Purpose, Map<string, CalendarEvent[]>>> = {
+    ics: new Map(),
+    feed: new Map(),
+  };
   readonly #plans = new Map<string, CalendarPlan>();
   /** The scopes whose calendar.ics holds each event, made when a file is first cut. */
   #icsScopes: Map<CalendarEvent, FeedScope[]> | null = null;
@@ -106,20 +111,20 @@ export class FeedScopes {
     const places = data.views?.places;
     const series = data.views?.series;
     // A place's and a series' files: their events, and deleted ones while published as cancelled.
+    const keys = this.#keys;
     const keysOf = (event: CalendarEvent): string[] => {
-      const keys = scopeKeysOf(event);
+      const of = keys.ofEvent(event);
       const place = places?.of(event);
-      if (place) keys.push(scopeKey(place.scope));
+      if (place) of.push(keys.of(place.scope));
       const dates = series?.of(event);
-      if (dates) keys.push(scopeKey(dates.scope));
-      for (const id of sourceIdsOf(event))
-        keys.push(scopeKey({ kind: "organization", id, name: "" }));
-      return keys;
+      if (dates) of.push(keys.of(dates.scope));
+      for (const id of sourceIdsOf(event)) of.push(keys.organization(id));
+      return of;
     };
     for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
     for (const event of data.removed) {
       if (event.history?.removed?.kind === "moved") {
-        this.#add(event, ["ics"], [scopeKey({ kind: "calendar", id: event.calendarId, name: "" })]);
+        this.#add(event, ["ics"], [keys.calendar(event.calendarId)]);
       } else this.#add(event, ["ics", "feed"], keysOf(event));
     }
     const categories = withRemovedCategories(data.categories, deleted);
@@ -140,18 +145,18 @@ export class FeedScopes {
     ];
     for (const place of places?.all ?? []) {
       const address = place.place.address?.formatted;
-      if (address) this.#about.set(scopeKey(place.scope), address);
+      if (address) this.#about.set(keys.of(place.scope), address);
     }
     for (const dates of series?.all ?? []) {
       if (dates.rule)
-        this.#about.set(scopeKey(dates.scope), describeSeriesRule(dates.rule, site.lang));
+        this.#about.set(keys.of(dates.scope), describeSeriesRule(dates.rule, site.lang));
     }
   }
 
   /** The events of a scope's feeds or of its calendar file, in the site's order. */
   events(scope: FeedScope, purpose: Purpose): readonly CalendarEvent[] {
     if (scope.kind === "site" && this.data.removed.length === 0) return this.data.events;
-    return this.#events.get(`${purpose}:${scopeKey(scope)}`) ?? [];
+    return this.#events[purpose].get(this.#keys.of(scope)) ?? [];
   }
 
   /** The announcements of a scope's feeds, newest first. */
@@ -173,7 +178,7 @@ export class FeedScopes {
     if (scope.kind === "calendar") {
       return this.data.calendars.find((c) => c.id === scope.id)?.description || undefined;
     }
-    return this.#about.get(scopeKey(scope));
+    return this.#about.get(this.#keys.of(scope));
   }
 
   /** The options of a scope's RSS, Atom and JSON feeds. */
@@ -211,7 +216,7 @@ export class FeedScopes {
 
   /** Which events a scope's calendar.ics carries within its size budget, worked out once. */
   plan(scope: FeedScope): CalendarPlan {
-    const key = scopeKey(scope);
+    const key = this.#keys.of(scope);
     let plan = this.#plans.get(key);
     if (!plan) {
       plan = planCalendar(this.events(scope, "ics"), this.calendarOptions(scope));
@@ -229,12 +234,12 @@ export class FeedScopes {
   unreached(scope: FeedScope): number {
     const { dropped } = this.plan(scope);
     if (dropped.length === 0) return 0;
-    const key = scopeKey(scope);
+    const key = this.#keys.of(scope);
     const holders = this.#scopesHolding();
     return dropped.filter(
       (event) =>
         !(holders.get(event) ?? []).some(
-          (other) => scopeKey(other) !== key && this.#carries(other, event),
+          (other) => this.#keys.of(other) !== key && this.#carries(other, event),
         ),
     ).length;
   }
@@ -243,7 +248,7 @@ export class FeedScopes {
   #carries(scope: FeedScope, event: CalendarEvent): boolean {
     const plan = this.plan(scope);
     if (plan.dropped.length === 0) return true;
-    const key = scopeKey(scope);
+    const key = this.#keys.of(scope);
     let dropped = this.#dropped.get(key);
     if (!dropped) {
       dropped = new Set(plan.dropped);
@@ -270,10 +275,11 @@ export class FeedScopes {
 
   #add(event: CalendarEvent, purposes: readonly Purpose[], keys: readonly string[]): void {
     for (const purpose of purposes) {
+      const events = this.#events[purpose];
       for (const key of keys) {
-        const list = this.#events.get(`${purpose}:${key}`);
+        const list = events.get(key);
         if (list) list.push(event);
-        else this.#events.set(`${purpose}:${key}`, [event]);
+        else events.set(key, [event]);
       }
     }
   }
@@ -296,20 +302,81 @@ export class FeedScopes {
   }
 }
 
-/** The keys of the scopes every event is in: the site, its calendar, its categories and pairs. */
-function scopeKeysOf(event: CalendarEvent): string[] {
-  const categories = [...new Set(event.categories.map((c) => c.id))];
-  return [
-    scopeKey({ kind: "site" }),
+/**
+ * Scope keys, each made once. Every event asks for the keys of the six to
+ * twelve scopes it is in, and each cut calendar file for those of every
+ * scope holding each event it leaves out. Made afresh each time (a JSON
+ * text, then a purpose put before it for the look-up), the scopes' set-up
+ * and the count of unreached events took 2.9 s of an edited
+ * 100,000-event build's CPU profile; 1.2 s with the keys kept
+ * (docs/performance.md, What changed, item 49). A scope object keeps its
+ * key; a scope named by ids (an event's calendar, categories, pairs,
+ * organizations) finds its key by them, with no text made to look it up.
+ */
+class ScopeKeys {
+  readonly #ofScope = new WeakMap<FeedScope, string>();
+  readonly #calendars = new Map<string, string>();
+  readonly #categories = new Map<string, string>();
+  readonly #organizations = new Map<string, string>();
+  readonly #pairs = new Map<string, Map<string, string>>();
+  readonly #site = scopeKey({ kind: "site" });
+
+  of(scope: FeedScope): string {
+    let key = this.#ofScope.get(scope);
+    if (key === undefined) {
+      key = scopeKey(scope);
+      this.#ofScope.set(scope, key);
+    }
+    return key;
+  }
+
+  calendar(id: string): string {
+    return kept(this.#calendars, id, () => scopeKey({ kind: "calendar", id, name: "" }));
+  }
+
+  category(id: string): string {
+    return kept(this.#categories, id, () => scopeKey({ kind: "category", id, name: "" }));
+  }
+
+  organization(id: string): string {
+    return kept(this.#organizations, id, () => scopeKey({ kind: "organization", id, name: "" }));
+  }
+
+  pair(calendarId: string, categoryId: string): string {
+    let byCategory = this.#pairs.get(calendarId);
+    if (!byCategory) {
+      byCategory = new Map();
+      this.#pairs.set(calendarId, byCategory);
+    }
+    return kept(byCategory, categoryId, () =>
+      scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
+    );
+  }
+
+  /** The keys of the scopes every event is in: the site, its calendar, its categories and pairs. */
+  ofEvent(event: CalendarEvent): string[] {
     // An event other sources publish too is in each of their calendars (docs/sources.md).
-    ...calendarIdsOf(event).map((id) => scopeKey({ kind: "calendar", id, name: "" })),
-    ...categories.flatMap((categoryId) => [
-      scopeKey({ kind: "category", id: categoryId, name: "" }),
-      ...calendarIdsOf(event).map((calendarId) =>
-        scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
-      ),
-    ]),
-  ];
+    const calendarIds = calendarIdsOf(event);
+    const keys = [this.#site];
+    for (const id of calendarIds) keys.push(this.calendar(id));
+    const categories = new Set<string>();
+    for (const category of event.categories) {
+      if (categories.has(category.id)) continue;
+      categories.add(category.id);
+      keys.push(this.category(category.id));
+      for (const calendarId of calendarIds) keys.push(this.pair(calendarId, category.id));
+    }
+    return keys;
+  }
+}
+
+function kept(keys: Map<string, string>, id: string, make: () => string): string {
+  let key = keys.get(id);
+  if (key === undefined) {
+    key = make();
+    keys.set(id, key);
+  }
+  return key;
 }
 
 /** A scope's identity: its kind and ids (names change, files stay). */
