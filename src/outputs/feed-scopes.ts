@@ -331,15 +331,17 @@ class ScopeKeys {
   }
 
   calendar(id: string): string {
-    return kept(this.#calendars, id, () => scopeKey({ kind: "calendar", id, name: "" }));
+    return remembered(this.#calendars, id, () => scopeKey({ kind: "calendar", id, name: "" }));
   }
 
   category(id: string): string {
-    return kept(this.#categories, id, () => scopeKey({ kind: "category", id, name: "" }));
+    return remembered(this.#categories, id, () => scopeKey({ kind: "category", id, name: "" }));
   }
 
   organization(id: string): string {
-    return kept(this.#organizations, id, () => scopeKey({ kind: "organization", id, name: "" }));
+    return remembered(this.#organizations, id, () =>
+      scopeKey({ kind: "organization", id, name: "" }),
+    );
   }
 
   pair(calendarId: string, categoryId: string): string {
@@ -348,7 +350,7 @@ class ScopeKeys {
       byCategory = new Map();
       this.#pairs.set(calendarId, byCategory);
     }
-    return kept(byCategory, categoryId, () =>
+    return remembered(byCategory, categoryId, () =>
       scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
     );
   }
@@ -370,7 +372,8 @@ class ScopeKeys {
   }
 }
 
-function kept(keys: Map<string, string>, id: string, make: () => string): string {
+/** The key kept for `id`, made the first time it is asked for. */
+function remembered(keys: Map<string, string>, id: string, make: () => string): string {
   let key = keys.get(id);
   if (key === undefined) {
     key = make();
