@@ -425,17 +425,14 @@ function monthPages(
   }
   const today = now.toISODate();
   return months.map((ref, index) => {
-    const weeks: MonthDay[][] = [];
     const seen = new Set<string>();
-    for (const week of monthGrid(ref.year, ref.month, firstDay)) {
-      weeks.push(
-        week.map(({ date, inMonth }) => {
-          const dayEvents = byDay.get(date) ?? [];
-          if (inMonth) for (const e of dayEvents) seen.add(`${e.calendarId}\u0000${e.id}`);
-          return { date, inMonth, isToday: date === today, events: dayEvents };
-        }),
-      );
-    }
+    const weeks = monthGrid(ref.year, ref.month, firstDay).map((week) =>
+      week.map(({ date, inMonth }): MonthDay => {
+        const dayEvents = byDay.get(date) ?? [];
+        if (inMonth) for (const e of dayEvents) seen.add(`${e.calendarId}\u0000${e.id}`);
+        return { date, inMonth, isToday: date === today, events: dayEvents };
+      }),
+    );
     const nearby = new Map<string, CalendarEvent>();
     for (const day of [
       dayAround(ref.year, ref.month, "first", -2),
