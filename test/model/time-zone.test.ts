@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from "luxon";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { timeZone } from "../../src/model/time-zone.ts";
 
 // Zones with whole-hour, half-hour (Lord Howe's 30-minute DST) and 45-minute
@@ -41,6 +41,48 @@ describe("time-zone", () => {
         }
       }
       if (name !== "Asia/Kathmandu" && name !== "America/Sao_Paulo") expect(transitions).toBe(2);
+    }
+  });
+
+  it("should give Luxon's own offsets through the closest transitions on record", () => {
+    // The offsets are remembered a day at a time (src/model/time-zone.ts):
+    // these are the transitions nearest each other since 1900 that Node's
+    // time zone data has (167 hours apart; Africa/Freetown's of 1939, 96
+    // hours apart, are Africa/Abidjan's there), where a day could hold more
+    // than one if any were closer.
+    const closest: [string, number, number][] = [
+      ["America/Noronha", Date.UTC(2000, 9, 1), Date.UTC(2000, 10, 1)],
+      ["Asia/Gaza", Date.UTC(2040, 8, 1), Date.UTC(2040, 11, 1)],
+    ];
+    for (const [name, from, to] of closest) {
+      const remembered = timeZone(name);
+      const luxon = IANAZone.create(name);
+      const offsets = new Set<number>();
+      for (let ts = from; ts < to; ts += 7 * MINUTE) {
+        expect(remembered.offset(ts), `${name} at ${new Date(ts).toISOString()}`).toBe(
+          luxon.offset(ts),
+        );
+        offsets.add(luxon.offset(ts));
+      }
+      expect(offsets.size, `${name}: a transition in the month swept`).toBeGreaterThan(1);
+    }
+  });
+
+  it("should ask Intl for a zone's offset about twice a day of events, not for each event", () => {
+    const asked = vi.spyOn(IANAZone.prototype, "offset");
+    try {
+      // 2,000 events, one every 4 h 23 min through 2028: each in a quarter hour of its own.
+      const zone = timeZone("America/New_York");
+      const from = Date.UTC(2028, 0, 1);
+      for (let i = 0; i < 2000; i++) {
+        const at = from + i * 263 * MINUTE;
+        DateTime.fromMillis(at, { zone }).plus({ minutes: 90 }).startOf("day");
+      }
+      const days = Math.ceil((1999 * 263 * MINUTE) / (24 * 60 * MINUTE)) + 1;
+      // Both ends of each day, and of each quarter hour of the two days with a transition.
+      expect(asked.mock.calls.length).toBeLessThanOrEqual(2 * days + 2 * 2 * 96);
+    } finally {
+      asked.mockRestore();
     }
   });
 
