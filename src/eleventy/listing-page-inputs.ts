@@ -4,6 +4,7 @@ import { eventDigest } from "../render/event-digest.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
 import type { SiteData } from "../site/load.ts";
+import type { WhenPage } from "../site/when/when-views.ts";
 import { siteWideInputs } from "./site-wide-inputs.ts";
 
 type Data = Record<string, unknown>;
@@ -78,17 +79,23 @@ export function listingPagesInputs(
   const summaries = new Set<object>([...portal.views.places.all, ...portal.views.categories]);
   let site: string | undefined;
   let rows: ObjectDigests | undefined;
+  let linkRows: ObjectDigests | undefined;
   return (template) => (item, filter) => {
     try {
       site ??= siteParts(portal, events, calendars, filter);
-      rows ??= eventRows(events, calendars, summaries, filter);
+      rows ??= eventRows(events, calendars, summaries, filter, shownSummary);
+      // A series' page links its place by name; the place's lists are its own page's.
+      if (template === "series/series.njk") {
+        linkRows ??= eventRows(events, calendars, summaries, filter, linkedSummary);
+      }
+      const itemRows = template === "series/series.njk" ? linkRows : rows;
       const page = item as Item;
       const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
       return JSON.stringify([
         siteWide,
         site,
         template,
-        rows.of(page),
+        itemRows?.of(page),
         filter("dataUpdated")(page),
         filter("shareCard")(scope),
         SHOWS_TRIM.has(template) ? filter("icsTrim")(scope) : null,
@@ -99,7 +106,15 @@ export function listingPagesInputs(
   };
 }
 
-/** What the navigation and filter form show of the site, with its events by their ids. */
+/**
+ * What the navigation and filter form show of the site, with its events by
+ * their ids. Of the calendars' and organizations' summaries, not their
+ * lists of upcoming and past events, which only the site's index pages
+ * show (those Eleventy renders every build): the day rolling over moves an
+ * event from one list to the other, and with them here every listing's
+ * page was named as changed, the months and series that it did not change
+ * rendered again to the same bytes (docs/performance.md, item 51).
+ */
 function siteParts(
   portal: SiteData,
   events: Known,
@@ -113,14 +128,22 @@ function siteParts(
     (summary) => filter("firstUpcomingMonth")(summary.months) ?? null,
   );
   return ids.of([
-    portal.views.calendars,
+    portal.views.calendars.map(({ upcoming, past, ...shown }) => shown),
     firstMonths,
-    portal.views.organizations,
+    portal.views.organizations.map(({ upcoming, calendars, ...shown }) => [
+      shown,
+      calendars.map((summary) => summary.calendar.id),
+    ]),
     portal.categories,
     portal.calendars,
-    portal.when.scopes,
+    portal.when.scopes.map((scope) => [scope.calendarId, scope.pages.map(whenLink)]),
     filter("searchFacts")(portal),
   ]);
+}
+
+/** A "when" page as the pages' navigation links it (when-nav.njk), not its events. */
+function whenLink(page: WhenPage): [string, string] {
+  return [page.key, page.path];
 }
 
 /**
@@ -132,11 +155,12 @@ function eventRows(
   calendars: Known,
   summaries: Known,
   filter: FilterLookup,
+  shown: (summary: UpcomingAndPast, rows: ObjectDigests) => string,
 ): ObjectDigests {
   const moreDates = filter("moreDates");
   const seriesOf = filter("seriesOf");
   const rows: ObjectDigests = new ObjectDigests((value) => {
-    if (summaries.has(value)) return shownSummary(value as UpcomingAndPast, rows);
+    if (summaries.has(value)) return shown(value as UpcomingAndPast, rows);
     if (!events.has(value)) return shownOf(calendars, value);
     const event = value as CalendarEvent;
     const series = seriesOf(event) as { path: string } | null;
@@ -157,6 +181,16 @@ function eventRows(
 function shownSummary(summary: UpcomingAndPast, rows: ObjectDigests): string {
   const { upcoming, past, ...fields } = summary;
   return rows.of([fields, upcoming.length, past.length, recentPast(summary)]);
+}
+
+/**
+ * A place's summary as a link to its page shows it (a series' page): its
+ * own fields, none of its lists. With their lengths, every series' page at
+ * a place was named as changed each day an event there ended.
+ */
+function linkedSummary(summary: UpcomingAndPast, rows: ObjectDigests): string {
+  const { upcoming, past, ...fields } = summary;
+  return rows.of(fields);
 }
 
 /**

@@ -6,7 +6,7 @@ import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
 import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
-import { endedAtNow, hasCardAtNow, NOW } from "../helpers/clock.ts";
+import { endedAtNow, hasCardAtNow, hoursAfterNow, NOW } from "../helpers/clock.ts";
 import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
 import { type BuildMetrics, counter, fileTree, meteredBuild } from "../helpers/metered-build.ts";
 import { forgetPublishedInputs } from "../helpers/published-inputs.ts";
@@ -470,6 +470,30 @@ describe("build work", () => {
       expect(publishedDigests).toEqual(await filesOf(fresh, isDigestFile));
     } finally {
       await own.close();
+    }
+  });
+
+  it("should render, the day after, only the listing pages whose bytes the day changes", async () => {
+    const days = join(work, "days");
+    const env = { SHARE_CARDS: "off" };
+    await build(days, env);
+    const before = await tree(days);
+    const dayAfter = await build(days, { ...env, SITE_NOW: hoursAfterNow(24) });
+    const after = await tree(days);
+    const changedPages = (pattern: RegExp) =>
+      [...after].filter(([path, bytes]) => pattern.test(path) && before.get(path) !== bytes).length;
+    // The navigation and the filter form name the calendars and the "when" pages, not
+    // their events (src/eleventy/listing-page-inputs.ts, siteParts): a month's page changes
+    // with the day only where it shows today, a series' page only where one of its dates
+    // passed or its next date moved. Before, all of them were rendered again.
+    for (const [template, pattern] of [
+      ["calendars/month.njk", /^calendars\/[^/]+\/\d{4}\/\d{2}\/index\.html$/],
+      ["series/series.njk", /^calendars\/[^/]+\/series\/.+\.html$/],
+    ] as const) {
+      const pages = count(dayAfter, `rendered.${template}`) + count(dayAfter, `reused.${template}`);
+      const changed = changedPages(pattern);
+      expect(changed, template).toBeLessThan(pages / 2);
+      expect(count(dayAfter, `rendered.${template}`), template).toBe(changed);
     }
   });
 
