@@ -85,17 +85,17 @@ export function listingPagesInputs(
       site ??= siteParts(portal, events, calendars, filter);
       rows ??= eventRows(events, calendars, summaries, filter, shownSummary);
       // A series' page links its place by name; the place's lists are its own page's.
-      if (template === "series/series.njk") {
-        linkRows ??= eventRows(events, calendars, summaries, filter, linkedSummary);
-      }
-      const itemRows = template === "series/series.njk" ? linkRows : rows;
+      const itemRows =
+        template === "series/series.njk"
+          ? (linkRows ??= eventRows(events, calendars, summaries, filter, linkedSummary))
+          : rows;
       const page = item as Item;
       const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
       return JSON.stringify([
         siteWide,
         site,
         template,
-        itemRows?.of(page),
+        itemRows.of(page),
         filter("dataUpdated")(page),
         filter("shareCard")(scope),
         SHOWS_TRIM.has(template) ? filter("icsTrim")(scope) : null,
@@ -108,12 +108,12 @@ export function listingPagesInputs(
 
 /**
  * What the navigation and filter form show of the site, with its events by
- * their ids. Of the calendars' and organizations' summaries, not their
- * lists of upcoming and past events, which only the site's index pages
- * show (those Eleventy renders every build): the day rolling over moves an
- * event from one list to the other, and with them here every listing's
- * page was named as changed, the months and series that it did not change
- * rendered again to the same bytes (docs/performance.md, item 51).
+ * their ids: of the calendars' and organizations' summaries, not their lists
+ * of upcoming and past events, which only the site's index pages show (those
+ * Eleventy renders every build); of the "when" pages, their links, not their
+ * events. The day rolling over changes those lists, and with them here every
+ * listing's page was named as changed: the months and series that it did not
+ * change were rendered again to the same bytes (docs/performance.md, item 51).
  */
 function siteParts(
   portal: SiteData,

@@ -46,10 +46,10 @@ describe("time-zone", () => {
 
   it("should give Luxon's own offsets through the closest transitions on record", () => {
     // The offsets are remembered a day at a time (src/model/time-zone.ts):
-    // these are the transitions nearest each other since 1900 that Node's
-    // time zone data has (167 hours apart; Africa/Freetown's of 1939, 96
-    // hours apart, are Africa/Abidjan's there), where a day could hold more
-    // than one if any were closer.
+    // after Africa/Freetown's of 1939 (96 hours apart; Node's data, without
+    // the time zone database's backzone, gives it Africa/Abidjan's offsets),
+    // these are the transitions nearest each other since 1900, 167 hours
+    // apart, where a day could hold more than one if any were closer.
     const closest: [string, number, number][] = [
       ["America/Noronha", Date.UTC(2000, 9, 1), Date.UTC(2000, 10, 1)],
       ["Asia/Gaza", Date.UTC(2040, 8, 1), Date.UTC(2040, 11, 1)],
