@@ -85,10 +85,11 @@ export function listingPagesInputs(
       site ??= siteParts(portal, events, calendars, filter);
       rows ??= eventRows(events, calendars, summaries, filter, shownSummary);
       // A series' page links its place by name; the place's lists are its own page's.
-      const itemRows =
-        template === "series/series.njk"
-          ? (linkRows ??= eventRows(events, calendars, summaries, filter, linkedSummary))
-          : rows;
+      let itemRows = rows;
+      if (template === "series/series.njk") {
+        linkRows ??= eventRows(events, calendars, summaries, filter, linkedSummary);
+        itemRows = linkRows;
+      }
       const page = item as Item;
       const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
       return JSON.stringify([
