@@ -1,7 +1,9 @@
 /**
  * `compute` remembered per key, for a pure function asked again and again
- * with a few keys (a site's languages, locale tags): each value is computed
- * once per process. Only for keys of a small set: the memo never forgets.
+ * with a few keys (a site's languages, locale tags; a build's scope keys):
+ * each value is computed once for as long as the memo lives. The memo never
+ * forgets: only for keys of a small set, or a memo that lives no longer than
+ * what its keys come from (src/outputs/feed-scopes.ts, one a build).
  */
 export function memoByKey<K, V>(compute: (key: K) => V): (key: K) => V {
   const values = new Map<K, V>();

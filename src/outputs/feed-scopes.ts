@@ -2,6 +2,7 @@ import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
 import { sourceIdsOf } from "../model/event-sources.ts";
+import { memoByKey } from "../model/memo-by-key.ts";
 import { PerEvent } from "../model/per-event.ts";
 import type { Calendar, CalendarEvent, Category, SourceOrganization } from "../model/types.ts";
 import { type CalendarCategoryScope, type FeedScope, scopeFormats } from "../model/url-scheme.ts";
@@ -315,11 +316,17 @@ export class FeedScopes {
  */
 class ScopeKeys {
   readonly #ofScope = new WeakMap<FeedScope, string>();
-  readonly #calendars = new Map<string, string>();
-  readonly #categories = new Map<string, string>();
-  readonly #organizations = new Map<string, string>();
-  readonly #pairs = new Map<string, Map<string, string>>();
   readonly #site = scopeKey({ kind: "site" });
+  readonly calendar = memoByKey((id: string) => scopeKey({ kind: "calendar", id, name: "" }));
+  readonly category = memoByKey((id: string) => scopeKey({ kind: "category", id, name: "" }));
+  readonly organization = memoByKey((id: string) =>
+    scopeKey({ kind: "organization", id, name: "" }),
+  );
+  readonly #pairsOf = memoByKey((calendarId: string) =>
+    memoByKey((categoryId: string) =>
+      scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
+    ),
+  );
 
   of(scope: FeedScope): string {
     let key = this.#ofScope.get(scope);
@@ -330,29 +337,8 @@ class ScopeKeys {
     return key;
   }
 
-  calendar(id: string): string {
-    return remembered(this.#calendars, id, () => scopeKey({ kind: "calendar", id, name: "" }));
-  }
-
-  category(id: string): string {
-    return remembered(this.#categories, id, () => scopeKey({ kind: "category", id, name: "" }));
-  }
-
-  organization(id: string): string {
-    return remembered(this.#organizations, id, () =>
-      scopeKey({ kind: "organization", id, name: "" }),
-    );
-  }
-
   pair(calendarId: string, categoryId: string): string {
-    let byCategory = this.#pairs.get(calendarId);
-    if (!byCategory) {
-      byCategory = new Map();
-      this.#pairs.set(calendarId, byCategory);
-    }
-    return remembered(byCategory, categoryId, () =>
-      scopeKey({ kind: "calendarCategory", calendarId, categoryId, name: "" }),
-    );
+    return this.#pairsOf(calendarId)(categoryId);
   }
 
   /** The keys of the scopes every event is in: the site, its calendar, its categories and pairs. */
@@ -370,16 +356,6 @@ class ScopeKeys {
     }
     return keys;
   }
-}
-
-/** The key kept for `id`, made the first time it is asked for. */
-function remembered(keys: Map<string, string>, id: string, make: () => string): string {
-  let key = keys.get(id);
-  if (key === undefined) {
-    key = make();
-    keys.set(id, key);
-  }
-  return key;
 }
 
 /** A scope's identity: its kind and ids (names change, files stay). */
