@@ -23,6 +23,7 @@ import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
 import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
 import { VeventSizes } from "../outputs/vevent-sizes.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
+import { writeAside } from "../render/disk-writes.ts";
 import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
@@ -294,6 +295,7 @@ export default function publisherPlugin(
       }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
+      await timedAsync("write", () => writer.finish());
       options.onWritten?.({
         files: writer.files,
         bytes: writer.bytes,
@@ -376,6 +378,8 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     writer: new FileWriter(options.output, {
       published: options.published,
       folder: options.folder,
+      // The writes on a thread of their own, beside the rendering; waited for before the run reports.
+      disk: writeAside(),
     }),
     turns: new EventLoopTurns(),
   };

@@ -1,0 +1,178 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { Worker } from "node:worker_threads";
+
+/**
+ * Where the file writer's bytes go to disk (src/render/file-writer.ts): its
+ * folder made once, then the file written. The writer decides what is
+ * written and hashes it; this only encodes and puts the bytes in place.
+ */
+export interface DiskWrites {
+  /**
+   * The content's bytes, encoded where they would be written from: valid
+   * until the next call. The writer hashes them, then writes them or not.
+   */
+  bytesOf(content: string | Uint8Array): Uint8Array;
+  /** Puts the bytes `bytesOf` last gave at `target` (an absolute path), making its folder if need be. */
+  write(target: string): void;
+  /** Settles once every file given is on disk; rejects with the first that could not be written. */
+  finish(): Promise<void>;
+}
+
+/** Each file written at once, on the caller's thread. */
+export function writeNow(): DiskWrites {
+  const folders = new Set<string>();
+  let last: Uint8Array = new Uint8Array(0);
+  return {
+    bytesOf(content) {
+      last = typeof content === "string" ? Buffer.from(content) : content;
+      return last;
+    },
+    write(target) {
+      const folder = dirname(target);
+      if (!folders.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
+      writeFileSync(target, last);
+    },
+    finish: () => Promise.resolve(),
+  };
+}
+
+/** Bytes encoded into one batch before it is handed over: a few hundred small pages. */
+const BATCH_BYTES = 1 << 20;
+/** Files in one batch at most: the paths travel with it. */
+const BATCH_FILES = 512;
+/**
+ * Bytes handed over and not yet written, at most: the build's thread waits
+ * past this, so a slow disk costs time, never memory.
+ */
+const MOST_IN_FLIGHT = 16 << 20;
+
+/** Shared counters: bytes in flight, and whether the thread stopped on a failure. */
+const IN_FLIGHT = 0;
+const FAILED = 1;
+
+/**
+ * Runs on the other thread: writes each batch's files in order, folders
+ * made once, then gives back the batch's bytes; on the first failure it
+ * says which file and stops.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { mkdirSync, writeFileSync } = require("node:fs");
+const { dirname } = require("node:path");
+const shared = new Int32Array(workerData.shared);
+const folders = new Set();
+parentPort.on("message", ({ targets, ends, bytes }) => {
+  const all = new Uint8Array(bytes);
+  if (Atomics.load(shared, ${FAILED}) !== 0) return;
+  let start = 0;
+  try {
+    for (let i = 0; i < targets.length; i++) {
+      const folder = dirname(targets[i]);
+      if (!folders.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
+      writeFileSync(targets[i], all.subarray(start, ends[i]));
+      start = ends[i];
+    }
+  } catch (error) {
+    Atomics.store(shared, ${FAILED}, 1);
+    parentPort.postMessage({ failed: { message: error.message, code: error.code } });
+  }
+  Atomics.sub(shared, ${IN_FLIGHT}, all.byteLength);
+  Atomics.notify(shared, ${IN_FLIGHT});
+});
+`;
+
+/**
+ * Each file handed to a thread of its own, which makes its folder and
+ * writes it while the build's thread renders the next: in a cold build of
+ * 10,000 events the writes and folders took 2.2 s of the build's thread,
+ * whose other core had little to do (docs/performance.md, What changed,
+ * item 52). Files are encoded straight into batches of about a megabyte,
+ * each handed over whole; at most MOST_IN_FLIGHT bytes wait at a time. `finish` waits for
+ * the last; a file that could not be written fails it, naming the file as
+ * the direct write would have.
+ */
+export function writeAside(): DiskWrites {
+  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { shared: shared.buffer } });
+  // A build that fails before `finish` does not wait for it.
+  worker.unref();
+  let failure: Error | null = null;
+  worker.on("message", (message: { failed?: { message: string; code?: string } }) => {
+    if (message.failed)
+      failure ??= Object.assign(new Error(message.failed.message), message.failed);
+  });
+  worker.on("error", (error) => {
+    failure ??= error;
+    Atomics.store(shared, FAILED, 1);
+  });
+
+  // A buffer of its own (not a slice of Node's pool), handed over whole.
+  let batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  let used = 0;
+  let last = 0;
+  let targets: string[] = [];
+  let ends: number[] = [];
+
+  const handOver = (room: number) => {
+    if (targets.length > 0) {
+      // Waits while too much is unwritten (a batch larger than the bound goes alone), unless the thread stopped.
+      for (
+        let waiting = Atomics.load(shared, IN_FLIGHT);
+        waiting > 0 &&
+        waiting + batch.byteLength > MOST_IN_FLIGHT &&
+        Atomics.load(shared, FAILED) === 0;
+        waiting = Atomics.load(shared, IN_FLIGHT)
+      ) {
+        Atomics.wait(shared, IN_FLIGHT, waiting, 100);
+      }
+      Atomics.add(shared, IN_FLIGHT, batch.byteLength);
+      const bytes = batch.buffer;
+      worker.postMessage({ targets, ends: Int32Array.from(ends), bytes }, [bytes]);
+      targets = [];
+      ends = [];
+    }
+    batch = Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, room));
+    used = 0;
+  };
+
+  return {
+    bytesOf(content) {
+      // UTF-8 takes at most three bytes for each UTF-16 unit.
+      const most = typeof content === "string" ? content.length * 3 : content.byteLength;
+      if (used + most > batch.byteLength || targets.length === BATCH_FILES) {
+        handOver(typeof content === "string" ? Buffer.byteLength(content) : most);
+      }
+      if (typeof content === "string") last = batch.write(content, used);
+      else {
+        batch.set(content, used);
+        last = content.byteLength;
+      }
+      return batch.subarray(used, used + last);
+    },
+    write(target) {
+      used += last;
+      last = 0;
+      targets.push(target);
+      ends.push(used);
+    },
+    async finish() {
+      handOver(0);
+      while (Atomics.load(shared, IN_FLIGHT) > 0 && Atomics.load(shared, FAILED) === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // The failure's message arrives after its flag: wait for it to be read.
+      while (Atomics.load(shared, FAILED) !== 0 && !failure) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await worker.terminate();
+      if (failure) throw failure;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeAside, writeNow } from "../../src/render/disk-writes.ts";
+import { FileWriter } from "../../src/render/file-writer.ts";
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "ecp-disk-writes-"));
+});
+
+afterEach(async () => {
+  chmodSync(root, 0o700);
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A page of `size` bytes that says which it is. */
+const page = (n: number, size: number) => {
+  const head = `<p>${n} é</p>`;
+  return Buffer.from(head + "x".repeat(Math.max(0, size - Buffer.byteLength(head))));
+};
+
+describe("disk-writes", () => {
+  it("should write every file aside, in its folders, with its bytes, by the time finish settles", async () => {
+    const disk = writeAside();
+    // 3,000 files of 2 kB over 30 folders (several batches), then one larger than a batch.
+    const files = Array.from({ length: 3000 }, (_, n) => ({
+      target: join(root, `f${n % 30}`, `${n}.html`),
+      bytes: page(n, 2048),
+    }));
+    files.push({ target: join(root, "large", "sitemap.xml"), bytes: page(-1, 3 << 20) });
+    for (const { target, bytes } of files) {
+      expect(Buffer.from(disk.bytesOf(bytes)).equals(bytes)).toBe(true);
+      disk.write(target);
+    }
+    await disk.finish();
+    for (const { target, bytes } of files) expect(readFileSync(target).equals(bytes)).toBe(true);
+    expect(readdirSync(root)).toHaveLength(31);
+  });
+
+  it("should encode texts in place, large ones too, and write only the bytes it is told to", async () => {
+    const disk = writeAside();
+    const texts = [
+      { target: join(root, "a.html"), text: "<p>ünïcödé ✓ 𝄞</p>" },
+      {
+        target: join(root, "big", "sitemap.xml"),
+        text: `<urlset>${"<loc>é</loc>".repeat(200_000)}`,
+      },
+      { target: join(root, "b.html"), text: "" },
+    ];
+    for (const [n, { target, text }] of texts.entries()) {
+      // Encoded, then not written (a file kept as published): the next takes its place.
+      disk.bytesOf(`never written ${n}`.repeat(n * 5000 + 1));
+      expect(Buffer.from(disk.bytesOf(text)).toString()).toBe(text);
+      disk.write(target);
+    }
+    await disk.finish();
+    for (const { target, text } of texts) expect(readFileSync(target, "utf8")).toBe(text);
+    expect(readdirSync(root).sort()).toEqual(["a.html", "b.html", "big"]);
+  });
+
+  it("should write through the file writer aside as at once: the same files, known by the same hashes", async () => {
+    const now = new FileWriter(join(root, "now"), { disk: writeNow() });
+    const aside = new FileWriter(join(root, "aside"), { disk: writeAside() });
+    for (const writer of [now, aside]) {
+      for (let n = 0; n < 600; n++)
+        writer.write(`calendars/c${n % 7}/e${n}/index.html`, `${page(n, 900)}`);
+      await writer.finish();
+    }
+    expect([...aside.known]).toEqual([...now.known]);
+    for (const path of now.known.keys()) {
+      expect(readFileSync(join(root, "aside", path), "utf8")).toBe(
+        readFileSync(join(root, "now", path), "utf8"),
+      );
+    }
+  });
+
+  it("should fail finish with the file that could not be written, as a direct write would", async () => {
+    if (process.getuid?.() === 0) {
+      // root writes into a read-only folder: a file where a folder must go fails for everyone.
+      writeFileSync(join(root, "taken"), "");
+    } else {
+      chmodSync(root, 0o500);
+    }
+    const target = join(root, "taken", "index.html");
+    const direct = (() => {
+      try {
+        const disk = writeNow();
+        disk.bytesOf(page(1, 10));
+        disk.write(target);
+        return null;
+      } catch (error) {
+        return error as NodeJS.ErrnoException;
+      }
+    })();
+    expect(direct).not.toBeNull();
+    const disk = writeAside();
+    disk.bytesOf(page(1, 10));
+    disk.write(target);
+    await expect(disk.finish()).rejects.toMatchObject({
+      message: direct?.message,
+      code: direct?.code,
+    });
+  });
+});
