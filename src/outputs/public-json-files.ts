@@ -16,9 +16,6 @@ export function publicJsonFileGroups(
 ): readonly FileGroup[] {
   return [
     singleFile("json", paths.apiCalendars(), () => json.calendarsJson()),
-    ...(options.manifest === false
-      ? []
-      : [singleFile("json", paths.apiManifest(), () => json.manifestJson())]),
     singleFile("json", paths.apiChanges(), () => writeChangesJson(data)),
     fileGroup<Calendar>({
       phase: "json",
@@ -27,5 +24,9 @@ export function publicJsonFileGroups(
       path: (calendar) => paths.apiEvents(calendar.id),
       render: (calendar) => json.eventsJson(calendar.id),
     }),
+    // After the calendars' files: its hash is of their bodies, as they were written.
+    ...(options.manifest === false
+      ? []
+      : [singleFile("json", paths.apiManifest(), () => json.manifestJson())]),
   ];
 }

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import type { Announcement, RemovedEventRecord } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
 import { differsFrom } from "../config/site-languages.ts";
+import { count } from "../metrics.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
 import { sourceIdsOf } from "../model/event-sources.ts";
 import { endedBefore } from "../model/event-times.ts";
@@ -45,6 +46,14 @@ export class PublicJson {
   readonly #snapshot: PortalSnapshot;
   readonly #site: PublicJsonSite;
   readonly #byCalendar: Map<string, CalendarEvent[]>;
+  /**
+   * The manifest's hash of the bodies, fed by eventsJson while it is asked
+   * for the calendars in order, each once (as their files are written,
+   * src/outputs/public-json-files.ts), so the manifest written after them
+   * does not make every events.json again; null once asked otherwise.
+   */
+  #bodies: { readonly hash: Hash; fed: number } | null = null;
+  #bodiesInOrder = true;
 
   constructor(snapshot: PortalSnapshot, site: PublicJsonSite) {
     this.#snapshot = snapshot;
@@ -65,6 +74,7 @@ export class PublicJson {
   }
 
   eventsDocument(calendarId: string): PublicEventsDocument {
+    count("json.eventsDocuments");
     const calendar = this.#snapshot.calendars.find((c) => c.id === calendarId);
     if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
     const site = this.#site;
@@ -92,8 +102,14 @@ export class PublicJson {
     }));
     // The hash covers exactly the published bodies, so it changes when and only
     // when what consumers can read changes (not with the build time).
-    const hash = createHash("sha256").update(this.calendarsJson());
-    for (const c of snapshot.calendars) hash.update("\n").update(this.eventsJson(c.id));
+    const bodies = this.#bodies;
+    let hash: Hash;
+    if (this.#bodiesInOrder && bodies && bodies.fed === snapshot.calendars.length) {
+      hash = bodies.hash.copy();
+    } else {
+      hash = createHash("sha256").update(this.calendarsJson());
+      for (const c of snapshot.calendars) hash.update("\n").update(this.#eventsBody(c.id));
+    }
     return {
       version: PUBLIC_JSON_VERSION,
       generatedAt: site.now.toUTC().toISO() ?? "",
@@ -135,6 +151,20 @@ export class PublicJson {
   }
 
   eventsJson(calendarId: string): string {
+    const body = this.#eventsBody(calendarId);
+    if (this.#bodiesInOrder) {
+      this.#bodies ??= { hash: createHash("sha256").update(this.calendarsJson()), fed: 0 };
+      if (this.#snapshot.calendars[this.#bodies.fed]?.id === calendarId) {
+        this.#bodies.hash.update("\n").update(body);
+        this.#bodies.fed++;
+      } else {
+        this.#bodiesInOrder = false;
+      }
+    }
+    return body;
+  }
+
+  #eventsBody(calendarId: string): string {
     return `${JSON.stringify(this.eventsDocument(calendarId))}\n`;
   }
 

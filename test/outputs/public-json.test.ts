@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
@@ -153,6 +154,27 @@ describe("public-json", () => {
     const b = new PublicJson(fixtureSnapshot, later).manifest();
     expect(b.generatedAt).not.toBe(a.generatedAt);
     expect(b.contentHash).toBe(a.contentHash);
+  });
+
+  it("should hash the calendars' bodies as their files are written, not make them again, and hash the same asked otherwise", () => {
+    const made = () => readMetrics().counters["json.eventsDocuments"] ?? 0;
+    const fresh = new PublicJson(fixtureSnapshot, site).manifest().contentHash;
+    // As public-json-files.ts writes them: each calendar's file in order, then the manifest.
+    const json = new PublicJson(fixtureSnapshot, site);
+    const before = made();
+    for (const calendar of fixtureSnapshot.calendars) json.eventsJson(calendar.id);
+    expect(json.manifest().contentHash).toBe(fresh);
+    expect(made() - before).toBe(fixtureSnapshot.calendars.length);
+    // Asked out of order, or one twice: the manifest makes the bodies itself, the same hash.
+    const reversed = new PublicJson(fixtureSnapshot, site);
+    for (const calendar of [...fixtureSnapshot.calendars].reverse())
+      reversed.eventsJson(calendar.id);
+    expect(reversed.manifest().contentHash).toBe(fresh);
+    const twice = new PublicJson(fixtureSnapshot, site);
+    const [first] = fixtureSnapshot.calendars;
+    if (first) twice.eventsJson(first.id);
+    if (first) twice.eventsJson(first.id);
+    expect(twice.manifest().contentHash).toBe(fresh);
   });
 
   it("should change the content hash when a published event changes", () => {
