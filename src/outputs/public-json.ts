@@ -50,7 +50,8 @@ export class PublicJson {
    * The manifest's hash of the bodies, fed by eventsJson while it is asked
    * for the calendars in order, each once (as their files are written,
    * src/outputs/public-json-files.ts), so the manifest written after them
-   * does not make every events.json again; null once asked otherwise.
+   * does not make every events.json again. Asked otherwise, the manifest
+   * makes them itself (`#bodiesInOrder` false).
    */
   #bodies: { readonly hash: Hash; fed: number } | null = null;
   #bodiesInOrder = true;

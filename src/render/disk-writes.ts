@@ -56,8 +56,8 @@ const FAILED = 1;
 
 /**
  * Runs on the other thread: writes each batch's files in order, folders
- * made once, then gives back the batch's bytes; on the first failure it
- * says which file and stops.
+ * made once, then counts the batch's bytes as written; on the first
+ * failure it says which file and stops.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -91,12 +91,11 @@ parentPort.on("message", ({ targets, ends, bytes }) => {
 /**
  * Each file handed to a thread of its own, which makes its folder and
  * writes it while the build's thread renders the next: in a cold build of
- * 10,000 events the writes and folders took 2.2 s of the build's thread,
- * whose other core had little to do (docs/performance.md, What changed,
- * item 52). Files are encoded straight into batches of about a megabyte,
- * each handed over whole; at most MOST_IN_FLIGHT bytes wait at a time. `finish` waits for
- * the last; a file that could not be written fails it, naming the file as
- * the direct write would have.
+ * 10,000 events the writes and folders took 2.2 s of the build's thread
+ * (docs/performance.md, What changed, item 52). Files are encoded straight
+ * into batches of about a megabyte, each handed over whole; at most
+ * MOST_IN_FLIGHT bytes wait at a time. `finish` waits for the last; a file
+ * that could not be written fails it with the direct write's message.
  */
 export function writeAside(): DiskWrites {
   const shared = new Int32Array(new SharedArrayBuffer(8));
