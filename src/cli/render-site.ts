@@ -8,7 +8,7 @@ import type { PublishedState } from "../changes/published-state.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { siteInLanguage } from "../config/site.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
-import { siteEleventy } from "../eleventy/site-eleventy.ts";
+import { loadEleventy, siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import type { PublishedFiles } from "../publish/output-files.ts";
 import { discardStaging, prepareStaging } from "../publish/publish.ts";
@@ -142,6 +142,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   const { config, portal, cards, shard } = input;
   const { site } = config;
   const sizeHeap = heapSizer();
+  // Loads while the portal answers; a build that renders nothing does not wait for it.
+  loadEleventy().catch(() => {});
   const loaded = await (async () => {
     try {
       const fetched = await fetchPortal(portal, {
@@ -233,7 +235,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
       const languageSite = siteInLanguage(site, language);
       const root = language.folder === "";
       const handover = runHandover(timed("views", () => siteDataIn(data, languageSite, site)));
-      const eleventy = siteEleventy({
+      const eleventy = await siteEleventy({
         output: join(staging, language.folder),
         folder: language.folder,
         site: languageSite,

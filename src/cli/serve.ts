@@ -53,7 +53,7 @@ runCli(START, async ({ values }) => {
     );
   }
 
-  const eleventy = siteEleventy({
+  const eleventy = await siteEleventy({
     output: values.output,
     site,
     cacheDir: config.cacheDir,
