@@ -50,12 +50,11 @@ export interface SiteEleventyOptions {
 }
 
 /**
- * Eleventy's module, loaded when first asked: loading it and its packages
- * took about 0.3 s of each command's start (docs/performance.md, What
- * changed, item 55), and a build that renders nothing (its inputs as the
- * last publish's) never needs it. A build asks for it as it starts
- * fetching, so that it loads while the portal answers; asked again, it is
- * the same module, loaded once.
+ * Eleventy's module, loaded when first asked: importing it and its
+ * packages takes about 0.2 s (docs/performance.md, What changed, item 55),
+ * which a build spends while the portal answers, asking for it as it
+ * starts fetching, rather than before it starts. Asked again, it is the
+ * same module, loaded once.
  */
 export function loadEleventy(): Promise<typeof Eleventy> {
   return import("@11ty/eleventy").then((loaded) => loaded.default);

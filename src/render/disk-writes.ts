@@ -48,7 +48,7 @@ const BATCH_FILES = 512;
  * Bytes handed over and not yet written, at most: the build's thread waits
  * past this, so a slow disk costs time, never memory.
  */
-const MOST_IN_FLIGHT = 16 << 20;
+const MOST_IN_FLIGHT = 8 << 20;
 
 /** Shared counters: bytes in flight, and whether the thread stopped on a failure. */
 const IN_FLIGHT = 0;
