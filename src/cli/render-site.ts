@@ -21,6 +21,7 @@ import {
 } from "../publish/unchanged-build.ts";
 import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
+import { writeAside } from "../render/disk-writes.ts";
 import { MapView } from "../render/map-view.ts";
 import type { KnownFiles } from "../render/published-files.ts";
 import { owns, type Shard } from "../shards/shard.ts";
@@ -225,6 +226,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   // What the last publish left: files this build would write again unchanged are kept.
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
   const staging = await prepareStaging(input.output);
+  // The files go to disk on a thread of their own while the site renders; every language's run shares it.
+  const disk = writeAside();
   try {
     // Each language of the site rendered from the one data, the root's first
     // (docs/translating.md, "One site in several languages"): its own folder,
@@ -247,6 +250,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         oneOfSeveral: site.languages.length > 1,
         shard,
         published,
+        disk,
         loadData: handover.loadData,
         onWritten: handover.onWritten,
       });
@@ -256,6 +260,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
       if (root) rootCards = written.shareCards;
       runs.push(written);
     }
+    // Every file on disk before the build state is written and the staging folder read.
+    await timedAsync("write", () => disk.finish());
     const written = runs.length === site.languages.length ? joinedRuns(runs) : undefined;
     return {
       ...kept,
@@ -265,6 +271,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
       warnings: [...data.warnings, ...(written?.warnings ?? [])],
     };
   } catch (error) {
+    await disk.abandon();
     await discardStaging(staging);
     throw error;
   }

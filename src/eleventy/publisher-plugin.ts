@@ -23,7 +23,7 @@ import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
 import { sitemapFileGroup } from "../outputs/sitemap-files.ts";
 import { VeventSizes } from "../outputs/vevent-sizes.ts";
 import { whenJsonFileGroup } from "../outputs/when-json.ts";
-import { writeAside } from "../render/disk-writes.ts";
+import type { DiskWrites } from "../render/disk-writes.ts";
 import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
@@ -77,6 +77,11 @@ export interface PublisherOptions {
   readonly deployTarget?: DeployTarget;
   /** Share cards (src/cards): the studio that renders them and SHARE_CARDS; none when absent. */
   readonly cards?: ShareCardsSetup | null;
+  /**
+   * Where the files' bytes go (src/render/disk-writes.ts): a build's thread
+   * of its own, which the build waits for; by default written at once.
+   */
+  readonly disk?: DiskWrites;
   /** A split build's share (src/shards); default: the whole build. */
   readonly shard?: Shard;
   /** The last publish's files: those this run would write again unchanged are kept (src/render/published-files.ts). */
@@ -295,7 +300,6 @@ export default function publisherPlugin(
       }
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
-      await timedAsync("write", () => writer.finish());
       options.onWritten?.({
         files: writer.files,
         bytes: writer.bytes,
@@ -378,8 +382,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     writer: new FileWriter(options.output, {
       published: options.published,
       folder: options.folder,
-      // The writes on a thread of their own, beside the rendering; waited for before the run reports.
-      disk: writeAside(),
+      disk: options.disk,
     }),
     turns: new EventLoopTurns(),
   };

@@ -2,6 +2,7 @@ import type Eleventy from "@11ty/eleventy";
 import type { ShareCards, ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
+import type { DiskWrites } from "../render/disk-writes.ts";
 import type { PublishedFiles } from "../render/published-files.ts";
 import type { Shard } from "../shards/shard.ts";
 import type { SiteData } from "../site/load.ts";
@@ -28,6 +29,8 @@ export interface SiteEleventyOptions {
   readonly shard?: Shard;
   /** The last publish's files, kept where unchanged (src/render/published-files.ts). */
   readonly published?: PublishedFiles | null;
+  /** Where the files' bytes go (src/render/disk-writes.ts); by default written at once. */
+  readonly disk?: DiskWrites;
   /**
    * Where `output` is in the published site: "" for its root, a language's
    * folder ("fr/") for the site's other languages (src/eleventy/publisher-plugin.ts).
@@ -78,6 +81,7 @@ export async function siteEleventy(options: SiteEleventyOptions): Promise<Eleven
         cards: options.cards,
         shard: options.shard,
         published: options.published,
+        disk: options.disk,
         output: options.output,
         folder: options.folder,
         rootCards: options.rootCards,

@@ -17,6 +17,11 @@ export interface DiskWrites {
   write(target: string): void;
   /** Settles once every file given is on disk; rejects with the first that could not be written. */
   finish(): Promise<void>;
+  /**
+   * Writes nothing more: a failed build calls it before it removes its
+   * staging folder, which a file written after would otherwise put back.
+   */
+  abandon(): Promise<void>;
 }
 
 /** Each file written at once, on the caller's thread. */
@@ -37,6 +42,7 @@ export function writeNow(): DiskWrites {
       writeFileSync(target, last);
     },
     finish: () => Promise.resolve(),
+    abandon: () => Promise.resolve(),
   };
 }
 
@@ -172,6 +178,12 @@ export function writeAside(): DiskWrites {
       }
       await worker.terminate();
       if (failure) throw failure;
+    },
+    async abandon() {
+      targets = [];
+      ends = [];
+      // Stops the thread between two files: none is written after.
+      await worker.terminate();
     },
   };
 }

@@ -43,7 +43,7 @@ type Content = string | Uint8Array;
  * docs/performance.md). What is decided here (kept or written, the hash) is
  * decided at once; only putting the bytes on disk may be handed to a thread
  * of its own (`disk`, src/render/disk-writes.ts), each file whole, which
- * `finish` waits for.
+ * the build waits for before it publishes (src/cli/render-site.ts).
  */
 export class FileWriter {
   readonly #root: string;
@@ -62,7 +62,7 @@ export class FileWriter {
    * ("fr/" for a language's site, src/config/site-languages.ts; "" for the
    * site's root): the files' paths in the published list, and in `known`,
    * start with it. `disk`: where the bytes go (src/render/disk-writes.ts; by
-   * default written at once, on this thread).
+   * default written at once, on this thread), whose owner waits for them.
    */
   constructor(
     root: string,
@@ -111,11 +111,6 @@ export class FileWriter {
     if (!kept) this.#disk.write(join(this.#root, sitePath.slice(this.#folder.length)));
     this.#add(sitePath, knownFile(hash, bytes.byteLength, digest, kept));
     return true;
-  }
-
-  /** Settles once every file written here is on disk; rejects with the first that could not be. */
-  finish(): Promise<void> {
-    return this.#disk.finish();
   }
 
   /**

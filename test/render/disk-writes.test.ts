@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,12 +63,16 @@ describe("disk-writes", () => {
   });
 
   it("should write through the file writer aside as at once: the same files, known by the same hashes", async () => {
-    const now = new FileWriter(join(root, "now"), { disk: writeNow() });
-    const aside = new FileWriter(join(root, "aside"), { disk: writeAside() });
-    for (const writer of [now, aside]) {
+    const disks = { now: writeNow(), aside: writeAside() };
+    const now = new FileWriter(join(root, "now"), { disk: disks.now });
+    const aside = new FileWriter(join(root, "aside"), { disk: disks.aside });
+    for (const [writer, disk] of [
+      [now, disks.now],
+      [aside, disks.aside],
+    ] as const) {
       for (let n = 0; n < 600; n++)
         writer.write(`calendars/c${n % 7}/e${n}/index.html`, `${page(n, 900)}`);
-      await writer.finish();
+      await disk.finish();
     }
     expect([...aside.known]).toEqual([...now.known]);
     for (const path of now.known.keys()) {
@@ -76,6 +80,20 @@ describe("disk-writes", () => {
         readFileSync(join(root, "now", path), "utf8"),
       );
     }
+  });
+
+  it("should write nothing more once abandoned, so that a failed build's staging folder stays removed", async () => {
+    const disk = writeAside();
+    // Enough for several batches: some are still waiting when the build gives up.
+    for (let n = 0; n < 2000; n++) {
+      disk.bytesOf(page(n, 4096));
+      disk.write(join(root, "staging", `f${n % 40}`, `${n}.html`));
+    }
+    await disk.abandon();
+    rmSync(join(root, "staging"), { recursive: true, force: true });
+    // Nothing comes back after the folder is gone.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(join(root, "staging"))).toBe(false);
   });
 
   it("should fail finish with the file that could not be written, as a direct write would", async () => {
