@@ -24,8 +24,43 @@ export interface DiskWrites {
   abandon(): Promise<void>;
 }
 
+/** What writeFiles needs of Node, handed in: it also runs as source on the writing thread. */
+interface FileOps {
+  readonly mkdirSync: typeof mkdirSync;
+  readonly writeFileSync: typeof writeFileSync;
+  readonly dirname: typeof dirname;
+}
+
+/**
+ * Writes files in order, file `i` being `bytes` from the end of the one
+ * before to `ends[i]`, each folder made once (`folders`). The one loop of
+ * both ways: writeNow calls it, the writing thread runs its source (so it
+ * names nothing outside its parameters).
+ */
+function writeFiles(
+  fs: FileOps,
+  folders: Set<string>,
+  targets: readonly string[],
+  ends: ArrayLike<number>,
+  bytes: Uint8Array,
+): void {
+  let start = 0;
+  for (let i = 0; i < targets.length; i++) {
+    const target = targets[i] as string;
+    const folder = fs.dirname(target);
+    if (!folders.has(folder)) {
+      fs.mkdirSync(folder, { recursive: true });
+      folders.add(folder);
+    }
+    const end = ends[i] as number;
+    fs.writeFileSync(target, bytes.subarray(start, end));
+    start = end;
+  }
+}
+
 /** Each file written at once, on the caller's thread. */
 export function writeNow(): DiskWrites {
+  const fs: FileOps = { mkdirSync, writeFileSync, dirname };
   const folders = new Set<string>();
   let last: Uint8Array = new Uint8Array(0);
   return {
@@ -34,12 +69,7 @@ export function writeNow(): DiskWrites {
       return last;
     },
     write(target) {
-      const folder = dirname(target);
-      if (!folders.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        folders.add(folder);
-      }
-      writeFileSync(target, last);
+      writeFiles(fs, folders, [target], [last.byteLength], last);
     },
     finish: () => Promise.resolve(),
     abandon: () => Promise.resolve(),
@@ -69,22 +99,14 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { mkdirSync, writeFileSync } = require("node:fs");
 const { dirname } = require("node:path");
+const writeFiles = ${writeFiles.toString()};
 const shared = new Int32Array(workerData.shared);
 const folders = new Set();
 parentPort.on("message", ({ targets, ends, bytes }) => {
   const all = new Uint8Array(bytes);
   if (Atomics.load(shared, ${FAILED}) !== 0) return;
-  let start = 0;
   try {
-    for (let i = 0; i < targets.length; i++) {
-      const folder = dirname(targets[i]);
-      if (!folders.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        folders.add(folder);
-      }
-      writeFileSync(targets[i], all.subarray(start, ends[i]));
-      start = ends[i];
-    }
+    writeFiles({ mkdirSync, writeFileSync, dirname }, folders, targets, ends, all);
   } catch (error) {
     Atomics.store(shared, ${FAILED}, 1);
     parentPort.postMessage({ failed: { message: error.message, code: error.code } });
@@ -115,6 +137,13 @@ export function writeAside(): DiskWrites {
   });
   worker.on("error", (error) => {
     failure ??= error;
+    Atomics.store(shared, FAILED, 1);
+  });
+  // Stopped other than by finish or abandon: what waits for it fails rather than waits forever.
+  let stopping = false;
+  worker.on("exit", (code) => {
+    if (stopping) return;
+    failure ??= new Error(`The thread writing the site's files stopped (exit code ${code}).`);
     Atomics.store(shared, FAILED, 1);
   });
 
@@ -176,6 +205,7 @@ export function writeAside(): DiskWrites {
       while (Atomics.load(shared, FAILED) !== 0 && !failure) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      stopping = true;
       await worker.terminate();
       if (failure) throw failure;
     },
@@ -183,6 +213,7 @@ export function writeAside(): DiskWrites {
       targets = [];
       ends = [];
       // Stops the thread between two files: none is written after.
+      stopping = true;
       await worker.terminate();
     },
   };
