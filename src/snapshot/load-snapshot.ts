@@ -10,7 +10,7 @@ import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireEvent, WireRecord } from "../model/wire.ts";
 import { lastGoodKey } from "./last-good-key.ts";
-import { NormalizeMemo } from "./normalize-memo.ts";
+import { type KeptSnapshot, NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
 export interface LoadSnapshotOptions {
@@ -90,7 +90,12 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     onEvent: (calendarId, event) => early?.event(calendarId, event),
   });
   const store = new ResponseCache(config.cacheDir, client.http.redact);
-  const memo = NormalizeMemo.load(store, settings, options.source?.id);
+  const memo = NormalizeMemo.load(
+    config.cacheDir,
+    settings,
+    client.http.redact,
+    options.source?.id,
+  );
   if (options.onEvent) early = earlyEvents(source, settings, memo, options.onEvent);
   const key = lastGoodKey(config, options.defaultTimeZone);
   // A fetch that fails before it is needed must not leave it unhandled.
@@ -121,22 +126,27 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
           normalizeEvent: memo.normalizeEvent,
         },
       );
-      await memo.save();
+      memo.save();
       return normalized;
     });
     const lastGood = await key;
-    await timedAsync("fetch", () => store.set(lastGood, snapshot));
+    // Its events are the memo's, just saved: kept by their keys, not written a second time.
+    const kept = memo.keep(snapshot);
+    if (kept) await timedAsync("fetch", () => store.set(lastGood, kept));
     return { snapshot, lists: lists.result(client), summary: summarize(snapshot, false) };
   } catch (error) {
     const { source } = options;
     const fallsBack = source ? error instanceof ApiError : error instanceof ApiUnavailableError;
     if (!fallsBack || !(error instanceof ApiError) || config.allowStaleMs === null) throw error;
-    const stored = store.get<PortalSnapshot>(await key);
+    const stored = store.get<KeptSnapshot | PortalSnapshot>(await key);
+    const keptSnapshot = stored && lastGoodSnapshot(stored.value, memo);
     const named = source ? `source ${source.id} (${source.name}): ` : "";
-    if (!stored || stored.ageMs > config.allowStaleMs) {
-      const why = stored
-        ? `the cached data is ${formatMs(stored.ageMs)} old`
-        : "there is no cached data";
+    if (!stored || !keptSnapshot || stored.ageMs > config.allowStaleMs) {
+      const why = !stored
+        ? "there is no cached data"
+        : !keptSnapshot
+          ? "the cached data is incomplete (its events were not kept)"
+          : `the cached data is ${formatMs(stored.ageMs)} old`;
       throw new ApiUnavailableError(
         `${named}${error.message} EVENT_API_ALLOW_STALE=${formatMs(config.allowStaleMs)} cannot help: ${why}.`,
         error.status,
@@ -144,17 +154,26 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
       );
     }
     const notice = source
-      ? `${named}${error.message.replace(/\.$/, "")}; using its data from ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago).`
-      : `STALE DATA: the portal is unavailable (${error.message}) Building from cached data fetched ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago), allowed by EVENT_API_ALLOW_STALE.`;
+      ? `${named}${error.message.replace(/\.$/, "")}; using its data from ${keptSnapshot.fetchedAt} (${formatMs(stored.ageMs)} ago).`
+      : `STALE DATA: the portal is unavailable (${error.message}) Building from cached data fetched ${keptSnapshot.fetchedAt} (${formatMs(stored.ageMs)} ago), allowed by EVENT_API_ALLOW_STALE.`;
     reporter.alert(notice);
     const snapshot: PortalSnapshot = Object.freeze({
-      ...stored.value,
-      warnings: Object.freeze([...stored.value.warnings, notice]),
+      ...keptSnapshot,
+      warnings: Object.freeze([...keptSnapshot.warnings, notice]),
     });
     return { snapshot, lists: null, summary: summarize(snapshot, true) };
   } finally {
     await client.close();
   }
+}
+
+/** The last good snapshot kept, or one an earlier version kept whole. */
+function lastGoodSnapshot(
+  kept: KeptSnapshot | PortalSnapshot,
+  memo: NormalizeMemo,
+): PortalSnapshot | null {
+  if ("eventKeys" in kept && Array.isArray(kept.eventKeys)) return memo.keptSnapshot(kept);
+  return "events" in kept && Array.isArray(kept.events) ? kept : null;
 }
 
 /**

@@ -1,13 +1,23 @@
 import { hash as oneShotHash } from "node:crypto";
-import type { ResponseCache } from "../api/response-cache.ts";
+import { join } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
+import { KeptMap } from "../model/kept-map.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
-import type { Calendar, CalendarEvent } from "../model/types.ts";
+import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
 
 type Entry = Normalized<CalendarEvent>;
+
+/**
+ * The last good snapshot as kept (EVENT_API_ALLOW_STALE): the snapshot with
+ * its events named by their keys in the normalized events' file rather than
+ * written out a second time.
+ */
+export interface KeptSnapshot extends Omit<PortalSnapshot, "events"> {
+  readonly eventKeys: readonly string[];
+}
 
 /**
  * Normalized events kept between builds. Normalizing is pure: the same list
@@ -16,31 +26,39 @@ type Entry = Normalized<CalendarEvent>;
  * change is read back instead of sanitized and parsed again (at 10,000
  * events that was about 2 s of every warm build, docs/performance.md).
  *
- * Entries are keyed by a hash of the three records; the cache entry itself by
- * the settings and the code's fingerprint (src/code-fingerprint.ts: the
+ * Entries are keyed by a hash of the three records, in a KeptMap whose code
+ * is the settings and the code's fingerprint (src/code-fingerprint.ts: the
  * project's code and the installed packages' versions), so an upgrade or
- * another field map starts from scratch. Saving keeps only this build's events.
+ * another field map starts from scratch; a build that changed a few events
+ * adds a line to its journal rather than writing every event again. The
+ * last good snapshot names its events by these keys (`keep`, `keptSnapshot`).
  */
 export class NormalizeMemo {
-  readonly #cache: ResponseCache;
-  readonly #key: string;
-  readonly #previous: Map<string, Entry>;
-  readonly #current = new Map<string, Entry>();
+  readonly #path: string;
+  readonly #kept: KeptMap<Entry>;
+  /** This build's events by the key of their entry: what `keep` names them by. */
+  readonly #keys = new Map<CalendarEvent, string>();
 
-  private constructor(cache: ResponseCache, key: string, previous: Map<string, Entry>) {
-    this.#cache = cache;
-    this.#key = key;
-    this.#previous = previous;
+  private constructor(path: string, kept: KeptMap<Entry>) {
+    this.#path = path;
+    this.#kept = kept;
   }
 
-  /** `source`: a source of a site of several keeps its own (they share one cache folder). */
-  static load(cache: ResponseCache, options: NormalizeOptions, source?: string): NormalizeMemo {
-    const inputs = [options.fieldMap, options.defaultTimeZone, codeFingerprint()];
-    // A site of one portal keeps its key of before: its memo stays valid across the upgrade.
-    const key = `normalized events ${hash(JSON.stringify(source ? [...inputs, source] : inputs))}`;
-    const stored = cache.get<Record<string, Entry>>(key)?.value;
-    const previous = new Map(stored && typeof stored === "object" ? Object.entries(stored) : []);
-    return new NormalizeMemo(cache, key, previous);
+  /**
+   * `source`: a source of a site of several keeps its own (they share one
+   * cache folder). `redact`: the client's, so no file holds the token.
+   */
+  static load(
+    cacheDir: string,
+    options: NormalizeOptions,
+    redact: (text: string) => string,
+    source?: string,
+  ): NormalizeMemo {
+    const path = memoPath(cacheDir, source);
+    const code = hash(
+      JSON.stringify([options.fieldMap, options.defaultTimeZone, codeFingerprint()]),
+    );
+    return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact));
   }
 
   /** normalizeEvent, answered from the previous build when its inputs are unchanged. */
@@ -52,26 +70,73 @@ export class NormalizeMemo {
   ): Entry => {
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
     const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
+    let entry = this.#kept.get(key);
     // Asked again in this build (the records arrived early, see loadSnapshot's onEvent): not counted again.
-    let entry = this.#current.get(key);
-    if (entry) return entry;
-    entry = this.#previous.get(key);
+    if (entry && this.#kept.isKept(key)) return entry;
     if (entry) {
       count("normalize.reused");
     } else {
       entry = normalizeEvent(listed, details, calendar, options);
       count("normalize.computed");
     }
-    this.#current.set(key, entry);
+    this.#kept.set(key, entry);
+    if (entry.ok) this.#keys.set(entry.value, key);
     return entry;
   };
 
-  async save(): Promise<void> {
-    const unchanged =
-      this.#current.size === this.#previous.size &&
-      [...this.#current.keys()].every((key) => this.#previous.has(key));
-    if (!unchanged) await this.#cache.set(this.#key, Object.fromEntries(this.#current));
+  /** Writes this build's entries for the next build. */
+  save(): void {
+    this.#kept.save();
   }
+
+  /**
+   * The snapshot to keep as the last good one, its events named by their
+   * entries' keys; null if one of them was not normalized here.
+   */
+  keep(snapshot: PortalSnapshot): KeptSnapshot | null {
+    const { events, ...rest } = snapshot;
+    const eventKeys: string[] = [];
+    for (const event of events) {
+      const key = this.#keys.get(event);
+      if (key === undefined) return null;
+      eventKeys.push(key);
+    }
+    return { ...rest, eventKeys };
+  }
+
+  /**
+   * The snapshot `keep` kept, its events read back from the entries the
+   * build that kept it saved, whatever version of the code normalized them
+   * (stale data is for when the portal cannot be read, an upgrade
+   * included); null if one is missing (the calendars asked for, or the
+   * token, changed since, and a build with the others saved its own).
+   */
+  keptSnapshot(kept: KeptSnapshot): PortalSnapshot | null {
+    const entries = KeptMap.keptByAnyCode(this.#path, isEntry);
+    const events: CalendarEvent[] = [];
+    for (const key of kept.eventKeys) {
+      const entry = entries.get(key);
+      if (!entry?.ok) return null;
+      events.push(entry.value);
+    }
+    const { eventKeys: _, ...rest } = kept;
+    return { ...rest, events };
+  }
+}
+
+/** The file of one portal's (or one source's) normalized events in the cache folder. */
+function memoPath(cacheDir: string, source?: string): string {
+  const name = source === undefined ? "" : `-${hash(source)}`;
+  return join(cacheDir, `normalized-events${name}.json`);
+}
+
+/** An entry as normalizeEvent returns it: what a file of ours holds, checked only for its shape. */
+function isEntry(value: unknown): value is Entry {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value as { ok?: unknown; value?: unknown; notes?: unknown; reason?: unknown };
+  return entry.ok === true
+    ? typeof entry.value === "object" && entry.value !== null && Array.isArray(entry.notes)
+    : entry.ok === false && typeof entry.reason === "string";
 }
 
 function hash(text: string): string {

@@ -276,6 +276,14 @@ describe("build work", () => {
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
+    // What is kept between builds follows the change too: the normalized events (and the
+    // other kept maps) add the edited events to a journal; none is written whole again,
+    // as the cold build wrote them.
+    expect(count(cold, "kept.rewritten")).toBeGreaterThanOrEqual(EVENTS);
+    expect(count(changed, "kept.rewritten")).toBe(0);
+    expect(count(changed, "kept.journalled")).toBeGreaterThanOrEqual(2 * edited.length);
+    // Each edited event's normalized entry, VEVENT size and card date, added and dropped.
+    expect(count(changed, "kept.journalled")).toBeLessThanOrEqual(8 * edited.length);
     expect(count(changed, "searchIndexBuilt")).toBe(1);
     // The edited events' cards drawn again, for those with cards of their own.
     const editedAhead = edited.filter((event) => hasCardAtNow(event));

@@ -1,3 +1,5 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { AuthError } from "../../src/errors.ts";
@@ -192,6 +194,35 @@ describe("loadSnapshot with the portal down", () => {
     });
     await expect(empty).rejects.toThrow(
       /EVENT_API_ALLOW_STALE=.* cannot help: there is no cached data/,
+    );
+  });
+
+  it("should keep the last good snapshot's events once, and fall back on them after an upgrade", async () => {
+    const down = await startPortal({ port: 0, now: NOW });
+    const env = apiEnv(down, { EVENT_API_RETRIES: "0", EVENT_API_ALLOW_STALE: "1h" });
+    const good = await snapshotOf(env);
+    await down.close();
+    const cacheDir = env.EVENT_API_CACHE_DIR as string;
+
+    // The normalized events are written once: the last good snapshot names them by their keys.
+    const snapshots = filesWithContent(cacheDir).filter((f) => f.content.includes('"eventKeys"'));
+    expect(snapshots).toHaveLength(1);
+    const described = good.events.filter((event) => event.descriptionHtml.length > 40);
+    expect(described.length).toBeGreaterThan(5);
+    for (const event of described) {
+      expect(snapshots[0]?.content).not.toContain(JSON.stringify(event.descriptionHtml));
+    }
+
+    // Kept by another version of the code, they are still the data to fall back on.
+    const memo = join(cacheDir, "normalized-events.json");
+    const stored = JSON.parse(readFileSync(memo, "utf8"));
+    writeFileSync(memo, JSON.stringify({ ...stored, code: "an earlier version" }));
+    expect((await snapshotOf(env)).events).toEqual(good.events);
+
+    // Gone, the fallback says why it cannot help.
+    rmSync(memo);
+    await expect(snapshotOf(env)).rejects.toThrow(
+      /EVENT_API_ALLOW_STALE=.* cannot help: the cached data is incomplete/,
     );
   });
 
