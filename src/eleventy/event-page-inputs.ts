@@ -22,12 +22,19 @@ export const EVENT_PAGE_TEMPLATE = "calendars/event.njk";
  *   the organizations that publish it, of its series (the rule, the next and
  *   upcoming dates, each whole) and of its place, and what the page asks of
  *   the filters that read other state: the share card, when its data last
- *   changed, the feed links, the embed snippets and oEmbed link, the
- *   add-to-calendar links where they carry the download's bytes
- *   (EVENT_ICS=inline; otherwise they are made from the event and the
- *   settings alone) and the JSON-LD (which counts it for the build
- *   report's rich results, as rendering does). The filters are the
- *   template's own, so what is hashed is what would be rendered.
+ *   changed, the feed links, and the add-to-calendar links where they carry
+ *   the download's bytes (EVENT_ICS=inline). The filters are the template's
+ *   own, so what is hashed is what would be rendered.
+ * - Not written out: what is made from the above alone. The embed snippets
+ *   and the oEmbed link are made from the event, its calendar's id and the
+ *   settings; the add-to-calendar links, but for EVENT_ICS=inline, too; and
+ *   the JSON-LD from the event, its page's address, the settings and the
+ *   images of its share card (the card named above, and for a page without
+ *   a card of its own, whether it is past). The JSON-LD is still made, to
+ *   count it for the build report's rich results as rendering does
+ *   (`countEventJsonLd`), but not written: it was the largest part of the
+ *   text, which is hashed for every page (about 3 s of one edited build at
+ *   100,000 events, docs/performance.md, What changed, item 58).
  *
  * Undefined (every page rendered, and kept when its bytes are unchanged)
  * when the site's global data cannot be written as JSON.
@@ -66,11 +73,9 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
       filter("shareCard")(event),
       filter("dataUpdated")(page),
       feedLinksOf(calendar, filter),
-      filter("eventEmbed")(page),
-      filter("eventOembedLink")(page),
       // Made from the event and the settings alone, but where they carry its download's bytes.
       inlineIcs ? filter("addToCalendarLinks")(event) : null,
-      filter("eventJsonLd")(event),
+      filter("countEventJsonLd")(event),
     ]);
   };
 }

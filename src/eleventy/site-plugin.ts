@@ -120,7 +120,7 @@ export default function sitePlugin(
     urls.href(paths.category(categoryId)),
   );
   addFilter(eleventyConfig, "calendarClass", (calendarId: string) => calendarClass(calendarId));
-  addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) => {
+  const countedJsonLd = (event: CalendarEvent) => {
     const jsonLd = eventJsonLd(
       event,
       urls.absolute(paths.event(event.calendarId, event.id)),
@@ -129,7 +129,15 @@ export default function sitePlugin(
     );
     // Counted as emitted, for the build report's rich results block.
     current().richResults.add(jsonLd);
-    return jsonForScript(jsonLd);
+    return jsonLd;
+  };
+  addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) =>
+    jsonForScript(countedJsonLd(event)),
+  );
+  // What an event page kept as published shows, counted as eventJsonLd counts it, unwritten.
+  addFilter(eleventyConfig, "countEventJsonLd", (event: CalendarEvent) => {
+    countedJsonLd(event);
+    return "";
   });
   // Microformats2 values (h-event, h-adr): src/site/microformats/.
   addFilter(eleventyConfig, "hEventStart", hEventStart);

@@ -239,6 +239,9 @@ describe("build work", () => {
     expect(count(warm, "eventTimesParsed")).toBeGreaterThan(0);
     expect(count(warm, "eventTimesParsed")).toBeLessThan(0.55 * EVENTS);
     expect(warm.files).toBe(cold.files);
+    // The report's rich results count the event pages kept as published as their JSON-LD
+    // says, as the cold build counted them rendered.
+    expect(warm.richResults).toEqual(cold.richResults);
     // The same records: the last build's index is reused, not indexed again by Pagefind.
     expect(count(warm, "searchIndexBuilt")).toBe(0);
     expect(count(warm, "searchIndexReused")).toBe(1);
