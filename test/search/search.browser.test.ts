@@ -373,16 +373,35 @@ describe.runIf(hasChromium())("the search page in a browser", () => {
       ),
     );
 
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const steps = () => page.evaluate(() => history.length);
+    // A chosen filter is a new history entry.
+    const first = await steps();
     await page.selectOption("#search-calendar", "community");
-    await expect.poll(() => new URL(page.url()).searchParams.get("calendar")).toBe("community");
+    await expect.poll(() => param("calendar")).toBe("community");
+    expect(await steps()).toBe(first + 1);
+    // Live results while typing replace the current entry.
     await page.fill("#search-q", "");
+    await expect.poll(() => param("q")).toBe(null);
+    expect(await steps()).toBe(first + 1);
+    await settled(page);
+    // A submitted query is a new entry. The words are set without an input
+    // event, so no live update can land first, whatever the machine's pace.
+    await page.$eval("#search-q", (input) => {
+      (input as HTMLInputElement).value = "run";
+    });
     await page.press("#search-q", "Enter");
-    await expect.poll(() => new URL(page.url()).searchParams.has("q")).toBe(false);
+    await expect.poll(() => param("q")).toBe("run");
+    expect(await steps()).toBe(first + 2);
     await settled(page);
 
     await page.goBack();
+    await expect.poll(() => page.inputValue("#search-q")).toBe("");
+    expect(param("calendar")).toBe("community");
+    await page.goBack();
     await expect.poll(() => page.inputValue("#search-q")).toBe("walk");
-    expect(new URL(page.url()).searchParams.get("calendar")).toBe("community");
+    expect(param("calendar")).toBe("sport");
+    expect(await page.inputValue("#search-calendar")).toBe("sport");
     expect(problems).toEqual([]);
   });
 
