@@ -11,9 +11,9 @@ import { type DigestData, Digests } from "./digests.ts";
  * The weekly digest's files (docs/followers.md, "Weekly email digest"): for
  * the whole site, each calendar and each category, its feed (one item a
  * week) and the latest week as a mail, HTML and text. Each names its inputs,
- * the digests it shows as plain data (digest-content.ts) and the settings
+ * what its scope's digests are made from (Digests.inputs) and the settings
  * its writer reads, so a digest whose week, events and changes are those of
- * the last publish is not rendered again (FileWriter.write).
+ * the last publish is neither made nor rendered again (FileWriter.write).
  */
 export function digestFileGroups(
   data: DigestData,
@@ -28,7 +28,7 @@ export function digestFileGroups(
       name: "digest/feed.xml",
       items: digests.scopes,
       path: (scope) => digestFiles(scope).rss,
-      inputs: (scope) => JSON.stringify(["rss", feedSite, scope, digests.of(scope)]),
+      inputs: (scope) => JSON.stringify(["rss", feedSite, digests.inputs(scope)]),
       render: (scope) => renderDigestRss(digests.of(scope), { site: feedSite, scope }),
     }),
     latestWeek(digests, "html", renderDigestHtml),
@@ -48,7 +48,7 @@ function latestWeek(
     name: `digest/${DIGEST_FILE_NAMES[form]}`,
     items: digests.scopes,
     path: (scope) => digestFiles(scope)[form],
-    inputs: (scope) => JSON.stringify([form, digests.latest(scope)]),
+    inputs: (scope) => JSON.stringify([form, digests.inputs(scope)]),
     render: (scope) => render(digests.latest(scope)),
   });
 }

@@ -1,7 +1,9 @@
 import type { Announcement } from "../changes/published-state.ts";
+import { count } from "../metrics.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { DigestScope } from "../model/url-scheme.ts";
 import { announcementsInScope } from "../outputs/feeds-announcements.ts";
+import { eventDigest } from "../render/event-digest.ts";
 import { eventDays } from "../site/when/event-days.ts";
 import { type Digest, type DigestSite, digestOf, sinceLastWeek } from "./digest-content.ts";
 import { type DigestWeek, digestWeeks } from "./digest-week.ts";
@@ -12,6 +14,10 @@ import { type DigestWeek, digestWeeks } from "./digest-week.ts";
  * and shared by the files that show it (its feed, and the latest week's
  * HTML and text). One pass over the site's events picks those that any of
  * the weeks can show; each scope then reads only those.
+ *
+ * A scope's files name as inputs what its digests are made from (`inputs`),
+ * the events by their digests, not the digests made: a build that keeps a
+ * scope's files does not make its digests at all.
  */
 
 /** What the digests are made from: the site's data (src/site/load.ts). */
@@ -34,6 +40,8 @@ export class Digests {
   readonly #onDays: readonly CalendarEvent[];
   /** Events created in any of the weeks' "since last week", in the site's order. */
   readonly #created: readonly CalendarEvent[];
+  readonly #sources = new Map<string, ScopeSources>();
+  readonly #inputs = new Map<string, string>();
   readonly #digests = new Map<string, readonly Digest[]>();
 
   constructor(data: DigestData, site: DigestSite) {
@@ -63,14 +71,37 @@ export class Digests {
     this.#created = created;
   }
 
+  /**
+   * Everything a scope's digests are made from, as text: the settings
+   * digestOf reads, the weeks, and the scope's events, new events and
+   * announcements (each event by its digest). Equal inputs, equal digests.
+   */
+  inputs(scope: DigestScope): string {
+    const key = scopeKey(scope);
+    let inputs = this.#inputs.get(key);
+    if (inputs === undefined) {
+      const { url, urls, title, lang, timeZone } = this.site;
+      const { events, created, announcements } = this.#sourcesOf(scope);
+      inputs = JSON.stringify([
+        [url, urls.siteUrl, title, lang, timeZone],
+        this.weeks,
+        scope,
+        events.map(eventDigest),
+        created.map(eventDigest),
+        announcements,
+      ]);
+      this.#inputs.set(key, inputs);
+    }
+    return inputs;
+  }
+
   /** A scope's digests, one per week, newest first. */
   of(scope: DigestScope): readonly Digest[] {
-    const key = JSON.stringify([scope.kind, scope.kind === "site" ? "" : scope.id]);
+    const key = scopeKey(scope);
     let digests = this.#digests.get(key);
     if (!digests) {
-      const events = this.#onDays.filter((event) => inScope(event, scope));
-      const created = this.#created.filter((event) => inScope(event, scope));
-      const announcements = announcementsInScope(this.#announcements, scope);
+      count("digest.scopesMade");
+      const { events, created, announcements } = this.#sourcesOf(scope);
       digests = this.weeks.map((week) => {
         const { from, until } = sinceLastWeek(week);
         return digestOf(
@@ -92,9 +123,26 @@ export class Digests {
     return digests;
   }
 
+  /** A scope's events on the weeks' days, events created in them, and announcements. */
+  #sourcesOf(scope: DigestScope): ScopeSources {
+    const key = scopeKey(scope);
+    let sources = this.#sources.get(key);
+    if (!sources) {
+      sources = {
+        events: this.#onDays.filter((event) => inScope(event, scope)),
+        created: this.#created.filter((event) => inScope(event, scope)),
+        announcements: announcementsInScope(this.#announcements, scope),
+      };
+      this.#sources.set(key, sources);
+    }
+    return sources;
+  }
+
   /** Lets the digests go once their files are written. */
   clear(): void {
     this.#digests.clear();
+    this.#sources.clear();
+    this.#inputs.clear();
   }
 
   /** A scope's latest digest: the one its latest.html and latest.txt show. */
@@ -103,6 +151,16 @@ export class Digests {
     if (!latest) throw new Error("A digest has at least one week.");
     return latest;
   }
+}
+
+interface ScopeSources {
+  readonly events: readonly CalendarEvent[];
+  readonly created: readonly CalendarEvent[];
+  readonly announcements: readonly Announcement[];
+}
+
+function scopeKey(scope: DigestScope): string {
+  return JSON.stringify([scope.kind, scope.kind === "site" ? "" : scope.id]);
 }
 
 function inScope(event: CalendarEvent, scope: DigestScope): boolean {

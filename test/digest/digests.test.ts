@@ -230,4 +230,36 @@ describe("digests", () => {
     expect(music.sections.flatMap((s) => titles(s))).toEqual(["concert"]);
     expect(music.feedUrl).toBe("https://events.example.org/categories/music/digest/feed.xml");
   });
+  it("should name as inputs what a scope's digests are made from, so an equal text means equal digests", () => {
+    const culture = { kind: "calendar", id: "culture", name: "Culture" } as const;
+    const sport = { kind: "calendar", id: "sport", name: "Sport" } as const;
+    const all = [...EVENTS, ...CREATED];
+    const before = new Digests(data(all, ANNOUNCEMENTS), TEST_SITE);
+    // The same data, later the same week: the same inputs, and the same digests.
+    const later = new Digests(data(all, ANNOUNCEMENTS), {
+      ...TEST_SITE,
+      now: TEST_SITE.now.plus({ hours: 30 }),
+    });
+    for (const scope of before.scopes) {
+      expect(later.inputs(scope)).toBe(before.inputs(scope));
+      expect(later.of(scope)).toEqual(before.of(scope));
+    }
+    // A sport event's new title: the site's and sport's inputs change, culture's and music's do not.
+    const retitled = all.map((e) => (e.id === "called-off" ? { ...e, title: "Rained off" } : e));
+    const after = new Digests(data(retitled, ANNOUNCEMENTS), TEST_SITE);
+    const changed = before.scopes.filter((scope) => after.inputs(scope) !== before.inputs(scope));
+    expect(changed).toEqual([{ kind: "site" }, sport]);
+    expect(after.latest(sport)).not.toEqual(before.latest(sport));
+    expect(after.of(culture)).toEqual(before.of(culture));
+    // A new announcement within the week before: its calendar's inputs change.
+    const announced = new Digests(
+      data(all, [...ANNOUNCEMENTS, announcement({ eventId: "extra", at: "2026-03-13T08:00:00Z" })]),
+      TEST_SITE,
+    );
+    expect(announced.inputs(culture)).not.toBe(before.inputs(culture));
+    expect(announced.inputs(sport)).toBe(before.inputs(sport));
+    // Another language: every scope's.
+    const dutch = new Digests(data(all, ANNOUNCEMENTS), { ...TEST_SITE, lang: "nl" });
+    for (const scope of before.scopes) expect(dutch.inputs(scope)).not.toBe(before.inputs(scope));
+  });
 });

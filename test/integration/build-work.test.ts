@@ -443,6 +443,9 @@ describe("build work", () => {
       expect(count(warm, "reused.feeds")).toBe(feeds);
       expect(digest(warm, "rendered")).toBe(0);
       expect(digest(warm, "reused")).toBe(digests);
+      // Kept by what they are made from: no scope's digests made at all.
+      expect(count(cold, "digest.scopesMade")).toBe(digests / 3);
+      expect(count(warm, "digest.scopesMade")).toBe(0);
 
       // The next event's title: the feeds that show it are rendered, the others kept.
       const ownEvents = createSyntheticDataset({
@@ -462,6 +465,11 @@ describe("build work", () => {
       expect(again).toBeLessThan(feeds);
       expect(again + count(edited, "reused.feeds")).toBe(feeds);
       expect(digest(edited, "rendered") + digest(edited, "reused")).toBe(digests);
+      // The edited event's scopes (the site's, its calendar's, ...): their three files
+      // rendered together, from digests made once; the other scopes' digests not made.
+      expect(digest(edited, "rendered")).toBeGreaterThanOrEqual(6);
+      expect(digest(edited, "rendered")).toBeLessThan(digests);
+      expect(count(edited, "digest.scopesMade") * 3).toBe(digest(edited, "rendered"));
 
       // Kept or rendered, every feed is the one a build from scratch writes.
       const fresh = join(work, "feeds-fresh");
