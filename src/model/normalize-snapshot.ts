@@ -1,7 +1,7 @@
 import { cutText } from "./cut-text.ts";
 import { type NormalizeOptions, normalizeCalendar } from "./normalize-calendar.ts";
 import { normalizeEvent } from "./normalize-event.ts";
-import { byStart, compareCodeUnits } from "./order.ts";
+import { compareCodeUnits, sortedByStart } from "./order.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "./types.ts";
 import { wellFormedText } from "./well-formed-text.ts";
 import type { WireCalendar } from "./wire.ts";
@@ -71,7 +71,7 @@ export function normalizeSnapshot(
     source: input.source,
     fetchedAt: input.fetchedAt,
     calendars: [...calendars.values()].sort(byName),
-    events: [...events.values()].filter((e) => calendars.get(e.calendarId)).sort(byStart),
+    events: sortedByStart([...events.values()].filter((e) => calendars.get(e.calendarId))),
     warnings,
   });
 }

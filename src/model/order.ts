@@ -16,6 +16,19 @@ export function byStart(
   return byStartMs(Date.parse(a.start), a, Date.parse(b.start), b);
 }
 
+/**
+ * `items` in the site's order, each start read once rather than at every
+ * comparison: sorting a whole site's events with `byStart` parsed their
+ * starts some 3.4 million times at 100,000 events.
+ */
+export function sortedByStart<
+  T extends { readonly start: string; readonly calendarId: string; readonly id: string },
+>(items: Iterable<T>): T[] {
+  const keyed = Array.from(items, (item) => ({ item, ms: Date.parse(item.start) }));
+  keyed.sort((a, b) => byStartMs(a.ms, a.item, b.ms, b.item));
+  return keyed.map((entry) => entry.item);
+}
+
 /** The same order, with the start instants already read (ms). */
 export function byStartMs(
   aMs: number,

@@ -94,6 +94,8 @@ export const RECOMMENDED: readonly FieldRule[] = [
   },
 ];
 
+const RULES: readonly FieldRule[] = [...REQUIRED, ...RECOMMENDED];
+
 export interface FieldShare {
   readonly field: string;
   /** Events whose JSON-LD has it. */
@@ -116,21 +118,22 @@ export interface RichResults {
  */
 export class RichResultsTally {
   readonly #seen = new Set<string>();
-  readonly #counts = new Map<FieldRule, number>();
+  /** By rule, in RULES' order: asked for every event page of a build, kept or rendered. */
+  readonly #counts = RULES.map(() => 0);
 
   add(jsonLd: JsonLd): void {
     const id = typeof jsonLd["@id"] === "string" ? jsonLd["@id"] : `#${this.#seen.size}`;
     if (this.#seen.has(id)) return;
     this.#seen.add(id);
-    for (const rule of [...REQUIRED, ...RECOMMENDED]) {
-      if (rule.has(jsonLd)) this.#counts.set(rule, (this.#counts.get(rule) ?? 0) + 1);
+    for (let index = 0; index < RULES.length; index++) {
+      if (RULES[index]?.has(jsonLd)) this.#counts[index] = (this.#counts[index] ?? 0) + 1;
     }
   }
 
   summary(): RichResults {
     const events = this.#seen.size;
     const share = (rule: FieldRule): FieldShare => {
-      const count = this.#counts.get(rule) ?? 0;
+      const count = this.#counts[RULES.indexOf(rule)] ?? 0;
       return { field: rule.field, count, share: events ? count / events : 1, keys: rule.keys };
     };
     return { events, required: REQUIRED.map(share), recommended: RECOMMENDED.map(share) };

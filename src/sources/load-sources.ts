@@ -2,7 +2,7 @@ import type { PortalLists } from "../api/list-recorder.ts";
 import type { SourceConfig, SourcesConfig } from "../config/sources.ts";
 import { timedAsync } from "../metrics.ts";
 import { byName } from "../model/normalize-snapshot.ts";
-import { byStart } from "../model/order.ts";
+import { sortedByStart } from "../model/order.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import { sourceCalendarId } from "../model/url-scheme.ts";
 import {
@@ -126,7 +126,7 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
             : { id: source.id, kind: "portal", config: source.api, lists: loaded.lists },
       });
     }
-    const joined = sameEvents(events.sort(byStart), sources, (warning) => warnings.push(warning));
+    const joined = sameEvents(sortedByStart(events), sources, (warning) => warnings.push(warning));
     const fetchedAt = options.now.toISOString();
     const snapshot: PortalSnapshot = Object.freeze({
       source: options.sources.file,
