@@ -1,4 +1,5 @@
 import { eventDigest } from "../render/event-digest.ts";
+import { contentHash } from "../render/published-files.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
 import type { OtherDates, SeriesSummary } from "../series/series-index.ts";
 import type { EventPage } from "../site/views.ts";
@@ -45,11 +46,16 @@ export function eventPageInputs(globals: Data, host: string): PageInputs | undef
   const siteWide = siteWideInputs(globals, host);
   if (siteWide === undefined) return undefined;
   const inlineIcs = (globals.site as { eventIcs?: string } | undefined)?.eventIcs === "inline";
-  // The same for every page of a calendar: asked once per calendar in a run.
-  const feedLinks = new Map<object, unknown>();
+  // The same for every page of a calendar: asked once per calendar in a run,
+  // and named by its digest rather than written out again in every page's text.
+  const feedLinks = new Map<object, string>();
   const feedLinksOf = (calendar: object, filter: FilterLookup) => {
-    if (!feedLinks.has(calendar)) feedLinks.set(calendar, filter("feedLinks")(calendar));
-    return feedLinks.get(calendar);
+    let digest = feedLinks.get(calendar);
+    if (digest === undefined) {
+      digest = contentHash(JSON.stringify(filter("feedLinks")(calendar)) ?? "");
+      feedLinks.set(calendar, digest);
+    }
+    return digest;
   };
   return (item, filter) => {
     const page = item as EventPage;
