@@ -278,6 +278,8 @@ export default function publisherPlugin(
         turns,
         mine,
       );
+      // Every event page was visited, rendered or kept: their JSON-LD's masks are all known.
+      publication.richResults.save();
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
       let structuredDataCards = 0;
@@ -374,7 +376,11 @@ async function startRun(options: PublisherOptions): Promise<Run> {
       site: options.site,
       scopes,
       searchFacts: searchFacts(data, options.site),
-      richResults: new RichResultsTally(),
+      // A file per language and shard: shards may share a cache folder, and each counts its own pages.
+      richResults: new RichResultsTally(
+        options.cacheDir,
+        JSON.stringify([options.site.url, options.site.lang, options.shard ?? null]),
+      ),
       cards: cards ?? null,
     },
     searchIndex,
