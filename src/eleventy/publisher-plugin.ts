@@ -278,8 +278,6 @@ export default function publisherPlugin(
         turns,
         mine,
       );
-      // Every event page was visited, rendered or kept: their JSON-LD's masks are all known.
-      publication.richResults.save();
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
       let structuredDataCards = 0;
@@ -376,11 +374,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
       site: options.site,
       scopes,
       searchFacts: searchFacts(data, options.site),
-      // A file per language and shard: shards may share a cache folder, and each counts its own pages.
-      richResults: new RichResultsTally(
-        options.cacheDir,
-        JSON.stringify([options.site.url, options.site.lang, options.shard ?? null]),
-      ),
+      richResults: new RichResultsTally(),
       cards: cards ?? null,
     },
     searchIndex,

@@ -5,7 +5,6 @@ import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
 import { viewUpdatedAt } from "../site/data-updated.ts";
 import { fitHeadings } from "../site/fit-headings.ts";
@@ -121,27 +120,23 @@ export default function sitePlugin(
     urls.href(paths.category(categoryId)),
   );
   addFilter(eleventyConfig, "calendarClass", (calendarId: string) => calendarClass(calendarId));
-  /**
-   * An event's JSON-LD, counted for the build report's rich results block
-   * (made only when `written` or not counted before with the same inputs:
-   * the event, its page's address and its card's images; the language is
-   * the tally's).
-   */
-  const countedJsonLd = (event: CalendarEvent, written: boolean) => {
-    const url = urls.absolute(paths.event(event.calendarId, event.id));
-    const images = current().cards?.structuredDataImages(event);
-    const make = () => eventJsonLd(event, url, images, accessName);
-    const jsonLd = written ? make() : undefined;
-    const inputs = `${eventDigest(event)}\n${url}\n${JSON.stringify(images ?? [])}`;
-    current().richResults.count(`${url}#event`, inputs, () => jsonLd ?? make());
+  const countedJsonLd = (event: CalendarEvent) => {
+    const jsonLd = eventJsonLd(
+      event,
+      urls.absolute(paths.event(event.calendarId, event.id)),
+      current().cards?.structuredDataImages(event),
+      accessName,
+    );
+    // Counted as emitted, for the build report's rich results block.
+    current().richResults.add(jsonLd);
     return jsonLd;
   };
   addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) =>
-    jsonForScript(countedJsonLd(event, true)),
+    jsonForScript(countedJsonLd(event)),
   );
   // What an event page kept as published shows, counted as eventJsonLd counts it, unwritten.
   addFilter(eleventyConfig, "countEventJsonLd", (event: CalendarEvent) => {
-    countedJsonLd(event, false);
+    countedJsonLd(event);
     return "";
   });
   // Microformats2 values (h-event, h-adr): src/site/microformats/.

@@ -1,9 +1,3 @@
-import { join } from "node:path";
-import { codeFingerprint } from "../code-fingerprint.ts";
-import { count } from "../metrics.ts";
-import { KeptMap } from "../model/kept-map.ts";
-import { contentHash } from "../render/published-files.ts";
-
 /**
  * How much of what Google's Event rich results need the event pages' JSON-LD
  * carries (docs/deploy.md, "The build report"), counted from the JSON-LD
@@ -121,83 +115,29 @@ export interface RichResults {
 /**
  * Counts the JSON-LD of the event pages as they are rendered: each event once
  * (by its `@id`), however often a template asks for it. One per build run.
- *
- * What a page's JSON-LD meets is one number, a bit per rule, kept between
- * builds by a digest of what the JSON-LD is made from (`count`): a page kept
- * as published is counted without its JSON-LD being made again (0.61 s of
- * one edited build at 100,000 events, docs/performance.md, What changed,
- * item 63).
  */
 export class RichResultsTally {
   readonly #seen = new Set<string>();
-  /** By rule, in RULES' order. */
+  /** By rule, in RULES' order: asked for every event page of a build, kept or rendered. */
   readonly #counts = RULES.map(() => 0);
-  readonly #kept: KeptMap<number>;
-
-  /** `cacheDir`: where the masks are kept between builds, for `context` (a site's language); none without. */
-  constructor(cacheDir: string | null = null, context = "") {
-    const path = cacheDir
-      ? join(cacheDir, `rich-results-${contentHash(context).slice(0, 12)}.json`)
-      : null;
-    this.#kept = KeptMap.load(path, codeFingerprint(), isMask);
-  }
 
   add(jsonLd: JsonLd): void {
     const id = typeof jsonLd["@id"] === "string" ? jsonLd["@id"] : `#${this.#seen.size}`;
-    this.#addMask(id, maskOf(jsonLd));
-  }
-
-  /**
-   * Counts the JSON-LD with this `id` that `make` makes from what `inputs`
-   * name (everything it is made from, as text), made only when no build
-   * with this code counted those inputs before.
-   */
-  count(id: string, inputs: string, make: () => JsonLd): void {
-    if (this.#seen.has(id)) return;
-    const key = contentHash(inputs);
-    let mask = this.#kept.get(key);
-    if (mask === undefined) mask = maskOf(make());
-    else count("richResults.reused");
-    this.#kept.set(key, mask);
-    this.#addMask(id, mask);
-  }
-
-  /** Keeps this build's masks for the next (KeptMap.save). */
-  save(): void {
-    this.#kept.save();
-  }
-
-  #addMask(id: string, mask: number): void {
     if (this.#seen.has(id)) return;
     this.#seen.add(id);
     for (let index = 0; index < RULES.length; index++) {
-      if (mask & (1 << index)) this.#counts[index] = (this.#counts[index] ?? 0) + 1;
+      if (RULES[index]?.has(jsonLd)) this.#counts[index] = (this.#counts[index] ?? 0) + 1;
     }
   }
 
   summary(): RichResults {
     const events = this.#seen.size;
     const share = (rule: FieldRule): FieldShare => {
-      const met = this.#counts[RULES.indexOf(rule)] ?? 0;
-      return { field: rule.field, count: met, share: events ? met / events : 1, keys: rule.keys };
+      const count = this.#counts[RULES.indexOf(rule)] ?? 0;
+      return { field: rule.field, count, share: events ? count / events : 1, keys: rule.keys };
     };
     return { events, required: REQUIRED.map(share), recommended: RECOMMENDED.map(share) };
   }
-}
-
-/** The rules a JSON-LD object meets: bit i for RULES[i]. */
-function maskOf(jsonLd: JsonLd): number {
-  let mask = 0;
-  for (let index = 0; index < RULES.length; index++) {
-    if (RULES[index]?.has(jsonLd)) mask |= 1 << index;
-  }
-  return mask;
-}
-
-function isMask(value: unknown): value is number {
-  return (
-    typeof value === "number" && Number.isInteger(value) && value >= 0 && value < 2 ** RULES.length
-  );
 }
 
 /** Counts a list of JSON-LD objects at once. */

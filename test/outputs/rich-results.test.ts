@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type FieldMap, parseFieldMap } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
@@ -140,40 +137,6 @@ describe("rich results shares", () => {
     // Every event has these; a timed event without an end is published with endDate = startDate.
     for (const field of ["name", "startDate", "endDate", "eventStatus"]) {
       expect(counts.get(field), field).toBe(3);
-    }
-  });
-
-  it("should count from the masks a build with the same code kept, making no JSON-LD for unchanged inputs", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rich-results-"));
-    try {
-      const events = [full, bare, nowhere];
-      const idOf = (index: number) => String(ld[index]?.["@id"]);
-      const countAll = (tally: RichResultsTally, inputs: (index: number) => string) => {
-        let made = 0;
-        for (const index of events.keys()) {
-          tally.count(idOf(index), inputs(index), () => {
-            made++;
-            return ld[index] ?? {};
-          });
-        }
-        return made;
-      };
-      const first = new RichResultsTally(dir, "en");
-      expect(countAll(first, (index) => `v1 ${index}`)).toBe(3);
-      first.save();
-      // The next build: the same inputs, no JSON-LD made, the same shares.
-      const next = new RichResultsTally(dir, "en");
-      expect(countAll(next, (index) => `v1 ${index}`)).toBe(0);
-      expect(next.summary()).toEqual(richResultsOf(ld));
-      next.save();
-      // One event's inputs changed: its JSON-LD alone made again.
-      const edited = new RichResultsTally(dir, "en");
-      expect(countAll(edited, (index) => (index === 1 ? "v2 1" : `v1 ${index}`))).toBe(1);
-      expect(edited.summary()).toEqual(richResultsOf(ld));
-      // Another language keeps its own: nothing known there yet.
-      expect(countAll(new RichResultsTally(dir, "fr"), (index) => `v1 ${index}`)).toBe(3);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
