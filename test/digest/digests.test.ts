@@ -230,6 +230,7 @@ describe("digests", () => {
     expect(music.sections.flatMap((s) => titles(s))).toEqual(["concert"]);
     expect(music.feedUrl).toBe("https://events.example.org/categories/music/digest/feed.xml");
   });
+
   it("should name as inputs what a scope's digests are made from, so an equal text means equal digests", () => {
     const culture = { kind: "calendar", id: "culture", name: "Culture" } as const;
     const sport = { kind: "calendar", id: "sport", name: "Sport" } as const;
