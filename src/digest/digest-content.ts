@@ -15,8 +15,9 @@ import type { DigestWeek } from "./digest-week.ts";
 
 /**
  * What one digest says: one scope's week, as plain data that its three
- * writers (RSS, the mail's HTML and its text) render, and whose JSON is the
- * files' inputs (src/render/file-group.ts): its events day by day, the
+ * writers (RSS, the mail's HTML and its text) render, made only for a scope
+ * whose files are rendered (their inputs are what it is made from,
+ * Digests.inputs in digests.ts): its events day by day, the
  * events new since the digest before it, and the changes announced since
  * (src/changes, docs/feeds.md "Changes"). Every text is cut and every count
  * bounded here, so a week of thousands of events, or a hostile record,

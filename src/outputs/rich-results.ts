@@ -118,7 +118,7 @@ export interface RichResults {
  */
 export class RichResultsTally {
   readonly #seen = new Set<string>();
-  /** By rule, in RULES' order: asked for every event page of a build, kept or rendered. */
+  /** Events whose JSON-LD meets each rule, in RULES' order. */
   readonly #counts = RULES.map(() => 0);
 
   add(jsonLd: JsonLd): void {
