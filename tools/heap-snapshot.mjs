@@ -16,6 +16,9 @@
 //                                    dir/Heap-<pid>-N.sites.txt: far cheaper than a snapshot
 //   HEAP_SAMPLING_AT_STATS=N[,M]     the same at the N-th statSync: a build that keeps most files
 //                                    as published stats each, and writes few
+//   HEAP_SAMPLING_AT_SECONDS=S[,T]   the same once S seconds have passed (at the next turn of the
+//                                    event loop): a build that writes its files on a thread of its
+//                                    own (src/render/disk-writes.ts) and stats them on another
 //
 // Every 5,000 calls, and every second the event loop turns, it appends
 // process.memoryUsage() to dir/memory-<pid>.log; a thread of its own adds the
@@ -61,7 +64,15 @@ if (dir) {
   const samplingAtStats = new Set(
     (process.env.HEAP_SAMPLING_AT_STATS ?? "").split(",").filter(Boolean).map(Number),
   );
-  const session = samplingAt.size + samplingAtStats.size > 0 ? new inspector.Session() : null;
+  const samplingAtSeconds = (process.env.HEAP_SAMPLING_AT_SECONDS ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const session =
+    samplingAt.size + samplingAtStats.size + samplingAtSeconds.length > 0
+      ? new inspector.Session()
+      : null;
   session?.connect();
   session?.post("HeapProfiler.startSampling", { samplingInterval: 16384 });
   const sample = (at = writes) => {
@@ -123,7 +134,13 @@ if (dir) {
   };
   syncBuiltinESMExports();
   // And every second while the event loop turns (publishing, waiting on the portal).
-  setInterval(() => logMemory(" timer"), 1000).unref();
+  setInterval(() => {
+    logMemory(" timer");
+    const elapsed = (performance.now() - started) / 1000;
+    while (samplingAtSeconds.length > 0 && (samplingAtSeconds[0] ?? 0) <= elapsed) {
+      sample(`${samplingAtSeconds.shift()}s`);
+    }
+  }, 1000).unref();
   // The resident memory every half second from a thread of its own, which
   // goes on while the main thread is in a long synchronous stretch (making
   // the site's data, hashing, removing the old site) and logs nothing.
