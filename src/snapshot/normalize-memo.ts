@@ -38,6 +38,15 @@ export class NormalizeMemo {
   readonly #kept: KeptMap<Entry>;
   /** This build's events by the key of their entry: what `keep` names them by. */
   readonly #keys = new Map<CalendarEvent, string>();
+  /**
+   * This build's answers by the list record they were asked with. With share
+   * cards on, each event is asked twice, as its details arrive (loadSnapshot's
+   * onEvent) and again with the whole snapshot: the second time, the same
+   * records are answered without their key, which is the two records written
+   * out and hashed (0.07 s of one edited 10,000-event build, in a profile:
+   * docs/performance.md, What changed, item 64).
+   */
+  readonly #asked = new WeakMap<WireRecord, Asked>();
 
   private constructor(path: string, kept: KeptMap<Entry>) {
     this.#path = path;
@@ -68,10 +77,19 @@ export class NormalizeMemo {
     calendar: Pick<Calendar, "id" | "timeZone">,
     options: NormalizeOptions,
   ): Entry => {
+    const asked = this.#asked.get(listed);
+    if (
+      asked?.details === details &&
+      asked.calendarId === calendar.id &&
+      asked.timeZone === calendar.timeZone
+    ) {
+      return asked.entry;
+    }
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
     const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
+    count("normalize.keyed");
     let entry = this.#kept.get(key);
-    // Asked again in this build (the records arrived early, see loadSnapshot's onEvent): not counted again.
+    // Asked again in this build with other records of the same content: not counted again.
     if (entry && this.#kept.isKept(key)) return entry;
     if (entry) {
       count("normalize.reused");
@@ -81,6 +99,12 @@ export class NormalizeMemo {
     }
     this.#kept.set(key, entry);
     if (entry.ok) this.#keys.set(entry.value, key);
+    this.#asked.set(listed, {
+      details,
+      calendarId: calendar.id,
+      timeZone: calendar.timeZone,
+      entry,
+    });
     return entry;
   };
 
@@ -122,6 +146,14 @@ export class NormalizeMemo {
     const { eventKeys: _, ...rest } = kept;
     return { ...rest, events };
   }
+}
+
+/** What an event was asked with in this build, beside its list record, and the answer. */
+interface Asked {
+  readonly details: WireRecord | null;
+  readonly calendarId: string;
+  readonly timeZone: string;
+  readonly entry: Entry;
 }
 
 /** The file of one portal's (or one source's) normalized events in the cache folder. */

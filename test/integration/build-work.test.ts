@@ -186,6 +186,9 @@ describe("build work", () => {
     // Each event's times are parsed once for the whole build, whatever uses them.
     expect(count(cold, "eventTimesParsed")).toBe(EVENTS);
     expect(count(cold, "normalize.computed")).toBe(EVENTS);
+    // Each event's records digested once, though asked for twice: as its details arrived (for
+    // its share cards), and with the whole snapshot.
+    expect(count(cold, "normalize.keyed")).toBe(EVENTS);
     // One page and one event.ics per event, each rendered once.
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
@@ -232,6 +235,7 @@ describe("build work", () => {
     expect(count(warm, "fetch.listRequests")).toBe(1 + SYNTHETIC.calendars);
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
     expect(count(warm, "normalize.computed")).toBe(0);
+    expect(count(warm, "normalize.keyed")).toBe(EVENTS);
     // At most once each, and only where a list's inputs need them: the outputs kept by their
     // inputs need no event's times, the search records are not made again (every event's
     // times were parsed for them before: over 0.9 of EVENTS) and the cards' dates are the
