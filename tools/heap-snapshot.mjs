@@ -39,9 +39,7 @@ const dir = process.env.HEAP_SNAPSHOT_DIR;
 if (dir) {
   const started = performance.now();
   const trigger = join(dir, `snapshot-${process.pid}`);
-  const atWrites = new Set(
-    (process.env.HEAP_SNAPSHOT_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
-  );
+  const atWrites = new Set(numbers("HEAP_SNAPSHOT_AT_WRITES"));
   const { writeFileSync, linkSync, readFileSync, statSync, existsSync, rmSync } = fs;
   fs.mkdirSync(dir, { recursive: true });
   const log = fs.openSync(join(dir, `memory-${process.pid}.log`), "a");
@@ -58,17 +56,9 @@ if (dir) {
       `${seconds()} s writes=${writes} reads=${reads} rss=${mb(m.rss)} heapTotal=${mb(m.heapTotal)} heapUsed=${mb(m.heapUsed)} external=${mb(m.external)}${note}\n`,
     );
   };
-  const samplingAt = new Set(
-    (process.env.HEAP_SAMPLING_AT_WRITES ?? "").split(",").filter(Boolean).map(Number),
-  );
-  const samplingAtStats = new Set(
-    (process.env.HEAP_SAMPLING_AT_STATS ?? "").split(",").filter(Boolean).map(Number),
-  );
-  const samplingAtSeconds = (process.env.HEAP_SAMPLING_AT_SECONDS ?? "")
-    .split(",")
-    .filter(Boolean)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const samplingAt = new Set(numbers("HEAP_SAMPLING_AT_WRITES"));
+  const samplingAtStats = new Set(numbers("HEAP_SAMPLING_AT_STATS"));
+  const samplingAtSeconds = numbers("HEAP_SAMPLING_AT_SECONDS").sort((a, b) => a - b);
   const session =
     samplingAt.size + samplingAtStats.size + samplingAtSeconds.length > 0
       ? new inspector.Session()
@@ -159,6 +149,11 @@ if (dir) {
   );
   sampler.unref();
   process.on("exit", () => logMemory(" exit"));
+}
+
+/** The numbers of a comma-separated variable ("100000,200000"); what is not a number is left out. */
+function numbers(name) {
+  return (process.env[name] ?? "").split(",").map(Number).filter(Number.isFinite);
 }
 
 /** Live bytes by allocation site (function, file:line) and by its three callers, largest first. */
