@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { DateTime } from "luxon";
 import { endMillis } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
 import { byStart, compareCodeUnits } from "../model/order.ts";
 import type { CalendarEvent, EventHistory, PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
+import { shortHash } from "../short-hash.ts";
 import { eventActivities } from "./event-activity.ts";
 import {
   type Announcement,
@@ -395,10 +395,7 @@ function seenSince(
   nowIso: string,
 ): PublishedEventRecord["seen"] | null {
   if (event.updatedAt || event.createdAt) return null;
-  const digest = createHash("sha256")
-    .update(JSON.stringify(event))
-    .digest("base64url")
-    .slice(0, 22);
+  const digest = shortHash("sha256", JSON.stringify(event), 22);
   return before?.seen?.digest === digest ? before.seen : { digest, at: nowIso };
 }
 

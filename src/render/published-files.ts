@@ -1,7 +1,7 @@
-import { hash } from "node:crypto";
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { count } from "../metrics.ts";
+import { shortHash } from "../short-hash.ts";
 import type { SignatureCheck } from "./signatures-aside.ts";
 
 /**
@@ -196,5 +196,5 @@ export function fileSignature(stats: Pick<Stats, "size" | "ino" | "ctimeMs">): n
 /** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
 export function contentHash(content: string | Uint8Array): string {
   // The one-shot form: no Hash object per call (a few hundred thousand calls a large build).
-  return hash("sha256", content, "base64url").slice(0, 22);
+  return shortHash("sha256", content, 22);
 }
