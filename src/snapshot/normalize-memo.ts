@@ -7,6 +7,7 @@ import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.t
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { SharedValues } from "./shared-values.ts";
 
 type Entry = Normalized<CalendarEvent>;
 
@@ -47,6 +48,8 @@ export class NormalizeMemo {
    * docs/performance.md, What changed, item 64).
    */
   readonly #asked = new WeakMap<WireRecord, Asked>();
+  /** The parts events have in common, each held once (read back or made, the same). */
+  readonly #shared = new SharedValues();
 
   private constructor(path: string, kept: KeptMap<Entry>) {
     this.#path = path;
@@ -97,6 +100,8 @@ export class NormalizeMemo {
       entry = normalizeEvent(listed, details, calendar, options);
       count("normalize.computed");
     }
+    // Before anyone else holds it (the snapshot freezes its events).
+    if (entry.ok) this.#shared.shareParts(entry.value);
     this.#kept.set(key, entry);
     if (entry.ok) this.#keys.set(entry.value, key);
     this.#asked.set(listed, {

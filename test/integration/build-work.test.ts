@@ -189,6 +189,9 @@ describe("build work", () => {
     // Each event's records digested once, though asked for twice: as its details arrived (for
     // its share cards), and with the whole snapshot.
     expect(count(cold, "normalize.keyed")).toBe(EVENTS);
+    // The parts events have in common (places, categories, organizers) held once: the synthetic
+    // calendars draw them from short lists.
+    expect(count(cold, "normalize.partsShared")).toBeGreaterThan(EVENTS);
     // One page and one event.ics per event, each rendered once.
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
@@ -236,6 +239,8 @@ describe("build work", () => {
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
     expect(count(warm, "normalize.computed")).toBe(0);
     expect(count(warm, "normalize.keyed")).toBe(EVENTS);
+    // Read back from the last build's file, they are held once again.
+    expect(count(warm, "normalize.partsShared")).toBe(count(cold, "normalize.partsShared"));
     // At most once each, and only where a list's inputs need them: the outputs kept by their
     // inputs need no event's times, the search records are not made again (every event's
     // times were parsed for them before: over 0.9 of EVENTS) and the cards' dates are the
