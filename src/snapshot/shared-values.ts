@@ -21,9 +21,12 @@ export class SharedValues {
   /** Each distinct text, by its place in #textsByPlace. */
   readonly #texts = new Map<string, number>();
   readonly #textsByPlace: string[] = [];
-  /** Each distinct part by its fields, and the places of the parts found. */
-  readonly #parts = new Map<string, object>();
+  /** Each distinct part's place in #partsByPlace, by its fields (see #partPlace), and by itself. */
+  readonly #parts = new Map<string, number>();
   readonly #partPlaces = new Map<object, number>();
+  readonly #partsByPlace: object[] = [];
+  /** Parts found held already: what the build's counters report. */
+  #found = 0;
 
   /**
    * The event with its shareable fields (SHARED_FIELDS) replaced, in place,
@@ -32,36 +35,56 @@ export class SharedValues {
    */
   shareParts(event: CalendarEvent): void {
     const fields = event as unknown as Record<string, unknown>;
+    const found = this.#found;
     for (const name of SHARED_FIELDS) {
       const value = fields[name];
-      if (value !== undefined && value !== null) fields[name] = this.#shared(value);
+      if (typeof value === "string") fields[name] = this.#textsByPlace[this.#textPlace(value)];
+      else if (typeof value === "object" && value !== null) {
+        fields[name] = this.#partsByPlace[this.#partPlace(value)];
+      }
     }
+    if (this.#found > found) count("normalize.partsShared", this.#found - found);
   }
 
-  #shared(value: unknown): unknown {
-    if (typeof value === "string") return this.#textsByPlace[this.#textPlace(value)];
-    if (typeof value !== "object" || value === null || this.#partPlaces.has(value)) return value;
-    if (Object.isFrozen(value)) {
-      // A part someone else made and froze cannot take shared fields: kept whole, as a part of its own.
-      this.#partPlaces.set(value, this.#partPlaces.size);
-      return value;
-    }
+  /** The place of the part equal to `value`, held from now on if it is the first. */
+  #partPlace(value: object): number {
+    const known = this.#partPlaces.get(value);
+    if (known !== undefined) return known;
+    // A part someone else made and froze cannot take shared fields: kept whole, as a part of its own.
+    if (Object.isFrozen(value)) return this.#hold(value, null);
     // The part's fields, each shared first, named by their places: equal parts have equal keys.
     const fields = value as Record<string, unknown>;
     let key = Array.isArray(value) ? "[" : "{";
-    for (const name of Object.keys(fields)) {
-      const field = this.#shared(fields[name]);
-      fields[name] = field;
-      key += `${this.#textPlace(name)}=${this.#token(field)};`;
+    for (const name in fields) {
+      const field = fields[name];
+      let token: string;
+      if (typeof field === "string") {
+        const place = this.#textPlace(field);
+        fields[name] = this.#textsByPlace[place];
+        token = `s${place}`;
+      } else if (typeof field === "object" && field !== null) {
+        const place = this.#partPlace(field);
+        fields[name] = this.#partsByPlace[place];
+        token = `o${place}`;
+      } else {
+        token = typeof field === "number" ? `n${field}` : String(field);
+      }
+      key += `${this.#textPlace(name)}=${token};`;
     }
     const held = this.#parts.get(key);
     if (held !== undefined) {
-      count("normalize.partsShared");
+      this.#found++;
       return held;
     }
-    this.#parts.set(key, value);
-    this.#partPlaces.set(value, this.#partPlaces.size);
-    return value;
+    return this.#hold(value, key);
+  }
+
+  #hold(value: object, key: string | null): number {
+    const place = this.#partsByPlace.length;
+    this.#partsByPlace.push(value);
+    this.#partPlaces.set(value, place);
+    if (key !== null) this.#parts.set(key, place);
+    return place;
   }
 
   #textPlace(text: string): number {
@@ -72,22 +95,6 @@ export class SharedValues {
       this.#textsByPlace.push(text);
     }
     return place;
-  }
-
-  /** A shared field in a part's key: its type, and its place or value. */
-  #token(field: unknown): string {
-    switch (typeof field) {
-      case "string":
-        return `s${this.#textPlace(field)}`;
-      case "object":
-        return field === null ? "z" : `o${this.#partPlaces.get(field)}`;
-      case "number":
-        return `n${field}`;
-      case "boolean":
-        return field ? "t" : "f";
-      default:
-        return "u";
-    }
   }
 }
 
