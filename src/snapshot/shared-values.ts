@@ -7,8 +7,8 @@ import type { CalendarEvent } from "../model/types.ts";
  * zone or a series' description, as a copy of their own in every record
  * (JSON gives each value its own object), and a build holds every event
  * from the portal's answers to its last file. At 100,000 events of the
- * reference portal's synthetic calendars, the normalized events took 139 MB
- * of heap as read back, and 56 MB with their equal parts held once
+ * reference portal's synthetic calendars, the normalized events took 132.8 MB
+ * of heap as read back, and 58.7 MB with their equal parts held once
  * (docs/performance.md, What changed, item 66).
  *
  * Equal means the same fields in the same order with equal values, so a
@@ -102,8 +102,9 @@ export class SharedValues {
  * The fields of an event whose values recur from event to event: the ones
  * held once. Its id, title, times and dates are its own, and left as they
  * are (a map of texts that are each used once would only cost); so are its
- * status and attendance mode, words that JSON.parse already gives one text
- * each (sharing them freed no memory at 100,000 events).
+ * status and attendance mode: words of ten letters or fewer, which V8's
+ * JSON.parse already gives one text each (sharing them freed no memory at
+ * 100,000 events).
  */
 const SHARED_FIELDS: readonly (keyof CalendarEvent)[] = [
   "calendarId",
