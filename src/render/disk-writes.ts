@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { count } from "../metrics.ts";
 
 /**
  * Where the file writer's bytes go to disk (src/render/file-writer.ts): its
@@ -92,7 +93,8 @@ const FAILED = 1;
 
 /**
  * Runs on the other thread: writes each batch's files in order, folders
- * made once, then counts the batch's bytes as written; on the first
+ * made once, hands a batch's buffer of the usual size back to be filled
+ * again (`spares`), then counts the batch's bytes as written; on the first
  * failure it says which file and stops.
  */
 const WORKER_SOURCE = `
@@ -101,9 +103,11 @@ const { mkdirSync, writeFileSync } = require("node:fs");
 const { dirname } = require("node:path");
 const writeFiles = ${writeFiles.toString()};
 const shared = new Int32Array(workerData.shared);
+const spares = workerData.spares;
 const folders = new Set();
 parentPort.on("message", ({ targets, ends, bytes }) => {
   const all = new Uint8Array(bytes);
+  const size = all.byteLength;
   if (Atomics.load(shared, ${FAILED}) !== 0) return;
   try {
     writeFiles({ mkdirSync, writeFileSync, dirname }, folders, targets, ends, all);
@@ -111,7 +115,9 @@ parentPort.on("message", ({ targets, ends, bytes }) => {
     Atomics.store(shared, ${FAILED}, 1);
     parentPort.postMessage({ failed: { message: error.message, code: error.code } });
   }
-  Atomics.sub(shared, ${IN_FLIGHT}, all.byteLength);
+  // Back before the bytes are counted: a build's thread woken by the count finds it.
+  if (size === ${BATCH_BYTES}) spares.postMessage(bytes, [bytes]);
+  Atomics.sub(shared, ${IN_FLIGHT}, size);
   Atomics.notify(shared, ${IN_FLIGHT});
 });
 `;
@@ -122,12 +128,19 @@ parentPort.on("message", ({ targets, ends, bytes }) => {
  * 10,000 events the writes and folders took 2.2 s of the build's thread
  * (docs/performance.md, What changed, item 52). Files are encoded straight
  * into batches of about a megabyte, each handed over whole; at most
- * MOST_IN_FLIGHT bytes wait at a time. `finish` waits for the last; a file
+ * MOST_IN_FLIGHT bytes wait at a time, and each buffer comes back to be
+ * filled again. `finish` waits for the last; a file
  * that could not be written fails it with the direct write's message.
  */
 export function writeAside(): DiskWrites {
   const shared = new Int32Array(new SharedArrayBuffer(8));
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { shared: shared.buffer } });
+  // Batches' buffers come back on their own port, read without waiting for the event loop.
+  const spares = new MessageChannel();
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { shared: shared.buffer, spares: spares.port2 },
+    transferList: [spares.port2],
+  });
   // A build that fails before `finish` does not wait for it.
   worker.unref();
   let failure: Error | null = null;
@@ -147,8 +160,25 @@ export function writeAside(): DiskWrites {
     Atomics.store(shared, FAILED, 1);
   });
 
-  // A buffer of its own (not a slice of Node's pool), handed over whole.
-  let batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  /**
+   * A buffer for the next batch: one the thread has written and handed back,
+   * else a new one. A new buffer's pages are fresh from the system, and the
+   * first write to each costs a page fault: encoding a megabyte of text
+   * into a new buffer took 1.7 ms on the benchmark's machine, into one
+   * filled before 0.56 ms (docs/performance.md, What changed, item 67).
+   * With at most MOST_IN_FLIGHT bytes on the thread, 9 buffers serve a
+   * whole build.
+   */
+  const bufferFor = (room: number): Buffer<ArrayBuffer> => {
+    if (room <= BATCH_BYTES) {
+      const spare = receiveMessageOnPort(spares.port1)?.message as ArrayBuffer | undefined;
+      if (spare) return Buffer.from(spare);
+    }
+    count("write.batchBuffersMade");
+    // A buffer of its own (not a slice of Node's pool), handed over whole.
+    return Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, room));
+  };
+  let batch = bufferFor(0);
   let used = 0;
   let last = 0;
   let targets: string[] = [];
@@ -172,7 +202,7 @@ export function writeAside(): DiskWrites {
       targets = [];
       ends = [];
     }
-    batch = Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, room));
+    batch = bufferFor(room);
     used = 0;
   };
 
@@ -207,6 +237,7 @@ export function writeAside(): DiskWrites {
       }
       stopping = true;
       await worker.terminate();
+      spares.port1.close();
       if (failure) throw failure;
     },
     async abandon() {
@@ -215,6 +246,7 @@ export function writeAside(): DiskWrites {
       // Stops the thread between two files: none is written after.
       stopping = true;
       await worker.terminate();
+      spares.port1.close();
     },
   };
 }

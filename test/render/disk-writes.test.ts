@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
 import { writeAside, writeNow } from "../../src/render/disk-writes.ts";
 import { FileWriter } from "../../src/render/file-writer.ts";
 
@@ -60,6 +61,23 @@ describe("disk-writes", () => {
     await disk.finish();
     for (const { target, text } of texts) expect(readFileSync(target, "utf8")).toBe(text);
     expect(readdirSync(root).sort()).toEqual(["a.html", "b.html", "big"]);
+  });
+
+  it("should fill the buffers the thread has written again, not a new one for each batch", async () => {
+    const made = () => readMetrics().counters["write.batchBuffersMade"] ?? 0;
+    const before = made();
+    const disk = writeAside();
+    // 40 MB in 2 kB files: about 40 batches of a megabyte.
+    for (let n = 0; n < 20_000; n++) {
+      disk.bytesOf(page(n, 2048));
+      disk.write(join(root, `f${n % 50}`, `${n}.html`));
+    }
+    await disk.finish();
+    // At most 8 MB wait to be written: 8 buffers on the thread, and the one being filled.
+    expect(made() - before).toBeGreaterThan(0);
+    expect(made() - before).toBeLessThanOrEqual(9);
+    expect(readFileSync(join(root, "f7", "19957.html")).equals(page(19_957, 2048))).toBe(true);
+    expect(readdirSync(join(root, "f7"))).toHaveLength(400);
   });
 
   it("should write through the file writer aside as at once: the same files, known by the same hashes", async () => {
