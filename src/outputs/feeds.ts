@@ -167,7 +167,28 @@ function itemBody(
   };
 }
 
-function writeRss(feed: PreparedFeed, options: FeedOptions): string {
+/** An entry as the package's RSS item: plain text in the profile's form (rss-character-data.ts). */
+function rssItem(entry: FeedEntry, site: FeedSiteOptions): Item {
+  // An event's item has no `id`: the package then writes <guid isPermaLink="true">
+  // with the event page URL, which is stable (derived from portal ids only).
+  // An announcement's id is not its link: <guid isPermaLink="false">.
+  const item: Item = {
+    ...(entry.id === entry.url ? {} : { id: entry.id }),
+    title: rssText(xmlText(entry.title)),
+    ...itemBody(entry),
+    category: entry.categories.map((category) => ({
+      name: textNode(singleLine(category.name)),
+      domain: xmlAttr(absoluteUrl(site.url, paths.category(category.id))),
+    })),
+  };
+  // RSS 2.0 requires a type on <enclosure>; without a known one we leave it
+  // out (the image still appears in the content).
+  if (entry.image?.type) item.image = { url: xmlAttr(entry.image.url), type: entry.image.type };
+  return item;
+}
+
+/** The RSS document of these entries, written by the package in one piece. */
+function rssDocument(feed: PreparedFeed, options: FeedOptions, entries: readonly FeedEntry[]) {
   // Plain text throughout (channel title and description, item titles,
   // categories), in the RSS Best Practices Profile's form (rss-character-data.ts).
   const out = new Feed({
@@ -177,31 +198,40 @@ function writeRss(feed: PreparedFeed, options: FeedOptions): string {
     ttl: options.site.refreshMinutes,
     feedLinks: { rss: feed.urls.rss },
   });
-  for (const entry of feed.entries) {
-    // An event's item has no `id`: the package then writes <guid isPermaLink="true">
-    // with the event page URL, which is stable (derived from portal ids only).
-    // An announcement's id is not its link: <guid isPermaLink="false">.
-    const item: Item = {
-      ...(entry.id === entry.url ? {} : { id: entry.id }),
-      title: rssText(xmlText(entry.title)),
-      ...itemBody(entry),
-      category: entry.categories.map((category) => ({
-        name: textNode(singleLine(category.name)),
-        domain: xmlAttr(absoluteUrl(options.site.url, paths.category(category.id))),
-      })),
-    };
-    // RSS 2.0 requires a type on <enclosure>; without a known one we leave it
-    // out (the image still appears in the content).
-    if (entry.image?.type) item.image = { url: xmlAttr(entry.image.url), type: entry.image.type };
-    out.addItem(item);
-  }
-  return `${rssCharacterData(out.rss2())}\n`;
+  for (const entry of entries) out.addItem(rssItem(entry, options.site));
+  return rssCharacterData(out.rss2());
+}
+
+function writeRss(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): string {
+  return inPieces(feed.entries, itemsAtOnce, RSS_ITEMS, {
+    document: (entries) => rssDocument(feed, options, entries),
+    // The package declares the content namespace on <rss> when an item has
+    // content: the document around the items is written with such an item.
+    around: (entries) => entries.find((entry) => rssItem(entry, options.site).content),
+    items: (entries) => rssDocument(BARE_FEED, options, entries),
+  });
 }
 
 export const renderAtom = (events: readonly CalendarEvent[], options: FeedOptions): string =>
   renderFeed(events, options, "atom");
 
-function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
+/** An entry as the package's Atom entry. */
+function atomEntry(entry: FeedEntry, scheme: string): Item {
+  return {
+    // type="html": the title is HTML, so the plain-text title is escaped once.
+    title: cdataHtml(escapeHtml(entry.title)),
+    id: entry.id,
+    ...itemBody(entry),
+    category: entry.categories.map((category) => ({
+      term: xmlAttr(singleLine(category.id)),
+      name: xmlAttr(singleLine(category.name)),
+      scheme,
+    })),
+  };
+}
+
+/** The Atom document of these entries, written by the package in one piece. */
+function atomDocument(feed: PreparedFeed, options: FeedOptions, entries: readonly FeedEntry[]) {
   const out = new Feed({
     ...channelOf(feed, options),
     id: feed.urls.atom,
@@ -210,21 +240,16 @@ function writeAtom(feed: PreparedFeed, options: FeedOptions): string {
     author: { name: textNode(singleLine(options.site.title)), link: homeUrl(options.site) },
   });
   const scheme = xmlAttr(absoluteUrl(options.site.url, paths.categories()));
-  for (const entry of feed.entries) {
-    const item: Item = {
-      // type="html": the title is HTML, so the plain-text title is escaped once.
-      title: cdataHtml(escapeHtml(entry.title)),
-      id: entry.id,
-      ...itemBody(entry),
-      category: entry.categories.map((category) => ({
-        term: xmlAttr(singleLine(category.id)),
-        name: xmlAttr(singleLine(category.name)),
-        scheme,
-      })),
-    };
-    out.addItem(item);
-  }
-  return `${withAtomLanguage(addAtomEnclosures(out.atom1(), feed.entries), options.site.lang)}\n`;
+  for (const entry of entries) out.addItem(atomEntry(entry, scheme));
+  return withAtomLanguage(addAtomEnclosures(out.atom1(), entries), options.site.lang);
+}
+
+function writeAtom(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): string {
+  return inPieces(feed.entries, itemsAtOnce, ATOM_ENTRIES, {
+    document: (entries) => atomDocument(feed, options, entries),
+    around: (entries) => entries[0],
+    items: (entries) => atomDocument(BARE_FEED, options, entries),
+  });
 }
 
 /**
@@ -260,18 +285,94 @@ function writeJsonFeed(feed: PreparedFeed, options: FeedOptions): string {
 /** The news feed formats (calendar files are ics.ts's). */
 export type NewsFeedFormat = Exclude<FeedFormat, "ics">;
 
-const WRITERS: Record<NewsFeedFormat, (feed: PreparedFeed, options: FeedOptions) => string> = {
+const WRITERS: Record<
+  NewsFeedFormat,
+  (feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number) => string
+> = {
   rss: writeRss,
   atom: writeAtom,
   json: writeJsonFeed,
 };
 
+/** `itemsAtOnce`: how many items the package writes in one document (inPieces); the same bytes whatever it is. */
 export function renderFeed(
   events: readonly CalendarEvent[],
   options: FeedOptions,
   format: NewsFeedFormat,
+  itemsAtOnce = ITEMS_AT_ONCE,
 ): string {
-  return WRITERS[format](prepare(events, options), options);
+  return WRITERS[format](prepare(events, options), options, itemsAtOnce);
+}
+
+/**
+ * How a feed of many items is written (docs/performance.md, What changed,
+ * item 68). The package writes a document as one text, and each level of
+ * its XML writer copies the level below it whole: a feed of 200 items is a
+ * text of some 240 kB made several times over, each time among V8's large
+ * objects, on pages fresh from the system (joining 60 texts of 2.2 kB took
+ * 20 times as long a text as joining 58, the first over 128 kB). So the
+ * items are written `ITEMS_AT_ONCE` at a time (`items`, in a document
+ * around nothing of the feed's own, and cut out), and the document around
+ * them once with one of them (`around`, cut where it is): the same bytes
+ * (test/outputs/feeds.test.ts). A feed of that many items or fewer is
+ * written in one piece, as before.
+ */
+interface FeedPieces {
+  /** The feed's document for these entries, written in one piece. */
+  document(entries: readonly FeedEntry[]): string;
+  /** The entry the document around the items is written with. */
+  around(entries: readonly FeedEntry[]): FeedEntry | undefined;
+  /** A document of these entries around nothing of the feed's own (BARE_FEED). */
+  items(entries: readonly FeedEntry[]): string;
+}
+
+const ITEMS_AT_ONCE = 32;
+
+/** An item's tags, as the package writes them: the first is where the items begin, the last where they end. */
+interface ItemTags {
+  readonly open: string;
+  readonly close: string;
+}
+
+const RSS_ITEMS: ItemTags = { open: "<item>", close: "</item>" };
+const ATOM_ENTRIES: ItemTags = { open: "<entry>", close: "</entry>" };
+
+/** The feed's own fields, empty: a document that is only there for its items. */
+const BARE_FEED: PreparedFeed = {
+  title: "",
+  description: "",
+  urls: { page: "", rss: "", atom: "", json: "", ics: "", qr: "" },
+  entries: [],
+  updated: new Date(0),
+};
+
+function inPieces(
+  entries: readonly FeedEntry[],
+  itemsAtOnce: number,
+  tags: ItemTags,
+  pieces: FeedPieces,
+): string {
+  const around = entries.length > itemsAtOnce ? pieces.around(entries) : undefined;
+  if (!around) return `${pieces.document(entries)}\n`;
+  const outer = pieces.document([around]);
+  const [start, end] = itemsSpan(outer, tags);
+  const parts = [outer.slice(0, start)];
+  for (let at = 0; at < entries.length; at += itemsAtOnce) {
+    const bare = pieces.items(entries.slice(at, at + itemsAtOnce));
+    const [from, to] = itemsSpan(bare, tags);
+    parts.push(bare.slice(from, to));
+  }
+  parts.push(outer.slice(end), "\n");
+  return parts.join("");
+}
+
+/**
+ * Where a document's items are: from the line break before the first to the
+ * end of the last. Before them is only text the package escapes (the feed's
+ * own fields), after them only its closing tags.
+ */
+function itemsSpan(xml: string, { open, close }: ItemTags): [number, number] {
+  return [xml.lastIndexOf("\n", xml.indexOf(open)), xml.lastIndexOf(close) + close.length];
 }
 
 /**

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Announcement } from "../../src/changes/published-state.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import {
   type FeedOptions,
   renderAtom,
+  renderFeed,
   renderJsonFeed,
   renderRss,
 } from "../../src/outputs/feeds.ts";
@@ -298,5 +300,65 @@ describe("feeds", () => {
       expect(render(hostileSnapshot.events, options())).toBe(first);
       expect(render([...hostileSnapshot.events].reverse(), options())).toBe(first);
     }
+  });
+
+  describe("a feed of many items, written a few items at a time", () => {
+    // Every hostile event again and again, some with an item's closing tag in their
+    // text, on days of their own: up to 150 items, and announcements ahead of them.
+    const many = (count: number): CalendarEvent[] =>
+      Array.from({ length: count }, (_, n) => {
+        const event = hostileSnapshot.events[n % hostileSnapshot.events.length] as CalendarEvent;
+        const day = new Date(Date.parse("2026-04-01T10:00:00Z") + n * 86_400_000);
+        return {
+          ...event,
+          id: `${event.id}-${n}`,
+          title: n % 7 === 0 ? `</item></entry> ${n} ${event.title}` : event.title,
+          descriptionHtml:
+            n % 5 === 0 ? `<p>&lt;/item&gt; </item> </entry> ${n}</p>` : event.descriptionHtml,
+          start: day.toISOString(),
+          end: new Date(day.getTime() + 3_600_000).toISOString(),
+        };
+      });
+    const announcement = (n: number): Announcement => ({
+      id: `https://events.example.org/calendars/culture/events/a${n}/#cancelled-${n}`,
+      kind: "cancelled",
+      at: "2026-03-19T10:00:00.000Z",
+      calendarId: "culture",
+      eventId: `a${n}`,
+      title: `Cancelled </item> ${n} & more`,
+      url: `https://events.example.org/calendars/culture/events/a${n}/`,
+      start: "2026-04-02T10:00:00.000Z",
+      end: "2026-04-02T11:00:00.000Z",
+      allDay: false,
+      timeZone: "Europe/Amsterdam",
+      previousStart: null,
+      previousEnd: null,
+      categories: [{ id: "music", name: "Music & <more>" }],
+    });
+
+    it.each([
+      [0, 0],
+      [1, 0],
+      [32, 0],
+      [33, 0],
+      [150, 3],
+    ])(
+      "should write the bytes of the whole document at once (%i events, %i announcements)",
+      (count, announced) => {
+        const feedOptions = options({
+          site: siteWith({ feedMaxItems: 500, feedPastDays: 400 }),
+          announcements: Array.from({ length: announced }, (_, n) => announcement(n)),
+        });
+        for (const format of ["rss", "atom"] as const) {
+          const inPieces = renderFeed(many(count), feedOptions, format);
+          const whole = renderFeed(many(count), feedOptions, format, Number.POSITIVE_INFINITY);
+          expect(inPieces).toBe(whole);
+          const items = (
+            inPieces.match(format === "rss" ? /\n {8}<item>/g : /\n {4}<entry>/g) ?? []
+          ).length;
+          expect(items).toBe(count + announced);
+        }
+      },
+    );
   });
 });
