@@ -3,9 +3,9 @@ import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-sc
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { eventShardKey } from "../shards/shard.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
-import { type FeedOptions, feedInputs, type NewsFeedFormat, renderFeed } from "./feeds.ts";
+import { type FeedOptions, feedFile, feedInputs, type NewsFeedFormat } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { calendarIcsInputs, eventIcsInputs, renderCalendar, renderEventIcs } from "./ics.ts";
+import { calendarFile, calendarIcsInputs, eventIcsInputs, renderEventIcs } from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import { trimWarning } from "./ics-trim-warning.ts";
 import { writeSubscriptionsJson } from "./subscriptions-json.ts";
@@ -55,7 +55,7 @@ export function feedFileGroups(
       name: "feeds",
       items: files.filter((file) => file.format !== "ics"),
       path: pathOf,
-      render: (file) => renderFeed(...feedOf(scopes, file)),
+      render: (file) => feedFile(...feedOf(scopes, file)),
       inputs: (file) => feedInputs(...feedOf(scopes, file)),
       done: () => scopes.entries.clear(),
     }),
@@ -65,7 +65,7 @@ export function feedFileGroups(
       items: calendars,
       path: pathOf,
       render: ({ scope }) =>
-        renderCalendar(
+        calendarFile(
           scopes.events(scope, "ics"),
           scopes.calendarOptions(scope),
           scopes.plan(scope),

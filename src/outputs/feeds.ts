@@ -202,7 +202,7 @@ function rssDocument(feed: PreparedFeed, options: FeedOptions, entries: readonly
   return rssCharacterData(out.rss2());
 }
 
-function writeRss(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): string {
+function writeRss(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): FeedText {
   return inPieces(feed.entries, itemsAtOnce, RSS_ITEMS, {
     document: (entries) => rssDocument(feed, options, entries),
     // The package declares the content namespace on <rss> when an item has
@@ -244,7 +244,7 @@ function atomDocument(feed: PreparedFeed, options: FeedOptions, entries: readonl
   return withAtomLanguage(addAtomEnclosures(out.atom1(), entries), options.site.lang);
 }
 
-function writeAtom(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): string {
+function writeAtom(feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number): FeedText {
   return inPieces(feed.entries, itemsAtOnce, ATOM_ENTRIES, {
     document: (entries) => atomDocument(feed, options, entries),
     around: (entries) => entries[0],
@@ -285,23 +285,41 @@ function writeJsonFeed(feed: PreparedFeed, options: FeedOptions): string {
 /** The news feed formats (calendar files are ics.ts's). */
 export type NewsFeedFormat = Exclude<FeedFormat, "ics">;
 
+/** A feed's text, whole or in pieces (inPieces). */
+type FeedText = string | readonly string[];
+
 const WRITERS: Record<
   NewsFeedFormat,
-  (feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number) => string
+  (feed: PreparedFeed, options: FeedOptions, itemsAtOnce: number) => FeedText
 > = {
   rss: writeRss,
   atom: writeAtom,
   json: writeJsonFeed,
 };
 
-/** `itemsAtOnce`: how many items the package writes in one document (inPieces); the same bytes whatever it is. */
+/**
+ * The feed's text as the build writes it: in pieces when it has many items
+ * (inPieces), never made one text. `itemsAtOnce`: how many items the package
+ * writes in one document; the same bytes whatever it is.
+ */
+export function feedFile(
+  events: readonly CalendarEvent[],
+  options: FeedOptions,
+  format: NewsFeedFormat,
+  itemsAtOnce = ITEMS_AT_ONCE,
+): FeedText {
+  return WRITERS[format](prepare(events, options), options, itemsAtOnce);
+}
+
+/** The feed's text, whole. */
 export function renderFeed(
   events: readonly CalendarEvent[],
   options: FeedOptions,
   format: NewsFeedFormat,
   itemsAtOnce = ITEMS_AT_ONCE,
 ): string {
-  return WRITERS[format](prepare(events, options), options, itemsAtOnce);
+  const text = feedFile(events, options, format, itemsAtOnce);
+  return typeof text === "string" ? text : text.join("");
 }
 
 /**
@@ -314,8 +332,10 @@ export function renderFeed(
  * items are written `ITEMS_AT_ONCE` at a time (`items`, in a document
  * around nothing of the feed's own, and cut out), and the document around
  * them once with one of them (`around`, cut where it is): the same bytes
- * (test/outputs/feeds.test.ts). A feed of that many items or fewer is
- * written in one piece, as before.
+ * (test/outputs/feeds.test.ts). The pieces go to the file writer as they
+ * are, so a feed is never made one text (FileContent in
+ * src/render/disk-writes.ts). A feed of that many items or fewer is written
+ * in one piece, as before.
  */
 interface FeedPieces {
   /** The feed's document for these entries, written in one piece. */
@@ -351,7 +371,7 @@ function inPieces(
   itemsAtOnce: number,
   tags: ItemTags,
   pieces: FeedPieces,
-): string {
+): FeedText {
   const around = entries.length > itemsAtOnce ? pieces.around(entries) : undefined;
   if (!around) return `${pieces.document(entries)}\n`;
   const outer = pieces.document([around]);
@@ -363,7 +383,7 @@ function inPieces(
     parts.push(bare.slice(from, to));
   }
   parts.push(outer.slice(end), "\n");
-  return parts.join("");
+  return parts;
 }
 
 /**

@@ -43,7 +43,8 @@ import type { VeventSize, VeventSizes } from "./vevent-sizes.ts";
 
 /**
  * iCalendar writers (RFC 5545, with RFC 7986 properties):
- * - `renderCalendar`: a subscription (/calendar.ics and per calendar/category);
+ * - `renderCalendar`: a subscription (/calendar.ics and per calendar/category),
+ *   and `calendarFile`, the same in pieces;
  * - `renderEventIcs`: a single-event download.
  *
  * Output depends only on the events and options: every date in a zone is a
@@ -257,11 +258,28 @@ export function renderCalendar(
   options: CalendarOptions,
   plan: CalendarPlan = planCalendar(events, options),
 ): string {
+  return calendarFile(events, options, plan).join("");
+}
+
+/**
+ * The calendar's text as the build writes it: its head, each VEVENT and its
+ * end, never made one text (a text over 128 kB costs V8 a fresh allocation
+ * each time it is copied: FileContent in src/render/disk-writes.ts).
+ */
+export function calendarFile(
+  events: readonly CalendarEvent[],
+  options: CalendarOptions,
+  plan: CalendarPlan = planCalendar(events, options),
+): readonly string[] {
   const vevents = plan.events.map(({ timed, short }) => veventLines(timed, options, short));
   const zones = [...new Set(vevents.map((vevent) => vevent.zone))].filter(
     (zone): zone is string => zone !== null,
   );
-  return `${calendarHead(options, zones)}${vevents.map((vevent) => vevent.text).join("")}END:VCALENDAR\r\n`;
+  return [
+    calendarHead(options, zones),
+    ...vevents.map((vevent) => vevent.text),
+    "END:VCALENDAR\r\n",
+  ];
 }
 
 /** The calendar's properties and the VTIMEZONE of each zone, folded, without END:VCALENDAR. */

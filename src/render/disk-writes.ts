@@ -4,6 +4,13 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import { count } from "../metrics.ts";
 
 /**
+ * What a file is made of: a text, bytes, or a text in pieces, encoded one
+ * after the other, so that a large file need not be made one text first
+ * (a feed: src/outputs/feeds.ts, inPieces).
+ */
+export type FileContent = string | Uint8Array | readonly string[];
+
+/**
  * Where the file writer's bytes go to disk (src/render/file-writer.ts): its
  * folder made once, then the file written. The writer decides what is
  * written and hashes it; this only encodes and puts the bytes in place.
@@ -13,7 +20,7 @@ export interface DiskWrites {
    * The content's bytes, encoded where they would be written from: valid
    * until the next call. The writer hashes them, then writes them or not.
    */
-  bytesOf(content: string | Uint8Array): Uint8Array;
+  bytesOf(content: FileContent): Uint8Array;
   /** Puts the bytes `bytesOf` last gave at `target` (an absolute path), making its folder if need be. */
   write(target: string): void;
   /** Settles once every file given is on disk; rejects with the first that could not be written. */
@@ -66,7 +73,12 @@ export function writeNow(): DiskWrites {
   let last: Uint8Array = new Uint8Array(0);
   return {
     bytesOf(content) {
-      last = typeof content === "string" ? Buffer.from(content) : content;
+      last =
+        typeof content === "string"
+          ? Buffer.from(content)
+          : content instanceof Uint8Array
+            ? content
+            : Buffer.concat(content.map((piece) => Buffer.from(piece)));
       return last;
     },
     write(target) {
@@ -208,15 +220,24 @@ export function writeAside(): DiskWrites {
 
   return {
     bytesOf(content) {
-      // UTF-8 takes at most three bytes for each UTF-16 unit.
-      const most = typeof content === "string" ? content.length * 3 : content.byteLength;
-      if (used + most > batch.byteLength || targets.length === BATCH_FILES) {
-        handOver(typeof content === "string" ? Buffer.byteLength(content) : most);
-      }
-      if (typeof content === "string") last = batch.write(content, used);
-      else {
+      if (content instanceof Uint8Array) {
+        if (used + content.byteLength > batch.byteLength || targets.length === BATCH_FILES) {
+          handOver(content.byteLength);
+        }
         batch.set(content, used);
         last = content.byteLength;
+      } else {
+        const pieces = typeof content === "string" ? [content] : content;
+        let units = 0;
+        for (const piece of pieces) units += piece.length;
+        // UTF-8 takes at most three bytes for each UTF-16 unit.
+        if (used + units * 3 > batch.byteLength || targets.length === BATCH_FILES) {
+          let bytes = 0;
+          for (const piece of pieces) bytes += Buffer.byteLength(piece);
+          handOver(bytes);
+        }
+        last = 0;
+        for (const piece of pieces) last += batch.write(piece, used + last);
       }
       return batch.subarray(used, used + last);
     },

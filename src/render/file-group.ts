@@ -1,4 +1,5 @@
 import { count, timed } from "../metrics.ts";
+import type { FileContent } from "./disk-writes.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
 import type { FileWriter } from "./file-writer.ts";
 
@@ -18,7 +19,7 @@ export interface FileGroup<T = unknown> {
   readonly items: readonly T[];
   /** The file's site path (src/model/url-scheme.ts). */
   path(item: T): string;
-  render(item: T): string | Uint8Array;
+  render(item: T): FileContent;
   /**
    * Everything the file's bytes depend on besides the code, as text: a file
    * whose inputs are those of its last publish is kept as published and not
@@ -44,7 +45,7 @@ export function fileGroup<T>(group: FileGroup<T>): FileGroup {
 export function singleFile(
   phase: string,
   path: string,
-  render: () => string | Uint8Array,
+  render: () => FileContent,
   inputs?: () => string,
 ): FileGroup {
   return fileGroup({

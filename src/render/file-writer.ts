@@ -1,6 +1,6 @@
 import { join, normalize, sep } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
-import { type DiskWrites, writeNow } from "./disk-writes.ts";
+import { type DiskWrites, type FileContent, writeNow } from "./disk-writes.ts";
 import {
   contentHash,
   type KnownFile,
@@ -8,8 +8,6 @@ import {
   knownFile,
   type PublishedFiles,
 } from "./published-files.ts";
-
-type Content = string | Uint8Array;
 
 /**
  * Writes the build's files into the output folder, one at a time, each
@@ -94,7 +92,7 @@ export class FileWriter {
    * rendered from, else what `render` makes (or the content given). True
    * when it was rendered.
    */
-  write(path: string, render: Content | (() => Content), inputs?: string): boolean {
+  write(path: string, render: FileContent | (() => FileContent), inputs?: string): boolean {
     const sitePath = this.#sitePath(path);
     const digest = inputs === undefined ? undefined : inputsDigest(inputs);
     const tried = this.#notPublished.delete(sitePath)

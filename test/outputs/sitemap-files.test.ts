@@ -36,7 +36,11 @@ function write(group: FileGroup): Record<string, string> {
     const sitePath = group.path(item);
     const file = join(dir, sitePath);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, group.render(item));
+    const content = group.render(item);
+    writeFileSync(
+      file,
+      typeof content === "string" || content instanceof Uint8Array ? content : content.join(""),
+    );
     files[sitePath] = file;
   }
   return files;

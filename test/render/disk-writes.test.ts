@@ -63,6 +63,27 @@ describe("disk-writes", () => {
     expect(readdirSync(root).sort()).toEqual(["a.html", "b.html", "big"]);
   });
 
+  it("should write a text given in pieces as the text, in batches and at once alike", async () => {
+    // Pieces of one and several bytes a character, 3 MB in all: more than a batch.
+    const pieces = Array.from(
+      { length: 3000 },
+      (_, n) => `<item>${n} é ✓ 𝄞 ${"x".repeat(1000)}</item>`,
+    );
+    const disks = { now: writeNow(), aside: writeAside() };
+    for (const [name, disk] of Object.entries(disks)) {
+      disk.bytesOf("a file before it");
+      disk.write(join(root, name, "before.html"));
+      expect(Buffer.from(disk.bytesOf(pieces)).toString()).toBe(pieces.join(""));
+      disk.write(join(root, name, "feed.xml"));
+      disk.bytesOf([]);
+      disk.write(join(root, name, "empty.xml"));
+      await disk.finish();
+      expect(readFileSync(join(root, name, "feed.xml"), "utf8")).toBe(pieces.join(""));
+      expect(readFileSync(join(root, name, "before.html"), "utf8")).toBe("a file before it");
+      expect(readFileSync(join(root, name, "empty.xml"), "utf8")).toBe("");
+    }
+  });
+
   it("should fill the buffers the thread has written again, not a new one for each batch", async () => {
     const made = () => readMetrics().counters["write.batchBuffersMade"] ?? 0;
     const before = made();
