@@ -263,8 +263,8 @@ export function renderCalendar(
 
 /**
  * The calendar's text as the build writes it: its head, each VEVENT and its
- * end, never made one text (a text over 128 kB costs V8 a fresh allocation
- * each time it is copied: FileContent in src/render/disk-writes.ts).
+ * end, never made one text: V8 puts a text over 128 kB on pages fresh from
+ * the system each time it is made (FileContent in src/render/disk-writes.ts).
  */
 export function calendarFile(
   events: readonly CalendarEvent[],

@@ -6,9 +6,16 @@ import { count } from "../metrics.ts";
 /**
  * What a file is made of: a text, bytes, or a text in pieces, encoded one
  * after the other, so that a large file need not be made one text first
- * (a feed: src/outputs/feeds.ts, inPieces).
+ * (feeds and calendars: feedFile in src/outputs/feeds.ts, calendarFile in
+ * src/outputs/ics.ts; docs/performance.md, What changed, item 69).
  */
 export type FileContent = string | Uint8Array | readonly string[];
+
+/** A text, whole or in pieces (not bytes): told apart as a list, which holds in any realm. */
+function asPieces(content: FileContent): readonly string[] | null {
+  if (typeof content === "string") return [content];
+  return Array.isArray(content) ? (content as readonly string[]) : null;
+}
 
 /**
  * Where the file writer's bytes go to disk (src/render/file-writer.ts): its
@@ -73,12 +80,13 @@ export function writeNow(): DiskWrites {
   let last: Uint8Array = new Uint8Array(0);
   return {
     bytesOf(content) {
-      last =
-        typeof content === "string"
-          ? Buffer.from(content)
-          : content instanceof Uint8Array
-            ? content
-            : Buffer.concat(content.map((piece) => Buffer.from(piece)));
+      if (typeof content === "string") last = Buffer.from(content);
+      else {
+        const pieces = asPieces(content);
+        last = pieces
+          ? Buffer.concat(pieces.map((piece) => Buffer.from(piece)))
+          : (content as Uint8Array);
+      }
       return last;
     },
     write(target) {
@@ -220,14 +228,15 @@ export function writeAside(): DiskWrites {
 
   return {
     bytesOf(content) {
-      if (content instanceof Uint8Array) {
-        if (used + content.byteLength > batch.byteLength || targets.length === BATCH_FILES) {
-          handOver(content.byteLength);
+      const pieces = asPieces(content);
+      if (!pieces) {
+        const bytes = content as Uint8Array;
+        if (used + bytes.byteLength > batch.byteLength || targets.length === BATCH_FILES) {
+          handOver(bytes.byteLength);
         }
-        batch.set(content, used);
-        last = content.byteLength;
+        batch.set(bytes, used);
+        last = bytes.byteLength;
       } else {
-        const pieces = typeof content === "string" ? [content] : content;
         let units = 0;
         for (const piece of pieces) units += piece.length;
         // UTF-8 takes at most three bytes for each UTF-16 unit.
