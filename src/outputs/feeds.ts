@@ -323,21 +323,7 @@ export function renderFeed(
   return typeof text === "string" ? text : text.join("");
 }
 
-/**
- * How a feed of many items is written (docs/performance.md, What changed,
- * item 68). The package writes a document as one text, and each level of
- * its XML writer copies the level below it whole: a feed of 200 items is a
- * text of some 240 kB made several times over, each time among V8's large
- * objects, on pages fresh from the system (joining 60 texts of 2.2 kB took
- * 20 times as long a text as joining 58, the first over 128 kB). So the
- * items are written `ITEMS_AT_ONCE` at a time (`items`, in a document
- * around nothing of the feed's own, and cut out), and the document around
- * them once with one of them (`around`, cut where it is): the same bytes
- * (test/outputs/feeds.test.ts). The pieces go to the file writer as they
- * are, so a feed is never made one text (FileContent in
- * src/render/disk-writes.ts). A feed of that many items or fewer is written
- * in one piece, as before.
- */
+/** What inPieces needs of a feed format: its writer's three ways of writing entries. */
 interface FeedPieces {
   /** The feed's document for these entries, written in one piece. */
   document(entries: readonly FeedEntry[]): string;
@@ -367,6 +353,21 @@ const BARE_FEED: PreparedFeed = {
   updated: new Date(0),
 };
 
+/**
+ * How a feed of many items is written (docs/performance.md, What changed,
+ * item 68). The package writes a document as one text, and each level of
+ * its XML writer copies the level below it whole: a feed of 200 items is a
+ * text of some 240 kB made several times over, each time among V8's large
+ * objects, on pages fresh from the system (joining 60 texts of 2.2 kB took
+ * 20 times as long a text as joining 58, the first over 128 kB). So the
+ * items are written `ITEMS_AT_ONCE` at a time (`items`, in a document
+ * around nothing of the feed's own, and cut out), and the document around
+ * them once with one of them (`around`, cut where it is): the same bytes
+ * (test/outputs/feeds.test.ts). The pieces go to the file writer as they
+ * are, so a feed is never made one text (FileContent in
+ * src/render/disk-writes.ts). A feed of that many items or fewer is written
+ * in one piece, as before.
+ */
 function inPieces(
   entries: readonly FeedEntry[],
   itemsAtOnce: number,
