@@ -73,7 +73,9 @@ interface Pending {
  * One studio per process: `npm start` keeps it across rebuilds.
  */
 export class CardStudio {
-  readonly #worker: ChildProcess;
+  readonly #setup: WorkerSetup;
+  /** Started by the first card to draw: a build that draws none starts no process. */
+  #worker: ChildProcess | null = null;
   readonly #store: CardStore;
   readonly #fingerprint: string;
   /** Every key asked for, and when it is in the cache. */
@@ -91,18 +93,10 @@ export class CardStudio {
   #peakRssMB = 0;
   #broken: Error | null = null;
 
-  private constructor(worker: ChildProcess, store: CardStore, fingerprint: string) {
-    this.#worker = worker;
+  private constructor(setup: WorkerSetup, store: CardStore, fingerprint: string) {
+    this.#setup = setup;
     this.#store = store;
     this.#fingerprint = fingerprint;
-    worker.on("message", (report: JobReport) => this.#report(report));
-    worker.on("error", (error) => this.#fail(error));
-    worker.on("exit", (code, signal) =>
-      this.#fail(new Error(`The share card process stopped (${signal ?? code}).`)),
-    );
-    // It keeps the build alive only while the build waits for cards (settled):
-    // a build that fails while cards are drawn early ends at once.
-    this.#hold(false);
   }
 
   /** `dir`: where rendered cards are kept between builds. */
@@ -111,18 +105,40 @@ export class CardStudio {
       dir,
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
+    return new CardStudio(setup, new CardStore(dir), rendererFingerprint());
+  }
+
+  /**
+   * The drawing process, started when a card is first to be drawn. Every
+   * build starts a studio, and most builds after the first draw no card
+   * (one edited event whose card shows nothing it changed, the day rolling
+   * over): starting the process anyway cost each of them its start, its
+   * fonts and its renderer loaded (docs/performance.md, What changed, item 70).
+   */
+  #drawing(): ChildProcess {
+    if (this.#worker) return this.#worker;
     const worker = forkEntry(
       new URL("./card-worker.ts", import.meta.url),
-      [JSON.stringify(setup)],
+      [JSON.stringify(this.#setup)],
       // Structured clone, as between threads: the content goes as it is.
       { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] },
     );
+    count("cards.processStarted");
     try {
       if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_PRIORITY);
     } catch {
       // Not allowed here: the cards then share the CPU with the build evenly.
     }
-    return new CardStudio(worker, new CardStore(dir), rendererFingerprint());
+    worker.on("message", (report: JobReport) => this.#report(report));
+    worker.on("error", (error) => this.#fail(error));
+    worker.on("exit", (code, signal) =>
+      this.#fail(new Error(`The share card process stopped (${signal ?? code}).`)),
+    );
+    this.#worker = worker;
+    // It keeps the build alive only while the build waits for cards (settled):
+    // a build that fails while cards are drawn early ends at once.
+    this.#hold(this.#waiters > 0);
+    return worker;
   }
 
   /** The files of these cards, without rendering anything. */
@@ -161,7 +177,7 @@ export class CardStudio {
       this.#settle(id, this.#broken);
     } else {
       const job: RenderJob = { id, content, sizes: missing.map((file) => file.size), keys };
-      this.#worker.send(job);
+      this.#drawing().send(job);
     }
     return files;
   }
@@ -184,14 +200,22 @@ export class CardStudio {
 
   /**
    * Cards rendered and reused by this studio so far; the time at least one
-   * render ran; the drawing process's peak memory (not in the build's own).
+   * render ran; the drawing process's peak memory (not in the build's own);
+   * whether that process was started.
    */
-  get stats(): { rendered: number; reused: number; busyMs: number; peakRssMB: number } {
+  get stats(): {
+    rendered: number;
+    reused: number;
+    busyMs: number;
+    peakRssMB: number;
+    started: boolean;
+  } {
     return {
       rendered: this.#rendered,
       reused: this.#reused,
       busyMs: this.#busyMs,
       peakRssMB: this.#peakRssMB,
+      started: this.#worker !== null,
     };
   }
 
@@ -221,26 +245,29 @@ export class CardStudio {
     return this.#store.prune(kept);
   }
 
-  /** Stops the drawing process. */
+  /** Stops the drawing process, if it was started. */
   async close(): Promise<void> {
     this.#broken ??= new Error("The share card studio is closed.");
-    if (this.#worker.exitCode !== null || this.#worker.signalCode !== null) return;
-    const exited = new Promise((done) => this.#worker.once("exit", done));
+    const worker = this.#worker;
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
+    const exited = new Promise((done) => worker.once("exit", done));
     // Held while it stops: an unreferenced process would let this one end
     // before its exit is seen, silently, with the build's error unsaid.
     this.#hold(true);
-    this.#worker.kill();
+    worker.kill();
     await exited;
   }
 
   /** Whether the drawing process (and its channel) keeps this process alive. */
   #hold(alive: boolean): void {
-    const channel = this.#worker.channel as { ref(): void; unref(): void } | null | undefined;
+    const worker = this.#worker;
+    if (!worker) return;
+    const channel = worker.channel as { ref(): void; unref(): void } | null | undefined;
     if (alive) {
-      this.#worker.ref();
+      worker.ref();
       channel?.ref();
     } else {
-      this.#worker.unref();
+      worker.unref();
       channel?.unref();
     }
   }

@@ -37,7 +37,7 @@ describe("CardStudio", () => {
     // Asked twice in one build (early, then for the pages): still once.
     for (const content of contents) cold.request(content, ALL);
     await cold.settled();
-    expect(cold.stats).toMatchObject({ rendered: 12, reused: 0 });
+    expect(cold.stats).toMatchObject({ rendered: 12, reused: 0, started: true });
     for (const file of files) {
       expect(pngSize(readFileSync(file.cachePath))).toEqual({
         width: file.size.width,
@@ -49,7 +49,8 @@ describe("CardStudio", () => {
     const warm = await CardStudio.open(dir, { concurrency: 2 });
     const again = contents.flatMap((content) => warm.request(content, ALL));
     await warm.settled();
-    expect(warm.stats).toMatchObject({ rendered: 0, reused: 12 });
+    // Nothing to draw: no drawing process started.
+    expect(warm.stats).toMatchObject({ rendered: 0, reused: 12, started: false });
     expect(again.map((file) => file.key)).toEqual(files.map((file) => file.key));
 
     // One event edited: its four cards, and no other.
@@ -57,7 +58,7 @@ describe("CardStudio", () => {
     const edited = [card(1), card(2, "Event 2, moved indoors"), card(3)];
     const next = edited.flatMap((content) => changed.request(content, ALL));
     await changed.settled();
-    expect(changed.stats).toMatchObject({ rendered: 4, reused: 8 });
+    expect(changed.stats).toMatchObject({ rendered: 4, reused: 8, started: true });
 
     // The cache keeps what the last build used, nothing older.
     expect(changed.prune(new Set(next.map((file) => file.key)))).toBe(4);

@@ -210,6 +210,7 @@ describe("build work", () => {
     expect(withCards).toBeLessThan(notEnded - 20);
     expect(notEnded).toBeLessThan(EVENTS - 20);
     expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
+    expect(count(cold, "cards.processStarted")).toBe(1);
     expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * withCards);
     expect(count(cold, "rendered.cards")).toBeLessThan(4 * withCards + 100);
 
@@ -227,6 +228,8 @@ describe("build work", () => {
       [],
     );
     expect(count(kept, "cards.rendered")).toBe(0);
+    // No card to draw, so no drawing process started (src/cards/card-studio.ts).
+    expect(count(kept, "cards.processStarted")).toBe(0);
     expect(count(kept, "searchIndexBuilt") + count(kept, "searchIndexReused")).toBe(0);
     expect(kept.files).toBe(cold.files);
     expect(count(kept, "files.statted")).toBe(kept.files);
@@ -255,6 +258,7 @@ describe("build work", () => {
     expect(count(warm, "searchIndexBuilt")).toBe(0);
     expect(count(warm, "searchIndexReused")).toBe(1);
     expect(count(warm, "cards.rendered")).toBe(0);
+    expect(count(warm, "cards.processStarted")).toBe(0);
     // A card's key names its bytes: each published card is kept by it, its file not read again.
     expect(count(warm, "rendered.cards")).toBe(0);
     expect(count(warm, "reused.cards")).toBe(count(cold, "rendered.cards"));
@@ -302,6 +306,7 @@ describe("build work", () => {
     expect(editedAhead.length).toBeGreaterThan(0);
     expect(editedAhead.length).toBeLessThan(edited.length);
     expect(count(changed, "cards.rendered")).toBe(4 * editedAhead.length);
+    expect(count(changed, "cards.processStarted")).toBe(1);
     for (const group of PER_EVENT_FILES) {
       expect(count(changed, `rendered.${group}`), group).toBe(edited.length);
       expect(count(changed, `reused.${group}`), group).toBe(EVENTS - edited.length);
