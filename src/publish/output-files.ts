@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import {
+  appendFileSync,
   closeSync,
   mkdirSync,
   openSync,
@@ -12,6 +14,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { publishedStateFolder } from "../changes/state-location.ts";
+import { count } from "../metrics.ts";
 import { MapView } from "../render/map-view.ts";
 import {
   contentHash,
@@ -104,11 +107,17 @@ export interface FileChanges {
  * cut short between two lines is refused): read a line at a time, where a
  * list of 630,000 files read whole and parsed at once (99 MB) took the
  * process to 555 MB, and a line at a time (74 MB) to 345 MB (item 31).
- * All five are read.
+ * Version 6 names the list in its header, for the journal beside it
+ * (`writeFileList`). All six are read.
  */
-const LIST_VERSION = 5;
+const LIST_VERSION = 6;
 const READABLE_VERSIONS = new Set([1, 2, 3, 4]);
-const LIST_HEADER = `{"version":${LIST_VERSION}}\n`;
+/** A header is a short line: a first line longer than this is a list of version 1 to 4. */
+const HEADER_MAX = 256;
+/** The journal's name: the list's, with this after it. */
+const JOURNAL = ".journal";
+/** A small list's journal may name this many files before the list is written again. */
+const JOURNAL_FLOOR = 256;
 /** Files on one line of a list of version 5: a few hundred kilobytes a line. */
 const FILES_A_LINE = 2048;
 /** A file's values on a line: path, hash, signature in base 36, inputs' digest, size. */
@@ -210,6 +219,21 @@ export interface FileList {
   readonly signatures: FileSignatures;
   /** The list's own text of a path it has (or the path itself): see ListedFiles. */
   readonly intern?: (path: string) => string;
+  /** Where the list was read and what its journal holds: what `writeFileList` adds to. */
+  readonly journal?: ListJournal | null;
+}
+
+/**
+ * A list as read from its file, for the next write to add to its journal:
+ * the list's name, the files its journal names, and whether a write has
+ * used it (a list read once is added to once; written again, it is read
+ * again).
+ */
+export interface ListJournal {
+  readonly path: string;
+  readonly list: string;
+  readonly entries: number;
+  spent: boolean;
 }
 
 /**
@@ -224,6 +248,7 @@ class ListedFiles implements FileList {
   readonly hashes: FileHashes;
   readonly inputs: RenderedInputs;
   readonly signatures: FileSignatures;
+  journal: ListJournal | null = null;
   readonly #places = new RecentPlaces();
   readonly #paths: string[] = [];
   readonly #hashes: string[] = [];
@@ -264,6 +289,11 @@ class ListedFiles implements FileList {
     this.#signatures[place] = signature;
     this.#digests[place] = from?.inputs;
     this.#sizes[place] = from?.bytes ?? 0;
+  }
+
+  /** Leaves a file out of the list. */
+  remove(path: string): void {
+    this.#places.delete(path);
   }
 
   /** What a file of the list was rendered from; ignored for a path the list does not have. */
@@ -323,27 +353,88 @@ export function readFileList(path: string): FileList | null {
         ended = (values as { files?: unknown } | null)?.files === files;
         return ended;
       }
-      if (values.length % FILE_VALUES !== 0) return false;
-      files += values.length / FILE_VALUES;
-      for (let index = 0; index < values.length; index += FILE_VALUES) {
-        const filePath: unknown = values[index];
-        const hash: unknown = values[index + 1];
-        const digest: unknown = values[index + 3];
-        const bytes: unknown = values[index + 4];
-        if (typeof filePath !== "string" || typeof hash !== "string") return false;
-        const from =
-          typeof digest === "string" && typeof bytes === "number"
-            ? { inputs: digest, bytes }
-            : undefined;
-        list.add(filePath, hash, signature(values[index + 2]), from);
-      }
-      return true;
+      const added = addFiles(list, values);
+      files += added;
+      return added >= 0;
     });
     if (read === "not lines") return readWholeFileList(path);
-    return read === "read" && ended ? list : null;
+    if (typeof read !== "object" || !ended) return null;
+    if (read.list !== null) {
+      const journalled = readJournal(path, read.list, list);
+      if (journalled === "refused") return null;
+      list.journal = journalled;
+    }
+    return list;
   } catch {
     return null;
   }
+}
+
+/**
+ * Adds a line's files (FILE_VALUES values each) to `list`; how many, or -1
+ * when the line is not such values (nothing added then).
+ */
+function addFiles(list: ListedFiles, values: readonly unknown[]): number {
+  if (values.length % FILE_VALUES !== 0) return -1;
+  for (let index = 0; index < values.length; index += FILE_VALUES) {
+    if (typeof values[index] !== "string" || typeof values[index + 1] !== "string") return -1;
+  }
+  for (let index = 0; index < values.length; index += FILE_VALUES) {
+    const digest: unknown = values[index + 3];
+    const bytes: unknown = values[index + 4];
+    const from =
+      typeof digest === "string" && typeof bytes === "number"
+        ? { inputs: digest, bytes }
+        : undefined;
+    list.add(
+      values[index] as string,
+      values[index + 1] as string,
+      signature(values[index + 2]),
+      from,
+    );
+  }
+  return values.length / FILE_VALUES;
+}
+
+/**
+ * The journal beside a list of version 6, each line applied in order while
+ * it names this list and is whole: the files a later publish set and
+ * removed, and the count after it. Null when a line stops it (a build
+ * stopped while adding it, or a list written again since): the lines
+ * before it stand, and the next write writes the list whole. "refused" when
+ * a whole line of this list does not leave the count it says: no list.
+ */
+function readJournal(
+  path: string,
+  name: string,
+  list: ListedFiles,
+): ListJournal | "refused" | null {
+  let text: string;
+  try {
+    text = readFileSync(`${path}${JOURNAL}`, "utf8");
+  } catch {
+    // No journal: the list alone.
+    return { path, list: name, entries: 0, spent: false };
+  }
+  let entries = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    let change: { list?: unknown; set?: unknown; gone?: unknown; files?: unknown };
+    try {
+      change = JSON.parse(line);
+    } catch {
+      return null;
+    }
+    const { set, gone } = change;
+    if (change.list !== name || !Array.isArray(set) || !Array.isArray(gone)) return null;
+    if (!gone.every((file) => typeof file === "string")) return null;
+    for (const file of gone) list.remove(file);
+    const added = addFiles(list, set);
+    if (added < 0) return null;
+    if (change.files !== list.hashes.size) return "refused";
+    entries += added + gone.length;
+  }
+  return { path, list: name, entries, spent: false };
 }
 
 /** A signature in base 36 as the list keeps it; NaN when there is none, or it is not one. */
@@ -353,19 +444,21 @@ function signature(base36: unknown): number {
 }
 
 /**
- * Each line after the header of a list of version 5, in turn, read 1 MB at
- * a time: "not lines" for a list of another version, "refused" when a line
- * is refused (false) or the list ends within a line.
+ * Each line after the header of a list of version 5 or 6, in turn, read
+ * 1 MB at a time; once read, the list's name (null for version 5): "not
+ * lines" for a list of another version, "refused" when a line is refused
+ * (false) or the list ends within a line.
  */
 function readListLines(
   path: string,
   onLine: (line: string) => boolean,
-): "read" | "not lines" | "refused" {
+): { readonly list: string | null } | "not lines" | "refused" {
   const file = openSync(path, "r");
   try {
     let buffer = Buffer.alloc(1 << 20);
     let filled = 0;
     let header = true;
+    let list: string | null = null;
     for (;;) {
       if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(buffer.length)]);
       const read = readSync(file, buffer, filled, buffer.length - filled, null);
@@ -375,18 +468,35 @@ function readListLines(
       for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
         const line = data.toString("utf8", start, end);
         if (header) {
-          if (`${line}\n` !== LIST_HEADER) return "not lines";
+          const named = listName(line);
+          if (named === undefined) return "not lines";
+          list = named;
           header = false;
         } else if (!onLine(line)) return "refused";
         start = end + 1;
       }
-      if (header && filled >= LIST_HEADER.length && start === 0) return "not lines";
+      if (header && filled >= HEADER_MAX && start === 0) return "not lines";
       buffer.copy(buffer, 0, start, filled);
       filled -= start;
-      if (read === 0) return filled === 0 && !header ? "read" : header ? "not lines" : "refused";
+      if (read === 0) return filled === 0 && !header ? { list } : header ? "not lines" : "refused";
     }
   } finally {
     closeSync(file);
+  }
+}
+
+/**
+ * The name in a header line: null for version 5, which has none;
+ * undefined for a line that is no header of version 5 or 6.
+ */
+function listName(line: string): string | null | undefined {
+  if (line === '{"version":5}') return null;
+  if (line.length > HEADER_MAX || !line.startsWith(`{"version":${LIST_VERSION},`)) return undefined;
+  try {
+    const header = JSON.parse(line) as { list?: unknown };
+    return typeof header.list === "string" ? header.list : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -474,34 +584,130 @@ function readInputs(value: unknown, list: ListedFiles): void {
 }
 
 /**
- * Keeps the list for the next build (replaced whole, never left half
- * written): the header, FILES_A_LINE files a line, their count (version 5,
- * above).
- * At 100,000 events the list has 630,000 files, and its JSON made whole
- * (with an object of every entry before it) was the largest thing the
- * publish step held.
+ * Keeps the list for the next build. With `previous`, the list as read from
+ * `path` (readFileList), only the files that differ from it are written:
+ * their values, and the paths gone, as one line added to the journal
+ * beside the list, while the journal names fewer files than a quarter of
+ * the list (or JOURNAL_FLOOR). One edited event changes a few dozen of the
+ * 630,000 files of a 100,000-event site, whose list written whole took 2.2
+ * to 2.6 s of each such build (docs/performance.md, What changed, item 71).
+ * Otherwise the list is written whole, under a new name, and replaces the
+ * old one (never left half written: the header, FILES_A_LINE files a line,
+ * their count; version 6, above), and the journal goes: a journal left by
+ * a failure in between names the old list, so it is not read with the new.
  */
 export function writeFileList(
   path: string,
   hashes: FileHashes,
   inputs: Pick<RenderedInputs, "get"> = new Map(),
   signatures: Pick<FileSignatures, "get"> = new Map(),
+  previous: ReadList | null = null,
+): void {
+  const journal = previous?.journal;
+  if (journal && !journal.spent && journal.path === path && previous) {
+    // Spent either way: the list on disk is no longer the one read.
+    journal.spent = true;
+    const most = Math.max(JOURNAL_FLOOR, hashes.size / 4) - journal.entries;
+    const changes = changedFiles(previous, hashes, inputs, signatures, most);
+    // The same files: the list on disk stands as it is.
+    if (changes && changes.files + changes.gone.length === 0) return;
+    if (changes) {
+      appendFileSync(
+        `${path}${JOURNAL}`,
+        `{"list":${JSON.stringify(journal.list)},"set":[${changes.set}],"gone":${JSON.stringify(
+          changes.gone,
+        )},"files":${hashes.size}}\n`,
+      );
+      count("files.listed", changes.files + changes.gone.length);
+      return;
+    }
+  }
+  writeWholeFileList(path, hashes, inputs, signatures);
+  count("files.listed", hashes.size);
+}
+
+/** A list as read (FileList), or the last publish's files made from one (lastPublishedFiles). */
+type ReadList = Pick<FileList, "hashes" | "journal"> &
+  Partial<Pick<FileList, "inputs" | "signatures">>;
+
+/**
+ * The files of `hashes` whose values differ from `previous`'s (as the list
+ * writes them), and the paths of `previous` that are gone; null when they
+ * are more than `most`.
+ */
+function changedFiles(
+  previous: ReadList,
+  hashes: FileHashes,
+  inputs: Pick<RenderedInputs, "get">,
+  signatures: Pick<FileSignatures, "get">,
+  most: number,
+): { readonly set: string; readonly files: number; readonly gone: string[] } | null {
+  let set = "";
+  let files = 0;
+  let listed = 0;
+  for (const [path, hash] of hashes) {
+    const before = previous.hashes.get(path);
+    if (before !== undefined) listed++;
+    const signature = signatures.get(path);
+    const from = inputs.get(path);
+    const was = previous.inputs?.get(path);
+    if (
+      before === hash &&
+      previous.signatures?.get(path) === signature &&
+      was?.inputs === from?.inputs &&
+      (was?.bytes ?? 0) === (from?.bytes ?? 0)
+    ) {
+      continue;
+    }
+    if (++files > most) return null;
+    set += `${files === 1 ? "" : ","}${fileValues(path, hash, signature, from)}`;
+  }
+  const gone: string[] = [];
+  if (listed < previous.hashes.size) {
+    for (const path of previous.hashes.keys()) {
+      if (hashes.has(path)) continue;
+      if (files + gone.push(path) > most) return null;
+    }
+  }
+  return { set, files, gone };
+}
+
+/** A file's values on a line of the list (FILE_VALUES). */
+function fileValues(
+  path: string,
+  hash: string,
+  signature: number | undefined,
+  from: RenderedFrom | undefined,
+): string {
+  return `${JSON.stringify(path)},${JSON.stringify(hash)},${
+    signature === undefined ? "null" : `"${signature.toString(36)}"`
+  },${from ? `${JSON.stringify(from.inputs)},${from.bytes}` : "null,null"}`;
+}
+
+/** The list written whole, under a new name, in place of the old one and its journal. */
+function writeWholeFileList(
+  path: string,
+  hashes: FileHashes,
+  inputs: Pick<RenderedInputs, "get">,
+  signatures: Pick<FileSignatures, "get">,
 ): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   const file = openSync(temporary, "w");
   try {
-    writeSync(file, LIST_HEADER);
+    const list = randomBytes(12).toString("base64url");
+    writeSync(file, `{"version":${LIST_VERSION},"list":"${list}"}\n`);
     let line = "";
     let onLine = 0;
     let files = 0;
     for (const [filePath, hash] of hashes) {
       files++;
-      const signature = signatures.get(filePath);
-      const from = inputs.get(filePath);
-      line += `${onLine === 0 ? "[" : ","}${JSON.stringify(filePath)},${JSON.stringify(hash)},${
-        signature === undefined ? "null" : `"${signature.toString(36)}"`
-      },${from ? `${JSON.stringify(from.inputs)},${from.bytes}` : "null,null"}`;
+      line += `${onLine === 0 ? "[" : ","}${fileValues(
+        filePath,
+        hash,
+        signatures.get(filePath),
+        inputs.get(filePath),
+      )}`;
       if (++onLine === FILES_A_LINE) {
         writeSync(file, `${line}]\n`);
         line = "";
@@ -514,4 +720,5 @@ export function writeFileList(
     closeSync(file);
   }
   renameSync(temporary, path);
+  rmSync(`${path}${JOURNAL}`, { force: true });
 }

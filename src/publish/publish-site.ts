@@ -155,7 +155,7 @@ export async function publishSite(input: PublishSiteInput): Promise<PublishOutco
     : { hash: null };
   const kept = [
     ...("warning" in state ? [state.warning] : []),
-    ...keepFileList(fileListPath(config, output), files, signatures),
+    ...keepFileList(fileListPath(config, output), files, signatures, published),
   ];
   // Found as published by a later build only if everything it compares with was kept.
   const inputs = kept.length === 0 ? (input.inputs ?? null) : null;
@@ -218,9 +218,11 @@ function keepFileList(
   path: string,
   files: OutputFiles,
   signatures: Pick<FileSignatures, "get">,
+  published: PublishedFiles | null,
 ): string[] {
   try {
-    writeFileList(path, files.hashes, files.inputs, signatures);
+    // Only what changed, added to the list the build read (writeFileList).
+    writeFileList(path, files.hashes, files.inputs, signatures, published);
     return [];
   } catch (error) {
     return [

@@ -268,12 +268,18 @@ export async function keepUnchanged(input: KeepUnchangedInput): Promise<KeptOutc
   if (hash !== before || unchanged.resigned.size > 0) {
     const { signatures } = unchanged.list;
     const manifestSignature = fileSignature(statSync(target));
-    writeFileList(fileListPath(config, output), hashes, unchanged.list.inputs, {
-      get: (path) =>
-        path === sitePath
-          ? manifestSignature
-          : (unchanged.resigned.get(path) ?? signatures.get(path)),
-    });
+    writeFileList(
+      fileListPath(config, output),
+      hashes,
+      unchanged.list.inputs,
+      {
+        get: (path) =>
+          path === sitePath
+            ? manifestSignature
+            : (unchanged.resigned.get(path) ?? signatures.get(path)),
+      },
+      unchanged.list,
+    );
   }
   const folder = publishedStateFolder(config.cacheDir, output, site.url);
   await writeBuildWarnings(buildWarningsPath(config.cacheDir, output, site.url), {

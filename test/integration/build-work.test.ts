@@ -235,6 +235,9 @@ describe("build work", () => {
     expect(count(kept, "files.statted")).toBe(kept.files);
     expect(count(kept, "files.rehashed")).toBe(0);
     expect(count(kept, "files.written")).toBe(1);
+    // The list of published files: the manifest's line added, the list not written again.
+    expect(count(cold, "files.listed")).toBe(cold.files);
+    expect(count(kept, "files.listed")).toBe(1);
 
     const warm = built.warm.metrics;
     expect(count(warm, "fetch.detailRequests")).toBe(0);
@@ -307,6 +310,10 @@ describe("build work", () => {
     expect(editedAhead.length).toBeLessThan(edited.length);
     expect(count(changed, "cards.rendered")).toBe(4 * editedAhead.length);
     expect(count(changed, "cards.processStarted")).toBe(1);
+    // The list of published files: each file written is named again (its bytes or its
+    // signature moved), in a line added to the list's journal, not the whole list.
+    expect(count(changed, "files.listed")).toBeGreaterThanOrEqual(count(changed, "files.written"));
+    expect(count(changed, "files.listed")).toBeLessThan(changed.files / 10);
     for (const group of PER_EVENT_FILES) {
       expect(count(changed, `rendered.${group}`), group).toBe(edited.length);
       expect(count(changed, `reused.${group}`), group).toBe(EVENTS - edited.length);

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
 import {
   compareFiles,
   fileSignatures,
@@ -145,6 +146,13 @@ describe("compareFiles", () => {
   });
 });
 
+/** How much `run` adds to a counter of this process's metrics. */
+function counted(name: string, run: () => void): number {
+  const before = readMetrics().counters[name] ?? 0;
+  run();
+  return (readMetrics().counters[name] ?? 0) - before;
+}
+
 /** What the list at `path` says, as maps (null: none). */
 function listed(path: string) {
   const list = readFileList(path);
@@ -233,6 +241,115 @@ describe("the kept list", () => {
       "published-files.json": '{"version":4,"files":["index.html","hash"]}',
     });
     expect(readFileList(path)).toBeNull();
+  });
+
+  it("should add only the files that changed to a journal beside the list, and read the two as one", () => {
+    const path = join(root, "state", "files.json");
+    const journal = `${path}.journal`;
+    const files = (n: number) => Array.from({ length: n }, (_, i) => `page-${i}/index.html`);
+    const hashes = new Map<string, string>(files(2000).map((file, i) => [file, `h${i}`]));
+    const inputs = new Map(files(2000).map((file, i) => [file, { inputs: `d${i}`, bytes: i }]));
+    const signatures = new Map(files(2000).map((file, i) => [file, 1000 + i] as const));
+    const before = counted("files.listed", () => writeFileList(path, hashes, inputs, signatures));
+    expect(before).toBe(2000);
+    const whole = readFileSync(path);
+
+    // A publish that changed a hash, a signature and an input, added a file and removed one.
+    const next = {
+      hashes: new Map(hashes),
+      inputs: new Map(inputs),
+      signatures: new Map(signatures),
+    };
+    next.hashes.set("page-1/index.html", "edited");
+    next.signatures.set("page-2/index.html", 7);
+    next.inputs.set("page-3/index.html", { inputs: "other", bytes: 3 });
+    next.hashes.set("new/index.html", "n").delete("page-4/index.html");
+    next.inputs.delete("page-4/index.html");
+    next.signatures.delete("page-4/index.html");
+    const written = counted("files.listed", () =>
+      writeFileList(path, next.hashes, next.inputs, next.signatures, readFileList(path)),
+    );
+    // Five files named in one line of the journal; the list itself not written again.
+    expect(written).toBe(5);
+    expect(readFileSync(path).equals(whole)).toBe(true);
+    expect(readFileSync(journal, "utf8").split("\n")).toHaveLength(2);
+    expect(listed(path)).toEqual(next);
+
+    // Nothing changed: nothing written.
+    expect(
+      counted("files.listed", () =>
+        writeFileList(path, next.hashes, next.inputs, next.signatures, readFileList(path)),
+      ),
+    ).toBe(0);
+    expect(listed(path)).toEqual(next);
+
+    // A list read once is added to once: written again with it, the list is written whole.
+    const read = readFileList(path);
+    writeFileList(path, next.hashes, next.inputs, next.signatures, read);
+    next.hashes.set("page-5/index.html", "again");
+    expect(
+      counted("files.listed", () =>
+        writeFileList(path, next.hashes, next.inputs, next.signatures, read),
+      ),
+    ).toBe(2000);
+    expect(existsSync(journal)).toBe(false);
+    expect(listed(path)).toEqual(next);
+
+    // More changed files than a quarter of the list: written whole, the journal gone.
+    next.hashes.set("page-6/index.html", "edited");
+    writeFileList(path, next.hashes, next.inputs, next.signatures, readFileList(path));
+    expect(existsSync(journal)).toBe(true);
+    for (const file of files(600)) next.hashes.set(file, `${file} edited`);
+    expect(
+      counted("files.listed", () =>
+        writeFileList(path, next.hashes, next.inputs, next.signatures, readFileList(path)),
+      ),
+    ).toBe(next.hashes.size);
+    expect(existsSync(journal)).toBe(false);
+    expect(listed(path)).toEqual(next);
+  });
+
+  it("should read a journal's whole lines of its own list only, and no list from one that does not add up", () => {
+    const path = join(root, "state", "files.json");
+    const journal = `${path}.journal`;
+    const hashes = new Map([
+      ["index.html", "a"],
+      ["feed.xml", "b"],
+    ]);
+    writeFileList(path, hashes);
+    const first = new Map([...hashes, ["new.ics", "c"]]);
+    writeFileList(path, first, new Map(), new Map(), readFileList(path));
+    const second = new Map([...first, ["index.html", "a2"]]);
+    writeFileList(path, second, new Map(), new Map(), readFileList(path));
+    expect(listed(path)?.hashes).toEqual(second);
+    const lines = readFileSync(journal, "utf8");
+    // A build stopped while adding its line: the lines before it stand, and the next
+    // write writes the list whole rather than add after a broken line.
+    writeFileSync(journal, lines.slice(0, -10));
+    expect(listed(path)?.hashes).toEqual(first);
+    expect(readFileList(path)?.journal).toBeNull();
+    writeFileList(path, second, new Map(), new Map(), readFileList(path));
+    expect(existsSync(journal)).toBe(false);
+    expect(listed(path)?.hashes).toEqual(second);
+    // A journal of an earlier list (left by a failure after the list was written whole)
+    // is not read with the new one.
+    writeFileSync(journal, lines);
+    writeFileList(path, hashes);
+    writeFileSync(journal, lines);
+    expect(listed(path)?.hashes).toEqual(hashes);
+    // A whole line of this list that does not leave the count it says: no list at all.
+    writeFileList(path, hashes);
+    writeFileList(path, first, new Map(), new Map(), readFileList(path));
+    writeFileSync(journal, readFileSync(journal, "utf8").replace('"files":3', '"files":4'));
+    expect(readFileList(path)).toBeNull();
+    // A list of version 5, before lists were named: read, and written whole next time.
+    writeFileSync(
+      path,
+      '{"version":5}\n["index.html","a",null,null,null,"feed.xml","b","k",null,null]\n{"files":2}\n',
+    );
+    expect(listed(path)?.hashes).toEqual(hashes);
+    expect(listed(path)?.signatures).toEqual(new Map([["feed.xml", 20]]));
+    expect(readFileList(path)?.journal).toBeNull();
   });
 
   it("should write a list far larger than one write a line at a time, and read it back", () => {
