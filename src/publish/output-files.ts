@@ -590,8 +590,8 @@ function readInputs(value: unknown, list: ListedFiles): void {
  * their values, and the paths gone, as one line added to the journal
  * beside the list, while the journal names fewer files than a quarter of
  * the list (or JOURNAL_FLOOR). One edited event changes a few dozen of the
- * 630,000 files of a 100,000-event site, whose list written whole took 2.2
- * to 2.6 s of each such build (docs/performance.md, What changed, item 71).
+ * 557,000 files of a 100,000-event site, whose list written whole took 1.7
+ * to 2.7 s, and the line 0.5 s (docs/performance.md, What changed, item 71).
  * Otherwise the list is written whole, under a new name, and replaces the
  * old one (never left half written: the header, FILES_A_LINE files a line,
  * their count; version 6, above), and the journal goes: a journal left by
