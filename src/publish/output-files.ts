@@ -118,7 +118,7 @@ const HEADER_MAX = 256;
 const JOURNAL = ".journal";
 /** A small list's journal may name this many files before the list is written again. */
 const JOURNAL_FLOOR = 256;
-/** Files on one line of a list of version 5: a few hundred kilobytes a line. */
+/** Files on one line of a list of version 5 or 6: a few hundred kilobytes a line. */
 const FILES_A_LINE = 2048;
 /** A file's values on a line: path, hash, signature in base 36, inputs' digest, size. */
 const FILE_VALUES = 5;
@@ -354,9 +354,9 @@ export function readFileList(path: string): FileList | null {
         ended = (values as { files?: unknown } | null)?.files === files;
         return ended;
       }
-      const added = addFiles(list, values);
-      files += added;
-      return added >= 0;
+      if (!areFiles(values)) return false;
+      files += addFiles(list, values);
+      return true;
     });
     if (read === "not lines") return readWholeFileList(path);
     if (typeof read !== "object" || !ended) return null;
@@ -371,15 +371,8 @@ export function readFileList(path: string): FileList | null {
   }
 }
 
-/**
- * Adds a line's files (FILE_VALUES values each) to `list`; how many, or -1
- * when the line is not such values (nothing added then).
- */
+/** Adds a line's files to `list` (values that `areFiles` took); how many. */
 function addFiles(list: ListedFiles, values: readonly unknown[]): number {
-  if (values.length % FILE_VALUES !== 0) return -1;
-  for (let index = 0; index < values.length; index += FILE_VALUES) {
-    if (typeof values[index] !== "string" || typeof values[index + 1] !== "string") return -1;
-  }
   for (let index = 0; index < values.length; index += FILE_VALUES) {
     const digest: unknown = values[index + 3];
     const bytes: unknown = values[index + 4];
@@ -395,6 +388,15 @@ function addFiles(list: ListedFiles, values: readonly unknown[]): number {
     );
   }
   return values.length / FILE_VALUES;
+}
+
+/** Whether a line's values are files of the list: FILE_VALUES each, a path and a hash first. */
+function areFiles(values: readonly unknown[]): boolean {
+  if (values.length % FILE_VALUES !== 0) return false;
+  for (let index = 0; index < values.length; index += FILE_VALUES) {
+    if (typeof values[index] !== "string" || typeof values[index + 1] !== "string") return false;
+  }
+  return true;
 }
 
 /**
@@ -428,12 +430,11 @@ function readJournal(
     }
     const { set, gone } = change;
     if (change.list !== name || !Array.isArray(set) || !Array.isArray(gone)) return null;
-    if (!gone.every((file) => typeof file === "string")) return null;
+    // A line is applied whole or not at all.
+    if (!gone.every((file) => typeof file === "string") || !areFiles(set)) return null;
     for (const file of gone) list.remove(file);
-    const added = addFiles(list, set);
-    if (added < 0) return null;
+    entries += addFiles(list, set) + gone.length;
     if (change.files !== list.hashes.size) return "refused";
-    entries += added + gone.length;
   }
   return { path, list: name, entries, spent: false };
 }
@@ -605,7 +606,7 @@ export function writeFileList(
   previous: ReadList | null = null,
 ): void {
   const journal = previous?.journal;
-  if (journal && !journal.spent && journal.path === path && previous) {
+  if (previous && journal && !journal.spent && journal.path === path) {
     // Spent either way: the list on disk is no longer the one read.
     journal.spent = true;
     const most = Math.max(JOURNAL_FLOOR, hashes.size / 4) - journal.entries;
