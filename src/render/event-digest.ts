@@ -1,3 +1,4 @@
+import { count } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { contentHash } from "./published-files.ts";
 
@@ -10,10 +11,28 @@ import { contentHash } from "./published-files.ts";
 export function eventDigest(event: CalendarEvent): string {
   let digest = digests.get(event);
   if (digest === undefined) {
-    digest = contentHash(JSON.stringify(event));
+    digest = eventTextDigest(JSON.stringify(event));
     digests.set(event, digest);
   }
   return digest;
+}
+
+/** The digest of an event as JSON.stringify writes it out: eventDigest's. */
+export function eventTextDigest(text: string): string {
+  count("events.digested");
+  return contentHash(text);
+}
+
+/**
+ * The digest of an event read back with it from a file that was written
+ * with `eventTextDigest` of the same event's text (the normalized events kept between
+ * builds, src/snapshot/normalize-memo.ts), so that a build does not write
+ * out and hash again every event it did not change: at 10,000 events
+ * about 0.1 s of each build, at 100,000 about 1 s (docs/performance.md,
+ * What changed, item 73).
+ */
+export function rememberEventDigest(event: CalendarEvent, digest: string): void {
+  if (!digests.has(event)) digests.set(event, digest);
 }
 
 const digests = new WeakMap<CalendarEvent, string>();

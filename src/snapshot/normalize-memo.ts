@@ -7,9 +7,15 @@ import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.t
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
+import { eventTextDigest, rememberEventDigest } from "../render/event-digest.ts";
 import { SharedValues } from "./shared-values.ts";
 
-type Entry = Normalized<CalendarEvent>;
+/**
+ * normalizeEvent's answer as kept, with the event's digest (eventDigest)
+ * when it is an event: read back with it, an unchanged event is not written
+ * out and hashed again by the outputs that name it among their inputs.
+ */
+type Entry = Normalized<CalendarEvent> & { readonly digest?: string };
 
 /**
  * The last good snapshot as kept (EVENT_API_ALLOW_STALE): the snapshot with
@@ -37,6 +43,7 @@ export interface KeptSnapshot extends Omit<PortalSnapshot, "events"> {
 export class NormalizeMemo {
   readonly #path: string;
   readonly #kept: KeptMap<Entry>;
+  readonly #redact: (text: string) => string;
   /** This build's events by the key of their entry: what `keep` names them by. */
   readonly #keys = new Map<CalendarEvent, string>();
   /**
@@ -51,9 +58,10 @@ export class NormalizeMemo {
   /** The parts events have in common, each held once (read back or made, the same). */
   readonly #shared = new SharedValues();
 
-  private constructor(path: string, kept: KeptMap<Entry>) {
+  private constructor(path: string, kept: KeptMap<Entry>, redact: (text: string) => string) {
     this.#path = path;
     this.#kept = kept;
+    this.#redact = redact;
   }
 
   /**
@@ -70,7 +78,7 @@ export class NormalizeMemo {
     const code = hash(
       JSON.stringify([options.fieldMap, options.defaultTimeZone, codeFingerprint()]),
     );
-    return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact));
+    return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact), redact);
   }
 
   /** normalizeEvent, answered from the previous build when its inputs are unchanged. */
@@ -100,8 +108,12 @@ export class NormalizeMemo {
       entry = normalizeEvent(listed, details, calendar, options);
       count("normalize.computed");
     }
-    // Before anyone else holds it (the snapshot freezes its events).
-    if (entry.ok) this.#shared.shareParts(entry.value);
+    if (entry.ok) {
+      // Before anyone else holds it (the snapshot freezes its events).
+      this.#shared.shareParts(entry.value);
+      if (entry.digest === undefined) entry = { ...entry, digest: this.#digest(entry.value) };
+      else rememberEventDigest(entry.value, entry.digest);
+    }
     this.#kept.set(key, entry);
     if (entry.ok) this.#keys.set(entry.value, key);
     this.#asked.set(listed, {
@@ -112,6 +124,21 @@ export class NormalizeMemo {
     });
     return entry;
   };
+
+  /**
+   * The digest of the event as the next build reads it back: written out
+   * as the kept map writes it, redacted (shared parts write out as the
+   * event's own did). The same as eventDigest's unless the event held the
+   * token, which no file may hold: this build's outputs then digest it
+   * themselves.
+   */
+  #digest(event: CalendarEvent): string {
+    const text = JSON.stringify(event);
+    const kept = this.#redact(text);
+    const digest = eventTextDigest(kept);
+    if (kept === text) rememberEventDigest(event, digest);
+    return digest;
+  }
 
   /** Writes this build's entries for the next build. */
   save(): void {
@@ -170,9 +197,18 @@ function memoPath(cacheDir: string, source?: string): string {
 /** An entry as normalizeEvent returns it: what a file of ours holds, checked only for its shape. */
 function isEntry(value: unknown): value is Entry {
   if (typeof value !== "object" || value === null) return false;
-  const entry = value as { ok?: unknown; value?: unknown; notes?: unknown; reason?: unknown };
+  const entry = value as {
+    ok?: unknown;
+    value?: unknown;
+    notes?: unknown;
+    reason?: unknown;
+    digest?: unknown;
+  };
   return entry.ok === true
-    ? typeof entry.value === "object" && entry.value !== null && Array.isArray(entry.notes)
+    ? typeof entry.value === "object" &&
+        entry.value !== null &&
+        Array.isArray(entry.notes) &&
+        (entry.digest === undefined || typeof entry.digest === "string")
     : entry.ok === false && typeof entry.reason === "string";
 }
 

@@ -245,6 +245,10 @@ describe("build work", () => {
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
     expect(count(warm, "normalize.computed")).toBe(0);
     expect(count(warm, "normalize.keyed")).toBe(EVENTS);
+    // Each event's text hashed once, as it was normalized: read back with it since, an
+    // unchanged event is not written out and hashed again for the outputs it is an input of.
+    expect(count(cold, "events.digested")).toBe(EVENTS);
+    expect(count(warm, "events.digested")).toBe(0);
     // Read back from the last build's file, they are held once again.
     expect(count(warm, "normalize.partsShared")).toBe(count(cold, "normalize.partsShared"));
     // At most once each, and only where a list's inputs need them: the outputs kept by their
@@ -295,6 +299,7 @@ describe("build work", () => {
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
+    expect(count(changed, "events.digested")).toBe(edited.length);
     // What is kept between builds follows the change too: the normalized events (and the
     // other kept maps) add the edited events to a journal; none is written whole again,
     // as the cold build wrote them.

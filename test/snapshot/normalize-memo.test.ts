@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
+import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
+import type { CalendarEvent } from "../../src/model/types.ts";
+import type { WireRecord } from "../../src/model/wire.ts";
+import { eventDigest } from "../../src/render/event-digest.ts";
+import { contentHash } from "../../src/render/published-files.ts";
+import { NormalizeMemo } from "../../src/snapshot/normalize-memo.ts";
+
+const work = mkdtempSync(join(tmpdir(), "ecp-normalize-memo-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const OPTIONS = { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: "Europe/Amsterdam" };
+const CALENDAR = { id: "community", timeZone: "Europe/Amsterdam" };
+const TOKEN = "secret-token-123";
+const redact = (text: string) => text.replaceAll(TOKEN, "[redacted]");
+
+function record(id: string, description = "<p>A walk through the park.</p>"): WireRecord {
+  return {
+    id,
+    title: `Walk ${id}`,
+    start: "2026-12-01T10:00:00+01:00",
+    description,
+    location: { name: "Amstelpark", address: "Europaboulevard 300, 1083 AD Amsterdam" },
+    categories: [{ id: "outdoors", name: "Outdoors" }],
+  };
+}
+
+/** The events of `records` as one build reads them, through a memo loaded from `cacheDir`. */
+function build(cacheDir: string, records: readonly WireRecord[]): CalendarEvent[] {
+  const memo = NormalizeMemo.load(cacheDir, OPTIONS, redact);
+  // Each build reads the portal's answers afresh: records of their own.
+  const events = records.map((listed) => {
+    const entry = memo.normalizeEvent(structuredClone(listed), null, CALENDAR, OPTIONS);
+    if (!entry.ok) throw new Error(entry.reason);
+    return entry.value;
+  });
+  memo.save();
+  return events;
+}
+
+const digested = () => readMetrics().counters["events.digested"] ?? 0;
+
+describe("NormalizeMemo", () => {
+  it("keeps each event's digest with it: read back, an unchanged event is not hashed again", () => {
+    const cacheDir = join(work, "kept");
+    const records = [record("a"), record("b"), record("c")];
+    let before = digested();
+    const first = build(cacheDir, records);
+    // Hashed once each, as normalized; the outputs ask again without hashing.
+    expect(digested() - before).toBe(3);
+    const firstDigests = first.map(eventDigest);
+    expect(digested() - before).toBe(3);
+
+    before = digested();
+    const edited = [records[0], { ...record("b"), title: "Walk b, new route" }, records[2]];
+    const second = build(cacheDir, edited as WireRecord[]);
+    const secondDigests = second.map(eventDigest);
+    // Only the edited event is hashed; the others' digests are read back, and each is
+    // the digest of the event as this build holds it.
+    expect(digested() - before).toBe(1);
+    for (const event of second) expect(eventDigest(event)).toBe(contentHash(JSON.stringify(event)));
+    expect(secondDigests).toEqual([
+      firstDigests[0],
+      expect.not.stringMatching(firstDigests[1] as string),
+      firstDigests[2],
+    ]);
+  });
+
+  it("digests an event that held the token as the next build reads it back: redacted", () => {
+    const cacheDir = join(work, "token");
+    const records = [record("a", `<p>Ask for ${TOKEN} at the gate.</p>`)];
+    const [first] = build(cacheDir, records);
+    expect(JSON.stringify(first)).toContain(TOKEN);
+    expect(readFileSync(join(cacheDir, "normalized-events.json"), "utf8")).not.toContain(TOKEN);
+
+    const [second] = build(cacheDir, records);
+    // The value read back is redacted: its digest is that text's, not the first build's event's.
+    expect(JSON.stringify(second)).not.toContain(TOKEN);
+    expect(eventDigest(second as CalendarEvent)).toBe(contentHash(JSON.stringify(second)));
+    expect(eventDigest(second as CalendarEvent)).not.toBe(eventDigest(first as CalendarEvent));
+  });
+});
