@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { defineConfig } from "vitest/config";
+import { runFolder } from "./test/helpers/run-folder.ts";
 import { scratchSpace } from "./test/helpers/scratch-space.ts";
 
 /*
@@ -95,8 +96,10 @@ const LIMITS = {
 export default defineConfig({
   test: {
     // A developer's .env must not leak into the commands the tests run; the
-    // tests' temporary folders in memory where there is room (scratch-space.ts).
-    env: { ENV_FILE: "none", TMPDIR: scratchSpace() },
+    // tests' temporary folders in memory where there is room (scratch-space.ts),
+    // in a folder of this run's, removed when it ends (run-folder.ts).
+    env: { ENV_FILE: "none", TMPDIR: runFolder(scratchSpace()) },
+    globalSetup: ["test/helpers/run-folder.ts"],
     // Builds and browser tests are heavy; two workers match the 2-core machines we target.
     pool: "forks",
     maxWorkers: 2,
