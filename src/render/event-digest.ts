@@ -27,8 +27,7 @@ export function eventTextDigest(text: string): string {
  * The digest of an event read back with it from a file that was written
  * with `eventTextDigest` of the same event's text (the normalized events kept between
  * builds, src/snapshot/normalize-memo.ts), so that a build does not write
- * out and hash again every event it did not change: at 10,000 events
- * about 0.1 s of each build, at 100,000 about 1 s (docs/performance.md,
+ * out and hash again every event it did not change (docs/performance.md,
  * What changed, item 73).
  */
 export function rememberEventDigest(event: CalendarEvent, digest: string): void {
