@@ -34,7 +34,8 @@ try {
     const list = read.value;
     if (!list) {
       console.error(`${source} is not a readable file list`);
-      process.exit(1);
+      process.exitCode = 1;
+      break;
     }
     // As a publish gives them: the list's maps, `changed` files with new bytes and signatures.
     const hashes = new Map(list.hashes);
@@ -61,7 +62,10 @@ try {
         `${changed} changed added to the journal ${journal.ms} ms (${named} files named); ` +
         `read back with it ${back.ms} ms, ${same ? "the same files" : "NOT THE SAME FILES"}`,
     );
-    if (!same) process.exit(1);
+    if (!same) {
+      process.exitCode = 1;
+      break;
+    }
   }
 } finally {
   rmSync(folder, { recursive: true, force: true });
