@@ -44,7 +44,11 @@ function removeAbandoned(scratch: string): void {
   for (const name of names) {
     const pid = Number(/^ecp-tests-(\d+)$/.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || pid <= 0 || running(pid)) continue;
-    rmSync(join(scratch, name), { recursive: true, force: true });
+    try {
+      rmSync(join(scratch, name), { recursive: true, force: true });
+    } catch {
+      // Another user's: theirs to remove.
+    }
   }
 }
 
