@@ -133,7 +133,6 @@ export class PortalClient {
     eventId: string,
     listed?: WireRecord,
   ): Promise<WireRecord | null> {
-    const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
     const store = this.#detailsStore(calendarId);
     const cached = store.get(eventId);
     const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
@@ -141,6 +140,8 @@ export class PortalClient {
       this.stats.detailsReused++;
       return stored;
     }
+    // Made for a request only, not for each event whose details are reused.
+    const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
     try {
       const body = await this.#get("detail", url, cached, (entry) => store.set(eventId, entry));
       if (!isPlainObject(body.body)) {
