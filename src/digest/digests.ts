@@ -1,9 +1,9 @@
 import type { Announcement } from "../changes/published-state.ts";
 import { count } from "../metrics.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import type { Calendar, CalendarEvent, Category } from "../model/types.ts";
 import type { DigestScope } from "../model/url-scheme.ts";
 import { announcementsInScope } from "../outputs/feeds-announcements.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { eventDays } from "../site/when/event-days.ts";
 import { type Digest, type DigestSite, digestOf, sinceLastWeek } from "./digest-content.ts";
 import { type DigestWeek, digestWeeks } from "./digest-week.ts";

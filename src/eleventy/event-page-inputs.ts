@@ -1,4 +1,4 @@
-import { eventDigest } from "../render/event-digest.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import { contentHash } from "../render/published-files.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
 import type { OtherDates, SeriesSummary } from "../series/series-index.ts";

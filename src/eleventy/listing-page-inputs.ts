@@ -1,6 +1,6 @@
+import { eventDigest } from "../model/event-digest.ts";
 import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
 import type { FilterLookup, PageInputs } from "../render/streamed-pages.ts";
 import type { SiteData } from "../site/load.ts";

@@ -1,11 +1,11 @@
 import { Feed, type Item } from "feed";
 import type { Announcement } from "../changes/published-state.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { absoluteUrl, type FeedFormat, paths, type ScopeFiles } from "../model/url-scheme.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { singleLine } from "./event-text.ts";
 import { cdataHtml, textNode, xmlAttr, xmlText } from "./feed-xml.ts";
 import { announcementEntry } from "./feeds-announcements.ts";

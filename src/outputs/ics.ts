@@ -8,12 +8,12 @@ import type { DateTime } from "luxon";
 import type { SiteConfig } from "../config/site.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count } from "../metrics.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import { eventUid } from "../model/event-uid.ts";
 import { instantDate } from "../model/offset-times.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import type { CalendarEvent, EventStatus } from "../model/types.ts";
 import { absoluteUrl, paths } from "../model/url-scheme.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { eventTextLabels, formatPlace, multiLine, singleLine, statusLabel } from "./event-text.ts";
 import { imageMediaType, normalizeHttpUrl } from "./feeds-image-type.ts";
 import {

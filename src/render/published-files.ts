@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { count } from "../metrics.ts";
-import { shortHash } from "../short-hash.ts";
+import { contentHash } from "../short-hash.ts";
 import type { SignatureCheck } from "./signatures-aside.ts";
 
 /**
@@ -193,8 +193,5 @@ export function fileSignature(stats: Pick<Stats, "size" | "ino" | "ctimeMs">): n
   return (high >>> 12) * 0x100000000 + (low >>> 0);
 }
 
-/** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
-export function contentHash(content: string | Uint8Array): string {
-  // The one-shot form: no Hash object per call (a few hundred thousand calls a large build).
-  return shortHash("sha256", content, 22);
-}
+// A file's hash, and its inputs' digest: src/short-hash.ts, which the model's event digests share.
+export { contentHash };

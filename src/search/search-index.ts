@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { PublishError } from "../errors.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { count, peak } from "../metrics.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
-import { eventDigest } from "../render/event-digest.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import { owns, type Shard, searchPartShardKey, WHOLE_BUILD } from "../shards/shard.ts";
 import {

@@ -2,12 +2,12 @@ import { hash as oneShotHash } from "node:crypto";
 import { join } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
+import { eventTextDigest, rememberEventDigest } from "../model/event-digest.ts";
 import { KeptMap } from "../model/kept-map.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
-import { eventTextDigest, rememberEventDigest } from "../render/event-digest.ts";
 import { SharedValues } from "./shared-values.ts";
 
 /**

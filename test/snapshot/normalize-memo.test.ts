@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readMetrics } from "../../src/metrics.ts";
+import { eventDigest } from "../../src/model/event-digest.ts";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
-import { eventDigest } from "../../src/render/event-digest.ts";
 import { contentHash } from "../../src/render/published-files.ts";
 import { NormalizeMemo } from "../../src/snapshot/normalize-memo.ts";
 

@@ -1,7 +1,7 @@
 import type { SiteConfig } from "../../config/site.ts";
+import { eventDigest } from "../../model/event-digest.ts";
 import type { Calendar, CalendarEvent } from "../../model/types.ts";
 import { paths } from "../../model/url-scheme.ts";
-import { eventDigest } from "../../render/event-digest.ts";
 import { type FileGroup, fileGroup } from "../../render/file-group.ts";
 import { eventShardKey } from "../../shards/shard.ts";
 import type { EventPage } from "../../site/views.ts";

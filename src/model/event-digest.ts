@@ -1,6 +1,6 @@
 import { count } from "../metrics.ts";
 import type { CalendarEvent } from "../model/types.ts";
-import { contentHash } from "./published-files.ts";
+import { contentHash } from "../short-hash.ts";
 
 /**
  * A digest of the whole event, made once per event object and shared by
