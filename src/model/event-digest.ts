@@ -1,5 +1,5 @@
 import { count } from "../metrics.ts";
-import type { CalendarEvent } from "../model/types.ts";
+import type { CalendarEvent } from "./types.ts";
 import { contentHash } from "../short-hash.ts";
 
 /**
