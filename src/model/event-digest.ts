@@ -1,6 +1,6 @@
 import { count } from "../metrics.ts";
-import type { CalendarEvent } from "./types.ts";
 import { contentHash } from "../short-hash.ts";
+import type { CalendarEvent } from "./types.ts";
 
 /**
  * A digest of the whole event, made once per event object and shared by
