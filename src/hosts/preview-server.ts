@@ -1,8 +1,13 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { open, stat } from "node:fs/promises";
+import {
+  createServer,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { paths } from "../model/url-scheme.ts";
 import { serveOembed } from "../oembed/serve-folder.ts";
 import { withEmbedPolicy } from "./embed-policy.ts";
@@ -97,21 +102,21 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
     const file = path === null ? null : await resolveFile(root, path);
     if (!file || path === null) {
       const notFound = root ? await resolveFile(root, "/404.html") : null;
-      response.writeHead(404, {
-        "Content-Type": TYPES[".html"],
-        ...headersOf("/404.html", origin),
-      });
-      if (notFound) createReadStream(notFound).pipe(response);
-      else response.end("Not found");
+      const headers = { "Content-Type": TYPES[".html"], ...headersOf("/404.html", origin) };
+      if (!(notFound && (await sendFile(response, notFound, 404, headers)))) {
+        response.writeHead(404, headers).end("Not found");
+      }
       return;
     }
     // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
-    response.writeHead(200, {
+    const headers = {
       "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
       ...headersOf(path, origin),
-    });
-    if (request.method === "HEAD") response.end();
-    else createReadStream(file).pipe(response);
+    };
+    if (request.method === "HEAD") response.writeHead(200, headers).end();
+    else if (!(await sendFile(response, file, 200, headers))) {
+      response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
+    }
   });
   listening = await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
   return {
@@ -129,6 +134,26 @@ function decodedFolder(basePath: string): string {
   } catch {
     return basePath;
   }
+}
+
+/**
+ * Sends a file with its status and headers, or returns false if it cannot be
+ * opened. The file is opened before anything is written: a rebuild may remove
+ * or replace it after it was found, and that must cost one answer, not the
+ * server (a stream's unhandled error would end the process).
+ */
+async function sendFile(
+  response: ServerResponse,
+  file: string,
+  status: number,
+  headers: OutgoingHttpHeaders,
+): Promise<boolean> {
+  const handle = await open(file).catch(() => null);
+  if (!handle) return false;
+  response.writeHead(status, headers);
+  // A read that fails midway cuts the answer short; the stream closes the file either way.
+  pipeline(handle.createReadStream(), response).catch(() => undefined);
+  return true;
 }
 
 /** The file for a URL path inside root (folders serve their index.html), or null. */

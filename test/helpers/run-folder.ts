@@ -42,7 +42,8 @@ function removeAbandoned(scratch: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(/^ecp-tests-(\d+)$/.exec(name)?.[1]);
+    const digits = name.slice(PREFIX.length);
+    const pid = name.startsWith(PREFIX) && /^\d+$/.test(digits) ? Number(digits) : 0;
     if (!Number.isSafeInteger(pid) || pid <= 0 || running(pid)) continue;
     try {
       rmSync(join(scratch, name), { recursive: true, force: true });

@@ -1,9 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreviewServer, startPreviewServer } from "../../src/hosts/preview-server.ts";
+import { systemDependency } from "../helpers/system-packages.ts";
+
+/** A file everyone, root too, finds but may not read: Linux's write-only kernel setting. */
+const WRITE_ONLY_FILE = "/proc/sys/vm/drop_caches";
 
 let root: string;
 let server: PreviewServer;
@@ -91,6 +96,19 @@ describe("startPreviewServer", () => {
       expect(response.body, path).not.toContain("root:");
     }
     expect((await get("/%E0%A4%A")).status).toBe(400);
+  });
+
+  it("should answer a file that cannot be opened as missing, and go on serving", async () => {
+    // What a rebuild does to a file between the moment it is found and the
+    // moment it is read (removed, replaced): the answer is lost, not the server.
+    if (!systemDependency(`Linux's ${WRITE_ONLY_FILE}`, () => existsSync(WRITE_ONLY_FILE))) return;
+    await symlink(WRITE_ONLY_FILE, join(root, "unreadable.html"));
+    for (let round = 0; round < 3; round++) {
+      expect((await get("/unreadable.html")).status).toBe(404);
+    }
+    const home = await get("/");
+    expect(home.status).toBe(200);
+    expect(home.body).toBe("<h1>Home</h1>");
   });
 
   it("should answer HEAD without a body", async () => {
