@@ -12,7 +12,7 @@ import { describeSeriesRule } from "../series/series-text.ts";
 import type { FeedOptions, FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
 import type { FeedEntry } from "./feeds-entry.ts";
-import type { Warn } from "./feeds-window.ts";
+import { distinctEvents, knownDistinct, type Warn } from "./feeds-window.ts";
 import {
   type CalendarOptions,
   type CalendarPlan,
@@ -87,11 +87,14 @@ export class FeedScopes {
   readonly #warn: Warn;
   readonly #sizes: VeventSizes | undefined;
   readonly #keys = new ScopeKeys();
-  /** Each scope's events, by purpose and scope key. */
-  readonly #events: Readonly<Record<Purpose, Map<string, CalendarEvent[]>>> = {
-    ics: new Map(),
-    feed: new Map(),
-  };
+  /**
+   * Each scope's events, by scope key: one list for its feeds and its
+   * calendar file alike, so that each is read and sorted once
+   * (feeds-window.ts), not once per purpose.
+   */
+  readonly #events = new Map<string, CalendarEvent[]>();
+  /** The calendar files that also hold events moved away from their calendar, by scope key. */
+  readonly #icsOnly = new Map<string, CalendarEvent[]>();
   readonly #plans = new Map<string, CalendarPlan>();
   /** The scopes whose calendar.ics holds each event, made when a file is first cut. */
   #icsScopes: Map<CalendarEvent, FeedScope[]> | null = null;
@@ -107,6 +110,9 @@ export class FeedScopes {
     this.#warn = warn;
     this.#sizes = sizes;
     this.dataUpdatedAt = data.updatedAt ?? data.fetchedAt;
+    // Each event once in every list: checked here once rather than in each scope's list.
+    const distinct = distinctEvents(data.events, data.removed);
+    if (distinct) knownDistinct(data.events);
     this.subscriptions = subscriptionScopes(data.events, data.calendars, data.categories, site);
     const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
     const places = data.views?.places;
@@ -122,11 +128,24 @@ export class FeedScopes {
       for (const id of sourceIdsOf(event)) of.push(keys.organization(id));
       return of;
     };
-    for (const event of data.events) this.#add(event, ["ics", "feed"], keysOf(event));
+    const moved: CalendarEvent[] = [];
+    for (const event of data.events) this.#add(event, keysOf(event));
     for (const event of data.removed) {
-      if (event.history?.removed?.kind === "moved") {
-        this.#add(event, ["ics"], [keys.calendar(event.calendarId)]);
-      } else this.#add(event, ["ics", "feed"], keysOf(event));
+      if (event.history?.removed?.kind === "moved") moved.push(event);
+      else this.#add(event, keysOf(event));
+    }
+    for (const event of moved) {
+      const key = keys.calendar(event.calendarId);
+      let list = this.#icsOnly.get(key);
+      if (!list) {
+        list = [...(this.#events.get(key) ?? [])];
+        this.#icsOnly.set(key, list);
+      }
+      list.push(event);
+    }
+    if (distinct) {
+      for (const list of this.#events.values()) knownDistinct(list);
+      for (const list of this.#icsOnly.values()) knownDistinct(list);
     }
     const categories = withRemovedCategories(data.categories, deleted);
     this.withFiles = [
@@ -157,7 +176,8 @@ export class FeedScopes {
   /** The events of a scope's feeds or of its calendar file, in the site's order. */
   events(scope: FeedScope, purpose: Purpose): readonly CalendarEvent[] {
     if (scope.kind === "site" && this.data.removed.length === 0) return this.data.events;
-    return this.#events[purpose].get(this.#keys.of(scope)) ?? [];
+    const key = this.#keys.of(scope);
+    return (purpose === "ics" ? this.#icsOnly.get(key) : undefined) ?? this.#events.get(key) ?? [];
   }
 
   /** The announcements of a scope's feeds, newest first. */
@@ -274,14 +294,11 @@ export class FeedScopes {
     return holders;
   }
 
-  #add(event: CalendarEvent, purposes: readonly Purpose[], keys: readonly string[]): void {
-    for (const purpose of purposes) {
-      const events = this.#events[purpose];
-      for (const key of keys) {
-        const list = events.get(key);
-        if (list) list.push(event);
-        else events.set(key, [event]);
-      }
+  #add(event: CalendarEvent, keys: readonly string[]): void {
+    for (const key of keys) {
+      const list = this.#events.get(key);
+      if (list) list.push(event);
+      else this.#events.set(key, [event]);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { DateTime } from "luxon";
+import { count } from "../metrics.ts";
 import { isValidZone } from "../model/dates.ts";
 import {
   type EventTimes,
@@ -71,17 +72,58 @@ export function timedEvents(
 
 const sortedScopes = new WeakMap<readonly CalendarEvent[], readonly TimedEvent[]>();
 
-function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEvent[] {
-  // Ids seen, by calendar: no key made per event (a scope's list is walked for each of its uses).
-  const seen = new Map<string, Set<string>>();
-  const result: TimedEvent[] = [];
-  for (const event of events) {
-    let ids = seen.get(event.calendarId);
+/**
+ * Lists known to hold each calendar/event id pair once at most: their
+ * events are not checked for duplicates again. The feed scopes
+ * (feed-scopes.ts) check the site's events once for all their lists, which
+ * hold an event in six to twelve places; checked list by list, a set of
+ * ids each, reading and sorting the lists took twice as long
+ * (docs/performance.md, What changed, item 75).
+ */
+const distinctLists = new WeakSet<readonly CalendarEvent[]>();
+
+/** Says that `events` holds each calendar/event id pair once at most (see distinctEvents). */
+export function knownDistinct(events: readonly CalendarEvent[]): void {
+  distinctLists.add(events);
+}
+
+/** Whether no two of these events, in all the lists, share a calendar and an id. */
+export function distinctEvents(...lists: readonly (readonly CalendarEvent[])[]): boolean {
+  const seen = new IdsByCalendar();
+  for (const events of lists) {
+    count("feeds.eventsCheckedForDuplicates", events.length);
+    for (const event of events) {
+      if (seen.has(event)) return false;
+      seen.add(event);
+    }
+  }
+  return true;
+}
+
+/** Ids seen, by calendar: no key made per event. */
+class IdsByCalendar {
+  readonly #ids = new Map<string, Set<string>>();
+
+  has(event: CalendarEvent): boolean {
+    return this.#ids.get(event.calendarId)?.has(event.id) ?? false;
+  }
+
+  add(event: CalendarEvent): void {
+    let ids = this.#ids.get(event.calendarId);
     if (!ids) {
       ids = new Set();
-      seen.set(event.calendarId, ids);
+      this.#ids.set(event.calendarId, ids);
     }
-    if (ids.has(event.id)) {
+    ids.add(event.id);
+  }
+}
+
+function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEvent[] {
+  const seen = distinctLists.has(events) ? null : new IdsByCalendar();
+  if (seen) count("feeds.eventsCheckedForDuplicates", events.length);
+  const result: TimedEvent[] = [];
+  for (const event of events) {
+    if (seen?.has(event)) {
       warn(`skipped duplicate event "${event.id}" in calendar "${event.calendarId}"`);
       continue;
     }
@@ -92,7 +134,7 @@ function sortTimedEvents(events: readonly CalendarEvent[], warn: Warn): TimedEve
       );
       continue;
     }
-    ids.add(event.id);
+    seen?.add(event);
     result.push(timed);
   }
   return result.sort(compareTimedEvents);

@@ -195,6 +195,11 @@ describe("build work", () => {
     // One page and one event.ics per event, each rendered once.
     expect(count(cold, "rendered.calendars/event.njk")).toBe(EVENTS);
     expect(count(cold, "rendered.event.ics")).toBe(EVENTS);
+    // Each event checked once for a duplicate of its calendar and id, for every feed and
+    // calendar file that lists it (six to twelve each), and once more in its own download.
+    expect(count(cold, "feeds.eventsCheckedForDuplicates")).toBe(
+      EVENTS + count(cold, "rendered.event.ics"),
+    );
     // A card and its oEmbed answer per event, each rendered once (their times come from the one parse above).
     expect(count(cold, "rendered.event card")).toBe(EVENTS);
     expect(count(cold, "rendered.event oembed")).toBe(EVENTS);
@@ -251,6 +256,7 @@ describe("build work", () => {
     expect(count(warm, "events.digested")).toBe(0);
     // Read back from the last build's file, they are held once again.
     expect(count(warm, "normalize.partsShared")).toBe(count(cold, "normalize.partsShared"));
+    expect(count(warm, "feeds.eventsCheckedForDuplicates")).toBe(EVENTS);
     // At most once each, and only where a list's inputs need them: the outputs kept by their
     // inputs need no event's times, the search records are not made again (every event's
     // times were parsed for them before: over 0.9 of EVENTS) and the cards' dates are the
