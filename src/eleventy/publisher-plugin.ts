@@ -298,6 +298,7 @@ export default function publisherPlugin(
         options.cards.studio.prune(cards.keys());
         options.cards.dates.save();
       }
+      publication.richResults.save();
       const index = await timedAsync("search index", () => searchIndex);
       const indexStats = timed("search index", () => index.writeTo(writer));
       options.onWritten?.({
@@ -374,7 +375,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
       site: options.site,
       scopes,
       searchFacts: searchFacts(data, options.site),
-      richResults: new RichResultsTally(),
+      richResults: RichResultsTally.load(options.cacheDir),
       cards: cards ?? null,
     },
     searchIndex,

@@ -4,7 +4,8 @@ import { textDirection } from "../i18n/text-direction.ts";
 import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
-import { eventJsonLd, jsonForScript } from "../outputs/jsonld.ts";
+import { eventJsonLd, eventJsonLdId, jsonForScript } from "../outputs/jsonld.ts";
+import { richResultsKey } from "../outputs/rich-results.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
 import { viewUpdatedAt } from "../site/data-updated.ts";
 import { fitHeadings } from "../site/fit-headings.ts";
@@ -120,23 +121,22 @@ export default function sitePlugin(
     urls.href(paths.category(categoryId)),
   );
   addFilter(eleventyConfig, "calendarClass", (calendarId: string) => calendarClass(calendarId));
-  const countedJsonLd = (event: CalendarEvent) => {
-    const jsonLd = eventJsonLd(
-      event,
-      urls.absolute(paths.event(event.calendarId, event.id)),
-      current().cards?.structuredDataImages(event),
-      accessName,
-    );
+  addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) => {
+    const images = current().cards?.structuredDataImages(event);
+    const url = urls.absolute(paths.event(event.calendarId, event.id));
+    const jsonLd = eventJsonLd(event, url, images, accessName);
     // Counted as emitted, for the build report's rich results block.
-    current().richResults.add(jsonLd);
-    return jsonLd;
-  };
-  addFilter(eleventyConfig, "eventJsonLd", (event: CalendarEvent) =>
-    jsonForScript(countedJsonLd(event)),
-  );
-  // What an event page kept as published shows, counted as eventJsonLd counts it, unwritten.
+    current().richResults.add(jsonLd, richResultsKey(event, images));
+    return jsonForScript(jsonLd);
+  });
+  // What an event page kept as published shows, counted as eventJsonLd counts it, unwritten
+  // (and unmade, when a build with this code counted the same event).
   addFilter(eleventyConfig, "countEventJsonLd", (event: CalendarEvent) => {
-    countedJsonLd(event);
+    const images = current().cards?.structuredDataImages(event);
+    const url = urls.absolute(paths.event(event.calendarId, event.id));
+    current().richResults.addKept(eventJsonLdId(url), richResultsKey(event, images), () =>
+      eventJsonLd(event, url, images, accessName),
+    );
     return "";
   });
   // Microformats2 values (h-event, h-adr): src/site/microformats/.

@@ -39,8 +39,9 @@ export function intlCode(): string {
  *
  * Used for the normalized events (src/snapshot/normalize-memo.ts), the
  * calendar files' VEVENT sizes (src/outputs/vevent-sizes.ts), the search
- * index's months (src/search/month-plans.ts) and the cards' dates
- * (src/cards/card-dates.ts).
+ * index's months (src/search/month-plans.ts), the cards' dates
+ * (src/cards/card-dates.ts) and the rich results each event's JSON-LD
+ * meets (src/outputs/rich-results.ts).
  */
 export class KeptMap<V> {
   readonly #path: string | null;

@@ -30,6 +30,11 @@ const ATTENDANCE = {
  * names the event's access features (src/model/access-features.ts) as the
  * page does.
  */
+/** The `@id` of the event whose page is at `url`: what other nodes name it by. */
+export function eventJsonLdId(url: string): string {
+  return `${url}#event`;
+}
+
 export function eventJsonLd(
   event: CalendarEvent,
   url: string,
@@ -54,7 +59,7 @@ export function eventJsonLd(
   return {
     "@context": "https://schema.org",
     "@type": "Event",
-    "@id": `${url}#event`,
+    "@id": eventJsonLdId(url),
     name: event.title,
     url,
     startDate: event.allDay ? allDay(event.start) : event.start,
@@ -164,7 +169,7 @@ export function placeJsonLd(
     event: events.length
       ? events.map(({ event, url: eventUrl }) => ({
           "@type": "Event",
-          "@id": `${eventUrl}#event`,
+          "@id": eventJsonLdId(eventUrl),
           name: event.title,
           url: eventUrl,
           startDate: event.allDay ? event.start.slice(0, 10) : event.start,

@@ -12,6 +12,13 @@
  * validFrom), organizer (url) and performer.
  */
 
+import { join } from "node:path";
+import { codeFingerprint } from "../code-fingerprint.ts";
+import { count } from "../metrics.ts";
+import { eventDigest } from "../model/event-digest.ts";
+import { KeptMap } from "../model/kept-map.ts";
+import type { CalendarEvent } from "../model/types.ts";
+
 type JsonLd = Readonly<Record<string, unknown>>;
 
 interface FieldRule {
@@ -112,21 +119,85 @@ export interface RichResults {
   readonly recommended: readonly FieldShare[];
 }
 
+/** Which rules a JSON-LD object meets: bit `i` for RULES[i]. */
+function rulesMet(jsonLd: JsonLd): number {
+  let met = 0;
+  for (let index = 0; index < RULES.length; index++) {
+    if (RULES[index]?.has(jsonLd)) met |= 1 << index;
+  }
+  return met;
+}
+
+const isRulesMet = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) < 2 ** RULES.length;
+
+/**
+ * What an event's JSON-LD meets is named by: the event whole (its digest)
+ * and whether its page names images of its own (its share cards). Nothing
+ * else the JSON-LD is made from (the page's address, the names of access
+ * features) changes a rule's answer.
+ */
+export function richResultsKey(event: CalendarEvent, images: readonly string[] = []): string {
+  return images.length > 0 ? `${eventDigest(event)} images` : eventDigest(event);
+}
+
 /**
  * Counts the JSON-LD of the event pages as they are rendered: each event once
  * (by its `@id`), however often a template asks for it. One per build run.
+ *
+ * What each event's JSON-LD meets is kept between builds (`kept`, saved by
+ * `save`), so that a page kept as published is counted without its
+ * JSON-LD made again: making it for every kept page took 1.1 s of an
+ * edited build at 100,000 events (docs/performance.md, What changed, item 76).
  */
 export class RichResultsTally {
   readonly #seen = new Set<string>();
   /** Events whose JSON-LD meets each rule, in RULES' order. */
   readonly #counts = RULES.map(() => 0);
+  readonly #kept: KeptMap<number>;
 
-  add(jsonLd: JsonLd): void {
+  constructor(kept: KeptMap<number> = KeptMap.load(null, "", isRulesMet)) {
+    this.#kept = kept;
+  }
+
+  /** The tally, with what the last build with this code kept in `cacheDir`. */
+  static load(cacheDir: string): RichResultsTally {
+    const path = join(cacheDir, "rich-results.json");
+    return new RichResultsTally(KeptMap.load(path, codeFingerprint(), isRulesMet));
+  }
+
+  /** Counts a page's JSON-LD; `key` (richResultsKey) keeps what it meets for the next build. */
+  add(jsonLd: JsonLd, key?: string): void {
     const id = typeof jsonLd["@id"] === "string" ? jsonLd["@id"] : `#${this.#seen.size}`;
     if (this.#seen.has(id)) return;
+    const met = rulesMet(jsonLd);
+    if (key !== undefined) this.#kept.set(key, met);
+    this.#count(id, met);
+  }
+
+  /**
+   * Counts the JSON-LD `@id` of a page kept as published shows, by what it
+   * met when it was last made under `key`; made again (`make`) only when
+   * no build with this code kept it.
+   */
+  addKept(id: string, key: string, make: () => JsonLd): void {
+    if (this.#seen.has(id)) return;
+    let met = this.#kept.get(key);
+    if (met === undefined) met = rulesMet(make());
+    else count("richResults.reused");
+    this.#kept.set(key, met);
+    this.#count(id, met);
+  }
+
+  /** Keeps what this build's events met for the next build. */
+  save(): void {
+    this.#kept.save();
+  }
+
+  #count(id: string, met: number): void {
     this.#seen.add(id);
     for (let index = 0; index < RULES.length; index++) {
-      if (RULES[index]?.has(jsonLd)) this.#counts[index] = (this.#counts[index] ?? 0) + 1;
+      if (met & (1 << index)) this.#counts[index] = (this.#counts[index] ?? 0) + 1;
     }
   }
 

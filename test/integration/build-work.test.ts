@@ -257,6 +257,9 @@ describe("build work", () => {
     // Read back from the last build's file, they are held once again.
     expect(count(warm, "normalize.partsShared")).toBe(count(cold, "normalize.partsShared"));
     expect(count(warm, "feeds.eventsCheckedForDuplicates")).toBe(EVENTS);
+    expect(warm.richResults).toEqual(cold.richResults);
+    expect(count(cold, "richResults.reused")).toBe(0);
+    expect(count(warm, "richResults.reused")).toBe(EVENTS);
     // At most once each, and only where a list's inputs need them: the outputs kept by their
     // inputs need no event's times, the search records are not made again (every event's
     // times were parsed for them before: over 0.9 of EVENTS) and the cards' dates are the
@@ -335,6 +338,11 @@ describe("build work", () => {
     expect(pages).toBeGreaterThanOrEqual(edited.length);
     expect(pages).toBeLessThanOrEqual(edited.length * (2 + OTHER_DATES_SHOWN));
     expect(pages + count(changed, `reused.${EVENT_PAGES}`)).toBe(EVENTS);
+    // Every event page counted for the rich results, as it is asked what it shows: an event
+    // the portal did not change by what its JSON-LD met when it was last made, not made again;
+    // the cold build's shares (the edits changed titles only).
+    expect(changed.richResults).toEqual(cold.richResults);
+    expect(count(changed, "richResults.reused")).toBe(EVENTS - edited.length);
     // A listing's page is rendered when nothing it shows changed, only those that show an
     // edited event are rendered again (the edits changed titles: no page moved).
     const listings = (metrics: Metrics, kind: "rendered" | "reused") =>

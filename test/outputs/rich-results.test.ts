@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type FieldMap, parseFieldMap } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
-import { eventJsonLd } from "../../src/outputs/jsonld.ts";
+import { eventJsonLd, eventJsonLdId } from "../../src/outputs/jsonld.ts";
 import {
   RichResultsTally,
+  richResultsKey,
   richResultsLines,
   richResultsMetrics,
   richResultsOf,
@@ -137,6 +141,39 @@ describe("rich results shares", () => {
     // Every event has these; a timed event without an end is published with endDate = startDate.
     for (const field of ["name", "startDate", "endDate", "eventStatus"]) {
       expect(counts.get(field), field).toBe(3);
+    }
+  });
+
+  it("should count a page kept as published by what its JSON-LD met in the last build", () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "ecp-rich-results-"));
+    try {
+      const events = [full, bare, nowhere];
+      const urlOf = (event: CalendarEvent) => `https://events.example.org/e/${event.id}/`;
+      const first = RichResultsTally.load(cacheDir);
+      for (const event of events)
+        first.add(eventJsonLd(event, urlOf(event)), richResultsKey(event));
+      first.save();
+      // The next build: nothing made again for the events it counted, the same shares.
+      const next = RichResultsTally.load(cacheDir);
+      const made: string[] = [];
+      const make = (event: CalendarEvent) => () => {
+        made.push(event.id);
+        return eventJsonLd(event, urlOf(event));
+      };
+      for (const event of events) {
+        next.addKept(eventJsonLdId(urlOf(event)), richResultsKey(event), make(event));
+      }
+      expect(made).toEqual([]);
+      expect(next.summary()).toEqual(first.summary());
+      // An event that changed, or now names images of its own, is another key: made again.
+      const edited = { ...full, title: "Harbour Concert, moved indoors" };
+      const again = RichResultsTally.load(cacheDir);
+      again.addKept(eventJsonLdId(urlOf(edited)), richResultsKey(edited), make(edited));
+      again.addKept(eventJsonLdId(urlOf(bare)), richResultsKey(bare, ["card.png"]), make(bare));
+      again.addKept(eventJsonLdId(urlOf(nowhere)), richResultsKey(nowhere), make(nowhere));
+      expect(made).toEqual([full.id, bare.id]);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
     }
   });
 
