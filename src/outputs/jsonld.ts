@@ -24,17 +24,17 @@ const ATTENDANCE = {
   mixed: "https://schema.org/MixedEventAttendanceMode",
 } as const;
 
+/** The `@id` of the event whose page is at `url`: what other nodes name it by. */
+export function eventJsonLdId(url: string): string {
+  return `${url}#event`;
+}
+
 /**
  * `images`: more pictures of the event (absolute URLs), after its own image:
  * the share cards in the shapes Google asks for (src/cards). `accessName`
  * names the event's access features (src/model/access-features.ts) as the
  * page does.
  */
-/** The `@id` of the event whose page is at `url`: what other nodes name it by. */
-export function eventJsonLdId(url: string): string {
-  return `${url}#event`;
-}
-
 export function eventJsonLd(
   event: CalendarEvent,
   url: string,
