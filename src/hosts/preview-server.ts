@@ -100,22 +100,23 @@ export async function startPreviewServer(options: PreviewOptions = {}): Promise<
       return;
     }
     const file = path === null ? null : await resolveFile(root, path);
-    if (!file || path === null) {
-      const notFound = root ? await resolveFile(root, "/404.html") : null;
-      const headers = { "Content-Type": TYPES[".html"], ...headersOf("/404.html", origin) };
-      if (!(notFound && (await sendFile(response, notFound, 404, headers)))) {
-        response.writeHead(404, headers).end("Not found");
+    if (file && path !== null) {
+      // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
+      const headers = {
+        "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
+        ...headersOf(path, origin),
+      };
+      if (request.method === "HEAD") {
+        response.writeHead(200, headers).end();
+        return;
       }
-      return;
+      if (await sendFile(response, file, 200, headers)) return;
     }
-    // netlify.toml's own Content-Type (feeds, calendars) wins over the extension's.
-    const headers = {
-      "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
-      ...headersOf(path, origin),
-    };
-    if (request.method === "HEAD") response.writeHead(200, headers).end();
-    else if (!(await sendFile(response, file, 200, headers))) {
-      response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
+    // Missing, or gone since it was found: the site's 404 page, as the host answers.
+    const notFound = root ? await resolveFile(root, "/404.html") : null;
+    const headers = { "Content-Type": TYPES[".html"], ...headersOf("/404.html", origin) };
+    if (!(notFound && (await sendFile(response, notFound, 404, headers)))) {
+      response.writeHead(404, headers).end("Not found");
     }
   });
   listening = await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
