@@ -156,7 +156,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         onEvent: cards ? earlyEventCards(site, cards, shard) : undefined,
         // As soon as the lists say the site is large, so that reading and normalizing
         // the details (a heap of 1.3 GB in one warm 100,000-event build) run with it too.
-        onListed: sizeHeap,
+        onListed: sizeHeap.listed,
       });
       const dataConfig = {
         ...config,
@@ -205,7 +205,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   })();
   if (loaded.kind === "unchanged") return loaded;
   const { lists, sources, merged, data, changes, digest } = loaded;
-  sizeHeap(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
+  sizeHeap.listed(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
   const nextChange = nextDateChange(data, site, config.publish.dateDelayMs, changes.next);
   const kept = {
     kind: "rendered" as const,
@@ -225,6 +225,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
 
   // What the last publish left: files this build would write again unchanged are kept.
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
+  // Nothing published to keep: every file is rendered, the case of the heap's highest peak.
+  if (published === null) sizeHeap.renderingAll();
   const staging = await prepareStaging(input.output);
   // The files go to disk on a thread of their own while the site renders; every language's run shares it.
   const disk = writeAside();
@@ -311,12 +313,20 @@ function joinedRuns(runs: readonly WrittenFiles[]): WrittenFiles | undefined {
  */
 const LARGE_SITE_EVENTS = 25_000;
 
+/** What the build tells V8 about its heap, as it learns the site's size and what it renders. */
+export interface HeapSizer {
+  /** The events listed (or loaded): from LARGE_SITE_EVENTS on, V8 collects sooner. */
+  listed(events: number): void;
+  /** Nothing published to keep: every file of the site is rendered. */
+  renderingAll(): void;
+}
+
 /**
- * Tells V8 to collect sooner the first time it is given LARGE_SITE_EVENTS or
- * more. V8 reads the setting at every full collection, to set how far the
- * heap may grow before the next; the limit the last one set, at V8's
- * default factor, stays until then. That limit let the heap of a
- * 100,000-event build grow from under 300 MB to 1.1 to 1.4 GB while the
+ * `listed` tells V8 to collect sooner the first time it is given
+ * LARGE_SITE_EVENTS or more. V8 reads the setting at every full collection,
+ * to set how far the heap may grow before the next; the limit the last one
+ * set, at V8's default factor, stays until then. That limit let the heap of
+ * a 100,000-event build grow from under 300 MB to 1.1 to 1.4 GB while the
  * site's data was made, without a full collection (`--trace-gc`), and was
  * the top of its memory in the builds that render little: so the heap is
  * collected once when the setting is made, and the limit follows it from
@@ -325,14 +335,28 @@ const LARGE_SITE_EVENTS = 25_000;
  * run build` gives Node `--max-semi-space-size=32` (package.json), twice
  * V8's 16 MB, which halves the young collections of a 100,000-event build
  * (docs/performance.md, "What changed", item 14).
+ *
+ * `renderingAll` then puts V8 in its memory-saving mode
+ * (`--optimize-for-size`, which its collector reads at every collection)
+ * for a large site with nothing published to keep, whose every file is
+ * rendered: the build with the highest peak. At 100,000 events it lowered
+ * a cold build's peak by about 200 MB in as much time; in rebuilds that
+ * keep most files it cost a fifth more time, so they are left as they are
+ * (docs/performance.md, What changed, item 77). `setFlags`: V8's, or a
+ * test's record of them.
  */
-export function heapSizer(): (events: number) => void {
+export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString): HeapSizer {
   let told = false;
-  return (events) => {
-    if (told || events < LARGE_SITE_EVENTS) return;
-    told = true;
-    setFlagsFromString("--heap-growing-percent=20");
-    collectGarbage();
+  return {
+    listed(events) {
+      if (told || events < LARGE_SITE_EVENTS) return;
+      told = true;
+      setFlags("--heap-growing-percent=20");
+      collectGarbage();
+    },
+    renderingAll() {
+      if (told) setFlags("--optimize-for-size");
+    },
   };
 }
 
