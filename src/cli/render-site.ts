@@ -225,7 +225,8 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
 
   // What the last publish left: files this build would write again unchanged are kept.
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
-  // Nothing published to keep: every file is rendered, the case of the heap's highest peak.
+  // Nothing published to keep (a first build, or a shard's share): every file is rendered,
+  // the case of the heap's highest peak.
   if (published === null) sizeHeap.renderingAll();
   const staging = await prepareStaging(input.output);
   // The files go to disk on a thread of their own while the site renders; every language's run shares it.
@@ -339,7 +340,8 @@ export interface HeapSizer {
  * `renderingAll` then puts V8 in its memory-saving mode
  * (`--optimize-for-size`, which its collector reads at every collection)
  * for a large site with nothing published to keep, whose every file is
- * rendered: the build with the highest peak. At 100,000 events it lowered
+ * rendered (a first build; and every build of a shard, which renders its
+ * share whole): the build with the highest peak. At 100,000 events it lowered
  * a cold build's peak by about 200 MB in as much time; in rebuilds that
  * keep most files it cost a fifth more time, so they are left as they are
  * (docs/performance.md, What changed, item 77). `setFlags`: V8's, or a
