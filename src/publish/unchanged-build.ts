@@ -10,6 +10,7 @@ import { codeFingerprint } from "../code-fingerprint.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import type { MediaFile } from "../media/localize-images.ts";
 import { count } from "../metrics.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import type { PortalSnapshot } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { MapView } from "../render/map-view.ts";
@@ -102,8 +103,11 @@ export function buildInputsDigest(parts: BuildInputsParts): string {
   const { events, fetchedAt, source: _address, ...snapshot } = parts.snapshot;
   add(snapshot);
   add(snapshotUpdatedAt(parts.snapshot) === null ? fetchedAt : null);
-  // One event at a time: the snapshot of 100,000 events is never one string.
-  for (const event of events) add(event);
+  // Each event by its digest (the whole event, as every output names it): the
+  // normalized events kept between builds bring theirs back, so an unchanged
+  // event is not written out and hashed again here (docs/performance.md, What
+  // changed, item 78).
+  for (const event of events) digest.update(eventDigest(event)).update("\n");
   add(parts.media);
   add(parts.lists);
   add(

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { stateFileHash } from "../../src/changes/previous-state.ts";
 import { publishedStatePath } from "../../src/changes/state-location.ts";
 import { type BuildConfig, readBuildConfig } from "../../src/config/build-config.ts";
-import type { PortalSnapshot } from "../../src/model/types.ts";
+import { readMetrics } from "../../src/metrics.ts";
+import { eventDigest } from "../../src/model/event-digest.ts";
+import type { CalendarEvent, PortalSnapshot } from "../../src/model/types.ts";
 import { buildWarningsPath, writeBuildWarnings } from "../../src/publish/build-warnings.ts";
 import { fileListPath, fileSignatures, writeFileList } from "../../src/publish/output-files.ts";
 import {
@@ -15,6 +17,7 @@ import {
 } from "../../src/publish/unchanged-build.ts";
 import { contentHash } from "../../src/render/published-files.ts";
 import { hoursAfterNow, NOW, NOW_MS } from "../helpers/clock.ts";
+import { calendarEvent } from "../helpers/events.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const root = tempDir("ecp-unchanged-unit-");
@@ -125,6 +128,34 @@ describe("buildInputsDigest", () => {
     expect(
       buildInputsDigest(parts({ snapshot: { ...snapshot, source: "http://127.0.0.1:10/v1" } })),
     ).toBe(digest);
+  });
+
+  it("should take every field of every event, each by the digest the outputs share", () => {
+    const event = (title: string) =>
+      calendarEvent({
+        id: "e1",
+        calendarId: "c",
+        title,
+        start: "2026-12-01T19:00:00+01:00",
+        end: "2026-12-01T21:00:00+01:00",
+      });
+    const withEvent = (title: string) => ({ ...snapshot, events: [event(title)] });
+    const one = buildInputsDigest(parts({ snapshot: withEvent("Concert") }));
+    expect(one).not.toBe(buildInputsDigest(parts()));
+    expect(buildInputsDigest(parts({ snapshot: withEvent("Concert") }))).toBe(one);
+    expect(buildInputsDigest(parts({ snapshot: withEvent("Concert!") }))).not.toBe(one);
+    const descriptions = { ...snapshot, events: [{ ...event("Concert"), summary: "Bach" }] };
+    expect(buildInputsDigest(parts({ snapshot: descriptions }))).not.toBe(one);
+    // An event whose digest is known (read back with it from the kept normalized
+    // events, or made by an output) is not written out and hashed again.
+    const digested = () => readMetrics().counters["events.digested"] ?? 0;
+    const known = withEvent("Known");
+    eventDigest(known.events[0] as CalendarEvent);
+    const before = digested();
+    buildInputsDigest(parts({ snapshot: known }));
+    expect(digested()).toBe(before);
+    buildInputsDigest(parts({ snapshot: withEvent("New") }));
+    expect(digested()).toBe(before + 1);
   });
 });
 
