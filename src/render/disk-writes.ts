@@ -39,8 +39,11 @@ export interface DiskWrites {
   abandon(): Promise<void>;
 }
 
+/** Folders writeFiles remembers having made, at most. */
+export const REMEMBERED_FOLDERS = 4096;
+
 /** What writeFiles needs of Node, handed in: it also runs as source on the writing thread. */
-interface FileOps {
+export interface FileOps {
   readonly mkdirSync: typeof mkdirSync;
   readonly writeFileSync: typeof writeFileSync;
   readonly dirname: typeof dirname;
@@ -48,13 +51,21 @@ interface FileOps {
 
 /**
  * Writes files in order, file `i` being `bytes` from the end of the one
- * before to `ends[i]`, each folder made once (`folders`). The one loop of
- * both ways: writeNow calls it, the writing thread runs its source (so it
- * names nothing outside its parameters).
+ * before to `ends[i]`, each folder made before its first file (`folders`:
+ * the folders made lately). The one loop of both ways: writeNow calls it,
+ * the writing thread runs its source (so it names nothing outside its
+ * parameters).
+ *
+ * The folders are remembered up to `mostFolders` at a time, then
+ * forgotten: a site's files come folder by folder, and a folder made again
+ * is one mkdir that finds it there. Remembering every folder held 40 MB on
+ * the writing thread of a cold 100,000-event build, at its peak
+ * (docs/performance.md, What changed, item 79).
  */
-function writeFiles(
+export function writeFiles(
   fs: FileOps,
   folders: Set<string>,
+  mostFolders: number,
   targets: readonly string[],
   ends: ArrayLike<number>,
   bytes: Uint8Array,
@@ -65,6 +76,7 @@ function writeFiles(
     const folder = fs.dirname(target);
     if (!folders.has(folder)) {
       fs.mkdirSync(folder, { recursive: true });
+      if (folders.size >= mostFolders) folders.clear();
       folders.add(folder);
     }
     const end = ends[i] as number;
@@ -90,7 +102,7 @@ export function writeNow(): DiskWrites {
       return last;
     },
     write(target) {
-      writeFiles(fs, folders, [target], [last.byteLength], last);
+      writeFiles(fs, folders, REMEMBERED_FOLDERS, [target], [last.byteLength], last);
     },
     finish: () => Promise.resolve(),
     abandon: () => Promise.resolve(),
@@ -130,7 +142,7 @@ parentPort.on("message", ({ targets, ends, bytes }) => {
   const size = all.byteLength;
   if (Atomics.load(shared, ${FAILED}) !== 0) return;
   try {
-    writeFiles({ mkdirSync, writeFileSync, dirname }, folders, targets, ends, all);
+    writeFiles({ mkdirSync, writeFileSync, dirname }, folders, ${REMEMBERED_FOLDERS}, targets, ends, all);
   } catch (error) {
     Atomics.store(shared, ${FAILED}, 1);
     parentPort.postMessage({ failed: { message: error.message, code: error.code } });

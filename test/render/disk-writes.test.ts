@@ -1,10 +1,18 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readMetrics } from "../../src/metrics.ts";
-import { writeAside, writeNow } from "../../src/render/disk-writes.ts";
+import { writeAside, writeFiles, writeNow } from "../../src/render/disk-writes.ts";
 import { FileWriter } from "../../src/render/file-writer.ts";
 
 let root: string;
@@ -25,6 +33,38 @@ const page = (n: number, size: number) => {
 };
 
 describe("disk-writes", () => {
+  it("should make each folder before its first file, remembering only the latest folders", () => {
+    const made: string[] = [];
+    const fs = {
+      mkdirSync: ((path: string, options: { recursive: true }) => {
+        made.push(path);
+        return mkdirSync(path, options);
+      }) as typeof mkdirSync,
+      writeFileSync,
+      dirname,
+    };
+    const folders = new Set<string>();
+    // Ten folders of two files each, then the first folder again, three folders remembered.
+    const targets = Array.from({ length: 20 }, (_, n) =>
+      join(root, `d${n >> 1}`, `${n}.html`),
+    ).concat(join(root, "d0", "again.html"));
+    const bytes = Buffer.from(targets.map((_, n) => String.fromCharCode(97 + n)).join(""));
+    writeFiles(
+      fs,
+      folders,
+      3,
+      targets,
+      Array.from(targets, (_, n) => n + 1),
+      bytes,
+    );
+    const folder = (n: number) => join(root, `d${n}`);
+    expect(made).toEqual([...Array.from({ length: 10 }, (_, n) => folder(n)), folder(0)]);
+    expect(folders.size).toBeLessThanOrEqual(3);
+    targets.forEach((target, n) => {
+      expect(readFileSync(target, "utf8")).toBe(String.fromCharCode(97 + n));
+    });
+  });
+
   it("should write every file aside, in its folders, with its bytes, by the time finish settles", async () => {
     const disk = writeAside();
     // 3,000 files of 2 kB over 30 folders (several batches), then one larger than a batch.
