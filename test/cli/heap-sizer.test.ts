@@ -62,6 +62,10 @@ describe("heapSizer", () => {
     const largeSite = heapSizer((flag) => large.push(flag));
     largeSite.listed(100_000);
     largeSite.renderingAll();
-    expect(large).toEqual(["--heap-growing-percent=20", "--optimize-for-size"]);
+    expect(large).toEqual([
+      "--heap-growing-percent=20",
+      "--optimize-for-size",
+      "--heap-growing-percent=10",
+    ]);
   });
 });
