@@ -345,9 +345,9 @@ export interface HeapSizer {
  * a cold build's peak by about 200 MB in as much time; in rebuilds that
  * keep most files it cost a fifth more time, so they are left as they are
  * (docs/performance.md, What changed, item 77). It also has V8 collect
- * at a tenth over what is live rather than a fifth: about 100 MB less at
- * the peak of that build, for a tenth more time (item 80). `setFlags`:
- * V8's, or a test's record of them.
+ * at a tenth over what is live rather than a fifth: 16 and 110 MB less at
+ * the peak of that build in two pairs at 100,000 events, for a tenth more
+ * time (item 80). `setFlags`: V8's, or a test's record of them.
  */
 export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString): HeapSizer {
   let told = false;
