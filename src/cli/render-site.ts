@@ -17,6 +17,7 @@ import {
   buildInputsDigest,
   findUnchanged,
   type PublishedInputs,
+  publishedUnderOtherCode,
   type UnchangedSite,
 } from "../publish/unchanged-build.ts";
 import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
@@ -225,9 +226,11 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
 
   // What the last publish left: files this build would write again unchanged are kept.
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
-  // Nothing published to keep (a first build, or a shard's share): every file is rendered,
-  // the case of the heap's highest peak.
-  if (published === null) sizeHeap.renderingAll();
+  // Nothing published to keep (a first build, or a shard's share), or published under
+  // other code (an upgrade): every file is rendered, the case of the heap's highest peak.
+  if (published === null || publishedUnderOtherCode(config, input.output)) {
+    sizeHeap.renderingAll();
+  }
   const staging = await prepareStaging(input.output);
   // The files go to disk on a thread of their own while the site renders; every language's run shares it.
   const disk = writeAside();
@@ -318,7 +321,7 @@ const LARGE_SITE_EVENTS = 25_000;
 export interface HeapSizer {
   /** The events listed (or loaded): from LARGE_SITE_EVENTS on, V8 collects sooner. */
   listed(events: number): void;
-  /** Nothing published to keep: every file of the site is rendered. */
+  /** Every file of the site is rendered: nothing published to keep, or published under other code. */
   renderingAll(): void;
 }
 
@@ -341,7 +344,8 @@ export interface HeapSizer {
  * (`--optimize-for-size`, which its collector reads at every collection)
  * for a large site with nothing published to keep, whose every file is
  * rendered (a first build; and every build of a shard, which renders its
- * share whole): the build with the highest peak. At 100,000 events it lowered
+ * share whole), or whose published files were rendered under other code
+ * (an upgrade: item 81): the build with the highest peak. At 100,000 events it lowered
  * a cold build's peak by about 200 MB in as much time; in rebuilds that
  * keep most files it cost a fifth more time, so they are left as they are
  * (docs/performance.md, What changed, item 77). It also has V8 collect

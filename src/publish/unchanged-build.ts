@@ -75,6 +75,12 @@ interface InputsRecord {
    * signature: a cache folder restored as a copy keeps them.
    */
   readonly state: string;
+  /**
+   * The code's fingerprint (src/code-fingerprint.ts) its files were
+   * rendered with: a build under other code renders every file again
+   * (publishedUnderOtherCode). Absent from the records written before it.
+   */
+  readonly code?: string;
 }
 
 export interface BuildInputsParts {
@@ -343,7 +349,23 @@ export async function recordPublishedInputs(
     ...inputs,
     manifest: manifestHash,
     state,
+    code: codeFingerprint(),
   });
+}
+
+/**
+ * Whether the last publish was rendered under other code than this build's
+ * (an upgrade, or an edit of the code or a template): every output's inputs
+ * carry the code's fingerprint (src/render/file-writer.ts), so this build
+ * renders every file again, as a first build does. False when unknown.
+ */
+export function publishedUnderOtherCode(
+  config: Pick<BuildConfig, "site" | "cacheDir">,
+  output: string,
+): boolean {
+  const folder = publishedStateFolder(config.cacheDir, output, config.site.url);
+  const code = readRecord(join(folder, INPUTS_RECORD_FILE))?.code;
+  return code !== undefined && code !== codeFingerprint();
 }
 
 /** The published state's content hash as it is now; null when there is none. */
@@ -370,7 +392,8 @@ function readRecord(path: string): InputsRecord | null {
       typeof value.builtAt === "number" &&
       (value.nextChangeAt === null || typeof value.nextChangeAt === "number") &&
       typeof value.manifest === "string" &&
-      typeof value.state === "string";
+      typeof value.state === "string" &&
+      (value.code === undefined || typeof value.code === "string");
     return ok ? (value as InputsRecord) : null;
   } catch {
     return null;

@@ -1,8 +1,9 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stateFileHash } from "../../src/changes/previous-state.ts";
-import { publishedStatePath } from "../../src/changes/state-location.ts";
+import { publishedStateFolder, publishedStatePath } from "../../src/changes/state-location.ts";
+import { codeFingerprint } from "../../src/code-fingerprint.ts";
 import { type BuildConfig, readBuildConfig } from "../../src/config/build-config.ts";
 import { readMetrics } from "../../src/metrics.ts";
 import { eventDigest } from "../../src/model/event-digest.ts";
@@ -13,6 +14,8 @@ import {
   type BuildInputsParts,
   buildInputsDigest,
   findUnchanged,
+  INPUTS_RECORD_FILE,
+  publishedUnderOtherCode,
   recordPublishedInputs,
 } from "../../src/publish/unchanged-build.ts";
 import { contentHash } from "../../src/render/published-files.ts";
@@ -156,6 +159,29 @@ describe("buildInputsDigest", () => {
     expect(digested()).toBe(before);
     buildInputsDigest(parts({ snapshot: withEvent("New") }));
     expect(digested()).toBe(before + 1);
+  });
+});
+
+describe("publishedUnderOtherCode", () => {
+  it("should tell a publish under other code from one under this code, and not guess without a record", async () => {
+    const settings = config();
+    const output = await publishedSite("inputs");
+    // Published by this code (the record names its fingerprint).
+    expect(publishedUnderOtherCode(settings, output)).toBe(false);
+    const record = join(
+      publishedStateFolder(settings.cacheDir, output, settings.site.url),
+      INPUTS_RECORD_FILE,
+    );
+    const written = JSON.parse(readFileSync(record, "utf8")) as Record<string, unknown>;
+    expect(written.code).toBe(codeFingerprint());
+    writeFileSync(record, JSON.stringify({ ...written, code: "an older version" }));
+    expect(publishedUnderOtherCode(settings, output)).toBe(true);
+    // A record from before the fingerprint was kept, or none: not known to differ.
+    const { code: _, ...older } = written;
+    writeFileSync(record, JSON.stringify(older));
+    expect(publishedUnderOtherCode(settings, output)).toBe(false);
+    rmSync(record);
+    expect(publishedUnderOtherCode(settings, output)).toBe(false);
   });
 });
 
