@@ -345,10 +345,11 @@ export interface HeapSizer {
  * for a large site with nothing published to keep, whose every file is
  * rendered (a first build; and every build of a shard, which renders its
  * share whole), or whose published files were rendered under other code
- * (an upgrade: item 81): the build with the highest peak. At 100,000 events it lowered
- * a cold build's peak by about 200 MB in as much time; in rebuilds that
- * keep most files it cost a fifth more time, so they are left as they are
- * (docs/performance.md, What changed, item 77). It also has V8 collect
+ * (an upgrade: item 81): the build with the highest peak. At 100,000
+ * events it lowered a cold build's peak by about 200 MB in as much time;
+ * in rebuilds that keep most files it cost a fifth more time, so they are
+ * left as they are (docs/performance.md, What changed, item 77). It also
+ * has V8 collect
  * at a tenth over what is live rather than a fifth: 16 and 110 MB less at
  * the peak of that build in two pairs at 100,000 events, for a tenth more
  * time (item 80). `setFlags`: V8's, or a test's record of them.
