@@ -35,19 +35,28 @@ export interface WebDriverSession {
   delete(): Promise<void>;
 }
 
+/**
+ * A session of the driver at `driverUrl`. Every command is answered within
+ * `answerLimitMs` or fails naming itself: a browser that stopped answering
+ * (a web process gone) would otherwise hold the test until its own limit,
+ * saying only that it timed out. Set it above the session's script and
+ * page-load timeouts, so that the driver's own errors come first.
+ */
 export async function newSession(
   driverUrl: string,
   capabilities: Readonly<Record<string, unknown>>,
+  answerLimitMs: number,
 ): Promise<WebDriverSession> {
-  const created = await command<{ sessionId: string; capabilities: Record<string, unknown> }>(
-    driverUrl,
+  const send = <T>(method: string, path: string, body?: unknown) =>
+    command<T>(driverUrl, method, path, body, answerLimitMs);
+  const created = await send<{ sessionId: string; capabilities: Record<string, unknown> }>(
     "POST",
     "/session",
     { capabilities: { alwaysMatch: capabilities } },
   );
   const base = `/session/${created.sessionId}`;
   const call = <T>(method: string, path: string, body?: unknown) =>
-    command<T>(driverUrl, method, `${base}${path}`, body);
+    send<T>(method, `${base}${path}`, body);
   return {
     id: created.sessionId,
     capabilities: created.capabilities,
@@ -83,16 +92,27 @@ async function command<T>(
   driverUrl: string,
   method: string,
   path: string,
-  body?: unknown,
+  body: unknown,
+  answerLimitMs: number,
 ): Promise<T> {
-  const response = await fetch(`${driverUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json; charset=utf-8" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await response.json()) as {
-    value: T | { error: string; message: string };
-  };
+  let answer: { value: T | { error: string; message: string } };
+  let response: Response;
+  try {
+    response = await fetch(`${driverUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json; charset=utf-8" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(answerLimitMs),
+    });
+    answer = await response.json();
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw new WebDriverError(
+        `WebDriver ${method} ${path}: no answer in ${answerLimitMs / 1000} s (the browser stopped answering)`,
+      );
+    }
+    throw error;
+  }
   if (!response.ok) {
     const { error, message } = answer.value as { error: string; message: string };
     throw new WebDriverError(`WebDriver ${method} ${path}: ${error}: ${message}`);

@@ -133,10 +133,14 @@ async function startBrowser(display: string, zone: string, at: number): Promise<
       async () => (await fetch(`${driverUrl}/status`).catch(() => null))?.ok ?? false,
       { limitMs: PAGE_WAIT_MS, failed: () => exited(driver) },
     );
-    session = await newSession(driverUrl, {
-      "webkitgtk:browserOptions": { binary: MINIBROWSER_PATH, args: ["--automation"] },
-      timeouts: { script: PAGE_WAIT_MS, pageLoad: PAGE_WAIT_MS },
-    });
+    session = await newSession(
+      driverUrl,
+      {
+        "webkitgtk:browserOptions": { binary: MINIBROWSER_PATH, args: ["--automation"] },
+        timeouts: { script: PAGE_WAIT_MS, pageLoad: PAGE_WAIT_MS },
+      },
+      PAGE_WAIT_MS + 30_000,
+    );
   } catch (error) {
     await stopProcess(driver);
     throw error;
