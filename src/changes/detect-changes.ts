@@ -54,6 +54,21 @@ export type ChangeReport = {
   readonly since: string;
 } & { readonly [K in ReportKind]: readonly ReportItem[] };
 
+const REPORT_KINDS: readonly ReportKind[] = [
+  "added",
+  "changed",
+  "moved",
+  "cancelled",
+  "postponed",
+  "reinstated",
+  "deleted",
+];
+
+/** How many changes the report lists, of every kind. */
+export function reportedChanges(report: ChangeReport): number {
+  return REPORT_KINDS.reduce((sum, kind) => sum + report[kind].length, 0);
+}
+
 export interface ChangeResult {
   /** The snapshot's events in their order; an object is replaced only where the site adds something. */
   readonly events: readonly CalendarEvent[];

@@ -1,15 +1,17 @@
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { DateTime } from "luxon";
 import type { PortalLists } from "../api/list-recorder.ts";
 import { earlyEventCards, type ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
-import type { ChangeReport } from "../changes/detect-changes.ts";
+import { type ChangeReport, reportedChanges } from "../changes/detect-changes.ts";
 import type { PublishedState } from "../changes/published-state.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { siteInLanguage } from "../config/site.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { loadEleventy, siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
+import { timeZone } from "../model/time-zone.ts";
 import type { PublishedFiles } from "../publish/output-files.ts";
 import { discardStaging, prepareStaging } from "../publish/publish.ts";
 import { lastPublishedFiles } from "../publish/publish-site.ts";
@@ -228,8 +230,13 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
   // Nothing published to keep (a first build, or a shard's share), or published under
   // other code (an upgrade): every file is rendered, the case of the heap's highest peak.
-  if (published === null || publishedUnderOtherCode(config, input.output)) {
-    sizeHeap.renderingAll();
+  // The day turned, or many events changed: much of the site is.
+  if (
+    published === null ||
+    publishedUnderOtherCode(config, input.output) ||
+    rendersMuchAgain(changes.report, data.events.length, site.now.setZone(timeZone(site.timeZone)))
+  ) {
+    sizeHeap.renderingMuch();
   }
   const staging = await prepareStaging(input.output);
   // The files go to disk on a thread of their own while the site renders; every language's run shares it.
@@ -321,8 +328,39 @@ const LARGE_SITE_EVENTS = 25_000;
 export interface HeapSizer {
   /** The events listed (or loaded): from LARGE_SITE_EVENTS on, V8 collects sooner. */
   listed(events: number): void;
-  /** Every file of the site is rendered: nothing published to keep, or published under other code. */
-  renderingAll(): void;
+  /**
+   * All or much of the site is rendered: nothing published to keep, published
+   * under other code, or a rebuild that renders much again (rendersMuchAgain).
+   */
+  renderingMuch(): void;
+}
+
+/**
+ * A rebuild that changes this share of the events or more renders much of
+ * the site again (their pages, and the lists, months, feeds and calendars
+ * that show them): 5,000 edited events of 100,000 rendered for 43 s, where
+ * one edited event's build rendered for 9 s (docs/performance.md, Targets).
+ */
+const MANY_CHANGED_EVENTS = 0.01;
+
+/**
+ * Whether this rebuild renders much of what its last publish holds: the
+ * day has turned since in `now`'s zone (the site's: every list, month,
+ * "when" page and feed that dates its events by the day is rendered
+ * again), or many events changed. Such builds held the highest peaks of
+ * the rebuilds at 100,000 events (1,302 MB the day after, 1,457 MB with
+ * 5,000 edited events, where one edited event's held 1,073 MB: What
+ * changed, item 82).
+ */
+export function rendersMuchAgain(
+  report: ChangeReport | null,
+  events: number,
+  now: DateTime,
+): boolean {
+  if (report === null) return false;
+  const since = DateTime.fromISO(report.since, { zone: now.zone });
+  if (since.isValid && since.toISODate() !== now.toISODate()) return true;
+  return reportedChanges(report) >= Math.max(1, events * MANY_CHANGED_EVENTS);
 }
 
 /**
@@ -340,19 +378,22 @@ export interface HeapSizer {
  * V8's 16 MB, which halves the young collections of a 100,000-event build
  * (docs/performance.md, "What changed", item 14).
  *
- * `renderingAll` then puts V8 in its memory-saving mode
+ * `renderingMuch` then puts V8 in its memory-saving mode
  * (`--optimize-for-size`, which its collector reads at every collection)
  * for a large site with nothing published to keep, whose every file is
  * rendered (a first build; and every build of a shard, which renders its
  * share whole), or whose published files were rendered under other code
  * (an upgrade: item 81): the build with the highest peak. At 100,000
- * events it lowered a cold build's peak by about 200 MB in as much time;
- * in rebuilds that keep most files it cost a fifth more time, so they are
- * left as they are (docs/performance.md, What changed, item 77). It also
- * has V8 collect
- * at a tenth over what is live rather than a fifth: 16 and 110 MB less at
- * the peak of that build in two pairs at 100,000 events, for a tenth more
- * time (item 80). `setFlags`: V8's, or a test's record of them.
+ * events it lowered a cold build's peak by about 200 MB in as much time
+ * (docs/performance.md, What changed, item 77). It also has V8 collect at
+ * a tenth over what is live rather than a fifth: 16 and 110 MB less at the
+ * peak of that build in two pairs at 100,000 events, for a tenth more time
+ * (item 80). A rebuild that renders much of the site again (the day after,
+ * many edits) gets the same: the day after at 100,000 events peaked under
+ * 1.2 GB, for about a quarter more time, within its target (item 82). A
+ * build of one edited event is left as it is: the same mode made it a
+ * fifth slower (item 77), and it is the build between an edit and the site.
+ * `setFlags`: V8's, or a test's record of them.
  */
 export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString): HeapSizer {
   let told = false;
@@ -363,7 +404,7 @@ export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString
       setFlags("--heap-growing-percent=20");
       collectGarbage();
     },
-    renderingAll() {
+    renderingMuch() {
       if (!told) return;
       setFlags("--optimize-for-size");
       setFlags("--heap-growing-percent=10");
