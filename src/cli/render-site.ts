@@ -390,7 +390,7 @@ export function rendersMuchAgain(
  * peak of that build in two pairs at 100,000 events, for a tenth more time
  * (item 80). A rebuild that renders much of the site again (the day after,
  * many edits) gets the same: the day after at 100,000 events peaked under
- * 1.2 GB, for about a quarter more time, within its target (item 82). A
+ * 1.2 GB, for a sixth to a quarter more time, within its target (item 82). A
  * build of one edited event is left as it is: the same mode made it a
  * fifth slower (item 77), and it is the build between an edit and the site.
  * `setFlags`: V8's, or a test's record of them.
