@@ -338,8 +338,9 @@ export interface HeapSizer {
 /**
  * A rebuild that changes this share of the events or more renders much of
  * the site again (their pages, and the lists, months, feeds and calendars
- * that show them): 5,000 edited events of 100,000 rendered for 43 s, where
- * one edited event's build rendered for 9 s (docs/performance.md, Targets).
+ * that show them): with 5,000 edited events of 100,000, the build's render
+ * phase took 43.15 s, with one edited event 8.84 s (`npm run bench --
+ * --size large --no-search` at 1fa6190, before item 82).
  */
 const MANY_CHANGED_EVENTS = 0.01;
 
@@ -348,9 +349,9 @@ const MANY_CHANGED_EVENTS = 0.01;
  * day has turned since in `now`'s zone (the site's: every list, month,
  * "when" page and feed that dates its events by the day is rendered
  * again), or many events changed. Such builds held the highest peaks of
- * the rebuilds at 100,000 events (1,302 MB the day after, 1,457 MB with
- * 5,000 edited events, where one edited event's held 1,073 MB: What
- * changed, item 82).
+ * the rebuilds at 100,000 events (in that run, 1,302 MB the day after and
+ * 1,457 MB with 5,000 edited events, where one edited event's held
+ * 1,073 MB: docs/performance.md, What changed, item 82).
  */
 export function rendersMuchAgain(
   report: ChangeReport | null,
