@@ -25,6 +25,7 @@ import {
   type KnownFiles,
   keepPublished,
   knownFile,
+  type ListPlaces,
   type PublishedFiles,
   type RenderedFrom,
   type RenderedInputs,
@@ -217,8 +218,8 @@ export interface FileList {
   readonly inputs: RenderedInputs;
   /** Each file's signature once published; a file without one is read again before it is kept. */
   readonly signatures: FileSignatures;
-  /** The list's own text of a path it has (or the path itself): see ListedFiles. */
-  readonly intern?: (path: string) => string;
+  /** Each file's place in the list, and the list's own text of its path: see ListedFiles. */
+  readonly places?: ListPlaces;
   /** Where the list was read and what its journal holds: what `writeFileList` adds to. */
   readonly journal?: ListJournal | null;
 }
@@ -241,13 +242,16 @@ export interface ListJournal {
  * signatures, inputs' digests and sizes, rather than a map for each of
  * them and an object for each file's inputs. At 100,000 events the list
  * names 630,000 files, and is held all through the build (docs/performance.md,
- * What changed, item 31). A path's text is the list's own: the file writer
- * keys its record by it (`intern`), so that each path is held once.
+ * What changed, item 31). The file writer's record marks a file kept as
+ * listed by its place here, and keys any other by the list's own text of
+ * its path (`places`, src/render/file-record.ts): each path held once, and
+ * no object for a kept file (item 83).
  */
 class ListedFiles implements FileList {
   readonly hashes: FileHashes;
   readonly inputs: RenderedInputs;
   readonly signatures: FileSignatures;
+  readonly places: ListPlaces;
   journal: ListJournal | null = null;
   readonly #places = new RecentPlaces();
   readonly #paths: string[] = [];
@@ -258,6 +262,14 @@ class ListedFiles implements FileList {
 
   constructor() {
     const places = this.#places;
+    const paths = this.#paths;
+    this.places = {
+      get count() {
+        return paths.length;
+      },
+      of: (path) => places.get(path),
+      path: (place) => paths[place],
+    };
     this.hashes = new MapView(places, (place) => this.#hashes[place], { everyKey: true });
     this.signatures = new MapView(places, (place) => {
       const signature = this.#signatures[place];
@@ -268,11 +280,6 @@ class ListedFiles implements FileList {
       return inputs === undefined ? undefined : { inputs, bytes: this.#sizes[place] ?? 0 };
     });
   }
-
-  readonly intern = (path: string): string => {
-    const place = this.#places.get(path);
-    return place === undefined ? path : (this.#paths[place] ?? path);
-  };
 
   /**
    * A file of the list, with what it was rendered from if known (the last

@@ -138,10 +138,15 @@ async function recordInManifest(
 
 /** Each feed's digest by its path ("/feed.xml"), in path order. */
 function feedDigests(files: WriteBuildStateOptions["files"]): Record<string, string> {
-  const feeds = [...files]
-    .filter(([path]) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
-    .map(([path, file]) => [`/${path}`, file.hash] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // By their paths, then each feed's record: the writer's record makes one for a kept file when
+  // asked (src/render/file-record.ts), and a site has a few feeds among 630,000 files.
+  const feeds = [...files.keys()]
+    .filter((path) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
+    .sort()
+    .flatMap((path) => {
+      const hash = files.get(path)?.hash;
+      return hash === undefined ? [] : [[`/${path}`, hash] as const];
+    });
   return Object.fromEntries(feeds);
 }
 

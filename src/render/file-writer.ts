@@ -1,6 +1,7 @@
 import { join, normalize, sep } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { type DiskWrites, type FileContent, writeNow } from "./disk-writes.ts";
+import { FileRecord } from "./file-record.ts";
 import {
   contentHash,
   type KnownFile,
@@ -47,7 +48,7 @@ export class FileWriter {
   readonly #root: string;
   readonly #disk: DiskWrites;
   readonly #published: PublishedFiles | null;
-  readonly #known = new Map<string, KnownFile>();
+  readonly #known: FileRecord;
   /** Paths `keep` found edited since their publish, for the write that follows. */
   readonly #notPublished = new Set<string>();
   readonly #folder: string;
@@ -69,11 +70,12 @@ export class FileWriter {
     this.#root = root;
     this.#disk = options.disk ?? writeNow();
     this.#published = options.published ?? null;
+    this.#known = new FileRecord(this.#published);
     this.#folder = options.folder ?? "";
   }
 
   /** What was written here, hashed, by site-relative path with "/" (for hashOutput's `known`). */
-  get known(): ReadonlyMap<string, KnownFile> {
+  get known(): FileRecord {
     return this.#known;
   }
 
@@ -145,11 +147,10 @@ export class FileWriter {
     const before = published?.inputs?.get(sitePath);
     const hash = published?.hashes.get(sitePath);
     if (!before || hash === undefined || before.inputs !== digest) return "no";
-    // The list's digest, equal to this one, kept rather than it: one string per kept file, not
-    // two (28 MB of a 100,000-event build: docs/performance.md, What changed, item 28).
-    const file = knownFile(hash, before.bytes, before.inputs, true);
-    if (!keepPublished(published, sitePath, file)) return "tried";
-    this.#add(sitePath, file);
+    if (!keepPublished(published, sitePath, { hash, bytes: before.bytes })) return "tried";
+    // Marked in the list, which has its hash, size and inputs: no record of its own (item 83).
+    this.#known.keptAsListed(sitePath);
+    this.#counted(before.bytes);
     return "kept";
   }
 
@@ -169,11 +170,13 @@ export class FileWriter {
   }
 
   #add(sitePath: string, file: KnownFile): void {
-    // Keyed by the published list's text of the path: 630,000 paths held once, not twice, at
-    // 100,000 events (docs/performance.md, What changed, item 31).
-    this.#known.set(this.#published?.intern?.(sitePath) ?? sitePath, file);
+    this.#known.set(sitePath, file);
+    this.#counted(file.bytes);
+  }
+
+  #counted(bytes: number): void {
     this.#files++;
-    this.#bytes += file.bytes;
+    this.#bytes += bytes;
   }
 }
 

@@ -24,10 +24,25 @@ export interface PublishedFiles {
   readonly signatures?: FileSignatures;
   /** Kept files whose signature moved with their bytes unchanged: the publish step takes it again. */
   readonly restat?: Set<string>;
-  /** The list's own text of a path it names, for a record keyed by it to hold each path once. */
-  readonly intern?: (path: string) => string;
+  /** Each file's place in the list: a record of the build's files marks the kept ones by it (file-record.ts). */
+  readonly places?: ListPlaces;
   /** The files' signatures taken again on another thread (signatures-aside.ts), when started. */
   readonly aside?: SignatureCheck;
+}
+
+/**
+ * The list's files numbered: each path it names has one place, below
+ * `count`, and the list's own text of the path there, so that a record of
+ * the build's files can mark a file by its place and key another by the
+ * list's text, holding each path once (src/render/file-record.ts).
+ */
+export interface ListPlaces {
+  /** Places are below this. */
+  readonly count: number;
+  /** The path's place, or undefined when the list does not name it. */
+  of(path: string): number | undefined;
+  /** The list's text of the path at a place (undefined: a place left unused). */
+  path(place: number): string | undefined;
 }
 
 /** Site path -> the file's signature on disk (fileSignature). */

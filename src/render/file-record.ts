@@ -1,0 +1,135 @@
+import { type KnownFile, knownFile, type PublishedFiles } from "./published-files.ts";
+
+/** A file kept as the published list has it: hash, size and inputs' digest all the list's. */
+const KEPT_AS_LISTED = 1;
+
+/**
+ * The file writer's record of the build's files (src/render/file-writer.ts),
+ * by site path: what each was hashed to, its size, its inputs' digest and
+ * whether the published copy was kept.
+ *
+ * Most files of a rebuild are kept as the last publish left them, and the
+ * published list already holds all that of them: such a file is one byte,
+ * at its place in the list (`keptAsListed`), and its record is made from
+ * the list when asked. Any other file (written, kept by its bytes with new
+ * inputs, or not in the list) has its own entry, keyed by the list's own
+ * text of its path where the list has it, so that each path is held once.
+ * At 100,000 events a rebuild keeps some 560,000 files: a map entry and an
+ * object for each, held from the render to the publish
+ * (docs/performance.md, What changed, item 83).
+ */
+export class FileRecord implements ReadonlyMap<string, KnownFile> {
+  readonly #published: PublishedFiles | null;
+  /** By the list's places: KEPT_AS_LISTED for a file kept as listed; empty without a list. */
+  readonly #marks: Uint8Array;
+  readonly #others = new Map<string, KnownFile>();
+  #marked = 0;
+
+  constructor(published: PublishedFiles | null) {
+    this.#published = published;
+    this.#marks = new Uint8Array(published?.places?.count ?? 0);
+  }
+
+  /**
+   * Records a file kept as the list has it (keepPublished with the list's
+   * hash and size, its inputs' digest the list's).
+   */
+  keptAsListed(path: string): void {
+    const place = this.#placeOf(path);
+    if (place === undefined) {
+      this.#others.set(path, this.#listed(path));
+      return;
+    }
+    if (this.#marks[place] !== KEPT_AS_LISTED) this.#marked++;
+    this.#marks[place] = KEPT_AS_LISTED;
+  }
+
+  /** Records any other file, keyed by the list's text of its path where the list has it. */
+  set(path: string, file: KnownFile): void {
+    const places = this.#published?.places;
+    const place = places?.of(path);
+    this.#others.set((place === undefined ? undefined : places?.path(place)) ?? path, file);
+  }
+
+  /** Files with an entry of their own, not marked in the list (for tests of the record's size). */
+  get ownEntries(): number {
+    return this.#others.size;
+  }
+
+  get size(): number {
+    return this.#others.size + this.#marked;
+  }
+
+  get(path: string): KnownFile | undefined {
+    const file = this.#others.get(path);
+    if (file !== undefined) return file;
+    return this.#isMarked(path) ? this.#listed(path) : undefined;
+  }
+
+  has(path: string): boolean {
+    return this.#others.has(path) || this.#isMarked(path);
+  }
+
+  /** The paths, without a record made for each. */
+  *keys(): MapIterator<string> {
+    yield* this.#others.keys();
+    for (const place of this.#markedPlaces()) {
+      const path = this.#published?.places?.path(place);
+      if (path !== undefined) yield path;
+    }
+    return undefined;
+  }
+
+  *entries(): MapIterator<[string, KnownFile]> {
+    yield* this.#others.entries();
+    for (const place of this.#markedPlaces()) {
+      const path = this.#published?.places?.path(place);
+      if (path !== undefined) yield [path, this.#listed(path)];
+    }
+    return undefined;
+  }
+
+  *values(): MapIterator<KnownFile> {
+    for (const [, file] of this.entries()) yield file;
+    return undefined;
+  }
+
+  forEach(
+    callback: (file: KnownFile, path: string, record: ReadonlyMap<string, KnownFile>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [path, file] of this.entries()) callback.call(thisArg, file, path, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, KnownFile]> {
+    return this.entries();
+  }
+
+  *#markedPlaces(): Generator<number, undefined> {
+    const marks = this.#marks;
+    for (let place = 0; place < marks.length; place++) {
+      if (marks[place] === KEPT_AS_LISTED) yield place;
+    }
+    return undefined;
+  }
+
+  /** The path's place in the list, when the list has one and it is among this record's marks. */
+  #placeOf(path: string): number | undefined {
+    const place = this.#published?.places?.of(path);
+    return place !== undefined && place < this.#marks.length ? place : undefined;
+  }
+
+  #isMarked(path: string): boolean {
+    if (this.#marked === 0) return false;
+    const place = this.#placeOf(path);
+    return place !== undefined && this.#marks[place] === KEPT_AS_LISTED;
+  }
+
+  /** A file's record as the list has it, kept. */
+  #listed(path: string): KnownFile {
+    const hash = this.#published?.hashes.get(path);
+    const from = this.#published?.inputs?.get(path);
+    if (hash === undefined) throw new Error(`${path} is not in the published list.`);
+    return knownFile(hash, from?.bytes ?? 0, from?.inputs, true);
+  }
+}
