@@ -2,6 +2,10 @@ import { type KnownFile, knownFile, type PublishedFiles } from "./published-file
 
 /** A file kept as the published list has it: hash, size and inputs' digest all the list's. */
 const KEPT_AS_LISTED = 1;
+/** A file rendered again with the list's bytes: its hash the list's, its size and inputs' digest new. */
+const KEPT_BY_BYTES = 2;
+/** The largest size a file kept by its bytes is marked with (a Uint32Array's). */
+const MARKED_SIZE_MAX = 0xffff_ffff;
 
 /**
  * The file writer's record of the build's files (src/render/file-writer.ts),
@@ -11,17 +15,23 @@ const KEPT_AS_LISTED = 1;
  * Most files of a rebuild are kept as the last publish left them, and the
  * published list already holds all that of them: such a file is one byte,
  * at its place in the list (`keptAsListed`), and its record is made from
- * the list when asked. Any other file (written, kept by its bytes with new
- * inputs, or not in the list) has its own entry, keyed by the list's own
- * text of its path where the list has it, so that each path is held once.
- * At 100,000 events a rebuild keeps some 560,000 files: a map entry and an
- * object for each, held from the render to the publish
- * (docs/performance.md, What changed, item 83).
+ * the list when asked. A file rendered again to the list's bytes (a build
+ * under new code renders every file, and keeps most) is a mark too, with
+ * its size and its new inputs' digest in arrays by the same places, its
+ * hash the list's (`keptByBytes`). Any other file (written, or not in the
+ * list) has its own entry, keyed by the list's own text of its path where
+ * the list has it, so that each path is held once. At 100,000 events a
+ * rebuild keeps some 560,000 files: a map entry and an object for each,
+ * held from the render to the publish (docs/performance.md, What changed,
+ * items 83 and 84).
  */
 export class FileRecord implements ReadonlyMap<string, KnownFile> {
   readonly #published: PublishedFiles | null;
-  /** By the list's places: KEPT_AS_LISTED for a file kept as listed; empty without a list. */
+  /** By the list's places: KEPT_AS_LISTED or KEPT_BY_BYTES, else 0; empty without a list. */
   readonly #marks: Uint8Array;
+  /** By the same places, for the files kept by their bytes: their sizes and inputs' digests. */
+  #sizes: Uint32Array | null = null;
+  #digests: (string | undefined)[] | null = null;
   readonly #others = new Map<string, KnownFile>();
   #marked = 0;
 
@@ -40,8 +50,25 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
       this.#others.set(path, this.#listed(path));
       return;
     }
-    if (this.#marks[place] !== KEPT_AS_LISTED) this.#marked++;
-    this.#marks[place] = KEPT_AS_LISTED;
+    this.#mark(place, KEPT_AS_LISTED);
+  }
+
+  /**
+   * Records a file rendered again whose bytes are the list's (keepPublished
+   * with the hash the list has): rendered from `inputs`, `bytes` long.
+   */
+  keptByBytes(path: string, bytes: number, inputs: string | undefined): void {
+    const place = this.#placeOf(path);
+    const hash = this.#published?.hashes.get(path);
+    if (place === undefined || hash === undefined || bytes > MARKED_SIZE_MAX) {
+      this.set(path, knownFile(this.#hashOf(path), bytes, inputs, true));
+      return;
+    }
+    this.#sizes ??= new Uint32Array(this.#marks.length);
+    this.#digests ??= [];
+    this.#sizes[place] = bytes;
+    this.#digests[place] = inputs;
+    this.#mark(place, KEPT_BY_BYTES);
   }
 
   /** Records any other file, keyed by the list's text of its path where the list has it. */
@@ -63,11 +90,12 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   get(path: string): KnownFile | undefined {
     const file = this.#others.get(path);
     if (file !== undefined) return file;
-    return this.#isMarked(path) ? this.#listed(path) : undefined;
+    const place = this.#markedPlace(path);
+    return place === undefined ? undefined : this.#fromList(path, place);
   }
 
   has(path: string): boolean {
-    return this.#others.has(path) || this.#isMarked(path);
+    return this.#others.has(path) || this.#markedPlace(path) !== undefined;
   }
 
   /** The paths, without a record made for each. */
@@ -84,7 +112,7 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
     yield* this.#others.entries();
     for (const place of this.#markedPlaces()) {
       const path = this.#published?.places?.path(place);
-      if (path !== undefined) yield [path, this.#listed(path)];
+      if (path !== undefined) yield [path, this.#fromList(path, place)];
     }
     return undefined;
   }
@@ -108,7 +136,7 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   *#markedPlaces(): Generator<number, undefined> {
     const marks = this.#marks;
     for (let place = 0; place < marks.length; place++) {
-      if (marks[place] === KEPT_AS_LISTED) yield place;
+      if (marks[place] !== 0) yield place;
     }
     return undefined;
   }
@@ -119,17 +147,33 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
     return place !== undefined && place < this.#marks.length ? place : undefined;
   }
 
-  #isMarked(path: string): boolean {
-    if (this.#marked === 0) return false;
+  #mark(place: number, mark: number): void {
+    if (this.#marks[place] === 0) this.#marked++;
+    this.#marks[place] = mark;
+  }
+
+  /** The path's place when it is marked. */
+  #markedPlace(path: string): number | undefined {
+    if (this.#marked === 0) return undefined;
     const place = this.#placeOf(path);
-    return place !== undefined && this.#marks[place] === KEPT_AS_LISTED;
+    return place !== undefined && this.#marks[place] !== 0 ? place : undefined;
+  }
+
+  /** A marked file's record, from the list and, kept by its bytes, from this record's arrays. */
+  #fromList(path: string, place: number): KnownFile {
+    if (this.#marks[place] !== KEPT_BY_BYTES) return this.#listed(path);
+    return knownFile(this.#hashOf(path), this.#sizes?.[place] ?? 0, this.#digests?.[place], true);
   }
 
   /** A file's record as the list has it, kept. */
   #listed(path: string): KnownFile {
-    const hash = this.#published?.hashes.get(path);
     const from = this.#published?.inputs?.get(path);
+    return knownFile(this.#hashOf(path), from?.bytes ?? 0, from?.inputs, true);
+  }
+
+  #hashOf(path: string): string {
+    const hash = this.#published?.hashes.get(path);
     if (hash === undefined) throw new Error(`${path} is not in the published list.`);
-    return knownFile(hash, from?.bytes ?? 0, from?.inputs, true);
+    return hash;
   }
 }

@@ -108,8 +108,14 @@ export class FileWriter {
     // A published copy found not to be the published file is not looked at twice.
     const kept =
       tried === "no" && keepPublished(this.#published, sitePath, { hash, bytes: bytes.byteLength });
-    if (!kept) this.#disk.write(join(this.#root, sitePath.slice(this.#folder.length)));
-    this.#add(sitePath, knownFile(hash, bytes.byteLength, digest, kept));
+    if (kept) {
+      // The list's hash, not this one: a mark rather than a record (item 84).
+      this.#known.keptByBytes(sitePath, bytes.byteLength, digest);
+      this.#counted(bytes.byteLength);
+      return true;
+    }
+    this.#disk.write(join(this.#root, sitePath.slice(this.#folder.length)));
+    this.#add(sitePath, knownFile(hash, bytes.byteLength, digest, false));
     return true;
   }
 

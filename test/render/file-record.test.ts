@@ -124,4 +124,49 @@ describe("file-record", () => {
     // Each path once, as a writer without a mark for kept files had them.
     expect([...writer.known.keys()].sort()).toEqual([...files.keys()].sort());
   });
+
+  it("should mark a file rendered again to the list's bytes, with its new inputs, as a build under new code keeps most", () => {
+    const files = new Map(
+      Array.from({ length: 20 }, (_, n) => [`events/${n}/index.html`, `<p>${n}</p>`] as const),
+    );
+    const published = publish(files);
+    const writer = new FileWriter(join(root, "next"), { published });
+    // Other inputs (new code renders every file): each rendered, the same bytes but one.
+    for (const [path, content] of files) {
+      const edited = path === "events/3/index.html";
+      expect(writer.write(path, edited ? "<p>three</p>" : content, `new inputs of ${path}`)).toBe(
+        true,
+      );
+    }
+    expect(writer.known.size).toBe(20);
+    expect(writer.known.ownEntries).toBe(1);
+    const kept = writer.known.get("events/4/index.html");
+    expect(kept).toMatchObject({
+      kept: true,
+      bytes: Buffer.byteLength("<p>4</p>"),
+      hash: published.hashes.get("events/4/index.html"),
+    });
+    // Its new inputs' digest, not the list's: the next build keeps it unrendered.
+    expect(kept?.inputs).toBeDefined();
+    expect(kept?.inputs).not.toBe(published.inputs?.get("events/4/index.html")?.inputs);
+    const again = new FileWriter(join(root, "again"), {
+      published: {
+        ...published,
+        inputs: new Map(
+          [...writer.known].map(([path, file]) => [
+            path,
+            { inputs: file.inputs ?? "", bytes: file.bytes },
+          ]),
+        ),
+      },
+    });
+    expect(
+      again.write(
+        "events/4/index.html",
+        () => "never rendered",
+        "new inputs of events/4/index.html",
+      ),
+    ).toBe(false);
+    expect(writer.known.get("events/3/index.html")?.kept).toBe(false);
+  });
 });
