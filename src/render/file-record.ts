@@ -59,13 +59,14 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
    */
   keptByBytes(path: string, bytes: number, inputs: string | undefined): void {
     const place = this.#placeOf(path);
-    const hash = this.#published?.hashes.get(path);
-    if (place === undefined || hash === undefined || bytes > MARKED_SIZE_MAX) {
+    if (place === undefined || bytes > MARKED_SIZE_MAX) {
       this.set(path, knownFile(this.#hashOf(path), bytes, inputs, true));
       return;
     }
     this.#sizes ??= new Uint32Array(this.#marks.length);
-    this.#digests ??= [];
+    // Every place there from the start: set out of order, an empty array's far places would
+    // make V8 hold it as a dictionary, several times the size.
+    this.#digests ??= Array.from({ length: this.#marks.length }, () => undefined);
     this.#sizes[place] = bytes;
     this.#digests[place] = inputs;
     this.#mark(place, KEPT_BY_BYTES);
