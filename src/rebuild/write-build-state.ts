@@ -140,14 +140,16 @@ async function recordInManifest(
 function feedDigests(files: WriteBuildStateOptions["files"]): Record<string, string> {
   // By their paths, then each feed's record: the writer's record makes one for a kept file when
   // asked (src/render/file-record.ts), and a site has a few feeds among 630,000 files.
-  const feeds = [...files.keys()]
-    .filter((path) => FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1)))
-    .sort()
-    .flatMap((path) => {
-      const hash = files.get(path)?.hash;
-      return hash === undefined ? [] : [[`/${path}`, hash] as const];
-    });
-  return Object.fromEntries(feeds);
+  const paths: string[] = [];
+  for (const path of files.keys()) {
+    if (FEED_FILES.has(path.slice(path.lastIndexOf("/") + 1))) paths.push(path);
+  }
+  const feeds: Record<string, string> = {};
+  for (const path of paths.sort()) {
+    const hash = files.get(path)?.hash;
+    if (hash !== undefined) feeds[`/${path}`] = hash;
+  }
+  return feeds;
 }
 
 /**

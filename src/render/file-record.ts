@@ -21,9 +21,9 @@ const MARKED_SIZE_MAX = 0xffff_ffff;
  * hash the list's (`keptByBytes`). Any other file (written, or not in the
  * list) has its own entry, keyed by the list's own text of its path where
  * the list has it, so that each path is held once. At 100,000 events a
- * rebuild keeps some 560,000 files: a map entry and an object for each,
- * held from the render to the publish (docs/performance.md, What changed,
- * items 83 and 84).
+ * rebuild keeps some 560,000 files, which had a map entry and an object
+ * each, held from the render to the publish (docs/performance.md, What
+ * changed, items 83 and 84).
  */
 export class FileRecord implements ReadonlyMap<string, KnownFile> {
   readonly #published: PublishedFiles | null;
@@ -46,11 +46,8 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
    */
   keptAsListed(path: string): void {
     const place = this.#placeOf(path);
-    if (place === undefined) {
-      this.#others.set(path, this.#listed(path));
-      return;
-    }
-    this.#mark(place, KEPT_AS_LISTED);
+    if (place === undefined) this.set(path, this.#listed(path));
+    else this.#mark(place, KEPT_AS_LISTED);
   }
 
   /**

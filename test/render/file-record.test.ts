@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileSignatures, readFileList, writeFileList } from "../../src/publish/output-files.ts";
 import { FileRecord } from "../../src/render/file-record.ts";
 import { FileWriter } from "../../src/render/file-writer.ts";
-import { knownFile, type PublishedFiles } from "../../src/render/published-files.ts";
+import {
+  type KnownFile,
+  knownFile,
+  type PublishedFiles,
+  type RenderedFrom,
+} from "../../src/render/published-files.ts";
 
 let root: string;
 
@@ -31,14 +36,19 @@ function publish(files: ReadonlyMap<string, string>): PublishedFiles {
   writeFileList(
     listPath,
     new Map([...record].map(([path, file]) => [path, file.hash])),
-    new Map(
-      [...record].map(([path, file]) => [path, { inputs: file.inputs ?? "", bytes: file.bytes }]),
-    ),
+    inputsOf(record),
     fileSignatures(folder, record.keys()),
   );
   const list = readFileList(listPath);
   if (!list) throw new Error("the list was not read back");
   return { ...list, folder };
+}
+
+/** What a record's files were rendered from, as the list a publish writes of them keeps it. */
+function inputsOf(record: ReadonlyMap<string, KnownFile>): Map<string, RenderedFrom> {
+  return new Map(
+    [...record].map(([path, file]) => [path, { inputs: file.inputs ?? "", bytes: file.bytes }]),
+  );
 }
 
 describe("file-record", () => {
@@ -152,12 +162,7 @@ describe("file-record", () => {
     const again = new FileWriter(join(root, "again"), {
       published: {
         ...published,
-        inputs: new Map(
-          [...writer.known].map(([path, file]) => [
-            path,
-            { inputs: file.inputs ?? "", bytes: file.bytes },
-          ]),
-        ),
+        inputs: inputsOf(writer.known),
       },
     });
     expect(
