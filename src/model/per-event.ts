@@ -6,7 +6,8 @@ import type { CalendarEvent } from "./types.ts";
  * costs Luxon zone math and Intl formatting each time. Keyed by the event
  * object, so an answer belongs to one build's data; a memo whose use ends
  * before the build's does (the entries of the feeds, once they are written)
- * is cleared then.
+ * is cleared then, or lets an event's answers go once its last use is past
+ * (the feed entries: feed-entry-lifetimes.ts).
  *
  * Nearly every event is asked with one key only (the site's language, its
  * zone), so an event's first answer is kept beside its key, and a map is made
@@ -18,6 +19,12 @@ import type { CalendarEvent } from "./types.ts";
 export class PerEvent<T> {
   #values = new WeakMap<CalendarEvent, Answer<T> | Map<string, T>>();
   #keys = new Map<string, string>();
+  #held = 0;
+
+  /** How many events have answers: a WeakMap cannot say. */
+  get held(): number {
+    return this.#held;
+  }
 
   get(event: CalendarEvent, key: string, compute: () => T): T {
     const known = this.#values.get(event);
@@ -32,6 +39,7 @@ export class PerEvent<T> {
     const computed = compute();
     if (!known) {
       this.#values.set(event, { key: this.#key(key), value: computed });
+      this.#held++;
     } else {
       const byKey = new Map([[known.key, known.value]]);
       byKey.set(this.#key(key), computed);
@@ -40,10 +48,16 @@ export class PerEvent<T> {
     return computed;
   }
 
+  /** Forgets an event's answers, for every key. */
+  forget(event: CalendarEvent): void {
+    if (this.#values.delete(event)) this.#held--;
+  }
+
   /** Forgets every answer. */
   clear(): void {
     this.#values = new WeakMap();
     this.#keys = new Map();
+    this.#held = 0;
   }
 
   /** The one copy of a key's text. */

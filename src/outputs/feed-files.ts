@@ -2,6 +2,7 @@ import type { CalendarEvent } from "../model/types.ts";
 import { type FeedScope, paths, scopeFiles, scopeFormats } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
 import { eventShardKey } from "../shards/shard.ts";
+import { FeedEntryLifetimes } from "./feed-entry-lifetimes.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, feedFile, feedInputs, type NewsFeedFormat } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
@@ -36,6 +37,7 @@ export function feedFileGroups(
   );
   const pathOf = ({ scope, format }: ScopeFile) => scopeFiles(scope)[format];
   const offered = scopes.subscriptions;
+  const feeds = files.filter((file) => file.format !== "ics");
   const calendars = files.filter((file) => file.format === "ics");
   // A deleted event's download says it is cancelled (one that moved is at its new place).
   const deleted = data.removed.filter((e) => e.history?.removed?.kind === "deleted");
@@ -53,10 +55,11 @@ export function feedFileGroups(
     fileGroup({
       phase: "feeds",
       name: "feeds",
-      items: files.filter((file) => file.format !== "ics"),
+      items: feeds,
       path: pathOf,
       render: (file) => feedFile(...feedOf(scopes, file)),
       inputs: (file) => feedInputs(...feedOf(scopes, file)),
+      after: entryLifetimes(scopes, feeds),
       done: () => scopes.entries.clear(),
     }),
     fileGroup({
@@ -121,6 +124,33 @@ export function calendarTrimWarnings(scopes: FeedScopes): string[] {
     const { trim } = scopes.plan(scope);
     return trim ? [trimWarning(scopeFiles(scope).ics, trim, scopes.unreached(scope))] : [];
   });
+}
+
+/**
+ * After each feed file, once it is its scope's last: the entries no later
+ * scope's feeds show are let go (feed-entry-lifetimes.ts). The counts are
+ * made at the first file written, so a build that writes no feed makes none.
+ */
+function entryLifetimes(
+  scopes: FeedScopes,
+  feeds: readonly ScopeFile[],
+): (file: ScopeFile) => void {
+  const order: FeedScope[] = [];
+  const last = new Map<ScopeFile, number>();
+  feeds.forEach((file, at) => {
+    if (feeds[at + 1]?.scope === file.scope) return;
+    last.set(file, order.length);
+    order.push(file.scope);
+  });
+  let lifetimes: FeedEntryLifetimes | undefined;
+  return (file) => {
+    const scope = last.get(file);
+    if (scope === undefined) return;
+    lifetimes ??= new FeedEntryLifetimes(order.length, (at) =>
+      scopes.feedEvents(order[at] as FeedScope),
+    );
+    lifetimes.written(scope, scopes.entries);
+  };
 }
 
 /** A feed file's events, options and format: what each of its functions in feeds.ts takes. */

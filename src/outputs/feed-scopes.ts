@@ -12,7 +12,13 @@ import { describeSeriesRule } from "../series/series-text.ts";
 import type { FeedOptions, FeedSiteOptions } from "./feeds.ts";
 import { announcementsInScope } from "./feeds-announcements.ts";
 import type { FeedEntry } from "./feeds-entry.ts";
-import { distinctEvents, knownDistinct, type Warn } from "./feeds-window.ts";
+import {
+  distinctEvents,
+  knownDistinct,
+  selectFeedEvents,
+  timedEvents,
+  type Warn,
+} from "./feeds-window.ts";
 import {
   type CalendarOptions,
   type CalendarPlan,
@@ -178,6 +184,12 @@ export class FeedScopes {
     if (scope.kind === "site" && this.data.removed.length === 0) return this.data.events;
     const key = this.#keys.of(scope);
     return (purpose === "ics" ? this.#icsOnly.get(key) : undefined) ?? this.#events.get(key) ?? [];
+  }
+
+  /** The events a scope's feeds show, selected as feeds.ts selects them. */
+  *feedEvents(scope: FeedScope): Iterable<CalendarEvent> {
+    const timed = timedEvents(this.events(scope, "feed"), this.#warn);
+    for (const shown of selectFeedEvents(timed, this.site)) yield shown.event;
   }
 
   /** The announcements of a scope's feeds, newest first. */

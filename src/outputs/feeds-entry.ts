@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { count } from "../metrics.ts";
 import { instantDate } from "../model/offset-times.ts";
 import type { PerEvent } from "../model/per-event.ts";
 import { escapeHtml } from "../model/sanitize.ts";
@@ -53,7 +54,10 @@ export function feedEntry(
 ): FeedEntry {
   if (!entries) return buildEntry(timed, context);
   const key = `${context.siteUrl}\n${context.lang}\n${context.dataUpdatedAt}`;
-  return entries.get(timed.event, key, () => buildEntry(timed, context));
+  return entries.get(timed.event, key, () => {
+    count("feeds.entriesMade");
+    return buildEntry(timed, context);
+  });
 }
 
 function buildEntry({ event, times }: TimedEvent, context: FeedEntryContext): FeedEntry {

@@ -32,6 +32,8 @@ export interface FileGroup<T = unknown> {
    * for a group of one file per event. Without it the group is site-wide.
    */
   readonly shardKey?: (item: T) => string | null;
+  /** Called once an item's file is written or kept, for this build's share: what only it needed can go. */
+  readonly after?: (item: T) => void;
   /** Called once its files are written: what only it needed can go. */
   readonly done?: () => void;
 }
@@ -89,6 +91,7 @@ export async function writeFileGroups(
       const render = () => timed(group.phase, () => group.render(item));
       if (timed("write", () => writer.write(group.path(item), render, inputs))) rendered++;
       else kept++;
+      group.after?.(item);
     }
     written.set(group.name, (written.get(group.name) ?? 0) + rendered + kept);
     count(`rendered.${group.name}`, rendered);

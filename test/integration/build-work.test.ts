@@ -96,6 +96,22 @@ function touched(before: Map<string, string>, after: Map<string, string>): Set<s
   return names;
 }
 
+/**
+ * How many events the site's RSS feeds show, each counted once: an event's
+ * item is its page's permalink. Edits of titles change none of them.
+ */
+async function eventsInFeeds(): Promise<number> {
+  const pages = new Set<string>();
+  for (const [path, bytes] of await tree(site())) {
+    if (!isFeedFile(path) || !path.endsWith("feed.xml")) continue;
+    const text = Buffer.from(bytes, "base64").toString("utf8");
+    for (const item of text.matchAll(/<guid isPermaLink="true">([^<]+)<\/guid>/g)) {
+      pages.add(item[1] ?? "");
+    }
+  }
+  return pages.size;
+}
+
 function partsList(): PartsList {
   return JSON.parse(readFileSync(join(site(), "pagefind", "parts.json"), "utf8")) as PartsList;
 }
@@ -200,6 +216,9 @@ describe("build work", () => {
     expect(count(cold, "feeds.eventsCheckedForDuplicates")).toBe(
       EVENTS + count(cold, "rendered.event.ics"),
     );
+    // Each event's feed entry made once, however many feeds show it: none let go before its
+    // last feed (src/outputs/feed-entry-lifetimes.ts).
+    expect(count(cold, "feeds.entriesMade")).toBe(await eventsInFeeds());
     // A card and its oEmbed answer per event, each rendered once (their times come from the one parse above).
     expect(count(cold, "rendered.event card")).toBe(EVENTS);
     expect(count(cold, "rendered.event oembed")).toBe(EVENTS);
