@@ -19,8 +19,11 @@ export function shortHash(
   return Buffer.from(hash(algorithm, content, "base64url"), "latin1").toString("latin1", 0, length);
 }
 
+/** How many characters `contentHash` gives. */
+export const HASH_LENGTH = 22;
+
 /** 128 bits of SHA-256: plenty to tell files apart, half the size of the whole hash. */
 export function contentHash(content: string | Uint8Array): string {
   // The one-shot form: no Hash object per call (a few hundred thousand calls a large build).
-  return shortHash("sha256", content, 22);
+  return shortHash("sha256", content, HASH_LENGTH);
 }

@@ -30,6 +30,8 @@ import {
   type RenderedFrom,
   type RenderedInputs,
 } from "../render/published-files.ts";
+import { HASH_LENGTH } from "../short-hash.ts";
+import { FixedTexts } from "./fixed-texts.ts";
 
 export type {
   FileHashes,
@@ -255,9 +257,9 @@ class ListedFiles implements FileList {
   journal: ListJournal | null = null;
   readonly #places = new RecentPlaces();
   readonly #paths: string[] = [];
-  readonly #hashes: string[] = [];
+  readonly #hashes = new FixedTexts(HASH_LENGTH);
   readonly #signatures: number[] = [];
-  readonly #digests: (string | undefined)[] = [];
+  readonly #digests = new FixedTexts(HASH_LENGTH);
   readonly #sizes: number[] = [];
 
   constructor() {
@@ -270,13 +272,13 @@ class ListedFiles implements FileList {
       of: (path) => places.get(path),
       path: (place) => paths[place],
     };
-    this.hashes = new MapView(places, (place) => this.#hashes[place], { everyKey: true });
+    this.hashes = new MapView(places, (place) => this.#hashes.get(place), { everyKey: true });
     this.signatures = new MapView(places, (place) => {
       const signature = this.#signatures[place];
       return Number.isNaN(signature) ? undefined : signature;
     });
     this.inputs = new MapView(places, (place): RenderedFrom | undefined => {
-      const inputs = this.#digests[place];
+      const inputs = this.#digests.get(place);
       return inputs === undefined ? undefined : { inputs, bytes: this.#sizes[place] ?? 0 };
     });
   }
@@ -293,9 +295,9 @@ class ListedFiles implements FileList {
     const place = this.#paths.length;
     this.#places.set(path, place);
     this.#paths.push(path);
-    this.#hashes[place] = hash;
+    this.#hashes.set(place, hash);
     this.#signatures[place] = signature;
-    this.#digests[place] = from?.inputs;
+    this.#digests.set(place, from?.inputs);
     this.#sizes[place] = from?.bytes ?? 0;
   }
 
@@ -308,7 +310,7 @@ class ListedFiles implements FileList {
   addInputs(path: string, digest: string, bytes: number): void {
     const place = this.#places.get(path);
     if (place === undefined) return;
-    this.#digests[place] = digest;
+    this.#digests.set(place, digest);
     this.#sizes[place] = bytes;
   }
 }
