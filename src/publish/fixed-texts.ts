@@ -39,14 +39,9 @@ export class FixedTexts {
       bytes[start] = NONE;
       return;
     }
-    if (text.length === this.#length) {
-      let at = 0;
-      for (; at < text.length; at++) {
-        const code = text.charCodeAt(at);
-        if (code === NONE || code > 0x7f) break;
-        bytes[start + at] = code;
-      }
-      if (at === text.length) return;
+    if (text.length === this.#length && PLAIN.test(text)) {
+      bytes.write(text, start, this.#length, "latin1");
+      return;
     }
     bytes[start] = ASIDE;
     this.#aside.set(place, text);
@@ -61,7 +56,9 @@ export class FixedTexts {
   }
 }
 
+/** A text the bytes can hold: printable ASCII, so neither marker. */
+const PLAIN = /^[\x20-\x7e]*$/;
 /** A place with no text: a character no text of the buffer has. */
 const NONE = 0;
-/** A place whose text is kept aside: a byte past ASCII. */
-const ASIDE = 0xff;
+/** A place whose text is kept aside: a byte no text of the buffer has. */
+const ASIDE = 0x7f;

@@ -23,6 +23,7 @@ describe("FixedTexts", () => {
       "x".repeat(HASH_LENGTH + 1),
       `é${"a".repeat(HASH_LENGTH - 1)}`,
       `\u0000${"a".repeat(HASH_LENGTH - 1)}`,
+      `\u007f${"a".repeat(HASH_LENGTH - 1)}`,
       "",
     ];
     for (const [at, text] of odd.entries()) texts.set(at, text);
