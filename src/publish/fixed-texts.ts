@@ -5,9 +5,9 @@
  * A text of its own holds 49 bytes of heap for 22 characters, and its
  * array's slot 4 more (What changed, item 65, in docs/performance.md); here
  * a text holds its 22 bytes, and is made again when asked. A text of
- * another length, or with a character past ASCII, is kept as it is,
- * aside: the list is read from a file, and any text it has must come back
- * the same.
+ * another length, or with a character outside printable ASCII, is kept as
+ * it is, aside: the list is read from a file, and any text it has must
+ * come back the same.
  */
 export class FixedTexts {
   readonly #length: number;
