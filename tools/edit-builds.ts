@@ -1,0 +1,151 @@
+// Builds against one synthetic portal, in turns: how docs/performance.md
+// measures a change of the code ("in turns on one portal"). The portal runs
+// in this process (the benchmark's dataset, seed 1, no latency unless
+// given), and each step edits it or moves the clock before the builds.
+// Each build is `npm run build`'s command with `--metrics`, run from each
+// checkout given to `--code` (this one by default), each with its own
+// output and cache folder, so the two see the same portal:
+//
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps cold,edit,edit,day
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --code /tmp/before,. \
+//     --steps cold,edit,edit,edit
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps cold,edit \
+//     --node-flags=--max-semi-space-size=64      (Node's flags added after the script's)
+//
+// Steps: cold (the API cache emptied), warm (nothing changed), edit (one
+// more event's title edited), many (every 20th event's title edited, as the
+// benchmark's changed build), day (SITE_NOW a day later). Prints each
+// build's seconds (spawn to exit), peak memory, files written and its
+// largest phases. Steps run in order; a later step cannot go back a day.
+import { spawn } from "node:child_process";
+import { mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { type BuildMetrics, benchEnv } from "../bench/build.ts";
+import { startPortal } from "../src/portal/index.ts";
+import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
+import { npmScript } from "../test/helpers/npm-script.ts";
+
+const STEPS = new Set(["cold", "warm", "edit", "many", "day"]);
+const NOW = "2026-11-22T12:00:00Z";
+const DAY_MS = 86_400_000;
+const BUILD_TIMEOUT_MS = 3_600_000;
+
+const { values } = parseArgs({
+  options: {
+    work: { type: "string" },
+    steps: { type: "string", default: "cold,edit" },
+    size: { type: "string", default: "50x2000" },
+    code: { type: "string", default: "." },
+    latency: { type: "string", default: "0" },
+    "node-flags": { type: "string", default: "" },
+  },
+});
+const [calendars, eventsPerCalendar] = (values.size ?? "").split("x").map(Number);
+const steps = (values.steps ?? "").split(",");
+if (!values.work || !calendars || !eventsPerCalendar || !steps.every((step) => STEPS.has(step))) {
+  console.error(
+    "usage: node --import tsx tools/edit-builds.ts --work DIR [--steps cold,warm,edit,many,day] [--size CxE] [--code DIR,DIR] [--latency MS] [--node-flags=FLAGS]",
+  );
+  process.exit(2);
+}
+const work = path.resolve(values.work);
+const checkouts = (values.code ?? ".").split(",").map((dir) => path.resolve(dir));
+const nodeFlags = (values["node-flags"] ?? "").split(" ").filter(Boolean);
+
+const synthetic = { calendars, eventsPerCalendar };
+const portal = await startPortal({
+  host: "127.0.0.1",
+  port: 0,
+  now: NOW,
+  seed: 1,
+  synthetic,
+  latencyMs: Number(values.latency),
+  maxConcurrency: 16,
+});
+const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
+let edits = 0;
+let days = 0;
+try {
+  for (const [index, step] of steps.entries()) {
+    if (step === "edit") {
+      const event = dataset.events[((dataset.events.length >> 1) + edits) % dataset.events.length];
+      if (event)
+        portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${index}]` });
+      edits++;
+    }
+    if (step === "many") {
+      for (const [at, event] of dataset.events.entries()) {
+        if (at % 20 === 0)
+          portal.updateEvent(event.calendarId, event.id, { title: `${event.title} (${index})` });
+      }
+    }
+    if (step === "day") days++;
+    for (const [at, checkout] of checkouts.entries()) {
+      const folder = path.join(work, String(at));
+      await mkdir(folder, { recursive: true });
+      if (step === "cold") await rm(path.join(folder, "cache"), { recursive: true, force: true });
+      const settings = {
+        EVENT_API_URL: portal.url,
+        EVENT_API_TOKEN: portal.token,
+        EVENT_API_CACHE_DIR: path.join(folder, "cache"),
+        EVENT_API_PAGE_SIZE_PARAM: "limit",
+        EVENT_API_PAGE_SIZE: "100",
+        EVENT_API_CONCURRENCY: "16",
+        SITE_NOW: new Date(Date.parse(NOW) + days * DAY_MS).toISOString(),
+        SITE_URL: "https://events.example.org",
+      };
+      const metricsFile = path.join(folder, `${index}-${step}.json`);
+      const started = performance.now();
+      const { code, tail } = await build(checkout, settings, [
+        "--output",
+        path.join(folder, "site"),
+        "--metrics",
+        metricsFile,
+      ]);
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) {
+        throw new Error(`The ${step} build from ${checkout} failed (exit ${code}):\n${tail}`);
+      }
+      const metrics = JSON.parse(await readFile(metricsFile, "utf8")) as BuildMetrics;
+      const phases = Object.entries(metrics.phases)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
+        .join(", ");
+      const written = metrics.counters["files.written"] ?? metrics.files;
+      console.log(
+        `${step} (${checkout}): ${seconds.toFixed(2)} s, ${metrics.peakRssMB} MB, ${written} files written; ${phases}`,
+      );
+    }
+  }
+} finally {
+  await portal.close();
+}
+
+/** `npm run build`'s command from `checkout`, at most an hour; the last lines of its log when it fails. */
+function build(
+  checkout: string,
+  settings: Record<string, string>,
+  args: readonly string[],
+): Promise<{ code: number | null; tail: string }> {
+  const command = npmScript("build");
+  const flags = command.args.filter((arg) => arg.startsWith("--"));
+  const script = command.args.slice(flags.length);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...flags, ...nodeFlags, ...script, ...args], {
+      cwd: checkout,
+      env: { ...benchEnv(settings), ...command.env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let tail = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      tail = (tail + chunk.toString("utf8")).slice(-2000);
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_TIMEOUT_MS);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, tail });
+    });
+  });
+}
