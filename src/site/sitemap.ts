@@ -14,15 +14,7 @@ export interface SitemapEntry {
 export function sitemapEntries(portal: SiteData): SitemapEntry[] {
   const { views } = portal;
   const latestOfAll = newest(portal.events.map(modifiedAt));
-  const latestByCalendar = new Map(
-    views.calendars.map((s) => [
-      s.calendar.id,
-      newest([
-        s.calendar.updatedAt,
-        ...portal.events.filter((e) => calendarIdsOf(e).includes(s.calendar.id)).map(modifiedAt),
-      ]),
-    ]),
-  );
+  const latestByCalendar = latestOfEachCalendar(portal);
   const latestByCategory = new Map(
     views.categories.map((c) => [c, newest([...c.upcoming, ...c.past].map(modifiedAt))]),
   );
@@ -64,4 +56,21 @@ export function sitemapEntries(portal: SiteData): SitemapEntry[] {
       .filter((p) => p.event.history?.removed?.kind !== "moved")
       .map((p) => ({ path: p.path, lastmod: modifiedAt(p.event) })),
   ];
+}
+
+/**
+ * Each calendar's newest modification: its own and its events', the events
+ * merged into another calendar's counted there too. One pass over the events
+ * (a pass per calendar was calendars x events: 5,000,000 calls at 100,000
+ * events in 50 calendars).
+ */
+function latestOfEachCalendar(portal: SiteData): Map<string, string | null> {
+  const modified = new Map<string, (string | null)[]>();
+  for (const { calendar } of portal.views.calendars)
+    modified.set(calendar.id, [calendar.updatedAt]);
+  for (const event of portal.events) {
+    const at = modifiedAt(event);
+    for (const id of calendarIdsOf(event)) modified.get(id)?.push(at);
+  }
+  return new Map([...modified].map(([id, values]) => [id, newest(values)]));
 }
