@@ -230,14 +230,12 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   const published = input.sharded ? null : lastPublishedFiles(config, input.output);
   // Nothing published to keep (a first build, or a shard's share), or published under
   // other code (an upgrade): every file is rendered, the case of the heap's highest peak.
-  // The day turned, or many events changed: much of the site is.
-  if (
-    published === null ||
-    publishedUnderOtherCode(config, input.output) ||
-    rendersMuchAgain(changes.report, data.events.length, site.now.setZone(timeZone(site.timeZone)))
-  ) {
-    sizeHeap.renderingMuch();
-  }
+  // Many events changed, or the day turned: much of the site is.
+  sizeHeap.rendering(
+    published === null || publishedUnderOtherCode(config, input.output)
+      ? "all"
+      : rebuildReach(changes.report, data.events.length, site.now.setZone(timeZone(site.timeZone))),
+  );
   const staging = await prepareStaging(input.output);
   // The files go to disk on a thread of their own while the site renders; every language's run shares it.
   const disk = writeAside();
@@ -328,12 +326,15 @@ const LARGE_SITE_EVENTS = 25_000;
 export interface HeapSizer {
   /** The events listed (or loaded): from LARGE_SITE_EVENTS on, V8 collects sooner. */
   listed(events: number): void;
-  /**
-   * All or much of the site is rendered: nothing published to keep, published
-   * under other code, or a rebuild that renders much again (rendersMuchAgain).
-   */
-  renderingMuch(): void;
+  /** How much of the site is rendered: all of it (nothing published to keep, or published under other code), or a rebuild's reach (rebuildReach). */
+  rendering(reach: "all" | RebuildReach): void;
 }
+
+/**
+ * How much of its last publish a rebuild renders again: "many" events
+ * changed, or only the "day" turned, or "little" (a few changed events).
+ */
+export type RebuildReach = "many" | "day" | "little";
 
 /**
  * A rebuild that changes this share of the events or more renders much of
@@ -345,23 +346,24 @@ export interface HeapSizer {
 const MANY_CHANGED_EVENTS = 0.01;
 
 /**
- * Whether this rebuild renders much of what its last publish holds: the
- * day has turned since in `now`'s zone (the site's: every list, month,
- * "when" page and feed that dates its events by the day is rendered
- * again), or many events changed. Such builds held the highest peaks of
- * the rebuilds at 100,000 events (in that run, 1,302 MB the day after and
- * 1,457 MB with 5,000 edited events, where one edited event's held
- * 1,073 MB: docs/performance.md, What changed, item 82).
+ * How much of what its last publish holds this rebuild renders again: many
+ * events changed ("many", whatever the day), or the day has turned since in
+ * `now`'s zone (the site's: every list, month, "when" page and feed that
+ * dates its events by the day is rendered again), or neither. Such builds
+ * held the highest peaks of the rebuilds at 100,000 events (in that run,
+ * 1,302 MB the day after and 1,457 MB with 5,000 edited events, where one
+ * edited event's held 1,073 MB: docs/performance.md, What changed, item 82).
+ * No last publish to compare with: "little", as the report says nothing.
  */
-export function rendersMuchAgain(
+export function rebuildReach(
   report: ChangeReport | null,
   events: number,
   now: DateTime,
-): boolean {
-  if (report === null) return false;
+): RebuildReach {
+  if (report === null) return "little";
+  if (reportedChanges(report) >= Math.max(1, events * MANY_CHANGED_EVENTS)) return "many";
   const since = DateTime.fromISO(report.since, { zone: now.zone });
-  if (since.isValid && since.toISODate() !== now.toISODate()) return true;
-  return reportedChanges(report) >= Math.max(1, events * MANY_CHANGED_EVENTS);
+  return since.isValid && since.toISODate() !== now.toISODate() ? "day" : "little";
 }
 
 /**
@@ -379,7 +381,7 @@ export function rendersMuchAgain(
  * V8's 16 MB, which halves the young collections of a 100,000-event build
  * (docs/performance.md, "What changed", item 14).
  *
- * `renderingMuch` then puts V8 in its memory-saving mode
+ * `rendering` then puts V8 in its memory-saving mode
  * (`--optimize-for-size`, which its collector reads at every collection)
  * for a large site with nothing published to keep, whose every file is
  * rendered (a first build; and every build of a shard, which renders its
@@ -389,12 +391,15 @@ export function rendersMuchAgain(
  * (docs/performance.md, What changed, item 77). It also has V8 collect at
  * a tenth over what is live rather than a fifth: 16 and 110 MB less at the
  * peak of that build in two pairs at 100,000 events, for a tenth more time
- * (item 80). A rebuild that renders much of the site again (the day after,
- * many edits) gets the same: the day after at 100,000 events peaked under
- * 1.2 GB, for a sixth to a quarter more time, within its target (item 82). A
- * build of one edited event is left as it is: the same mode made it a
- * fifth slower (item 77), and it is the build between an edit and the site.
- * `setFlags`: V8's, or a test's record of them.
+ * (item 80). A rebuild of many edited events gets the same (item 82). The
+ * day after gets the collection at a tenth without the memory-saving mode:
+ * at 100,000 events the mode cost it a sixth to a quarter more time, and
+ * since the rebuilds hold less (items 83 to 86) it peaks under 1.2 GB
+ * without it (item 88); the mode is what keeps a cold build there (1,267
+ * against 1,067 MB in item 88's turns). A build of one edited event is left
+ * as it is: the same mode made it a fifth slower (item 77), and it is the
+ * build between an edit and the site. `setFlags`: V8's, or a test's record
+ * of them.
  */
 export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString): HeapSizer {
   let told = false;
@@ -405,9 +410,9 @@ export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString
       setFlags("--heap-growing-percent=20");
       collectGarbage();
     },
-    renderingMuch() {
-      if (!told) return;
-      setFlags("--optimize-for-size");
+    rendering(reach) {
+      if (!told || reach === "little") return;
+      if (reach !== "day") setFlags("--optimize-for-size");
       setFlags("--heap-growing-percent=10");
     },
   };
