@@ -393,10 +393,10 @@ export function rebuildReach(
  * peak of that build in two pairs at 100,000 events, for a tenth more time
  * (item 80). A rebuild of many edited events gets the same (item 82). The
  * day after gets the collection at a tenth without the memory-saving mode:
- * at 100,000 events the mode cost it a sixth to a quarter more time, and
- * since the rebuilds hold less (items 83 to 86) it peaks under 1.2 GB
- * without it (item 88); the mode is what keeps a cold build there (1,267
- * against 1,067 MB in item 88's turns). A build of one edited event is left
+ * at 100,000 events that took a tenth and a quarter off its time in two
+ * builds, and since the rebuilds hold less (items 83 to 86) it peaks under
+ * 1.2 GB without the mode (item 88); the mode is what keeps a cold build
+ * there (1,267 against 1,067 MB in item 88's turns). A build of one edited event is left
  * as it is: the same mode made it a fifth slower (item 77), and it is the
  * build between an edit and the site. `setFlags`: V8's, or a test's record
  * of them.

@@ -17,8 +17,8 @@ import { heapSizer, rebuildReach } from "../../src/cli/render-site.ts";
  * at a tenth over what is live, for a lower peak at a tenth more time (item
  * 80). A rebuild in which a hundredth of the events changed gets the same
  * (item 82); one whose day turned since the last publish gets the
- * collection at a tenth only, which took a sixth to a quarter off its time
- * for a peak still under 1.2 GB (item 88); one that renders little keeps
+ * collection at a tenth only, which took a tenth and a quarter off its
+ * time in two builds, for a peak still under 1.2 GB (item 88); one that renders little keeps
  * V8's defaults. The flags are recorded, not set: the test's own process
  * keeps V8's defaults.
  */
