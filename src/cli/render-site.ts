@@ -326,7 +326,10 @@ const LARGE_SITE_EVENTS = 25_000;
 export interface HeapSizer {
   /** The events listed (or loaded): from LARGE_SITE_EVENTS on, V8 collects sooner. */
   listed(events: number): void;
-  /** How much of the site is rendered: all of it (nothing published to keep, or published under other code), or a rebuild's reach (rebuildReach). */
+  /**
+   * How much of the site is rendered: "all" (nothing published to keep, or
+   * published under other code), or a rebuild's reach (rebuildReach).
+   */
   rendering(reach: "all" | RebuildReach): void;
 }
 
@@ -396,10 +399,10 @@ export function rebuildReach(
  * at 100,000 events that took a tenth and a quarter off its time in two
  * builds, and since the rebuilds hold less (items 83 to 86) it peaks under
  * 1.2 GB without the mode (item 88); the mode is what keeps a cold build
- * there (1,267 against 1,067 MB in item 88's turns). A build of one edited event is left
- * as it is: the same mode made it a fifth slower (item 77), and it is the
- * build between an edit and the site. `setFlags`: V8's, or a test's record
- * of them.
+ * there (1,267 against 1,067 MB in item 88's turns). A build of one edited
+ * event is left as it is: the same mode made it a fifth slower (item 77),
+ * and it is the build between an edit and the site. `setFlags`: V8's, or a
+ * test's record of them.
  */
 export function heapSizer(setFlags: (flags: string) => void = setFlagsFromString): HeapSizer {
   let told = false;

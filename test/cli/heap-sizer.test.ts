@@ -2,7 +2,7 @@ import { constants, PerformanceObserver } from "node:perf_hooks";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { ChangeReport, ReportItem } from "../../src/changes/detect-changes.ts";
-import { heapSizer, rebuildReach } from "../../src/cli/render-site.ts";
+import { heapSizer, type RebuildReach, rebuildReach } from "../../src/cli/render-site.ts";
 
 /*
  * From 25,000 events on, the build tells V8 to collect sooner, and collects
@@ -18,9 +18,9 @@ import { heapSizer, rebuildReach } from "../../src/cli/render-site.ts";
  * 80). A rebuild in which a hundredth of the events changed gets the same
  * (item 82); one whose day turned since the last publish gets the
  * collection at a tenth only, which took a tenth and a quarter off its
- * time in two builds, for a peak still under 1.2 GB (item 88); one that renders little keeps
- * V8's defaults. The flags are recorded, not set: the test's own process
- * keeps V8's defaults.
+ * time in two builds, for a peak still under 1.2 GB (item 88); one that
+ * renders little keeps V8's defaults. The flags are recorded, not set: the
+ * test's own process keeps V8's defaults.
  */
 
 /** The full collections that began while `act` ran. */
@@ -66,7 +66,7 @@ describe("heapSizer", () => {
     smallSite.rendering("all");
     expect(small).toEqual([]);
 
-    const told = (reach: "all" | "many" | "day" | "little") => {
+    const told = (reach: "all" | RebuildReach) => {
       const flags: string[] = [];
       const largeSite = heapSizer((flag) => flags.push(flag));
       largeSite.listed(100_000);
