@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   appendFileSync,
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -142,6 +143,14 @@ export interface HashOutputOptions {
  * Synchronous: tens of thousands of small reads cost several times more
  * through libuv's thread pool than directly. `kept` counts the files that
  * are the published copies (keepPublished).
+ *
+ * The files `known` come first, in the order they were written, then the
+ * others: the list of published files is written in this order, and the
+ * next build keeps and writes its files in much the same order, asking the
+ * list for each; the list tries the place after the last asked before its
+ * map of every path (RecentPlaces). In the order the folders are read, a
+ * look-up in that map of 557,000 paths took 0.6 s of an edited
+ * 100,000-event build (docs/performance.md, What changed, item 89).
  */
 export function hashOutput(
   root: string,
@@ -153,27 +162,38 @@ export function hashOutput(
   let bytes = 0;
   let pages = 0;
   let largestFile: OutputCount["largestFile"] = null;
+  // Those written under `root` are counted as they are found there.
+  let written = 0;
+  for (const [path, file] of known ?? []) {
+    add(path, file);
+    if (!file.kept) written++;
+  }
   const pending = [""];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isDirectory()) pending.push(path);
       else if (entry.isFile()) {
-        let file = known?.get(path);
-        if (!file) {
-          const content = readFileSync(join(root, path));
-          const hash = contentHash(content);
-          // Written again with the published bytes (Eleventy's pages, its copies): the published file stays.
-          const kept = keepPublished(published, path, { hash, bytes: content.byteLength });
-          if (kept) rmSync(join(root, path));
-          file = knownFile(hash, content.byteLength, undefined, kept);
+        const file = known?.get(path);
+        if (file) {
+          if (!file.kept) written--;
+          continue;
         }
-        add(path, file);
+        const content = readFileSync(join(root, path));
+        const hash = contentHash(content);
+        // Written again with the published bytes (Eleventy's pages, its copies): the published file stays.
+        const keep = keepPublished(published, path, { hash, bytes: content.byteLength });
+        if (keep) rmSync(join(root, path));
+        add(path, knownFile(hash, content.byteLength, undefined, keep));
       }
     }
   }
-  // The files kept as published, which were never written under `root`.
-  for (const [path, file] of known ?? []) if (file.kept && !record.has(path)) add(path, file);
+  // Written by the writer but no longer under `root`: not the site's.
+  if (written > 0) {
+    for (const [path, file] of known ?? []) {
+      if (!file.kept && !existsSync(join(root, path))) forget(path, file);
+    }
+  }
   return outputFiles(record, { files: record.size, bytes, pages, largestFile, kept });
 
   function add(path: string, file: KnownFile): void {
@@ -184,6 +204,19 @@ export function hashOutput(
     }
     if (isPage(path)) pages++;
     record.set(path, file);
+  }
+
+  function forget(path: string, file: KnownFile): void {
+    if (file.kept) kept--;
+    bytes -= file.bytes;
+    if (isPage(path)) pages--;
+    record.delete(path);
+    if (largestFile?.path === path) {
+      largestFile = null;
+      for (const [other, { bytes }] of record) {
+        if (!largestFile || bytes > largestFile.bytes) largestFile = { path: other, bytes };
+      }
+    }
   }
 }
 
@@ -255,8 +288,8 @@ class ListedFiles implements FileList {
   readonly signatures: FileSignatures;
   readonly places: ListPlaces;
   journal: ListJournal | null = null;
-  readonly #places = new RecentPlaces();
-  readonly #paths: string[] = [];
+  readonly #paths: (string | undefined)[] = [];
+  readonly #places = new RecentPlaces(this.#paths);
   readonly #hashes = new FixedTexts(HASH_LENGTH);
   readonly #signatures: number[] = [];
   readonly #digests = new FixedTexts(HASH_LENGTH);
@@ -265,35 +298,41 @@ class ListedFiles implements FileList {
   constructor() {
     const places = this.#places;
     const paths = this.#paths;
+    const renderedFrom = (place: number): RenderedFrom | undefined => {
+      const inputs = this.#digests.get(place);
+      return inputs === undefined ? undefined : { inputs, bytes: this.#sizes[place] ?? 0 };
+    };
     this.places = {
       get count() {
         return paths.length;
       },
       of: (path) => places.get(path),
       path: (place) => paths[place],
+      hash: (place) => this.#hashes.get(place),
+      renderedFrom,
     };
     this.hashes = new MapView(places, (place) => this.#hashes.get(place), { everyKey: true });
     this.signatures = new MapView(places, (place) => {
       const signature = this.#signatures[place];
       return Number.isNaN(signature) ? undefined : signature;
     });
-    this.inputs = new MapView(places, (place): RenderedFrom | undefined => {
-      const inputs = this.#digests.get(place);
-      return inputs === undefined ? undefined : { inputs, bytes: this.#sizes[place] ?? 0 };
-    });
+    this.inputs = new MapView(places, renderedFrom);
   }
 
   /**
    * A file of the list, with what it was rendered from if known (the last
    * of the same path counts, inputs and all); NaN: no signature. Always
-   * at a new place, the path's earlier one left unused, without looking
-   * the path up first: a list names each path once (its journal a few
-   * again), and the look-up was a fifth of reading 560,000 files
-   * (docs/performance.md, What changed, item 72).
+   * at a new place, without looking the path up first: a list names each
+   * path once, and the look-up was a fifth of reading 560,000 files
+   * (docs/performance.md, What changed, item 72). A path named again (a
+   * list written by hand) leaves its earlier place unused, unnamed: found
+   * by the map's size, which does not grow.
    */
   add(path: string, hash: string, signature: number, from?: RenderedFrom): void {
     const place = this.#paths.length;
+    const size = this.#places.size;
     this.#places.set(path, place);
+    if (this.#places.size === size) this.#places.renamed();
     this.#paths.push(path);
     this.#hashes.set(place, hash);
     this.#signatures[place] = signature;
@@ -301,8 +340,21 @@ class ListedFiles implements FileList {
     this.#sizes[place] = from?.bytes ?? 0;
   }
 
-  /** Leaves a file out of the list. */
+  /**
+   * A file its journal sets: at a new place, as `add`, its earlier place
+   * (if any) left unused and unnamed. The journal names a few files of a
+   * build, so each is looked up.
+   */
+  set(path: string, hash: string, signature: number, from?: RenderedFrom): void {
+    this.remove(path);
+    this.add(path, hash, signature, from);
+  }
+
+  /** Leaves a file out of the list, its place unused and unnamed. */
   remove(path: string): void {
+    const place = this.#places.get(path);
+    if (place === undefined) return;
+    this.#paths[place] = undefined;
     this.#places.delete(path);
   }
 
@@ -319,18 +371,39 @@ class ListedFiles implements FileList {
  * The list's places by path, remembering the last path asked: the file
  * writer asks for one file's inputs, hash and text in turn (FileWriter.keep
  * and keepPublished), one look-up in a map of up to 630,000 paths rather
- * than four.
+ * than four. And the path after it: the publish step walks the build's
+ * files in the list's order (the files kept as listed are marks by their
+ * places, src/render/file-record.ts), asking the list for each, where a
+ * look-up in the map of every path took a second of an edited
+ * 100,000-event build (docs/performance.md, What changed, item 89). The
+ * place after the last is taken when the list names this path there:
+ * `paths` names a place only while the map gives that path that place
+ * (ListedFiles unnames the places a path leaves; `renamed`, when a path
+ * was named twice without, stops the guess).
  */
 class RecentPlaces extends Map<string, number> {
+  readonly #paths: readonly (string | undefined)[];
   #path: string | undefined;
   #place: number | undefined;
+  #guess = true;
+
+  constructor(paths: readonly (string | undefined)[]) {
+    super();
+    this.#paths = paths;
+  }
 
   override get(path: string): number | undefined {
     if (path !== this.#path) {
-      this.#place = super.get(path);
+      const next = this.#place === undefined ? -1 : this.#place + 1;
+      this.#place = this.#guess && this.#paths[next] === path ? next : super.get(path);
       this.#path = path;
     }
     return this.#place;
+  }
+
+  /** A path was given a second place without its first unnamed: no more guesses. */
+  renamed(): void {
+    this.#guess = false;
   }
 
   override set(path: string, place: number): this {
@@ -380,21 +453,23 @@ export function readFileList(path: string): FileList | null {
   }
 }
 
-/** Adds a line's files to `list` (values that `areFiles` took); how many. */
-function addFiles(list: ListedFiles, values: readonly unknown[]): number {
+/** Adds a line's files to `list` (values that `areFiles` took), or a journal's; how many. */
+function addFiles(
+  list: ListedFiles,
+  values: readonly unknown[],
+  from: "list" | "journal" = "list",
+): number {
   for (let index = 0; index < values.length; index += FILE_VALUES) {
+    const path = values[index] as string;
+    const hash = values[index + 1] as string;
     const digest: unknown = values[index + 3];
     const bytes: unknown = values[index + 4];
-    const from =
+    const rendered =
       typeof digest === "string" && typeof bytes === "number"
         ? { inputs: digest, bytes }
         : undefined;
-    list.add(
-      values[index] as string,
-      values[index + 1] as string,
-      signature(values[index + 2]),
-      from,
-    );
+    if (from === "journal") list.set(path, hash, signature(values[index + 2]), rendered);
+    else list.add(path, hash, signature(values[index + 2]), rendered);
   }
   return values.length / FILE_VALUES;
 }
@@ -442,7 +517,7 @@ function readJournal(
     // A line is applied whole or not at all.
     if (!gone.every((file) => typeof file === "string") || !areFiles(set)) return null;
     for (const file of gone) list.remove(file);
-    entries += addFiles(list, set) + gone.length;
+    entries += addFiles(list, set, "journal") + gone.length;
     if (change.files !== list.hashes.size) return "refused";
   }
   return { path, list: name, entries, spent: false };

@@ -4,6 +4,8 @@ import { type KnownFile, knownFile, type PublishedFiles } from "./published-file
 const KEPT_AS_LISTED = 1;
 /** A file rendered again with the list's bytes: its hash the list's, its size and inputs' digest new. */
 const KEPT_BY_BYTES = 2;
+/** In the record's order: a file of its own, not a place in the list. */
+const OTHER = -1;
 /** The largest size a file kept by its bytes is marked with (a Uint32Array's). */
 const MARKED_SIZE_MAX = 0xffff_ffff;
 
@@ -34,10 +36,21 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   #digests: (string | undefined)[] | null = null;
   readonly #others = new Map<string, KnownFile>();
   #marked = 0;
+  /**
+   * The order the files were recorded in, where the list marks some: a
+   * marked file by its place, any other as OTHER, the next of `#others`
+   * (a map, in the order its keys were set). The record is read, and the
+   * next list written, in this order, which the next build's writer
+   * follows (src/publish/output-files.ts, RecentPlaces). Null without a
+   * list: `#others` alone is in that order.
+   */
+  #order: Int32Array | null;
+  #recorded = 0;
 
   constructor(published: PublishedFiles | null) {
     this.#published = published;
     this.#marks = new Uint8Array(published?.places?.count ?? 0);
+    this.#order = this.#marks.length > 0 ? new Int32Array(1024) : null;
   }
 
   /**
@@ -73,7 +86,9 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   set(path: string, file: KnownFile): void {
     const places = this.#published?.places;
     const place = places?.of(path);
-    this.#others.set((place === undefined ? undefined : places?.path(place)) ?? path, file);
+    const key = (place === undefined ? undefined : places?.path(place)) ?? path;
+    if (!this.#others.has(key)) this.#recordOrder(OTHER);
+    this.#others.set(key, file);
   }
 
   /** Files with an entry of their own, not marked in the list (for tests of the record's size). */
@@ -96,21 +111,17 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
     return this.#others.has(path) || this.#markedPlace(path) !== undefined;
   }
 
-  /** The paths, without a record made for each. */
+  /** The paths, as recorded, without a record made for each. */
   *keys(): MapIterator<string> {
-    yield* this.#others.keys();
-    for (const place of this.#markedPlaces()) {
-      const path = this.#published?.places?.path(place);
-      if (path !== undefined) yield path;
-    }
+    for (const [path] of this.#recordedPaths()) yield path;
     return undefined;
   }
 
+  /** The files, as recorded. */
   *entries(): MapIterator<[string, KnownFile]> {
-    yield* this.#others.entries();
-    for (const place of this.#markedPlaces()) {
-      const path = this.#published?.places?.path(place);
-      if (path !== undefined) yield [path, this.#fromList(path, place)];
+    for (const [path, place] of this.#recordedPaths()) {
+      const file = place === undefined ? this.#others.get(path) : this.#fromList(path, place);
+      if (file !== undefined) yield [path, file];
     }
     return undefined;
   }
@@ -131,14 +142,6 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
     return this.entries();
   }
 
-  *#markedPlaces(): Generator<number, undefined> {
-    const marks = this.#marks;
-    for (let place = 0; place < marks.length; place++) {
-      if (marks[place] !== 0) yield place;
-    }
-    return undefined;
-  }
-
   /** The path's place in the list, when the list has one and it is among this record's marks. */
   #placeOf(path: string): number | undefined {
     const place = this.#published?.places?.of(path);
@@ -146,8 +149,44 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   }
 
   #mark(place: number, mark: number): void {
-    if (this.#marks[place] === 0) this.#marked++;
+    if (this.#marks[place] === 0) {
+      this.#marked++;
+      this.#recordOrder(place);
+    }
     this.#marks[place] = mark;
+  }
+
+  #recordOrder(entry: number): void {
+    let order = this.#order;
+    if (!order) return;
+    if (this.#recorded === order.length) {
+      order = new Int32Array(order.length * 2);
+      order.set(this.#order as Int32Array);
+      this.#order = order;
+    }
+    order[this.#recorded++] = entry;
+  }
+
+  /** Each path as recorded, with its place in the list when it is marked there. */
+  *#recordedPaths(): Generator<[string, number | undefined], undefined> {
+    const order = this.#order;
+    if (!order) {
+      for (const path of this.#others.keys()) yield [path, undefined];
+      return undefined;
+    }
+    const places = this.#published?.places;
+    const others = this.#others.keys();
+    for (let at = 0; at < this.#recorded; at++) {
+      const entry = order[at] as number;
+      if (entry === OTHER) {
+        const next = others.next();
+        if (!next.done) yield [next.value, undefined];
+        continue;
+      }
+      const path = places?.path(entry);
+      if (path !== undefined) yield [path, entry];
+    }
+    return undefined;
   }
 
   /** The path's place when it is marked. */
@@ -157,10 +196,20 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
     return place !== undefined && this.#marks[place] !== 0 ? place : undefined;
   }
 
-  /** A marked file's record, from the list and, kept by its bytes, from this record's arrays. */
+  /**
+   * A marked file's record, from the list and, kept by its bytes, from
+   * this record's arrays: read at its place, not looked up by its path
+   * (the publish step asks for every kept file's).
+   */
   #fromList(path: string, place: number): KnownFile {
-    if (this.#marks[place] !== KEPT_BY_BYTES) return this.#listed(path);
-    return knownFile(this.#hashOf(path), this.#sizes?.[place] ?? 0, this.#digests?.[place], true);
+    const places = this.#published?.places;
+    const hash = places?.hash(place);
+    if (hash === undefined) throw new Error(`${path} is not in the published list.`);
+    if (this.#marks[place] === KEPT_BY_BYTES) {
+      return knownFile(hash, this.#sizes?.[place] ?? 0, this.#digests?.[place], true);
+    }
+    const from = places?.renderedFrom(place);
+    return knownFile(hash, from?.bytes ?? 0, from?.inputs, true);
   }
 
   /** A file's record as the list has it, kept. */

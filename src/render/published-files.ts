@@ -43,6 +43,10 @@ export interface ListPlaces {
   of(path: string): number | undefined;
   /** The list's text of the path at a place (undefined: a place left unused). */
   path(place: number): string | undefined;
+  /** The hash the list has at a place, read there, without the path looked up. */
+  hash(place: number): string | undefined;
+  /** What the file at a place was rendered from, if the list knows. */
+  renderedFrom(place: number): RenderedFrom | undefined;
 }
 
 /** Site path -> the file's signature on disk (fileSignature). */

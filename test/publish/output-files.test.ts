@@ -11,7 +11,7 @@ import {
   readFileList,
   writeFileList,
 } from "../../src/publish/output-files.ts";
-import type { RenderedFrom } from "../../src/render/published-files.ts";
+import { knownFile, type RenderedFrom } from "../../src/render/published-files.ts";
 import { writeTree } from "../helpers/files.ts";
 
 /*
@@ -63,6 +63,34 @@ describe("hashOutput", () => {
       "c.ics",
       "index.html",
     ]);
+  });
+});
+
+describe("hashOutput with the files a writer wrote", () => {
+  it("should list them first, as written, then the others; and not one that is gone", async () => {
+    await writeTree(join(root, "site"), {
+      "z/index.html": "written first",
+      "a.html": "written second",
+      "m/feed.xml": "no writer's",
+    });
+    const known = new Map([
+      ["z/index.html", knownFile("hz", 13, "dz", false)],
+      ["kept.ics", knownFile("hk", 40, "dk", true)],
+      ["a.html", knownFile("ha", 14, undefined, false)],
+      ["gone.html", knownFile("hg", 99, undefined, false)],
+    ]);
+    const output = hashOutput(join(root, "site"), { known });
+    // The published list is written in this order, which the next build's writer follows.
+    expect([...output.hashes.keys()]).toEqual(["z/index.html", "kept.ics", "a.html", "m/feed.xml"]);
+    expect(output.hashes.get("z/index.html")).toBe("hz");
+    const { record: _, hashes: __, sizes: ___, inputs: ____, ...count } = output;
+    expect(count).toEqual({
+      files: 4,
+      bytes: 13 + 40 + 14 + "no writer's".length,
+      pages: 2,
+      largestFile: { path: "kept.ics", bytes: 40 },
+      kept: 1,
+    });
   });
 });
 
@@ -350,6 +378,56 @@ describe("the kept list", () => {
     expect(listed(path)?.hashes).toEqual(hashes);
     expect(listed(path)?.signatures).toEqual(new Map([["feed.xml", 20]]));
     expect(readFileList(path)?.journal).toBeNull();
+  });
+
+  it("should give each path its own values asked in the list's order, after a journal moved some", () => {
+    // The publish step asks the list for each kept file in the list's order: the place after
+    // the last one asked is tried first, and must never be a place a path has left.
+    const path = join(root, "state", "files.json");
+    const files = Array.from({ length: 10 }, (_, i) => `page-${i}/index.html`);
+    const hashes = new Map(files.map((file, i) => [file, `h${i}`]));
+    const inputs = new Map(files.map((file, i) => [file, { inputs: `d${i}`, bytes: i }]));
+    writeFileList(path, hashes, inputs);
+    const next = { hashes: new Map(hashes), inputs: new Map(inputs) };
+    next.hashes.set("page-3/index.html", "edited");
+    next.inputs.set("page-3/index.html", { inputs: "other", bytes: 33 });
+    next.hashes.delete("page-5/index.html");
+    next.inputs.delete("page-5/index.html");
+    next.hashes.set("page-10/index.html", "new");
+    writeFileList(path, next.hashes, next.inputs, new Map(), readFileList(path));
+    expect(existsSync(`${path}.journal`)).toBe(true);
+    const list = readFileList(path);
+    if (!list?.places) throw new Error("the list was not read back");
+    for (const order of [[...files, "page-10/index.html"], [...files].reverse()]) {
+      for (const file of order) {
+        expect(list.hashes.get(file), file).toBe(next.hashes.get(file));
+        expect(list.inputs.get(file), file).toEqual(next.inputs.get(file));
+        const place = list.places.of(file);
+        expect(place === undefined ? undefined : list.places.hash(place), file).toBe(
+          next.hashes.get(file),
+        );
+      }
+    }
+  });
+
+  it("should give a path named twice in a list its last values, whatever was asked before", () => {
+    // Not written by a publish (each path once), but read as it says.
+    const path = join(root, "by-hand.json");
+    writeFileSync(
+      path,
+      `{"version":6,"list":"by-hand"}\n${JSON.stringify([
+        ...["b", "hb", null, null, null],
+        ...["a", "old", null, null, null],
+        ...["c", "hc", null, null, null],
+        ...["a", "new", null, null, null],
+      ])}\n{"files":4}\n`,
+    );
+    const list = readFileList(path);
+    expect(list && [list.hashes.get("b"), list.hashes.get("a"), list.hashes.get("c")]).toEqual([
+      "hb",
+      "new",
+      "hc",
+    ]);
   });
 
   it("should write a list far larger than one write a line at a time, and read it back", () => {

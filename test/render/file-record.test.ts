@@ -131,8 +131,26 @@ describe("file-record", () => {
       bytes: Buffer.byteLength("<p>8</p>"),
       hash: published.hashes.get("events/8/index.html"),
     });
-    // Each path once, as a writer without a mark for kept files had them.
-    expect([...writer.known.keys()].sort()).toEqual([...files.keys()].sort());
+    // Each path once, in the order written, the edited one among the kept: the list is
+    // written in this order, and the next build's writer asks it in much the same.
+    expect([...writer.known.keys()]).toEqual([...files.keys()]);
+    expect([...writer.known.entries()].map(([path, file]) => [path, file.kept])).toEqual(
+      [...files.keys()].map((path) => [path, path !== "events/7/index.html"]),
+    );
+  });
+
+  it("should give back thousands of files in the order recorded, kept and written alike", () => {
+    const files = new Map(Array.from({ length: 3000 }, (_, n) => [`f/${n}.ics`, `${n}`] as const));
+    const published = publish(files);
+    const record = new FileRecord(published);
+    const order = [...files.keys()].reverse();
+    for (const [at, path] of order.entries()) {
+      if (at % 7 === 0) record.set(path, knownFile(`new ${path}`, 1, undefined, false));
+      else record.keptAsListed(path);
+    }
+    expect([...record.keys()]).toEqual(order);
+    expect(record.get(order[7] ?? "")?.hash).toBe(`new ${order[7]}`);
+    expect(record.get(order[8] ?? "")?.hash).toBe(published.hashes.get(order[8] ?? ""));
   });
 
   it("should mark a file rendered again to the list's bytes, with its new inputs, as a build under new code keeps most", () => {
