@@ -148,9 +148,10 @@ export interface HashOutputOptions {
  * others: the list of published files is written in this order, and the
  * next build keeps and writes its files in much the same order, asking the
  * list for each; the list tries the place after the last asked before its
- * map of every path (RecentPlaces). In the order the folders are read, a
- * look-up in that map of 557,000 paths took 0.6 s of an edited
- * 100,000-event build (docs/performance.md, What changed, item 89).
+ * map of every path (RecentPlaces). With the list in the order the folders
+ * were read, the writer's look-ups in that map of 557,000 paths took 0.6 s
+ * of an edited 100,000-event build (docs/performance.md, What changed,
+ * item 89).
  */
 export function hashOutput(
   root: string,
@@ -373,9 +374,10 @@ class ListedFiles implements FileList {
  * and keepPublished), one look-up in a map of up to 630,000 paths rather
  * than four. And the path after it: the publish step walks the build's
  * files in the list's order (the files kept as listed are marks by their
- * places, src/render/file-record.ts), asking the list for each, where a
- * look-up in the map of every path took a second of an edited
- * 100,000-event build (docs/performance.md, What changed, item 89). The
+ * places, src/render/file-record.ts), asking the list for each, where the
+ * look-ups in the map of every path took 1.4 s of an edited
+ * 100,000-event build, the writer's included (docs/performance.md, What
+ * changed, item 89). The
  * place after the last is taken when the list names this path there:
  * `paths` names a place only while the map gives that path that place
  * (ListedFiles unnames the places a path leaves; `renamed`, when a path
