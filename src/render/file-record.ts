@@ -50,7 +50,8 @@ export class FileRecord implements ReadonlyMap<string, KnownFile> {
   constructor(published: PublishedFiles | null) {
     this.#published = published;
     this.#marks = new Uint8Array(published?.places?.count ?? 0);
-    this.#order = this.#marks.length > 0 ? new Int32Array(1024) : null;
+    // A rebuild records about as many files as the list has: room for those, made once.
+    this.#order = this.#marks.length > 0 ? new Int32Array(this.#marks.length + 1024) : null;
   }
 
   /**
