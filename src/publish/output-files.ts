@@ -372,16 +372,16 @@ class ListedFiles implements FileList {
  * The list's places by path, remembering the last path asked: the file
  * writer asks for one file's inputs, hash and text in turn (FileWriter.keep
  * and keepPublished), one look-up in a map of up to 630,000 paths rather
- * than four. And the path after it: the publish step walks the build's
- * files in the list's order (the files kept as listed are marks by their
- * places, src/render/file-record.ts), asking the list for each, where the
- * look-ups in the map of every path took 1.4 s of an edited
- * 100,000-event build, the writer's included (docs/performance.md, What
- * changed, item 89). The
- * place after the last is taken when the list names this path there:
- * `paths` names a place only while the map gives that path that place
- * (ListedFiles unnames the places a path leaves; `renamed`, when a path
- * was named twice without, stops the guess).
+ * than four. And the place after the last: the publish step walks the
+ * build's files, and the writer keeps them, in about the order the list
+ * was written in (the order the last build wrote them: hashOutput,
+ * src/render/file-record.ts), asking the list for each; the look-ups in
+ * the map of every path took 1.4 s of an edited 100,000-event build
+ * (docs/performance.md, What changed, item 89). That place is taken when
+ * the list names this path there: `paths` names a place only while the
+ * map gives that path that place (ListedFiles unnames the places a path
+ * leaves; `renamed`, a path named twice without, and `clear` stop the
+ * guess).
  */
 class RecentPlaces extends Map<string, number> {
   readonly #paths: readonly (string | undefined)[];
@@ -420,6 +420,8 @@ class RecentPlaces extends Map<string, number> {
 
   override clear(): void {
     this.#path = undefined;
+    // The paths still name their places: no guess may take one.
+    this.#guess = false;
     super.clear();
   }
 }
