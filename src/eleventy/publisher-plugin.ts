@@ -264,7 +264,10 @@ export default function publisherPlugin(
       count("rendered.eleventy", pages.length);
       writer.refuseTaken(pages);
       const mine = (key: string | null) => owns(shard, key);
-      const groups = [...siteFileGroups(publication, warnings, root), ...(root ? host.files : [])];
+      const groups = [
+        ...siteFileGroups(publication, warnings, root, writer),
+        ...(root ? host.files : []),
+      ];
       const written = await writeFileGroups(
         [
           ...(hostPage ? groups.map((group) => pagesWith(group, hostPage)) : groups),
@@ -399,14 +402,23 @@ async function requireRun(run: Promise<Run> | undefined): Promise<Run> {
  * calendar colours, ActivityPub, IndexNow's key file; the sitemap (of every
  * language) and the manifest at the site's `root` only.
  */
-function siteFileGroups(publication: Publication, warnings: string[], root: boolean): FileGroup[] {
+function siteFileGroups(
+  publication: Publication,
+  warnings: string[],
+  root: boolean,
+  writer: FileWriter,
+): FileGroup[] {
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
   const { indexNow } = site;
   return [
     siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
-    ...feedFileGroups(scopes, (message) => warnings.push(message)),
+    ...feedFileGroups(
+      scopes,
+      (message) => warnings.push(message),
+      (path, inputs) => writer.publishedCopy(path, inputs),
+    ),
     ...publicJsonFileGroups(data, json, { manifest: root }),
     whenJsonFileGroup(data.when, site.url),
     ...(root ? [sitemapFileGroup(sitemapEntries(data), site.languages)] : []),

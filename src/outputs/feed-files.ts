@@ -6,7 +6,13 @@ import { FeedEntryLifetimes } from "./feed-entry-lifetimes.ts";
 import type { FeedScopes } from "./feed-scopes.ts";
 import { type FeedOptions, feedFile, feedInputs, type NewsFeedFormat } from "./feeds.ts";
 import { feedUrls } from "./feeds-urls.ts";
-import { calendarFile, calendarIcsInputs, eventIcsInputs, renderEventIcs } from "./ics.ts";
+import {
+  calendarFile,
+  calendarIcsInputs,
+  eventIcsInputs,
+  type PublishedVevent,
+  renderEventIcs,
+} from "./ics.ts";
 import { subscribeLinks } from "./ics-subscribe.ts";
 import { trimWarning } from "./ics-trim-warning.ts";
 import { writeSubscriptionsJson } from "./subscriptions-json.ts";
@@ -27,9 +33,15 @@ interface ScopeFile {
   readonly format: Format;
 }
 
+/**
+ * The groups of these files. `publishedCopy`: a file's bytes as last
+ * published, when rendered from these inputs (FileWriter.publishedCopy),
+ * from which a calendar file takes a kept download's VEVENT.
+ */
 export function feedFileGroups(
   scopes: FeedScopes,
   warn: (message: string) => void,
+  publishedCopy?: (path: string, inputs: string) => Buffer | undefined,
 ): readonly FileGroup[] {
   const { data, site } = scopes;
   const files = scopes.withFiles.flatMap((scope) =>
@@ -47,6 +59,11 @@ export function feedFileGroups(
     warn,
     vevents: scopes.vevents,
   };
+  // Asked by the calendar files before the downloads' group keeps them (it comes after).
+  const published: PublishedVevent | undefined =
+    publishedCopy && site.eventIcs !== "inline"
+      ? (event) => publishedCopy(paths.eventIcs(event), eventIcsInputs(event, eventIcsOptions))
+      : undefined;
   const qrOf = (scope: FeedScope): [string, string] => [
     feedUrls(scope, site.url).ics,
     scope.kind === "site" ? site.title : scope.name,
@@ -70,7 +87,7 @@ export function feedFileGroups(
       render: ({ scope }) =>
         calendarFile(
           scopes.events(scope, "ics"),
-          scopes.calendarOptions(scope),
+          { ...scopes.calendarOptions(scope), ...(published ? { published } : {}) },
           scopes.plan(scope),
         ),
       // Kept while its plan and events are those it was published with.

@@ -72,6 +72,11 @@ export interface CalendarOptions extends ScopeFileOptions<IcsSiteOptions> {
   readonly color?: string | null;
   /** VEVENTs a build shares between its calendar files (feed-scopes.ts); none: made for this file alone. */
   readonly vevents?: VeventMemo;
+  /**
+   * An event's VEVENT as its download was published (src/outputs/feed-files.ts),
+   * when that download is kept: read rather than made again. None: made.
+   */
+  readonly published?: PublishedVevent;
   /** The VEVENTs' sizes kept between builds, for the size plan (vevent-sizes.ts); none: measured. */
   readonly sizes?: VeventSizes;
 }
@@ -348,7 +353,15 @@ interface EventContext {
   readonly site: Pick<IcsSiteOptions, "url" | "lang" | "title">;
   readonly dataUpdatedAt: string;
   readonly vevents?: VeventMemo;
+  readonly published?: PublishedVevent;
 }
+
+/**
+ * The published text of an event's download (`renderEventIcs`) when it was
+ * rendered from the inputs it would have now (`eventIcsInputs`), else
+ * undefined: its VEVENT is the full form every calendar file carries.
+ */
+export type PublishedVevent = (event: CalendarEvent) => Buffer | undefined;
 
 /**
  * ical-generator writes the calendar properties (from an event-less calendar)
@@ -395,11 +408,42 @@ export interface VeventLines {
 export type VeventMemo = PerEvent<VeventLines>;
 
 function veventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
-  const make = () => makeVeventLines(timed, context, short);
+  const make = () =>
+    (!short && publishedVeventLines(timed.event, context)) ||
+    makeVeventLines(timed, context, short);
   if (!context.vevents) return make();
   const { url, lang, title } = context.site;
   const key = `${url}\n${lang}\n${title}\n${context.dataUpdatedAt}\n${short}`;
   return context.vevents.get(timed.event, key, make);
+}
+
+/**
+ * The full VEVENT of an event whose download is kept, cut from that file's
+ * bytes: an event whose download inputs did not change has the lines it was
+ * published with (its sizes are kept on the same grounds, vevent-sizes.ts).
+ * Read, not made: the day rolling over renders again the calendars whose
+ * window moved, and made every VEVENT of theirs again (docs/performance.md,
+ * What changed, item 90).
+ */
+function publishedVeventLines(event: CalendarEvent, context: EventContext): VeventLines | null {
+  const bytes = context.published?.(event);
+  if (!bytes) return null;
+  // Whole lines (a line break before each): a download holds one VEVENT; anything else is made.
+  const before = bytes.indexOf(VEVENT_BEGIN);
+  if (before < 0) return null;
+  const close = bytes.indexOf(VEVENT_END, before);
+  if (close < 0 || bytes.indexOf(VEVENT_BEGIN, close) >= 0) return null;
+  const [begin, end] = [before + 2, close + VEVENT_END.length];
+  count("ics.veventsReadBack");
+  return { text: bytes.toString("utf8", begin, end), bytes: end - begin, zone: veventZone(event) };
+}
+
+const VEVENT_BEGIN = "\r\nBEGIN:VEVENT\r\n";
+const VEVENT_END = "\r\nEND:VEVENT\r\n";
+
+/** The zone a VEVENT's DTSTART and DTEND name: an unknown zone gets UTC times rather than a TZID without VTIMEZONE. */
+function veventZone(event: CalendarEvent): string | null {
+  return !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;
 }
 
 function makeVeventLines(timed: TimedEvent, context: EventContext, short: boolean): VeventLines {
@@ -434,8 +478,7 @@ function veventData(
     instantDate(event.createdAt) ??
     instantDate(context.dataUpdatedAt);
   const created = instantDate(event.createdAt);
-  // An unknown zone gets UTC times rather than a TZID without VTIMEZONE.
-  const zone = !event.allDay && vtimezone(event.timeZone) ? event.timeZone : null;
+  const zone = veventZone(event);
 
   const data: ICalEventData = {
     // An event that moved to another calendar keeps the UID apps know it by.

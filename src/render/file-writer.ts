@@ -8,6 +8,7 @@ import {
   keepPublished,
   knownFile,
   type PublishedFiles,
+  publishedCopy,
 } from "./published-files.ts";
 
 /**
@@ -131,6 +132,17 @@ export class FileWriter {
     // A copy found not to be the published file is not looked at again by the write that follows.
     if (tried === "tried") this.#notPublished.add(sitePath);
     return tried === "kept";
+  }
+
+  /**
+   * The published bytes of `path` when they were rendered from these
+   * inputs and are still on disk as published (publishedCopy), for an
+   * output made in part of another's bytes; the path is not written or
+   * kept by asking.
+   */
+  publishedCopy(path: string, inputs: string): Buffer | undefined {
+    const sitePath = this.#folder + sitePathOf(relativePathOf(path));
+    return publishedCopy(this.#published, sitePath, inputsDigest(inputs));
   }
 
   /**

@@ -120,6 +120,30 @@ export function keepPublished(
 }
 
 /**
+ * The published copy's bytes of `path` when it was rendered from inputs
+ * with this digest and is still that file: read, and its hash the list's.
+ * For an output whose part is another's (a subscription's VEVENT is its
+ * event's download's, src/outputs/ics.ts): nothing is marked kept, and
+ * any doubt (another digest, a file gone or edited) answers undefined.
+ */
+export function publishedCopy(
+  published: PublishedFiles | null | undefined,
+  path: string,
+  digest: string,
+): Buffer | undefined {
+  const before = published?.inputs?.get(path);
+  const hash = published?.hashes.get(path);
+  if (!published || !before || hash === undefined || before.inputs !== digest) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(published.folder, path));
+  } catch {
+    return undefined;
+  }
+  return bytes.byteLength === before.bytes && contentHash(bytes) === hash ? bytes : undefined;
+}
+
+/**
  * Where a file of the site is before its publish: in the staging folder
  * when this build wrote it, else the published one this build kept, which
  * stays in the output folder (keepPublished).

@@ -405,6 +405,10 @@ describe("build work", () => {
     expect(again).toBeGreaterThanOrEqual(1);
     expect(again).toBeLessThan(calendars / 2);
     expect(again + count(changed, "reused.calendar.ics")).toBe(calendars);
+    // Their VEVENTs: the edited events' made again (once each, for their downloads too), the
+    // others' read from their downloads, kept as published (src/outputs/ics.ts).
+    expect(count(changed, "ics.vevents")).toBe(edited.length);
+    expect(count(changed, "ics.veventsReadBack")).toBeGreaterThan(again);
     // The index is in parts by the UTC month events start in: only the edited events' parts.
     const months = new Set(edited.map((event) => monthOf(event.start)));
     expect(count(changed, "searchPartsBuilt")).toBe(months.size);
@@ -573,6 +577,12 @@ describe("build work", () => {
       expect(changed, template).toBeLessThan(pages / 2);
       expect(count(dayAfter, `rendered.${template}`), template).toBe(changed);
     }
+    // The calendar files whose window moved are made again, of VEVENTs read from the events'
+    // downloads, which the clock does not change (src/outputs/ics.ts): none is made.
+    expect(count(dayAfter, "rendered.calendar.ics")).toBeGreaterThan(0);
+    expect(count(dayAfter, "reused.event.ics")).toBe(EVENTS);
+    expect(count(dayAfter, "ics.veventsReadBack")).toBeGreaterThan(0);
+    expect(count(dayAfter, "ics.vevents")).toBe(0);
   });
 
   it("should write two files fewer per event with EVENT_EMBEDS=off, and no card", async () => {

@@ -1,5 +1,7 @@
 import { DateTime } from "luxon";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readMetrics } from "../../src/metrics.ts";
+import { PerEvent } from "../../src/model/per-event.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import { type CalendarOptions, renderCalendar, renderEventIcs } from "../../src/outputs/ics.ts";
 import { foldIcsLine } from "../../src/outputs/ics-lines.ts";
@@ -193,6 +195,48 @@ describe("ics", () => {
     expect(first).toContain("UID:community.e-dst@events.example.org\r\n");
     expect(other).toContain("UID:community.e-dst@other.example.net\r\n");
     expect(other).not.toContain("events.example.org");
+  });
+
+  it("should take a kept download's VEVENT into a calendar, the bytes it would make, and make any other", () => {
+    const options = siteOptions();
+    const made = renderCalendar(fixtureSnapshot.events, options);
+    const vevents = made.match(/\r\nBEGIN:VEVENT\r\n/g)?.length ?? 0;
+    expect(vevents).toBeGreaterThan(3);
+    const downloads = new Map(
+      fixtureSnapshot.events.map((event) => [event, Buffer.from(renderEventIcs(event, options))]),
+    );
+    const counted = (name: string) => readMetrics().counters[name] ?? 0;
+    const [readBefore, madeBefore] = [counted("ics.veventsReadBack"), counted("ics.vevents")];
+    // With a build's memo, as the calendar files have (its size plan asks each event's lines too).
+    const fromDownloads = renderCalendar(fixtureSnapshot.events, {
+      ...options,
+      vevents: new PerEvent(),
+      published: (event) => downloads.get(event),
+    });
+    expect(fromDownloads).toBe(made);
+    expect(counted("ics.veventsReadBack") - readBefore).toBe(vevents);
+    expect(counted("ics.vevents") - madeBefore).toBe(0);
+    // A file that is not one event's download (two VEVENTs, none, a VEVENT's words inside a
+    // line) gives nothing: those events' lines are made, to the same bytes.
+    const [first, second] = fixtureSnapshot.events;
+    const odd = new Map<CalendarEvent, Buffer>([
+      [
+        first as CalendarEvent,
+        Buffer.from(renderCalendar([first, second] as CalendarEvent[], options)),
+      ],
+      [
+        second as CalendarEvent,
+        Buffer.from("BEGIN:VCALENDAR\r\nX:BEGIN:VEVENT\r\nEND:VCALENDAR\r\n"),
+      ],
+    ]);
+    const madeOdd = counted("ics.vevents");
+    const fromOdd = renderCalendar(fixtureSnapshot.events, {
+      ...options,
+      vevents: new PerEvent(),
+      published: (event) => odd.get(event),
+    });
+    expect(fromOdd).toBe(made);
+    expect(counted("ics.vevents") - madeOdd).toBe(vevents);
   });
 
   it("should keep hostile text inside its property", () => {

@@ -116,6 +116,37 @@ describe("file-writer", () => {
     expect(next.known.get("page.html")?.kept).toBe(false);
   });
 
+  it("should give a published file's bytes only for its inputs and only while it is that file, keeping nothing", async () => {
+    const first = new FileWriter(join(root, "published"));
+    first.write("a/event.ics", "BEGIN:VCALENDAR one", "inputs of a");
+    first.write("b/event.ics", "BEGIN:VCALENDAR two", "inputs of b");
+    first.write("c/event.ics", "BEGIN:VCALENDAR three", "inputs of c");
+    first.write("page.html", "<p>no inputs</p>");
+    const published = publishedBy(first);
+    // Edited in place to the same size, its stat set back: only its bytes tell.
+    const edited = join(root, "published", "b/event.ics");
+    const { atime, mtime } = statSync(edited);
+    await writeFile(edited, "BEGIN:VCALENDAR 2wo");
+    utimesSync(edited, atime, mtime);
+    await rm(join(root, "published", "c/event.ics"));
+
+    const next = new FileWriter(join(root, "next"), { published });
+    expect(next.publishedCopy("a/event.ics", "inputs of a")?.toString()).toBe(
+      "BEGIN:VCALENDAR one",
+    );
+    expect(next.publishedCopy("/a/event.ics", "inputs of a")?.toString()).toBe(
+      "BEGIN:VCALENDAR one",
+    );
+    expect(next.publishedCopy("a/event.ics", "inputs of a, edited")).toBeUndefined();
+    expect(next.publishedCopy("b/event.ics", "inputs of b")).toBeUndefined();
+    expect(next.publishedCopy("c/event.ics", "inputs of c")).toBeUndefined();
+    expect(next.publishedCopy("page.html", "")).toBeUndefined();
+    expect(next.publishedCopy("new.ics", "inputs of a")).toBeUndefined();
+    // Asking kept nothing and wrote nothing: the file is still the writer's to keep or write.
+    expect(next.files).toBe(0);
+    expect(next.write("a/event.ics", () => "not rendered", "inputs of a")).toBe(false);
+  });
+
   it("should refuse a path written before, by itself or by Eleventy", () => {
     const writer = new FileWriter(root);
     writer.write("/a.html", "x");
