@@ -216,18 +216,14 @@ describe("ics", () => {
     expect(fromDownloads).toBe(made);
     expect(counted("ics.veventsReadBack") - readBefore).toBe(vevents);
     expect(counted("ics.vevents") - madeBefore).toBe(0);
-    // A file that is not one event's download (two VEVENTs, none, a VEVENT's words inside a
-    // line) gives nothing: those events' lines are made, to the same bytes.
-    const [first, second] = fixtureSnapshot.events;
-    const odd = new Map<CalendarEvent, Buffer>([
-      [
-        first as CalendarEvent,
-        Buffer.from(renderCalendar([first, second] as CalendarEvent[], options)),
-      ],
-      [
-        second as CalendarEvent,
-        Buffer.from("BEGIN:VCALENDAR\r\nX:BEGIN:VEVENT\r\nEND:VCALENDAR\r\n"),
-      ],
+    // A file that is not one event's download (two VEVENTs, a VEVENT's first or last words
+    // inside a line, none) gives nothing: those events' lines are made, to the same bytes.
+    const [first, second, third, fourth] = fixtureSnapshot.events as CalendarEvent[];
+    const odd = new Map<CalendarEvent | undefined, Buffer>([
+      [first, Buffer.from(renderCalendar([first, second] as CalendarEvent[], options))],
+      [second, Buffer.from("BEGIN:VCALENDAR\r\nX:BEGIN:VEVENT\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")],
+      [third, Buffer.from("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nX:END:VEVENT\r\nEND:VCALENDAR\r\n")],
+      [fourth, Buffer.from("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")],
     ]);
     const madeOdd = counted("ics.vevents");
     const fromOdd = renderCalendar(fixtureSnapshot.events, {
