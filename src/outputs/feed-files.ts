@@ -41,7 +41,7 @@ interface ScopeFile {
 export function feedFileGroups(
   scopes: FeedScopes,
   warn: (message: string) => void,
-  publishedCopy?: (path: string, inputs: string) => Buffer | undefined,
+  publishedCopy?: (path: string, inputs: () => string) => Buffer | undefined,
 ): readonly FileGroup[] {
   const { data, site } = scopes;
   const files = scopes.withFiles.flatMap((scope) =>
@@ -62,7 +62,8 @@ export function feedFileGroups(
   // Asked by the calendar files before the downloads' group keeps them (it comes after).
   const published: PublishedVevent | undefined =
     publishedCopy && site.eventIcs !== "inline"
-      ? (event) => publishedCopy(paths.eventIcs(event), eventIcsInputs(event, eventIcsOptions))
+      ? (event) =>
+          publishedCopy(paths.eventIcs(event), () => eventIcsInputs(event, eventIcsOptions))
       : undefined;
   const qrOf = (scope: FeedScope): [string, string] => [
     feedUrls(scope, site.url).ics,

@@ -138,11 +138,10 @@ export class FileWriter {
    * The published bytes of `path` when they were rendered from these
    * inputs and are still on disk as published (publishedCopy), for an
    * output made in part of another's bytes; the path is not written or
-   * kept by asking.
+   * kept by asking. The inputs are asked only where the list has the path's.
    */
-  publishedCopy(path: string, inputs: string): Buffer | undefined {
-    const sitePath = this.#folder + sitePathOf(relativePathOf(path));
-    return publishedCopy(this.#published, sitePath, inputsDigest(inputs));
+  publishedCopy(path: string, inputs: () => string): Buffer | undefined {
+    return publishedCopy(this.#published, this.#siteOf(path), () => inputsDigest(inputs()));
   }
 
   /**
@@ -151,9 +150,14 @@ export class FileWriter {
    */
   refuseTaken(paths: Iterable<string>): void {
     for (const path of paths) {
-      const sitePath = this.#folder + sitePathOf(relativePathOf(path));
+      const sitePath = this.#siteOf(path);
       if (this.#known.has(sitePath)) throw twice(sitePath);
     }
+  }
+
+  /** A path's site path in the whole site (this writer's folder first). */
+  #siteOf(path: string): string {
+    return this.#folder + sitePathOf(relativePathOf(path));
   }
 
   /**

@@ -125,15 +125,17 @@ export function keepPublished(
  * For an output whose part is another's (a subscription's VEVENT is its
  * event's download's, src/outputs/ics.ts): nothing is marked kept, and
  * any doubt (another digest, a file gone or edited) answers undefined.
+ * The digest is made only for a path the list knows the inputs of (none
+ * in a first build).
  */
 export function publishedCopy(
   published: PublishedFiles | null | undefined,
   path: string,
-  digest: string,
+  digest: () => string,
 ): Buffer | undefined {
   const before = published?.inputs?.get(path);
   const hash = published?.hashes.get(path);
-  if (!published || !before || hash === undefined || before.inputs !== digest) return undefined;
+  if (!published || !before || hash === undefined || before.inputs !== digest()) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(published.folder, path));

@@ -131,17 +131,17 @@ describe("file-writer", () => {
     await rm(join(root, "published", "c/event.ics"));
 
     const next = new FileWriter(join(root, "next"), { published });
-    expect(next.publishedCopy("a/event.ics", "inputs of a")?.toString()).toBe(
+    expect(next.publishedCopy("a/event.ics", () => "inputs of a")?.toString()).toBe(
       "BEGIN:VCALENDAR one",
     );
-    expect(next.publishedCopy("/a/event.ics", "inputs of a")?.toString()).toBe(
+    expect(next.publishedCopy("/a/event.ics", () => "inputs of a")?.toString()).toBe(
       "BEGIN:VCALENDAR one",
     );
-    expect(next.publishedCopy("a/event.ics", "inputs of a, edited")).toBeUndefined();
-    expect(next.publishedCopy("b/event.ics", "inputs of b")).toBeUndefined();
-    expect(next.publishedCopy("c/event.ics", "inputs of c")).toBeUndefined();
-    expect(next.publishedCopy("page.html", "")).toBeUndefined();
-    expect(next.publishedCopy("new.ics", "inputs of a")).toBeUndefined();
+    expect(next.publishedCopy("a/event.ics", () => "inputs of a, edited")).toBeUndefined();
+    expect(next.publishedCopy("b/event.ics", () => "inputs of b")).toBeUndefined();
+    expect(next.publishedCopy("c/event.ics", () => "inputs of c")).toBeUndefined();
+    expect(next.publishedCopy("page.html", () => "")).toBeUndefined();
+    expect(next.publishedCopy("new.ics", () => "inputs of a")).toBeUndefined();
     // Asking kept nothing and wrote nothing: the file is still the writer's to keep or write.
     expect(next.files).toBe(0);
     expect(next.write("a/event.ics", () => "not rendered", "inputs of a")).toBe(false);
