@@ -411,15 +411,12 @@ function siteFileGroups(
   const { data, site, scopes } = publication;
   const json = new PublicJson(data, site);
   const { indexNow } = site;
+  const publishedCopy = (path: string, inputs: () => string) => writer.publishedCopy(path, inputs);
   return [
     siteScriptFiles(),
     singleFile("widget", paths.asset("calendars.css"), () => calendarColorsCss(data.calendars)),
-    ...feedFileGroups(
-      scopes,
-      (message) => warnings.push(message),
-      (path, inputs) => writer.publishedCopy(path, inputs),
-    ),
-    ...publicJsonFileGroups(data, json, { manifest: root }),
+    ...feedFileGroups(scopes, (message) => warnings.push(message), publishedCopy),
+    ...publicJsonFileGroups(data, json, { manifest: root, publishedCopy }),
     whenJsonFileGroup(data.when, site.url),
     ...(root ? [sitemapFileGroup(sitemapEntries(data), site.languages)] : []),
     ...widgetFileGroups(data, site, json, {

@@ -1,5 +1,6 @@
 import type { EventActivity } from "../changes/event-activity.ts";
 import type { SiteConfig } from "../config/site.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type FileGroup, fileGroup, singleFile } from "../render/file-group.ts";
@@ -41,6 +42,7 @@ export function fediverseFileGroups(
   const { fediverse } = site;
   if (!fediverse) return [];
   const account = accountOf(site, fediverse.username);
+  const accountJson = JSON.stringify(account);
   const events = new Map(
     input.pages.map((page) => [
       outboxKey({ calendarId: page.event.calendarId, eventId: page.event.id }),
@@ -81,6 +83,8 @@ export function fediverseFileGroups(
       items: input.pages,
       path: (page) => paths.apEvent(page.event.calendarId, page.event.id),
       render: (page) => renderEventDocument(page.event, site, account),
+      // All the object is made from: the account, the site's address and the event whole.
+      inputs: (page) => JSON.stringify([accountJson, site.urls.siteUrl, eventDigest(page.event)]),
       shardKey: (page) => input.shardKey(page.event),
     }),
   ];

@@ -11,9 +11,17 @@ export function publicJsonFileGroups(
     readonly removedRecords: readonly RemovedEventRecord[];
   },
   json: PublicJson,
-  /** The manifest is the build's, at the site's root only (not in a language's folder). */
-  options: { readonly manifest?: boolean } = {},
+  options: {
+    /** The manifest is the build's, at the site's root only (not in a language's folder). */
+    readonly manifest?: boolean;
+    /**
+     * A file's bytes as last published, when rendered from these inputs
+     * (FileWriter.publishedCopy): a kept events.json's body for the manifest's hash.
+     */
+    readonly publishedCopy?: (path: string, inputs: () => string) => Uint8Array | undefined;
+  } = {},
 ): readonly FileGroup[] {
+  const { publishedCopy } = options;
   return [
     singleFile("json", paths.apiCalendars(), () => json.calendarsJson()),
     singleFile("json", paths.apiChanges(), () => writeChangesJson(data)),
@@ -23,6 +31,11 @@ export function publicJsonFileGroups(
       items: data.calendars,
       path: (calendar) => paths.apiEvents(calendar.id),
       render: (calendar) => json.eventsJson(calendar.id),
+      inputs: (calendar) => json.eventsInputs(calendar.id),
+      after: ({ id }) =>
+        json.eventsWritten(id, () =>
+          publishedCopy?.(paths.apiEvents(id), () => json.eventsInputs(id)),
+        ),
     }),
     // After the calendars' files: its hash is of their bodies, as they were written.
     ...(options.manifest === false

@@ -4,6 +4,7 @@ import type { SiteConfig } from "../config/site.ts";
 import { differsFrom } from "../config/site-languages.ts";
 import { count } from "../metrics.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
+import { eventDigest } from "../model/event-digest.ts";
 import { sourceIdsOf } from "../model/event-sources.ts";
 import { endedBefore } from "../model/event-times.ts";
 import { eventUid } from "../model/event-uid.ts";
@@ -55,6 +56,8 @@ export class PublicJson {
    */
   #bodies: { readonly hash: Hash; fed: number } | null = null;
   #bodiesInOrder = true;
+  /** Each calendar file's inputs, asked by its group and again to read its published copy. */
+  readonly #inputs = new Map<string, string>();
 
   constructor(snapshot: PortalSnapshot, site: PublicJsonSite) {
     this.#snapshot = snapshot;
@@ -76,20 +79,67 @@ export class PublicJson {
 
   eventsDocument(calendarId: string): PublicEventsDocument {
     count("json.eventsDocuments");
-    const calendar = this.#snapshot.calendars.find((c) => c.id === calendarId);
-    if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
     const site = this.#site;
-    const { lang, contentLang } = site;
-    const languages =
-      lang && contentLang && ((site.languages?.length ?? 1) > 1 || differsFrom(contentLang, lang))
-        ? { language: lang, contentLanguage: contentLang }
-        : {};
     return {
       version: PUBLIC_JSON_VERSION,
-      ...languages,
-      calendar: this.#calendar(calendar),
+      ...this.#languages(),
+      calendar: this.#calendar(this.#calendarOf(calendarId)),
       events: this.events(calendarId).map((e) => toPublicEvent(e, site.url)),
     };
+  }
+
+  /**
+   * Everything a calendar's events.json says besides the code, as text
+   * (FileGroup.inputs): the languages it names, its calendar as written
+   * (the counts of upcoming events are where the clock reaches it), the
+   * site's address and each event of its window whole. A file kept as
+   * published is not made again.
+   */
+  eventsInputs(calendarId: string): string {
+    let inputs = this.#inputs.get(calendarId);
+    if (inputs === undefined) {
+      inputs = JSON.stringify([
+        this.#languages(),
+        this.#calendar(this.#calendarOf(calendarId)),
+        this.#site.url,
+        this.events(calendarId).map(eventDigest),
+      ]);
+      this.#inputs.set(calendarId, inputs);
+    }
+    return inputs;
+  }
+
+  /**
+   * Called once a calendar's events.json is written or kept, in the
+   * calendars' order: a file kept as published gives the manifest's hash
+   * its body as `published` reads it (its published copy, src/render/file-writer.ts)
+   * rather than made again; made when there is no such copy.
+   */
+  eventsWritten(calendarId: string, published: () => Uint8Array | undefined): void {
+    const bodies = this.#bodies;
+    // Made by eventsJson (which fed it), or out of order: the manifest makes what it lacks.
+    if (!this.#bodiesInOrder || this.#snapshot.calendars[bodies?.fed ?? 0]?.id !== calendarId) {
+      return;
+    }
+    const copy = published();
+    count(copy ? "json.eventsReadBack" : "json.eventsMadeForHash");
+    this.#feed(calendarId, copy ?? this.#eventsBody(calendarId));
+  }
+
+  #calendarOf(calendarId: string): Calendar {
+    const calendar = this.#snapshot.calendars.find((c) => c.id === calendarId);
+    if (!calendar) throw new RangeError(`No calendar with id ${JSON.stringify(calendarId)}.`);
+    return calendar;
+  }
+
+  #languages(): Pick<PublicEventsDocument, "language" | "contentLanguage"> {
+    const site = this.#site;
+    const { lang, contentLang } = site;
+    return lang &&
+      contentLang &&
+      ((site.languages?.length ?? 1) > 1 || differsFrom(contentLang, lang))
+      ? { language: lang, contentLanguage: contentLang }
+      : {};
   }
 
   manifest(): PublicManifest {
@@ -153,16 +203,20 @@ export class PublicJson {
 
   eventsJson(calendarId: string): string {
     const body = this.#eventsBody(calendarId);
-    if (this.#bodiesInOrder) {
-      this.#bodies ??= { hash: createHash("sha256").update(this.calendarsJson()), fed: 0 };
-      if (this.#snapshot.calendars[this.#bodies.fed]?.id === calendarId) {
-        this.#bodies.hash.update("\n").update(body);
-        this.#bodies.fed++;
-      } else {
-        this.#bodiesInOrder = false;
-      }
-    }
+    this.#feed(calendarId, body);
     return body;
+  }
+
+  /** The manifest's hash of the bodies, fed the next calendar's; one out of order stops it. */
+  #feed(calendarId: string, body: string | Uint8Array): void {
+    if (!this.#bodiesInOrder) return;
+    this.#bodies ??= { hash: createHash("sha256").update(this.calendarsJson()), fed: 0 };
+    if (this.#snapshot.calendars[this.#bodies.fed]?.id === calendarId) {
+      this.#bodies.hash.update("\n").update(body);
+      this.#bodies.fed++;
+    } else {
+      this.#bodiesInOrder = false;
+    }
   }
 
   #eventsBody(calendarId: string): string {

@@ -1,3 +1,4 @@
+import { eventDigest } from "../model/event-digest.ts";
 import { byStart } from "../model/order.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { type FileGroup, fileGroup } from "../render/file-group.ts";
@@ -77,5 +78,29 @@ export function whenJsonFileGroup(when: WhenViews, siteUrl: string): FileGroup {
     items: when.pages,
     path: (page) => page.jsonPath,
     render: (page) => `${JSON.stringify(whenDocument(page, siteUrl))}\n`,
+    inputs: (page) => whenJsonInputs(page, siteUrl),
   });
+}
+
+/**
+ * Everything a "when" page's JSON says besides the code, as text
+ * (FileGroup.inputs): the page and its zone, and each range's days,
+ * bounds and events whole (the clock reaches the file through the ranges).
+ */
+function whenJsonInputs(page: WhenPage, siteUrl: string): string {
+  return JSON.stringify([
+    siteUrl,
+    page.key,
+    page.calendar?.id ?? null,
+    page.zone,
+    page.path,
+    page.bounds,
+    page.variants.map((variant) => [
+      variant.today,
+      variant.range.first,
+      variant.range.last,
+      variant.events.map(eventDigest),
+      variant.next ? eventDigest(variant.next) : null,
+    ]),
+  ]);
 }

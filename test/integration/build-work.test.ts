@@ -320,6 +320,15 @@ describe("build work", () => {
       expect(count(warm, `rendered.${group}`), group).toBe(0);
       expect(count(warm, `reused.${group}`), group).toBe(EVENTS);
     }
+    // So are the public JSON's calendar files and "when" files: no calendar's events document
+    // is made, and the manifest hashes the calendar files' published bytes.
+    expect(count(warm, "rendered.events.json")).toBe(0);
+    expect(count(warm, "reused.events.json")).toBe(SYNTHETIC.calendars);
+    expect(count(warm, "json.eventsDocuments")).toBe(0);
+    expect(count(warm, "json.eventsReadBack")).toBe(SYNTHETIC.calendars);
+    expect(count(cold, "rendered.when.json")).toBeGreaterThan(SYNTHETIC.calendars);
+    expect(count(warm, "rendered.when.json")).toBe(0);
+    expect(count(warm, "reused.when.json")).toBe(count(cold, "rendered.when.json"));
 
     const { edited } = built;
     const changed = built.changed.metrics;
@@ -351,6 +360,12 @@ describe("build work", () => {
       expect(count(changed, `rendered.${group}`), group).toBe(edited.length);
       expect(count(changed, `reused.${group}`), group).toBe(EVENTS - edited.length);
     }
+    // Only the calendar files of the edited events' calendars are made again, each once.
+    const jsonAgain = count(changed, "rendered.events.json");
+    expect(jsonAgain).toBeGreaterThanOrEqual(1);
+    expect(jsonAgain).toBeLessThanOrEqual(new Set(edited.map((event) => event.calendarId)).size);
+    expect(count(changed, "json.eventsDocuments")).toBe(jsonAgain);
+    expect(count(changed, "json.eventsReadBack")).toBe(SYNTHETIC.calendars - jsonAgain);
     // Pages show other dates of their series too, each whole: the edited events' pages,
     // and those of their series that list one of them, are rendered again.
     const pages = count(changed, `rendered.${EVENT_PAGES}`);

@@ -177,6 +177,61 @@ describe("public-json", () => {
     expect(twice.manifest().contentHash).toBe(fresh);
   });
 
+  it("should hash a calendar's file kept as published from its published bytes, and make no body for it", () => {
+    const made = () => readMetrics().counters["json.eventsDocuments"] ?? 0;
+    const fresh = new PublicJson(fixtureSnapshot, site);
+    const published = new Map(fixtureSnapshot.calendars.map((c) => [c.id, fresh.eventsJson(c.id)]));
+    const expected = fresh.manifest().contentHash;
+    // As public-json-files.ts writes them: the first calendar's file rendered, the others kept.
+    const json = new PublicJson(fixtureSnapshot, site);
+    const [first, ...kept] = fixtureSnapshot.calendars;
+    const before = made();
+    if (first) {
+      json.eventsJson(first.id);
+      json.eventsWritten(first.id, () => {
+        throw new Error("a rendered file's copy is not read");
+      });
+    }
+    for (const calendar of kept) {
+      json.eventsWritten(calendar.id, () => Buffer.from(published.get(calendar.id) ?? ""));
+    }
+    expect(json.manifest().contentHash).toBe(expected);
+    expect(made() - before).toBe(1);
+    // Without a published copy (none, or not the file the list names), the body is made for it.
+    const none = new PublicJson(fixtureSnapshot, site);
+    for (const calendar of fixtureSnapshot.calendars)
+      none.eventsWritten(calendar.id, () => undefined);
+    expect(none.manifest().contentHash).toBe(expected);
+  });
+
+  it("should name in a calendar file's inputs whatever changes its bytes, the clock where it moves a count", () => {
+    const inputs = (snapshot: PortalSnapshot, s = site) =>
+      new PublicJson(snapshot, s).eventsInputs("community");
+    const bytes = (snapshot: PortalSnapshot, s = site) =>
+      new PublicJson(snapshot, s).eventsJson("community");
+    const renamed: PortalSnapshot = {
+      ...fixtureSnapshot,
+      events: fixtureSnapshot.events.map((e) =>
+        e.calendarId === "community" ? { ...e, title: `${e.title}!` } : e,
+      ),
+    };
+    const later = { ...site, now: site.now.plus({ minutes: 30 }) };
+    // A year on, every event of the fixture has ended: the upcoming count moves.
+    const nextYear = { ...site, now: site.now.plus({ days: 200 }) };
+    const elsewhere = { ...site, url: "https://example.com/events" };
+    for (const [snapshot, s] of [
+      [renamed, site],
+      [fixtureSnapshot, nextYear],
+      [fixtureSnapshot, elsewhere],
+    ] as const) {
+      expect(bytes(snapshot, s)).not.toBe(bytes(fixtureSnapshot));
+      expect(inputs(snapshot, s)).not.toBe(inputs(fixtureSnapshot));
+    }
+    // The build's time alone changes neither.
+    expect(bytes(fixtureSnapshot, later)).toBe(bytes(fixtureSnapshot));
+    expect(inputs(fixtureSnapshot, later)).toBe(inputs(fixtureSnapshot));
+  });
+
   it("should change the content hash when a published event changes", () => {
     const renamed: PortalSnapshot = {
       ...fixtureSnapshot,
