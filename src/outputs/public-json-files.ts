@@ -22,6 +22,7 @@ export function publicJsonFileGroups(
   } = {},
 ): readonly FileGroup[] {
   const { publishedCopy } = options;
+  const manifest = options.manifest !== false;
   return [
     singleFile("json", paths.apiCalendars(), () => json.calendarsJson()),
     singleFile("json", paths.apiChanges(), () => writeChangesJson(data)),
@@ -32,14 +33,15 @@ export function publicJsonFileGroups(
       path: (calendar) => paths.apiEvents(calendar.id),
       render: (calendar) => json.eventsJson(calendar.id),
       inputs: (calendar) => json.eventsInputs(calendar.id),
-      after: ({ id }) =>
-        json.eventsWritten(id, () =>
-          publishedCopy?.(paths.apiEvents(id), () => json.eventsInputs(id)),
-        ),
+      // A kept file's body for the manifest's hash, where there is a manifest.
+      ...(manifest && {
+        after: ({ id }: Calendar) =>
+          json.eventsWritten(id, () =>
+            publishedCopy?.(paths.apiEvents(id), () => json.eventsInputs(id)),
+          ),
+      }),
     }),
     // After the calendars' files: its hash is of their bodies, as they were written.
-    ...(options.manifest === false
-      ? []
-      : [singleFile("json", paths.apiManifest(), () => json.manifestJson())]),
+    ...(manifest ? [singleFile("json", paths.apiManifest(), () => json.manifestJson())] : []),
   ];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readMetrics } from "../../src/metrics.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
+import { publicJsonFileGroups } from "../../src/outputs/public-json-files.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 import { NOW, NOW_DATETIME } from "../helpers/clock.ts";
 
@@ -202,6 +203,28 @@ describe("public-json", () => {
     for (const calendar of fixtureSnapshot.calendars)
       none.eventsWritten(calendar.id, () => undefined);
     expect(none.manifest().contentHash).toBe(expected);
+  });
+
+  it("should read a kept calendar file back for the manifest only where a manifest is written", () => {
+    const read = (manifest: boolean) => {
+      const paths: string[] = [];
+      const data = { ...fixtureSnapshot, announcements: [], removedRecords: [] };
+      const groups = publicJsonFileGroups(data, new PublicJson(fixtureSnapshot, site), {
+        manifest,
+        publishedCopy: (path) => {
+          paths.push(path);
+          return undefined;
+        },
+      });
+      // As writeFileGroups calls them once each file is kept (none rendered here).
+      for (const group of groups) for (const item of group.items) group.after?.(item);
+      return paths;
+    };
+    expect(read(true)).toEqual(
+      fixtureSnapshot.calendars.map((c) => `/api/calendars/${c.id}/events.json`),
+    );
+    // A language's folder: its calendar files are kept or written, and no copy is read for nothing.
+    expect(read(false)).toEqual([]);
   });
 
   it("should name in a calendar file's inputs whatever changes its bytes, the clock where it moves a count", () => {
