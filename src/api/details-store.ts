@@ -4,6 +4,8 @@ interface StoredDetails {
   readonly response: CachedResponse;
   /** When the portal last sent or confirmed this record (epoch ms). */
   readonly savedAt: number;
+  /** The response body's digest (src/api/details-digest.ts), once made: none for a new body. */
+  readonly digest?: string;
 }
 
 /**
@@ -44,9 +46,25 @@ export class DetailsStore {
     return { value: entry.response, ageMs: Math.max(0, this.#now() - entry.savedAt) };
   }
 
-  /** Records a response the portal just sent or confirmed (304). */
+  /** Records a response the portal just sent or confirmed (304): a confirmed body keeps its digest. */
   set(eventId: string, response: CachedResponse): void {
-    this.#entries.set(eventId, { response, savedAt: this.#now() });
+    const digest =
+      this.#entries.get(eventId)?.response === response ? this.digest(eventId) : undefined;
+    this.#entries.set(eventId, { response, savedAt: this.#now(), ...(digest && { digest }) });
+    this.#changed = true;
+  }
+
+  /** The digest kept with the event's response body, if one was made for it. */
+  digest(eventId: string): string | undefined {
+    const digest = this.#entries.get(eventId)?.digest;
+    return typeof digest === "string" ? digest : undefined;
+  }
+
+  /** Keeps `digest` with the event's response body, which it must be the digest of. */
+  setDigest(eventId: string, digest: string): void {
+    const entry = this.#entries.get(eventId);
+    if (!entry || entry.digest === digest) return;
+    this.#entries.set(eventId, { ...entry, digest });
     this.#changed = true;
   }
 

@@ -2,6 +2,8 @@ import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
 import type { WireCalendar, WireEvent, WireRecord } from "../model/wire.ts";
+import { contentHash } from "../short-hash.ts";
+import { rememberDetailsDigest } from "./details-digest.ts";
 import { unwrapDetails } from "./details-envelope.ts";
 import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
@@ -14,6 +16,8 @@ export interface FetchStats extends HttpStats {
   cacheHits: number;
   /** Details not requested because the list showed the event unchanged. */
   detailsReused: number;
+  /** Details bodies written out and hashed for their digest: those the store kept none for. */
+  detailsDigested: number;
   /** List pages read (calendar list and event lists), from the portal or the cache. */
   pages: number;
   /** Requests sent for list pages and for details (304s included). */
@@ -73,6 +77,7 @@ export class PortalClient {
     this.stats = Object.assign(this.http.stats, {
       cacheHits: 0,
       detailsReused: 0,
+      detailsDigested: 0,
       pages: 0,
       listRequests: 0,
       detailRequests: 0,
@@ -136,9 +141,9 @@ export class PortalClient {
     const store = this.#detailsStore(calendarId);
     const cached = store.get(eventId);
     const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
-    if (stored && listed && this.#sameVersion(listed, stored)) {
+    if (stored && listed && cached && this.#sameVersion(listed, stored)) {
       this.stats.detailsReused++;
-      return stored;
+      return this.#withDigest(store, eventId, cached.value.body, stored);
     }
     // Made for a request only, not for each event whose details are reused.
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
@@ -147,7 +152,7 @@ export class PortalClient {
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
-      return this.#unwrap(body.body);
+      return this.#withDigest(store, eventId, body.body, this.#unwrap(body.body));
     } catch (error) {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
@@ -263,6 +268,24 @@ export class PortalClient {
   }
 
   /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
+  /**
+   * `record`, unwrapped from `body`, with the body's digest told to the
+   * normalized events' keys (src/api/details-digest.ts): the digest kept in
+   * the store, else made once and kept, but for a body that holds the token,
+   * which the store keeps without it.
+   */
+  #withDigest(store: DetailsStore, eventId: string, body: unknown, record: WireRecord): WireRecord {
+    let digest = store.digest(eventId);
+    if (digest === undefined) {
+      const text = JSON.stringify(body);
+      digest = contentHash(text);
+      this.stats.detailsDigested++;
+      if (this.http.redact(text) === text) store.setDigest(eventId, digest);
+    }
+    rememberDetailsDigest(record, digest);
+    return record;
+  }
+
   #unwrap(body: WireRecord): WireRecord {
     return unwrapDetails(body, this.#config.fieldMap).record;
   }

@@ -1,5 +1,6 @@
 import { hash as oneShotHash } from "node:crypto";
 import { join } from "node:path";
+import { detailsDigest } from "../api/details-digest.ts";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { eventTextDigest, rememberEventDigest } from "../model/event-digest.ts";
@@ -96,8 +97,18 @@ export class NormalizeMemo {
     ) {
       return asked.entry;
     }
-    // Exactly what normalizeEvent reads: the two records and its calendar's id and zone.
-    const key = hash(JSON.stringify([calendar.id, calendar.timeZone, listed, details]));
+    // Exactly what normalizeEvent reads: the two records and its calendar's id and zone; the
+    // details by the digest of the body they were unwrapped from where the client kept one
+    // (src/api/details-digest.ts; how a body unwraps is the field map, in the memo's code).
+    const digest = details ? detailsDigest(details) : undefined;
+    const key = hash(
+      JSON.stringify([
+        calendar.id,
+        calendar.timeZone,
+        listed,
+        digest === undefined ? details : { body: digest },
+      ]),
+    );
     count("normalize.keyed");
     let entry = this.#kept.get(key);
     // Asked again in this build with other records of the same content: not counted again.

@@ -202,6 +202,9 @@ describe("build work", () => {
     // Each event's times are parsed once for the whole build, whatever uses them.
     expect(count(cold, "eventTimesParsed")).toBe(EVENTS);
     expect(count(cold, "normalize.computed")).toBe(EVENTS);
+    // Each details body written out and hashed once, as it arrived: its digest, kept with it,
+    // keys its event's normalized entry (src/api/details-digest.ts).
+    expect(count(cold, "fetch.detailsDigested")).toBe(EVENTS);
     // Each event's records digested once, though asked for twice: as its details arrived (for
     // its share cards), and with the whole snapshot.
     expect(count(cold, "normalize.keyed")).toBe(EVENTS);
@@ -269,6 +272,9 @@ describe("build work", () => {
     expect(count(warm, "fetch.notModified")).toBe(count(warm, "fetch.listRequests"));
     expect(count(warm, "normalize.computed")).toBe(0);
     expect(count(warm, "normalize.keyed")).toBe(EVENTS);
+    // The details reused, each keyed by its kept digest: none written out again.
+    expect(count(warm, "fetch.detailsReused")).toBe(EVENTS);
+    expect(count(warm, "fetch.detailsDigested")).toBe(0);
     // Each event's text hashed once, as it was normalized: read back with it since, an
     // unchanged event is not written out and hashed again for the outputs it is an input of.
     expect(count(cold, "events.digested")).toBe(EVENTS);
@@ -335,6 +341,7 @@ describe("build work", () => {
     expect(edited.length).toBe(6);
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
+    expect(count(changed, "fetch.detailsDigested")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "events.digested")).toBe(edited.length);
     // What is kept between builds follows the change too: the normalized events (and the

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rememberDetailsDigest } from "../../src/api/details-digest.ts";
 import { readMetrics } from "../../src/metrics.ts";
 import { eventDigest } from "../../src/model/event-digest.ts";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
@@ -65,6 +66,40 @@ describe("NormalizeMemo", () => {
     for (const event of second) expect(eventDigest(event)).toBe(contentHash(JSON.stringify(event)));
     expect([secondDigests[0], secondDigests[2]]).toEqual([firstDigests[0], firstDigests[2]]);
     expect(secondDigests[1]).not.toBe(firstDigests[1]);
+  });
+
+  it("keys an event by its details' body digest where the client kept one: those details are not written out again", () => {
+    const cacheDir = join(work, "details-digest");
+    const listed = record("a");
+    const details = { description: "<p>The long route, with a stop at the café.</p>" };
+    const first = NormalizeMemo.load(cacheDir, OPTIONS, redact);
+    const told = structuredClone(details);
+    rememberDetailsDigest(told, "body-1");
+    const made = first.normalizeEvent(structuredClone(listed), told, CALENDAR, OPTIONS);
+    if (!made.ok) throw new Error(made.reason);
+    expect(made.value.descriptionText).toContain("café");
+    first.save();
+
+    // The next build: the same body's details, which must not be read for the key.
+    const next = NormalizeMemo.load(cacheDir, OPTIONS, redact);
+    const unreadable = new Proxy<WireRecord>(
+      {},
+      {
+        get: () => {
+          throw new Error("the details were read");
+        },
+      },
+    );
+    rememberDetailsDigest(unreadable, "body-1");
+    const reused = readMetrics().counters["normalize.reused"] ?? 0;
+    const again = next.normalizeEvent(structuredClone(listed), unreadable, CALENDAR, OPTIONS);
+    expect(again).toEqual(made);
+    expect((readMetrics().counters["normalize.reused"] ?? 0) - reused).toBe(1);
+    // Another body's details: another key, normalized from what they say.
+    const other = { description: "<p>The short route.</p>" };
+    rememberDetailsDigest(other, "body-2");
+    const changed = next.normalizeEvent(structuredClone(listed), other, CALENDAR, OPTIONS);
+    expect(changed.ok && changed.value.descriptionText).toContain("short route");
   });
 
   it("digests an event that held the token as the next build reads it back: redacted", () => {
