@@ -34,7 +34,8 @@ export interface KeptSnapshot extends Omit<PortalSnapshot, "events"> {
  * change is read back instead of sanitized and parsed again (at 10,000
  * events that was about 2 s of every warm build, docs/performance.md).
  *
- * Entries are keyed by a hash of the three records, in a KeptMap whose code
+ * Entries are keyed by a hash of the three records (the details by their
+ * response body's digest where the client kept one), in a KeptMap whose code
  * is the settings and the code's fingerprint (src/code-fingerprint.ts: the
  * project's code and the installed packages' versions), so an upgrade or
  * another field map starts from scratch; a build that changed a few events
