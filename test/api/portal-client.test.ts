@@ -4,6 +4,7 @@ import { ApiUnavailableError } from "../../src/api/errors.ts";
 import { PortalClient } from "../../src/api/portal-client.ts";
 import { readApiConfig } from "../../src/config/api.ts";
 import { ApiError } from "../../src/errors.ts";
+import { readMetrics } from "../../src/metrics.ts";
 import type { PortalSnapshot } from "../../src/model/types.ts";
 import { type PortalOptions, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { NOW } from "../helpers/clock.ts";
@@ -390,5 +391,48 @@ describe("PortalClient against other portals", () => {
     });
     const attempt = loadFrom(loop.url);
     await expect(attempt).rejects.toThrow(/paging repeats .*cursor=same; stopped to avoid a loop/);
+  });
+});
+
+describe("PortalClient's details digests", () => {
+  it("should keep a details body's digest for the next build, but not of a body that holds the token", async () => {
+    const TOKEN = "digest-portal-token-456";
+    const listed = (id: string) => ({
+      id,
+      title: `Event ${id}`,
+      start: "2026-04-02T10:00:00+02:00",
+      end: "2026-04-02T11:00:00+02:00",
+      updatedAt: "2026-03-01T09:00:00Z",
+    });
+    const portal = await serve((req, res) => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (path === "/api/event-calendars") json(res, [{ id: "main", name: "Main" }]);
+      else if (path === "/api/event-calendar/main/events") json(res, [listed("a"), listed("t")]);
+      else if (path === "/api/event-calendar/main/event/a/details")
+        json(res, { ...listed("a"), description: "<p>Hi</p>" });
+      else if (path === "/api/event-calendar/main/event/t/details")
+        json(res, { ...listed("t"), description: `<p>Ask for ${TOKEN} at the gate.</p>` });
+      else res.writeHead(404).end();
+    });
+    const env = {
+      EVENT_API_URL: portal.url,
+      EVENT_API_TOKEN: TOKEN,
+      EVENT_API_CACHE_DIR: tempDir(),
+      SITE_NOW: NOW,
+    };
+    const digested = () => readMetrics().counters["fetch.detailsDigested"] ?? 0;
+    const reused = () => readMetrics().counters["fetch.detailsReused"] ?? 0;
+    let before = digested();
+    const first = await load(env);
+    expect(first.events.map((event) => event.id)).toEqual(["a", "t"]);
+    expect(digested() - before).toBe(2);
+    // The next build reuses both details records: the plain one's digest was kept, the one
+    // that held the token is stored without it, so its digest is made again.
+    before = digested();
+    const reusedBefore = reused();
+    const second = await load(env);
+    expect(reused() - reusedBefore).toBe(2);
+    expect(digested() - before).toBe(1);
+    expect(second.events.map((event) => event.title)).toEqual(["Event a", "Event t"]);
   });
 });
