@@ -267,7 +267,6 @@ export class PortalClient {
     return wanted.map((id) => byId.get(id) as WireRecord);
   }
 
-  /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
   /**
    * `record`, unwrapped from `body`, with the body's digest told to the
    * normalized events' keys (src/api/details-digest.ts): the digest kept in
@@ -286,6 +285,7 @@ export class PortalClient {
     return record;
   }
 
+  /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
   #unwrap(body: WireRecord): WireRecord {
     return unwrapDetails(body, this.#config.fieldMap).record;
   }
