@@ -1,6 +1,6 @@
 import { DateTime, type Zone } from "luxon";
 import { count } from "../metrics.ts";
-import { offsetInstant } from "./offset-times.ts";
+import { type OffsetTime, offsetInstant, offsetTime } from "./offset-times.ts";
 import { timeZone } from "./time-zone.ts";
 import type { CalendarEvent } from "./types.ts";
 
@@ -162,6 +162,66 @@ export function validEventTimes(event: CalendarEvent): EventTimes {
   const times = eventTimes(event);
   if (!times) throw new Error(`Event ${event.calendarId}/${event.id} has invalid times`);
   return times;
+}
+
+/** A time as a date or time shows it: its wall clock in the zone it is shown in. */
+export interface WallTime {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  /** The zone, as Luxon names it. */
+  readonly zone: string;
+  /** Minutes east of UTC there, then. */
+  readonly offset: number;
+  /** Epoch ms. */
+  readonly ms: number;
+}
+
+/** A Luxon time's wall clock. */
+export function wallTime(time: DateTime): WallTime {
+  const { year, month, day, hour, minute, offset } = time;
+  return {
+    year,
+    month,
+    day,
+    hour,
+    minute,
+    zone: time.zoneName ?? "UTC",
+    offset,
+    ms: time.toMillis(),
+  };
+}
+
+/**
+ * An event's start and end as wall clocks of its own zone, the end never
+ * before the start: what validEventTimes gives, read from the strings
+ * themselves when each names its instant with the zone's own offset there
+ * (as the model writes them, types.ts), so that no Luxon time is made. List
+ * rows and search records show every event's time, and parsing it with
+ * Luxon was most of that (docs/performance.md, What changed, item 93).
+ */
+export function eventWallTimes(event: CalendarEvent): { start: WallTime; end: WallTime } {
+  const zone = timeZone(event.timeZone);
+  const start = zone.isValid ? offsetTime(event.start) : null;
+  const end = start && offsetTime(event.end);
+  if (start && end && inZone(start, zone) && inZone(end, zone)) {
+    const startWall = { ...start, zone: zone.name };
+    return { start: startWall, end: end.ms > start.ms ? { ...end, zone: zone.name } : startWall };
+  }
+  const times = validEventTimes(event);
+  return { start: wallTime(times.start), end: wallTime(times.end) };
+}
+
+/** Whether a time's offset is its zone's at its instant: then its wall clock is the zone's. */
+function inZone(time: OffsetTime, zone: Zone): boolean {
+  return zone.offset(time.ms) === time.offset;
+}
+
+/** Whether two wall clocks of one zone fall on the same day. */
+export function sameWallDay(a: WallTime, b: WallTime): boolean {
+  return a.day === b.day && a.month === b.month && a.year === b.year;
 }
 
 /**

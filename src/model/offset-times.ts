@@ -17,18 +17,38 @@ import { DateTime, type Zone } from "luxon";
 const OFFSET_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
+/** A time in that form: its wall clock as written, its offset and the instant they name. */
+export interface OffsetTime {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  /** Minutes east of UTC ("Z": 0). */
+  readonly offset: number;
+  /** Epoch ms. */
+  readonly ms: number;
+}
+
 /** The instant (epoch ms) of a time in that form, or null. */
 export function offsetInstant(text: string): number | null {
+  return offsetTime(text)?.ms ?? null;
+}
+
+/** A time in that form, read whole, or null. */
+export function offsetTime(text: string): OffsetTime | null {
   const match = OFFSET_TIME.exec(text);
   if (!match) return null;
-  const y = Number(match[1]);
-  const mo = Number(match[2]);
-  const d = Number(match[3]);
-  const h = Number(match[4]);
-  const mi = Number(match[5]);
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  const hour = Number(match[4]);
+  const minute = Number(match[5]);
   const s = match[6] === undefined ? 0 : Number(match[6]);
-  if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  if (h > 23 || mi > 59 || s > 59) return null;
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    return null;
+  }
+  if (hour > 23 || minute > 59 || s > 59) return null;
   let offset = 0;
   const sign = match[8];
   if (sign) {
@@ -40,7 +60,8 @@ export function offsetInstant(text: string): number | null {
   // As Luxon reads a fraction of a second: whole milliseconds, rounded down.
   const fraction = match[7];
   const ms = fraction ? Math.floor(Number.parseFloat(`0.${fraction}`) * 1000) : 0;
-  return Date.UTC(y, mo - 1, d, h, mi, s, ms) - offset * 60_000;
+  const instant = Date.UTC(year, month - 1, day, hour, minute, s, ms) - offset * 60_000;
+  return { year, month, day, hour, minute, offset, ms: instant };
 }
 
 /**

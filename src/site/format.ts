@@ -1,5 +1,11 @@
 import { DateTime } from "luxon";
-import { sameLocalDay, validEventTimes } from "../model/event-times.ts";
+import {
+  eventWallTimes,
+  sameWallDay,
+  validEventTimes,
+  type WallTime,
+  wallTime,
+} from "../model/event-times.ts";
 import { PerEvent } from "../model/per-event.ts";
 import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
@@ -54,16 +60,22 @@ export function formatLocalDay(isoDate: string, lang: string, timeZone: string):
 const abbreviations = new Map<string, string>();
 
 /** Short zone name at that instant ("CET", "CEST", "GMT-4"). */
-function zoneAbbreviation(date: DateTime, lang: string): string {
-  const zone = date.zoneName ?? "UTC";
-  const key = `${lang}|${zone}|${date.offset}`;
+function zoneAbbreviation(time: WallTime, lang: string): string {
+  const key = `${lang}|${time.zone}|${time.offset}`;
   let name = abbreviations.get(key);
   if (name === undefined) {
-    const parts = formatter(lang, zone, { timeZoneName: "short" }).formatToParts(date.toJSDate());
-    name = parts.find((p) => p.type === "timeZoneName")?.value ?? date.toFormat("ZZ");
+    const parts = formatter(lang, time.zone, { timeZoneName: "short" }).formatToParts(time.ms);
+    name = parts.find((p) => p.type === "timeZoneName")?.value ?? offsetName(time.offset);
     abbreviations.set(key, name);
   }
   return name;
+}
+
+/** An offset as Luxon's "ZZ" writes it ("+05:30"). */
+function offsetName(offset: number): string {
+  const size = Math.abs(offset);
+  const hours = String(Math.floor(size / 60)).padStart(2, "0");
+  return `${offset < 0 ? "-" : "+"}${hours}:${String(size % 60).padStart(2, "0")}`;
 }
 
 /**
@@ -73,14 +85,17 @@ function zoneAbbreviation(date: DateTime, lang: string): string {
  * the whole range (what Intl's formatRange does) misstates the start.
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
-  const { start, end, lastDay } = validEventTimes(event);
+  const times = validEventTimes(event);
+  const start = wallTime(times.start);
   if (event.allDay) {
-    if (sameLocalDay(lastDay, start)) return wallFormat(lang, "day", start);
+    const lastDay = wallTime(times.lastDay);
+    if (sameWallDay(lastDay, start)) return wallFormat(lang, "day", start);
     return wallFormat(lang, "day", start, lastDay);
   }
+  const end = wallTime(times.end);
   const startZone = zoneAbbreviation(start, lang);
   const endZone = zoneAbbreviation(end, lang);
-  if (end.equals(start)) return `${wallFormat(lang, "dayAndTime", start)} ${startZone}`;
+  if (end.ms === start.ms) return `${wallFormat(lang, "dayAndTime", start)} ${startZone}`;
   if (startZone !== endZone) {
     return `${wallFormat(lang, "dayAndTime", start)} ${startZone} – ${wallFormat(lang, "dayAndTime", end)} ${endZone}`;
   }
@@ -104,24 +119,22 @@ const wallTexts = new Map<string, string>();
 function wallFormat(
   lang: string,
   kind: keyof typeof WALL_FORMATS,
-  start: DateTime,
-  end?: DateTime,
+  start: WallTime,
+  end?: WallTime,
 ): string {
-  if (kind === "dayAndTime" && end && sameLocalDay(start, end)) {
+  if (kind === "dayAndTime" && end && sameWallDay(start, end)) {
     const text = sameDayRange(lang, start, end);
     if (text !== undefined) return text;
   }
-  const wall = (t: DateTime) =>
+  const wall = (t: WallTime) =>
     kind === "time"
       ? `${t.hour}:${t.minute}`
       : `${t.year}-${t.month}-${t.day} ${t.hour}:${t.minute}`;
   const key = `${lang}|${kind}|${wall(start)}|${end ? wall(end) : ""}`;
   let text = wallTexts.get(key);
   if (text === undefined) {
-    const format = formatter(lang, start.zoneName ?? "UTC", WALL_FORMATS[kind]);
-    text = end
-      ? format.formatRange(start.toJSDate(), end.toJSDate())
-      : format.format(start.toJSDate());
+    const format = formatter(lang, start.zone, WALL_FORMATS[kind]);
+    text = end ? format.formatRange(start.ms, end.ms) : format.format(start.ms);
     wallTexts.set(key, text);
   }
   return text;
@@ -142,7 +155,7 @@ const dayNames = new Map<string, ReadonlyMap<string, string>>();
  * since the fields are the same. Undefined when the pattern does not show the
  * day once for both ends, or a name is missing: the caller asks formatRange.
  */
-function sameDayRange(lang: string, start: DateTime, end: DateTime): string | undefined {
+function sameDayRange(lang: string, start: WallTime, end: WallTime): string | undefined {
   const times = `${lang}|${start.hour}:${start.minute}|${end.hour}:${end.minute}`;
   let pattern = rangePatterns.get(times);
   if (pattern === undefined) {
@@ -200,13 +213,13 @@ export function formatTimeRange(event: CalendarEvent, lang: string): string {
 export function formatListTime(event: CalendarEvent, lang: string, pageZone?: string): string {
   const range = formatTimeRange(event, lang);
   if (!range || !pageZone || pageZone === event.timeZone) return range;
-  return `${range} ${zoneAbbreviation(validEventTimes(event).start, lang)}`;
+  return `${range} ${zoneAbbreviation(eventWallTimes(event).start, lang)}`;
 }
 
 function timeRangeOf(event: CalendarEvent, lang: string): string {
-  const { start, end } = validEventTimes(event);
-  if (end.equals(start)) return wallFormat(lang, "time", start);
-  if (!sameLocalDay(end, start)) return wallFormat(lang, "dayMonthAndTime", start, end);
+  const { start, end } = eventWallTimes(event);
+  if (end.ms === start.ms) return wallFormat(lang, "time", start);
+  if (!sameWallDay(end, start)) return wallFormat(lang, "dayMonthAndTime", start, end);
   // Same day: the range shows times only, so the date is not part of the key.
   return wallFormat(lang, "time", start, end);
 }

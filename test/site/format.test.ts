@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { formatInZone } from "../../src/model/offset-times.ts";
 import { timeZone } from "../../src/model/time-zone.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
-import { formatTimeRange, formatWhen, weekdayNames } from "../../src/site/format.ts";
+import {
+  formatListTime,
+  formatTimeRange,
+  formatWhen,
+  weekdayNames,
+} from "../../src/site/format.ts";
 import { fixtureSnapshot } from "../fixtures/snapshot.ts";
 
 const event = (id: string) => {
@@ -138,6 +143,23 @@ describe("formatTimeRange", () => {
       { numRuns: 2000, seed: 20261130 },
     );
     expect(made.size).toBeGreaterThan(1000);
+  });
+
+  it("should show a time written with another offset than its zone's as its zone's wall clock", () => {
+    // The model writes times in the event's own zone; one written in UTC is read for its
+    // instant, as Luxon reads it, not for the wall clock its text shows. Texts are kept by
+    // their wall clocks: an event at 08:00 there is formatted first, to hold that one.
+    const timed = { ...event("e-cancelled"), timeZone: "Europe/Amsterdam", allDay: false };
+    const eight = {
+      ...timed,
+      start: "2026-07-02T08:00:00+02:00",
+      end: "2026-07-02T09:30:00+02:00",
+    };
+    const utc = { ...timed, start: "2026-07-01T08:00:00Z", end: "2026-07-01T09:30:00+00:00" };
+    expect(formatTimeRange(eight, "en-IE")).toMatch(/^08:00\s?–\s?09:30$/);
+    expect(formatTimeRange(utc, "en-IE")).toMatch(/^10:00\s?–\s?11:30$/);
+    expect(formatListTime(utc, "en-GB", "Europe/London")).toMatch(/^10:00\s?–\s?11:30 CEST$/);
+    expect(formatListTime(utc, "en-IE", "Europe/Amsterdam")).toMatch(/^10:00\s?–\s?11:30$/);
   });
 
   it("should read times written in another form as Luxon does", () => {
