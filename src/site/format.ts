@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { count } from "../metrics.ts";
 import {
   eventWallTimes,
   sameWallDay,
@@ -85,6 +86,15 @@ function offsetName(offset: number): string {
  * the whole range (what Intl's formatRange does) misstates the start.
  */
 export function formatWhen(event: CalendarEvent, lang: string): string {
+  return whens.get(event, lang, () => whenOf(event, lang));
+}
+
+// An event's "when" line is on its page, its card and, as its link's text, on
+// every "when" page that lists it (today, this weekend, the next seven days...).
+const whens = new PerEvent<string>();
+
+function whenOf(event: CalendarEvent, lang: string): string {
+  count("whenLinesMade");
   const times = validEventTimes(event);
   const start = wallTime(times.start);
   if (event.allDay) {

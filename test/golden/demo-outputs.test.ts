@@ -28,6 +28,11 @@ describe("demo outputs", () => {
     ["calendars/culture/feed.json", "feed.json"],
     ["api/calendars/culture/events.json", "events.json"],
     ["calendars/culture/events/jazz-boathouse-20260327/index.html", "event-page.html"],
+    // Its lists, whose rows are macros (templates/_includes/event-row.njk, month-event.njk).
+    ["calendars/culture/index.html", "list-page.html"],
+    ["calendars/culture/2026/03/index.html", "month-page.html"],
+    ["places/amstel-boathouse-78ad577e4a/index.html", "place-page.html"],
+    ["when/week/index.html", "when-page.html"],
   ])("should write %s as before", async (path, golden) => {
     await expect(read(path)).toMatchFileSnapshot(`./demo/${golden}`);
   });

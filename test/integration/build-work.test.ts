@@ -201,6 +201,10 @@ describe("build work", () => {
     expect(count(cold, "fetch.detailRequests")).toBe(EVENTS);
     // Each event's times are parsed once for the whole build, whatever uses them.
     expect(count(cold, "eventTimesParsed")).toBe(EVENTS);
+    // Each event's "when" line made once, though its page, its card and every "when" page
+    // that links it show it.
+    expect(count(cold, "whenLinesMade")).toBeGreaterThan(0);
+    expect(count(cold, "whenLinesMade")).toBeLessThanOrEqual(EVENTS);
     expect(count(cold, "normalize.computed")).toBe(EVENTS);
     // Each details body written out and hashed once, as it arrived: its digest, kept with it,
     // keys its event's normalized entry (src/api/details-digest.ts).
