@@ -6,9 +6,10 @@ import { builtDemoSite } from "../helpers/demo-site.ts";
 /*
  * The demo site's main outputs, byte for byte, at the pinned clock: a change
  * to what subscribers, feed readers and visitors get shows here as a diff of
- * a file under test/golden/demo/ to read and accept (`npx vitest run -u
- * test/golden`), as ical-generator keeps its result files. The parsers' tests
- * say what the files must mean; these say what they are.
+ * a file under test/golden/demo/ to read and accept (`npx vitest run
+ * test/golden --update`: the folder first, since `-u` takes the word after
+ * it as its kind of update), as ical-generator keeps its result files. The
+ * parsers' tests say what the files must mean; these say what they are.
  */
 
 let root = "";
