@@ -164,19 +164,10 @@ export function validEventTimes(event: CalendarEvent): EventTimes {
   return times;
 }
 
-/** A time as a date or time shows it: its wall clock in the zone it is shown in. */
-export interface WallTime {
-  readonly year: number;
-  readonly month: number;
-  readonly day: number;
-  readonly hour: number;
-  readonly minute: number;
+/** A time as a date or time shows it: its wall clock and offset in the zone it is shown in. */
+export interface WallTime extends OffsetTime {
   /** The zone, as Luxon names it. */
   readonly zone: string;
-  /** Minutes east of UTC there, then. */
-  readonly offset: number;
-  /** Epoch ms. */
-  readonly ms: number;
 }
 
 /** A Luxon time's wall clock. */

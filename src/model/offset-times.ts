@@ -92,10 +92,15 @@ export function formatInZone(ms: number, zone: Zone): string | null {
   if (!Number.isInteger(offset)) return null;
   const local = new Date(ms + offset * 60_000).toISOString();
   const wall = local.endsWith(".000Z") ? local.slice(0, 19) : local.slice(0, 23);
+  return `${wall}${offsetText(offset)}`;
+}
+
+/** An offset in minutes as ISO 8601 writes it, and Luxon's "ZZ": "+05:30", "-04:00". */
+export function offsetText(offset: number): string {
   const size = Math.abs(offset);
   const hours = String(Math.floor(size / 60)).padStart(2, "0");
   const minutes = String(size % 60).padStart(2, "0");
-  return `${wall}${offset < 0 ? "-" : "+"}${hours}:${minutes}`;
+  return `${offset < 0 ? "-" : "+"}${hours}:${minutes}`;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -7,6 +7,7 @@ import {
   type WallTime,
   wallTime,
 } from "../model/event-times.ts";
+import { offsetText } from "../model/offset-times.ts";
 import { PerEvent } from "../model/per-event.ts";
 import { timeZone as zoneNamed } from "../model/time-zone.ts";
 import type { CalendarEvent } from "../model/types.ts";
@@ -66,17 +67,10 @@ function zoneAbbreviation(time: WallTime, lang: string): string {
   let name = abbreviations.get(key);
   if (name === undefined) {
     const parts = formatter(lang, time.zone, { timeZoneName: "short" }).formatToParts(time.ms);
-    name = parts.find((p) => p.type === "timeZoneName")?.value ?? offsetName(time.offset);
+    name = parts.find((p) => p.type === "timeZoneName")?.value ?? offsetText(time.offset);
     abbreviations.set(key, name);
   }
   return name;
-}
-
-/** An offset as Luxon's "ZZ" writes it ("+05:30"). */
-function offsetName(offset: number): string {
-  const size = Math.abs(offset);
-  const hours = String(Math.floor(size / 60)).padStart(2, "0");
-  return `${offset < 0 ? "-" : "+"}${hours}:${String(size % 60).padStart(2, "0")}`;
 }
 
 /**

@@ -100,14 +100,15 @@ export class NormalizeMemo {
     }
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone; the
     // details by the digest of the body they were unwrapped from where the client kept one
-    // (src/api/details-digest.ts; how a body unwraps is the field map, in the memo's code).
+    // (src/api/details-digest.ts; how a body unwraps is the field map, in the memo's code),
+    // in an array, which no details record is, so that no record reads as a digest.
     const digest = details ? detailsDigest(details) : undefined;
     const key = hash(
       JSON.stringify([
         calendar.id,
         calendar.timeZone,
         listed,
-        digest === undefined ? details : { body: digest },
+        digest === undefined ? details : [digest],
       ]),
     );
     count("normalize.keyed");
