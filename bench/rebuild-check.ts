@@ -217,7 +217,7 @@ async function publish(config: ApiConfig, dir: string, nowIso: string, dateDelay
     await writePublishedState(site, {
       snapshot,
       site: readSiteConfig({ SITE_NOW: nowIso, SITE_URL: "https://events.example.org" }),
-      publish: { ...NO_PUBLISHED_SITE, dateDelayMs },
+      publish: { ...NO_PUBLISHED_SITE, dateDelayMs, pageRecord: "on" },
       api: config,
       lists: recorder.result(client),
     });

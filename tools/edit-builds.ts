@@ -11,6 +11,8 @@
 //     --steps cold,edit,edit,edit
 //   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps cold,edit \
 //     --node-flags=--max-semi-space-size=64      (Node's flags added after the script's)
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps cold,edit \
+//     --setting PAGE_RECORD=verify                (a setting of every build, as many as given)
 //
 // Steps: cold (the API cache emptied), warm (nothing changed), edit (one
 // more event's title edited), many (every 20th event's title edited, as the
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     code: { type: "string", default: "." },
     latency: { type: "string", default: "0" },
     "node-flags": { type: "string", default: "" },
+    setting: { type: "string", multiple: true, default: [] },
   },
 });
 const [calendars, eventsPerCalendar] = (values.size ?? "").split("x").map(Number);
@@ -52,6 +55,13 @@ if (!values.work || !calendars || !eventsPerCalendar || !steps.every((step) => S
 const work = path.resolve(values.work);
 const checkouts = (values.code ?? ".").split(",").map((dir) => path.resolve(dir));
 const nodeFlags = (values["node-flags"] ?? "").split(" ").filter(Boolean);
+// --setting NAME=VALUE, as many as given: a setting of every build (PAGE_RECORD=verify).
+const extraSettings = Object.fromEntries(
+  (values.setting ?? []).map((setting) => [
+    setting.slice(0, setting.indexOf("=")),
+    setting.slice(setting.indexOf("=") + 1),
+  ]),
+);
 
 const synthetic = { calendars, eventsPerCalendar };
 const portal = await startPortal({
@@ -94,6 +104,7 @@ try {
         EVENT_API_CONCURRENCY: "16",
         SITE_NOW: new Date(Date.parse(NOW) + days * DAY_MS).toISOString(),
         SITE_URL: "https://events.example.org",
+        ...extraSettings,
       };
       const metricsFile = path.join(folder, `${index}-${step}.json`);
       const started = performance.now();

@@ -264,6 +264,10 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         disk,
         loadData: handover.loadData,
         onWritten: handover.onWritten,
+        pageRecord:
+          config.publish.pageRecord === "off"
+            ? null
+            : { until: nextChange?.at ?? null, verify: config.publish.pageRecord === "verify" },
       });
       await timedAsync("render", () => eleventy.write());
       const written = handover.written();

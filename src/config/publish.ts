@@ -30,7 +30,16 @@ export interface PublishConfig {
   readonly publishedSite: string | null;
   /** REBUILD_DATE_DELAY: how long date-relative changes other than a new day may wait. */
   readonly dateDelayMs: number;
+  /**
+   * PAGE_RECORD: whether a build keeps a record of what each page's inputs
+   * read, so that the next asks only the pages an edit can have changed
+   * (src/eleventy/page-record.ts): on (the default), off, or verify (every
+   * page asked, and the build fails where the record was wrong).
+   */
+  readonly pageRecord: PageRecordMode;
 }
+
+export type PageRecordMode = "on" | "off" | "verify";
 
 export const DEFAULT_MAX_DROP_SHARE = 0.5;
 export const DEFAULT_MIN_DROP_EVENTS = 10;
@@ -49,7 +58,11 @@ export const SHRINK_GUARD_SETTINGS = envSettings("Build and deploy", [
 /** What readPublishConfig reads. */
 export const PUBLISH_SETTINGS = [
   ...SHRINK_GUARD_SETTINGS,
-  ...envSettings("Build and deploy", ["PREVIOUS_MANIFEST_URL", "REBUILD_DATE_DELAY"]),
+  ...envSettings("Build and deploy", [
+    "PAGE_RECORD",
+    "PREVIOUS_MANIFEST_URL",
+    "REBUILD_DATE_DELAY",
+  ]),
 ];
 
 export function readPublishConfig(env: NodeJS.ProcessEnv, siteUrl: string): PublishConfig {
@@ -57,7 +70,14 @@ export function readPublishConfig(env: NodeJS.ProcessEnv, siteUrl: string): Publ
     shrinkGuard: readShrinkGuardConfig(env),
     publishedSite: readPublishedSite(env.PREVIOUS_MANIFEST_URL, siteUrl),
     dateDelayMs: readDateDelay(env),
+    pageRecord: readPageRecord(env.PAGE_RECORD),
   };
+}
+
+function readPageRecord(raw: string | undefined): PageRecordMode {
+  const value = raw?.trim().toLowerCase() || "on";
+  if (value === "on" || value === "off" || value === "verify") return value;
+  throw new ConfigError(`PAGE_RECORD: expected on, off or verify, got "${raw}".`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { eventDigest } from "../model/event-digest.ts";
+import { noteScope, scopeRead } from "../model/shown-reads.ts";
 import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
@@ -35,6 +36,23 @@ const FEED_SCOPE: Readonly<Record<string, (page: Item) => unknown>> = {
   "places/place.njk": (page) => page.summary.scope,
   "series/series.njk": (page) => page.series.scope,
 };
+
+/**
+ * The scopes whose derived values a listing's page shows (src/eleventy/page-record.ts):
+ * its feed scope's (its share card, how its calendar file was trimmed), and
+ * its calendar's (a page without events says when its calendar changed).
+ */
+export function listingScopeOf(template: string, item: unknown): string[] {
+  const page = item as Item;
+  const scopes: string[] = [];
+  const calendarId = page.calendar?.id;
+  if (typeof calendarId === "string") scopes.push(scopeRead.calendar(calendarId));
+  const scope = FEED_SCOPE[template]?.(page) as Item | undefined;
+  if (template === "categories/category.njk" && scope) scopes.push(scopeRead.category(scope.id));
+  else if (scope?.kind === "place") scopes.push(scopeRead.place(scope.id));
+  else if (scope?.kind === "series") scopes.push(scopeRead.series(scope.calendarId, scope.id));
+  return scopes;
+}
 
 /** The pages with a subscribe panel, which says how the scope's calendar file was trimmed. */
 const SHOWS_TRIM = new Set(["calendars/list.njk", "categories/category.njk"]);
@@ -116,6 +134,16 @@ export function listingPagesInputs(
  * listing's page was named as changed: the months and series that it did not
  * change were rendered again to the same bytes (docs/performance.md, item 51).
  */
+/** What the listings' navigation and filter form show of the site (siteParts), for the page record. */
+export function listingSiteParts(portal: SiteData, filter: FilterLookup): string {
+  return siteParts(
+    portal,
+    new Set<object>([...portal.events, ...portal.views.events]),
+    new Set<object>(portal.calendars),
+    filter,
+  );
+}
+
 function siteParts(
   portal: SiteData,
   events: Known,
@@ -161,13 +189,24 @@ function eventRows(
   const moreDates = filter("moreDates");
   const seriesOf = filter("seriesOf");
   const rows: ObjectDigests = new ObjectDigests((value) => {
-    if (summaries.has(value)) return shown(value as UpcomingAndPast, rows);
+    if (summaries.has(value)) {
+      // A summary's fields (a place's name is its soonest event's) are its scope's.
+      noteScope(summaryScope(value as Item));
+      return shown(value as UpcomingAndPast, rows);
+    }
     if (!events.has(value)) return shownOf(calendars, value);
     const event = value as CalendarEvent;
     const series = seriesOf(event) as { path: string } | null;
     return JSON.stringify([eventDigest(event), moreDates(event), series?.path ?? null]);
   });
   return rows;
+}
+
+/** A place's or a category's summary's scope, as the page record names it. */
+function summaryScope(summary: Item): string {
+  return summary.scope?.kind === "place"
+    ? scopeRead.place(summary.scope.id)
+    : scopeRead.category(summary.category?.id);
 }
 
 /**

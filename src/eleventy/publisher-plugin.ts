@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { siteScriptFiles } from "../bundle/site-scripts.ts";
 import { type CardsSummary, ShareCards, type ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
@@ -28,7 +28,7 @@ import { EventLoopTurns } from "../render/event-loop-turns.ts";
 import { type FileGroup, fileGroup, singleFile, writeFileGroups } from "../render/file-group.ts";
 import { FileWriter } from "../render/file-writer.ts";
 import type { KnownFile, PublishedFiles } from "../render/published-files.ts";
-import type { PageInputs, StreamTarget } from "../render/streamed-pages.ts";
+import type { FilterLookup, PageInputs, StreamTarget } from "../render/streamed-pages.ts";
 import { searchFacts } from "../search/search-facts.ts";
 import { buildSearchIndex, type SearchIndexStats } from "../search/search-index.ts";
 import { eventShardKey, owns, type Shard, type ShardKey, WHOLE_BUILD } from "../shards/shard.ts";
@@ -42,6 +42,7 @@ import fediversePlugin from "./fediverse-plugin.ts";
 import feedsPlugin from "./feeds-plugin.ts";
 import languagesPlugin from "./languages-plugin.ts";
 import { LISTING_TEMPLATES, listingPagesInputs } from "./listing-page-inputs.ts";
+import { PAGE_RECORD_FILE, pageRecord } from "./page-record.ts";
 import placesPlugin from "./places-plugin.ts";
 import type { Publication } from "./publication.ts";
 import searchPlugin from "./search-plugin.ts";
@@ -99,6 +100,12 @@ export interface PublisherOptions {
   readonly folder?: string;
   /** In a language's folder: the root's share cards, which its pages name rather than draw their own. */
   readonly rootCards?: ShareCards | null;
+  /**
+   * The streamed pages' record (src/eleventy/page-record.ts), kept in
+   * `cacheDir`: when the published site next changes by date alone, and
+   * whether it is verified (PAGE_RECORD=verify); null or absent: no record.
+   */
+  readonly pageRecord?: { readonly until: number | null; readonly verify: boolean } | null;
 }
 
 export interface WrittenFiles {
@@ -211,7 +218,24 @@ export default function publisherPlugin(
         }
         return of(template);
       };
-      return { output: options.output, writer, turns, mine, inputs };
+      const recorded = options.pageRecord;
+      // A split build visits its share of the pages: its record would name only those.
+      const record =
+        recorded && shard === WHOLE_BUILD
+          ? (globals: Record<string, unknown>, filter: FilterLookup) =>
+              pageRecord(
+                {
+                  file: join(options.cacheDir, PAGE_RECORD_FILE),
+                  now: site.now.toMillis(),
+                  until: recorded.until,
+                  verify: recorded.verify,
+                  hostInputs,
+                },
+                globals,
+                filter,
+              )
+          : undefined;
+      return { output: options.output, writer, turns, mine, inputs, record };
     },
   });
   if (!root) {

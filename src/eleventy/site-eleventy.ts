@@ -6,7 +6,7 @@ import type { DiskWrites } from "../render/disk-writes.ts";
 import type { PublishedFiles } from "../render/published-files.ts";
 import type { Shard } from "../shards/shard.ts";
 import type { SiteData } from "../site/load.ts";
-import publisherPlugin, { type WrittenFiles } from "./publisher-plugin.ts";
+import publisherPlugin, { type PublisherOptions, type WrittenFiles } from "./publisher-plugin.ts";
 
 /**
  * Eleventy for this site: the project's .eleventy.js (folders, formats and
@@ -38,6 +38,8 @@ export interface SiteEleventyOptions {
   readonly folder?: string;
   /** In a language's folder: the root's share cards, which its pages name. */
   readonly rootCards?: ShareCards | null;
+  /** The streamed pages' record (src/eleventy/page-record.ts); none when absent. */
+  readonly pageRecord?: PublisherOptions["pageRecord"];
   /**
    * Whether another Eleventy renders in this process with other settings
    * (the site's other languages). Eleventy keeps the layouts it compiled in
@@ -85,6 +87,7 @@ export async function siteEleventy(options: SiteEleventyOptions): Promise<Eleven
         output: options.output,
         folder: options.folder,
         rootCards: options.rootCards,
+        pageRecord: options.pageRecord,
       });
       if (options.oneOfSeveral) eleventyConfig.setUseTemplateCache(false);
       options.configure?.(eleventyConfig);

@@ -1,13 +1,14 @@
 import type { ShareCard } from "../cards/share-cards.ts";
 import { messagesFor, translate } from "../i18n/messages.ts";
 import { textDirection } from "../i18n/text-direction.ts";
-import type { AccessFeature, CalendarEvent, Place } from "../model/types.ts";
+import { noteScope, scopeRead } from "../model/shown-reads.ts";
+import type { AccessFeature, Calendar, CalendarEvent, Place } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
 import { encodeIdSegment, paths } from "../model/url-scheme.ts";
 import { eventJsonLd, eventJsonLdId, jsonForScript } from "../outputs/jsonld.ts";
 import { richResultsKey } from "../outputs/rich-results.ts";
 import { calendarClass } from "../site/calendar-colors.ts";
-import { viewUpdatedAt } from "../site/data-updated.ts";
+import { viewEventsUpdatedAt } from "../site/data-updated.ts";
 import { fitHeadings } from "../site/fit-headings.ts";
 import {
   formatDateTime,
@@ -75,12 +76,20 @@ export default function sitePlugin(
   addFilter(eleventyConfig, "readableDateTime", (iso: string) =>
     formatDateTime(iso, site.lang, site.timeZone),
   );
-  // "Data updated": the newest modification the page shows, else the snapshot's; never the build's clock.
-  addFilter(
-    eleventyConfig,
-    "dataUpdated",
-    (view: unknown) => viewUpdatedAt(view) ?? current().data.updatedAt,
-  );
+  // "Data updated": the newest modification the page shows, else its calendar's, else the
+  // snapshot's; never the build's clock. The last two move with any edit of the calendar's
+  // events or the site's: the page record notes them (src/model/shown-reads.ts).
+  addFilter(eleventyConfig, "dataUpdated", (view: unknown) => {
+    const shown = viewEventsUpdatedAt(view);
+    if (shown !== null) return shown;
+    const calendar = (view as { calendar?: Calendar } | null)?.calendar;
+    if (calendar?.updatedAt) {
+      noteScope(scopeRead.calendar(calendar.id));
+      return calendar.updatedAt;
+    }
+    noteScope(scopeRead.siteUpdated);
+    return current().data.updatedAt;
+  });
   addFilter(eleventyConfig, "zoneName", (event: CalendarEvent) =>
     zoneDisplayName(event.timeZone, site.lang),
   );

@@ -1,5 +1,6 @@
 import { count } from "../metrics.ts";
 import { contentHash } from "../short-hash.ts";
+import { noteEvent } from "./shown-reads.ts";
 import type { CalendarEvent } from "./types.ts";
 
 /**
@@ -9,6 +10,7 @@ import type { CalendarEvent } from "./types.ts";
  * so that no field an output reads can change unseen.
  */
 export function eventDigest(event: CalendarEvent): string {
+  noteEvent(event);
   let digest = digests.get(event);
   if (digest === undefined) {
     digest = eventTextDigest(JSON.stringify(event));

@@ -127,8 +127,18 @@ export class FileWriter {
    * Otherwise the caller renders and writes it, with the same inputs.
    */
   keep(path: string, inputs: string): boolean {
+    return this.keepDigest(path, inputsDigest(inputs));
+  }
+
+  /**
+   * `keep`, given the digest of the inputs (`inputsDigest`) rather than
+   * the inputs: a page the build's record says is unchanged
+   * (src/eleventy/page-record.ts) is kept by the digest it was last
+   * rendered from, with no inputs made.
+   */
+  keepDigest(path: string, digest: string): boolean {
     const sitePath = this.#sitePath(path);
-    const tried = this.#keepRenderedFrom(sitePath, inputsDigest(inputs));
+    const tried = this.#keepRenderedFrom(sitePath, digest);
     // A copy found not to be the published file is not looked at again by the write that follows.
     if (tried === "tried") this.#notPublished.add(sitePath);
     return tried === "kept";
@@ -217,6 +227,6 @@ function sitePathOf(relativePath: string): string {
 }
 
 /** The inputs with the code that renders them: the same digest means the same bytes. */
-function inputsDigest(inputs: string): string {
+export function inputsDigest(inputs: string): string {
   return contentHash(`${codeFingerprint()}\0${inputs}`);
 }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { count, timed } from "../metrics.ts";
+import { gatherReads, type ShownReads } from "../model/shown-reads.ts";
 import {
   type Preprocessors,
   runPreprocessors,
@@ -7,7 +8,7 @@ import {
   type Transforms,
 } from "./eleventy-steps.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
-import type { FileWriter } from "./file-writer.ts";
+import { type FileWriter, inputsDigest } from "./file-writer.ts";
 import {
   type NunjucksEngine,
   PageTemplate,
@@ -61,6 +62,24 @@ export interface StreamTarget {
    * whose pages name no inputs: rendered every build, kept if unchanged.
    */
   readonly inputs?: (template: string, globals: Data) => PageInputs | undefined;
+  /**
+   * What the last build learnt of each page's inputs (src/eleventy/page-record.ts):
+   * a page it vouches for is kept by the digest it was rendered from, its
+   * inputs not made; every other page's inputs are made with what they read gathered.
+   */
+  readonly record?: (globals: Data, filter: FilterLookup) => PagesRecord | undefined;
+}
+
+/** The record a run keeps of its streamed pages' inputs, for the next build (src/eleventy/page-record.ts). */
+export interface PagesRecord {
+  /** The digest of the page's inputs when the record vouches that they are those of its last build. */
+  unchanged(template: string, item: unknown, path: string): string | undefined;
+  /** The page was kept by that digest: its entry goes on to the next record as it was. */
+  carried(path: string): void;
+  /** The page's inputs were made: their digest, and what they read. */
+  asked(template: string, item: unknown, path: string, digest: string, reads: ShownReads): void;
+  /** Every page was visited: the record is kept for the next build. */
+  finish(): void;
 }
 
 /**
@@ -86,6 +105,8 @@ export async function renderStreamedPages(
   const { directories, preprocessors, transforms } = setup;
   const hasTransforms = Object.keys(transforms).length > 0;
   const output = resolve(target.output);
+  const filter: FilterLookup = (filterName) => setup.engine.getFilter(filterName);
+  const pagesRecord = target.record?.(globals, filter);
   for (const name of templates) {
     const source = await readPageTemplate(name, {
       inputDir: resolve(directories.input),
@@ -102,19 +123,37 @@ export async function renderStreamedPages(
     const template = new PageTemplate(source, setup.engine, content);
     const items = template.items(globals);
     const inputsOf = target.inputs?.(name, globals);
-    const filter: FilterLookup = (filterName) => setup.engine.getFilter(filterName);
+    const record = inputsOf && pagesRecord;
     let rendered = 0;
     let kept = 0;
+    let vouched = 0;
     for (let index = 0; index < items.length; index++) {
       const item = items[index];
       if (!target.mine(name, item)) continue;
       if (target.turns.due()) await target.turns.take();
-      const inputs = inputsOf && timed("render", () => inputsOf(item, filter));
-      if (inputs !== undefined) {
+      let inputs: string | undefined;
+      if (inputsOf) {
         const path = template.outputPath(globals, item, index);
-        if (timed("write", () => target.writer.keep(path, inputs))) {
+        const recorded = record?.unchanged(name, item, path);
+        if (
+          recorded !== undefined &&
+          timed("write", () => target.writer.keepDigest(path, recorded))
+        ) {
+          record?.carried(path);
           kept++;
+          vouched++;
           continue;
+        }
+        const make = () => inputsOf(item, filter);
+        const [made, reads] = timed("render", () => (record ? gatherReads(make) : [make(), null]));
+        inputs = made;
+        if (inputs !== undefined) {
+          const digest = inputsDigest(inputs);
+          if (reads) record?.asked(name, item, path, digest, reads);
+          if (timed("write", () => target.writer.keepDigest(path, digest))) {
+            kept++;
+            continue;
+          }
         }
       }
       rendered++;
@@ -126,5 +165,7 @@ export async function renderStreamedPages(
     }
     count(`rendered.${name}`, rendered);
     if (inputsOf) count(`reused.${name}`, kept);
+    if (record) count(`vouched.${name}`, vouched);
   }
+  pagesRecord?.finish();
 }

@@ -43,19 +43,19 @@ export function snapshotUpdatedAt(data: {
 }
 
 /**
- * The newest modification among what a page view shows (src/site/views.ts):
- * its event, its events (a series' page), or its days' or weeks' events; a page without events, its
- * calendar's. Not the calendar's on pages with events: portals move a
- * calendar's modification time with every edit of one of its events, and
- * every page of the calendar would then change with each edit. Null when the
- * view shows nothing with a known modification.
+ * The newest modification among the events a page view shows
+ * (src/site/views.ts): its event, its events (a series' page), or its days'
+ * or weeks' events. Null when it shows none with a known modification: the
+ * page then says its calendar's, else the site's (the `dataUpdated` filter,
+ * src/eleventy/site-plugin.ts). Not the calendar's on pages with events:
+ * portals move a calendar's modification time with every edit of one of its
+ * events, and every page of the calendar would then change with each edit.
  */
-export function viewUpdatedAt(view: unknown): string | null {
+export function viewEventsUpdatedAt(view: unknown): string | null {
   if (typeof view !== "object" || view === null) return null;
   const found: (string | null)[] = [];
   const shown = view as {
     event?: CalendarEvent;
-    calendar?: Calendar;
     days?: readonly { events: readonly CalendarEvent[] }[];
     weeks?: readonly (readonly { events: readonly CalendarEvent[] }[])[];
     events?: readonly CalendarEvent[];
@@ -66,5 +66,5 @@ export function viewUpdatedAt(view: unknown): string | null {
   for (const week of shown.weeks ?? []) {
     for (const day of week) for (const event of day.events) found.push(modifiedAt(event));
   }
-  return newest(found) ?? shown.calendar?.updatedAt ?? null;
+  return newest(found);
 }

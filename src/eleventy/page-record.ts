@@ -1,0 +1,440 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { codeFingerprint } from "../code-fingerprint.ts";
+import { count, timed } from "../metrics.ts";
+import { calendarIdsOf } from "../model/event-calendars.ts";
+import { eventDigest } from "../model/event-digest.ts";
+import { type ShownReads, scopeRead } from "../model/shown-reads.ts";
+import type { CalendarEvent } from "../model/types.ts";
+import type { PlaceSummary } from "../places/place-index.ts";
+import { contentHash } from "../render/published-files.ts";
+import type { FilterLookup, PagesRecord } from "../render/streamed-pages.ts";
+import type { SeriesSummary } from "../series/series-index.ts";
+import type { SiteData } from "../site/load.ts";
+import { EVENT_PAGE_TEMPLATE } from "./event-page-inputs.ts";
+import { listingScopeOf, listingSiteParts } from "./listing-page-inputs.ts";
+import { siteWideInputs } from "./site-wide-inputs.ts";
+
+type Data = Record<string, unknown>;
+
+/**
+ * The record a build keeps of its streamed pages (the event pages and the
+ * listings), so that the next build asks the inputs only of the pages an
+ * edit can have changed: for each page, the digest of its inputs and what
+ * they read (the events whose digests they took, and the scopes whose
+ * derived values they show: src/model/shown-reads.ts). Without it, one
+ * edited event made, hashed and looked up the inputs of every page
+ * (docs/performance.md, "The record of which pages show which events").
+ *
+ * The next build trusts it only where nothing else moved, and asks every
+ * page otherwise (and writes a new record):
+ *
+ * - the same code (its fingerprint), and the same inputs every page shares:
+ *   the settings and the site's own data, what the listings' navigation
+ *   shows of the site, the calendars, the site's share card and each
+ *   calendar's feed links (`context`);
+ * - the same events, in the same order, each where it was: its calendars,
+ *   categories, place, series, start, end and status (`placement`), so
+ *   that every list, month and page number holds the same events;
+ * - a clock between the record's and the next moment at which anything
+ *   date-relative moves (`until`: src/rebuild/next-change.ts).
+ *
+ * Then a page is asked when it read an edited event, or a scope one is in;
+ * any other page is kept by the digest its inputs had, and only while the
+ * published list has that digest for it (FileWriter.keepDigest): a record
+ * of a build that was not published vouches for nothing that was not.
+ *
+ * With `verify` (PAGE_RECORD=verify), every page is asked all the same,
+ * and a page the record vouched for whose inputs changed fails the build:
+ * what the tests build incrementally with.
+ */
+
+export interface PageRecordSettings {
+  /** Where the record is kept (the build's cache folder). */
+  readonly file: string;
+  /** The build's clock (ms). */
+  readonly now: number;
+  /** When the published site next changes by date alone (nextDateChange), or null. */
+  readonly until: number | null;
+  readonly verify: boolean;
+  /** What the host's transform does to every page (src/eleventy/publisher-plugin.ts). */
+  readonly hostInputs: string;
+}
+
+const VERSION = 3;
+
+/** The record's file in the build's cache folder (each language's folder has its own). */
+export const PAGE_RECORD_FILE = "page-record.json";
+
+interface RecordFile {
+  readonly version: number;
+  readonly code: string;
+  readonly context: string;
+  readonly now: number;
+  readonly until: number | null;
+  /** When the site's data last changed (SiteData.updatedAt). */
+  readonly updatedAt: string | null;
+  /** Each event in the data's order: "key digest placement". */
+  readonly events: readonly string[];
+  readonly scopes: readonly string[];
+  /** Each place's and series' value (EventScopes.value), by scope key. */
+  readonly values: Readonly<Record<string, string>>;
+  /** Path -> "digest|event numbers|scope numbers" (numbers comma-separated). */
+  readonly pages: Readonly<Record<string, string>>;
+}
+
+/**
+ * The run's record: the last build's, where this build may trust it, and
+ * this build's, made as its pages are visited.
+ */
+export function pageRecord(
+  settings: PageRecordSettings,
+  globals: Data,
+  filter: FilterLookup,
+): PagesRecord | undefined {
+  const portal = globals.portal as SiteData | undefined;
+  if (!portal) return undefined;
+  return timed("render", () => new PageRecord(settings, globals, portal, filter));
+}
+
+class PageRecord implements PagesRecord {
+  readonly #settings: PageRecordSettings;
+  readonly #where: EventScopes;
+  readonly #context: string;
+  readonly #code = codeFingerprint();
+  readonly #events: readonly CalendarEvent[];
+  readonly #updatedAt: string | null;
+  readonly #eventNumbers = new Map<CalendarEvent, number>();
+  /** The last build's record, when it can be trusted. */
+  readonly #last: RecordFile | null;
+  /** Events edited since the last record (or in a series that changed), by number. */
+  readonly #edited = new Set<number>();
+  /** The scopes of the edited events: their pages and what they derive from their events moved. */
+  readonly #dirtyScopes = new Set<string>();
+  readonly #scopeNumbers = new Map<string, number>();
+  readonly #scopes: string[] = [];
+  readonly #pages: Record<string, string> = {};
+  /** The last record's line of each event it has unchanged, by number: this record's too. */
+  #lines: readonly (string | undefined)[] = [];
+  /** Verify: the digests the record vouched for, by path. */
+  readonly #vouched = new Map<string, string>();
+
+  constructor(settings: PageRecordSettings, globals: Data, portal: SiteData, filter: FilterLookup) {
+    this.#settings = settings;
+    this.#where = new EventScopes(portal, filter);
+    this.#context = recordContext(globals, portal, filter, settings.hostInputs);
+    this.#events = portal.events;
+    this.#updatedAt = portal.updatedAt;
+    for (const [number, event] of portal.events.entries()) this.#eventNumbers.set(event, number);
+    this.#last = this.#trusted(readRecord(settings.file));
+    if (this.#last) {
+      for (const [number, key] of this.#last.scopes.entries()) this.#number(key, number);
+    }
+    count("pageRecord.trusted", this.#last ? 1 : 0);
+    count("pageRecord.editedEvents", this.#edited.size);
+  }
+
+  unchanged(_template: string, _item: unknown, path: string): string | undefined {
+    const last = this.#last;
+    const entry = last?.pages[path];
+    if (last === null || entry === undefined) return undefined;
+    const [digest = "", events = "", scopes = ""] = entry.split("|");
+    if (events !== "" && this.#edited.size > 0) {
+      if (events.split(",").some((number) => this.#edited.has(Number(number)))) return undefined;
+    }
+    if (scopes !== "" && this.#dirtyScopes.size > 0) {
+      const dirty = (number: string) => this.#dirtyScopes.has(last.scopes[Number(number)] ?? "");
+      if (scopes.split(",").some(dirty)) return undefined;
+    }
+    count("pageRecord.vouched");
+    if (this.#settings.verify) {
+      this.#vouched.set(path, digest);
+      return undefined;
+    }
+    return digest;
+  }
+
+  carried(path: string): void {
+    const entry = this.#last?.pages[path];
+    if (entry !== undefined) this.#pages[path] = entry;
+  }
+
+  asked(template: string, item: unknown, path: string, digest: string, reads: ShownReads): void {
+    const vouched = this.#vouched.get(path);
+    if (vouched !== undefined && vouched !== digest) {
+      throw new Error(
+        `The page record vouched for ${path} (${template}), whose inputs changed: what they read is not all recorded.`,
+      );
+    }
+    const events = new Set<number>();
+    for (const event of reads.events) {
+      const number = this.#eventNumbers.get(event);
+      // An event the record cannot name (one gone from the portal, still shown as
+      // cancelled): the page is asked every build until it no longer shows it.
+      if (number === undefined) return;
+      events.add(number);
+    }
+    const scopes = new Set(reads.scopes);
+    for (const scope of this.#pageScopes(template, item)) scopes.add(scope);
+    const scopeNumbers = [...scopes].map((key) => this.#number(key));
+    this.#pages[path] = `${digest}|${[...events].join(",")}|${scopeNumbers.join(",")}`;
+  }
+
+  finish(): void {
+    const record: RecordFile = {
+      version: VERSION,
+      code: this.#code,
+      context: this.#context,
+      now: this.#settings.now,
+      until: this.#settings.until,
+      updatedAt: this.#updatedAt,
+      events: this.#events.map((event, number) => this.#lines[number] ?? this.#line(event)),
+      scopes: this.#scopes,
+      values: this.#values(),
+      pages: this.#pages,
+    };
+    timed("write", () => writeRecord(this.#settings.file, record));
+  }
+
+  /**
+   * The last record, when this build may trust it (see the module's
+   * comment), with the events edited since and their scopes noted; else null.
+   * A title edit may take an event out of its series or into another
+   * (src/series/series-key.ts): those series' events count as edited.
+   */
+  #trusted(last: RecordFile | null): RecordFile | null {
+    const { now } = this.#settings;
+    const distrust = (reason: string) => {
+      count(`pageRecord.distrusted.${reason}`);
+      this.#edited.clear();
+      this.#dirtyScopes.clear();
+      return null;
+    };
+    if (!last) return distrust("none");
+    if (last.code !== this.#code) return distrust("code");
+    if (last.context !== this.#context) return distrust("context");
+    if (now < last.now || (last.until !== null && now >= last.until)) return distrust("clock");
+    if (last.events.length !== this.#events.length) return distrust("events");
+    const lines: (string | undefined)[] = [];
+    const movedSeries = new Set<string>();
+    const edited = new Set<string>();
+    const series: string[] = [];
+    for (const [number, event] of this.#events.entries()) {
+      const line = last.events[number] ?? "";
+      const [key, digest, placement, lastSeries = NO_SERIES] = line.split(SEPARATOR);
+      if (key !== eventKey(event)) return distrust("events");
+      const seriesNow = this.#where.series(event) ?? NO_SERIES;
+      series.push(seriesNow);
+      if (seriesNow !== lastSeries) movedSeries.add(lastSeries).add(seriesNow);
+      if (digest === eventDigest(event) && seriesNow === lastSeries) {
+        lines[number] = line;
+        continue;
+      }
+      // Another digest: edited, and trusted only where it was.
+      if (placement !== this.#where.placement(event)) return distrust("placement");
+      this.#edited.add(number);
+      for (const scope of this.#where.scopes(event)) edited.add(scope);
+    }
+    // A place or series shows what it derives from its events (a name, a
+    // rule, a share card): its pages moved only if that did.
+    for (const scope of edited) {
+      const value = this.#where.value(scope);
+      if (value === undefined || value !== last.values[scope]) this.#dirtyScopes.add(scope);
+    }
+    if (last.updatedAt !== this.#updatedAt) this.#dirtyScopes.add(scopeRead.siteUpdated);
+    movedSeries.delete(NO_SERIES);
+    if (movedSeries.size > 0) {
+      for (const [number, key] of series.entries()) {
+        if (!movedSeries.has(key)) continue;
+        this.#edited.add(number);
+        lines[number] = undefined;
+      }
+      for (const key of movedSeries) this.#dirtyScopes.add(key);
+    }
+    this.#lines = lines;
+    return last;
+  }
+
+  /** The places' and series' values: the last record's where none of their events was edited. */
+  #values(): Record<string, string> {
+    const values: Record<string, string> = {};
+    const last = this.#last?.values;
+    for (const scope of this.#where.valued()) {
+      const kept = last && !this.#dirtyScopes.has(scope) ? last[scope] : undefined;
+      const value = kept ?? this.#where.value(scope);
+      if (value !== undefined) values[scope] = value;
+    }
+    return values;
+  }
+
+  #line(event: CalendarEvent): string {
+    const where = this.#where;
+    return [
+      eventKey(event),
+      eventDigest(event),
+      where.placement(event),
+      where.series(event) ?? NO_SERIES,
+    ].join(SEPARATOR);
+  }
+
+  /** The scopes a page shows beside what its inputs gathered. */
+  #pageScopes(template: string, item: unknown): readonly string[] {
+    if (template === EVENT_PAGE_TEMPLATE) {
+      const { event } = item as { event: CalendarEvent };
+      // Its place's name and its series' dates and rule are its place's and series'.
+      const where = this.#where;
+      return [where.place(event), where.series(event)].filter((key) => key !== null);
+    }
+    return listingScopeOf(template, item);
+  }
+
+  #number(key: string, at?: number): number {
+    let number = this.#scopeNumbers.get(key);
+    if (number === undefined) {
+      number = at ?? this.#scopes.length;
+      this.#scopeNumbers.set(key, number);
+      this.#scopes[number] = key;
+    }
+    return number;
+  }
+}
+
+/** The fields of an event's line in the record: its key, digest, placement and series. */
+const SEPARATOR = "\t";
+const NO_SERIES = "-";
+
+/** An event's identity in the record. */
+function eventKey(event: CalendarEvent): string {
+  return JSON.stringify([event.calendarId, event.id]);
+}
+
+/** The scopes an event is in, by the keys pages read them with (scopeRead). */
+class EventScopes {
+  readonly #views: SiteData["views"];
+  readonly #shareCard: (scope: unknown) => unknown;
+  #summaries: Map<string, PlaceSummary | SeriesSummary> | undefined;
+
+  constructor(portal: SiteData, filter: FilterLookup) {
+    this.#views = portal.views;
+    this.#shareCard = filter("shareCard");
+  }
+
+  /** The places' and series' keys. */
+  valued(): Iterable<string> {
+    return this.#byKey().keys();
+  }
+
+  /**
+   * What a place's or series' pages, and its events' pages, show of it
+   * beside its events: its name and links, a series' title and rule, its
+   * share card. Undefined for any other scope (calendars and categories
+   * count as moved with any of their events).
+   */
+  value(scope: string): string | undefined {
+    const summary = this.#byKey().get(scope);
+    if (!summary) return undefined;
+    const { upcoming, past, ...fields } = summary;
+    const shown =
+      "dates" in fields
+        ? { ...fields, dates: undefined, next: undefined, place: placeFields(fields.place) }
+        : fields;
+    return contentHash(JSON.stringify([shown, this.#shareCard(summary.scope)]) ?? "");
+  }
+
+  #byKey(): Map<string, PlaceSummary | SeriesSummary> {
+    if (!this.#summaries) {
+      const summaries = new Map<string, PlaceSummary | SeriesSummary>();
+      for (const place of this.#views.places.all)
+        summaries.set(scopeRead.place(place.scope.id), place);
+      for (const series of this.#views.series.all) {
+        summaries.set(scopeRead.series(series.scope.calendarId, series.scope.id), series);
+      }
+      this.#summaries = summaries;
+    }
+    return this.#summaries;
+  }
+
+  place(event: CalendarEvent): string | null {
+    const scope = this.#views.places.of(event)?.scope;
+    return scope ? scopeRead.place(scope.id) : null;
+  }
+
+  series(event: CalendarEvent): string | null {
+    const scope = this.#views.series.of(event)?.scope;
+    return scope ? scopeRead.series(scope.calendarId, scope.id) : null;
+  }
+
+  /** Its calendars, categories, place and series. */
+  scopes(event: CalendarEvent): string[] {
+    const scopes = calendarIdsOf(event).map(scopeRead.calendar);
+    for (const category of event.categories) scopes.push(scopeRead.category(category.id));
+    for (const scope of [this.place(event), this.series(event)]) if (scope) scopes.push(scope);
+    return scopes;
+  }
+
+  /**
+   * Where the event is, but for its series: what decides which lists,
+   * months and pages show it, and where.
+   */
+  placement(event: CalendarEvent): string {
+    const scopes = calendarIdsOf(event).map(scopeRead.calendar);
+    for (const category of event.categories) scopes.push(scopeRead.category(category.id));
+    return contentHash(
+      JSON.stringify([
+        scopes,
+        this.place(event),
+        event.start,
+        event.end,
+        event.allDay,
+        event.status,
+      ]),
+    );
+  }
+}
+
+/** A place as a series shows it: its own fields, not its lists. */
+function placeFields(place: PlaceSummary | null): unknown {
+  if (!place) return null;
+  const { upcoming, past, ...fields } = place;
+  return fields;
+}
+
+/** What every page's inputs share (see the module's comment), as one digest. */
+function recordContext(
+  globals: Data,
+  portal: SiteData,
+  filter: FilterLookup,
+  host: string,
+): string {
+  const feedLinks = filter("feedLinks");
+  return contentHash(
+    JSON.stringify([
+      siteWideInputs(globals, host) ?? null,
+      listingSiteParts(portal, filter),
+      portal.calendars.map((calendar) => ({ ...calendar, updatedAt: undefined })),
+      portal.calendars.map((calendar) => feedLinks(calendar)),
+      filter("shareCard")("/"),
+    ]) ?? "",
+  );
+}
+
+function readRecord(file: string): RecordFile | null {
+  try {
+    const record = JSON.parse(readFileSync(file, "utf8")) as RecordFile;
+    return record.version === VERSION ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Written aside, then renamed: a reader never sees half a record. A failure costs the next build the asking. */
+function writeRecord(file: string, record: RecordFile): void {
+  const aside = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(aside, JSON.stringify(record));
+    renameSync(aside, file);
+  } catch {
+    rmSync(aside, { force: true });
+  }
+}
