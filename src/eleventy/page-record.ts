@@ -118,9 +118,11 @@ class PageRecord implements PagesRecord {
   #lines: readonly (string | undefined)[] = [];
   /** Verify: the digests the record vouched for, by path. */
   readonly #vouched = new Map<string, string>();
+  readonly #countJsonLd: (event: unknown) => unknown;
 
   constructor(settings: PageRecordSettings, globals: Data, portal: SiteData, filter: FilterLookup) {
     this.#settings = settings;
+    this.#countJsonLd = filter("countEventJsonLd");
     this.#where = new EventScopes(portal, filter);
     this.#context = recordContext(globals, portal, filter, settings.hostInputs);
     this.#events = portal.events;
@@ -154,9 +156,12 @@ class PageRecord implements PagesRecord {
     return digest;
   }
 
-  carried(path: string): void {
+  carried(template: string, item: unknown, path: string): void {
     const entry = this.#last?.pages[path];
     if (entry !== undefined) this.#pages[path] = entry;
+    // An event page's inputs count its JSON-LD for the build report's rich results
+    // (src/eleventy/event-page-inputs.ts); a page kept without them is counted all the same.
+    if (template === EVENT_PAGE_TEMPLATE) this.#countJsonLd((item as { event: unknown }).event);
   }
 
   asked(template: string, item: unknown, path: string, digest: string, reads: ShownReads): void {

@@ -38,7 +38,7 @@ const DAY_MS = 86_400_000;
  * so places and series get pages and files as on a real site.
  */
 const SERIES_SHARE = 0.2;
-const SERIES_LENGTH = 8;
+export const SERIES_LENGTH = 8;
 
 /**
  * A large deterministic dataset: `calendars` x `eventsPerCalendar` events

@@ -75,7 +75,7 @@ export interface PagesRecord {
   /** The digest of the page's inputs when the record vouches that they are those of its last build. */
   unchanged(template: string, item: unknown, path: string): string | undefined;
   /** The page was kept by that digest: its entry goes on to the next record as it was. */
-  carried(path: string): void;
+  carried(template: string, item: unknown, path: string): void;
   /** The page's inputs were made: their digest, and what they read. */
   asked(template: string, item: unknown, path: string, digest: string, reads: ShownReads): void;
   /** Every page was visited: the record is kept for the next build. */
@@ -139,7 +139,7 @@ export async function renderStreamedPages(
           recorded !== undefined &&
           timed("write", () => target.writer.keepDigest(path, recorded))
         ) {
-          record?.carried(path);
+          record?.carried(name, item, path);
           kept++;
           vouched++;
           continue;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { createSyntheticDataset } from "../../src/portal/synthetic-dataset.ts";
+import { createSyntheticDataset, SERIES_LENGTH } from "../../src/portal/synthetic-dataset.ts";
 import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
 import { endedAtNow, hasCardAtNow, hoursAfterNow, NOW } from "../helpers/clock.ts";
 import { isDigestFile, isFeedFile } from "../helpers/demo-expectations.ts";
@@ -402,6 +402,36 @@ describe("build work", () => {
       LISTING_PAGES_PER_EVENT * edited.length,
     );
     expect(listings(changed, "rendered") + listings(changed, "reused")).toBe(allListings);
+    // The page record (src/eleventy/page-record.ts): each build keeps what every streamed
+    // page's inputs read; after the edits (titles: no event moved), the build trusted it
+    // and made the inputs only of the pages that read an edited event, a scope one is in,
+    // or a series a title took an event out of; every other page was kept by the digest it
+    // was last rendered from, its inputs not made.
+    const streamed = [EVENT_PAGES, ...LISTING_PAGES];
+    const asked = (metrics: Metrics) =>
+      streamed.reduce(
+        (sum, template) =>
+          sum +
+          count(metrics, `rendered.${template}`) +
+          count(metrics, `reused.${template}`) -
+          count(metrics, `vouched.${template}`),
+        0,
+      );
+    const streamedPages = EVENTS + allListings;
+    expect(count(cold, "pageRecord.trusted")).toBe(0);
+    expect(asked(cold)).toBe(streamedPages);
+    expect(count(changed, "pageRecord.trusted")).toBe(1);
+    // The edited events, and the dates of each series a new title took one out of.
+    const editedEvents = count(changed, "pageRecord.editedEvents");
+    expect(editedEvents).toBeGreaterThanOrEqual(edited.length);
+    expect(editedEvents).toBeLessThanOrEqual(edited.length * (SERIES_LENGTH + 1));
+    const eventPagesAsked =
+      pages + count(changed, `reused.${EVENT_PAGES}`) - count(changed, `vouched.${EVENT_PAGES}`);
+    expect(eventPagesAsked).toBeGreaterThanOrEqual(pages);
+    expect(eventPagesAsked).toBeLessThanOrEqual(editedEvents);
+    // Listings: those of the edited events' calendars, categories and series (their share
+    // cards and subscriptions' trims are their events'), and those that show an edited event.
+    expect(asked(changed) - eventPagesAsked).toBeLessThan(allListings);
     // A page that names a place or a category shows its lists' lengths, not each of their
     // events (src/eleventy/listing-page-inputs.ts, shownSummary): the pages rendered again are
     // those whose bytes change, and at most one more per edit (a row's inputs are its event
@@ -474,6 +504,26 @@ describe("build work", () => {
     if (!edited) throw new Error("no event to edit");
     portal.updateEvent(edited.calendarId, edited.id, { title: `${edited.title}, moved indoors` });
     const retitled = await build(site());
+    // The page record: one new title that moves no event; its page, its calendar's lists
+    // and months (whose share cards and subscription trims are their events'), and the few
+    // listings that show it or say when the site last changed are asked; every other
+    // streamed page is kept by the digest it was last rendered from.
+    expect(count(retitled, "pageRecord.trusted")).toBe(1);
+    expect(count(retitled, "pageRecord.editedEvents")).toBe(1);
+    const asked = (template: string) =>
+      count(retitled, `rendered.${template}`) +
+      count(retitled, `reused.${template}`) -
+      count(retitled, `vouched.${template}`);
+    expect(asked("calendars/event.njk")).toBe(1);
+    const calendarPages = ["calendars/list.njk", "calendars/month.njk"].reduce(
+      (sum, template) => sum + count(cold.metrics, `rendered.${template}`),
+      0,
+    );
+    const listingsAsked = LISTING_PAGES.reduce((sum, template) => sum + asked(template), 0);
+    expect(listingsAsked).toBeGreaterThanOrEqual(1);
+    expect(listingsAsked).toBeLessThanOrEqual(
+      calendarPages / SYNTHETIC.calendars + 2 * LISTING_PAGES_PER_EVENT,
+    );
     const editedPart = parts.find((part) => part.key === monthOf(edited.start));
     expect(count(retitled, "searchPartsBuilt")).toBe(1);
     expect(count(retitled, "searchPartsReused")).toBe(parts.length - 1);
