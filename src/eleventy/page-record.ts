@@ -1,4 +1,12 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count, timed } from "../metrics.ts";
@@ -61,7 +69,8 @@ export interface PageRecordSettings {
   readonly hostInputs: string;
 }
 
-const VERSION = 3;
+/** The record's form: a record of another is not read. */
+export const PAGE_RECORD_VERSION = 4;
 
 /** The record's file in the build's cache folder (each language's folder has its own). */
 export const PAGE_RECORD_FILE = "page-record.json";
@@ -74,7 +83,7 @@ interface RecordFile {
   readonly until: number | null;
   /** When the site's data last changed (SiteData.updatedAt). */
   readonly updatedAt: string | null;
-  /** Each event in the data's order: "key digest placement". */
+  /** Each event in the data's order: its digest, series, placement and key, tab-separated. */
   readonly events: readonly string[];
   readonly scopes: readonly string[];
   /** Each place's and series' value (EventScopes.value), by scope key. */
@@ -113,7 +122,8 @@ class PageRecord implements PagesRecord {
   readonly #dirtyScopes = new Set<string>();
   readonly #scopeNumbers = new Map<string, number>();
   readonly #scopes: string[] = [];
-  readonly #pages: Record<string, string> = {};
+  /** Without a prototype: any text is a path of its own. */
+  readonly #pages: Record<string, string> = Object.create(null);
   /** The last record's line of each event it has unchanged, by number: this record's too. */
   #lines: readonly (string | undefined)[] = [];
   /** Verify: the digests the record vouched for, by path. */
@@ -138,7 +148,7 @@ class PageRecord implements PagesRecord {
 
   unchanged(_template: string, _item: unknown, path: string): string | undefined {
     const last = this.#last;
-    const entry = last?.pages[path];
+    const entry = last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
     if (last === null || entry === undefined) return undefined;
     const [digest = "", events = "", scopes = ""] = entry.split("|");
     if (events !== "" && this.#edited.size > 0) {
@@ -157,7 +167,8 @@ class PageRecord implements PagesRecord {
   }
 
   carried(template: string, item: unknown, path: string): void {
-    const entry = this.#last?.pages[path];
+    const last = this.#last;
+    const entry = last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
     if (entry !== undefined) this.#pages[path] = entry;
     // An event page's inputs count its JSON-LD for the build report's rich results
     // (src/eleventy/event-page-inputs.ts); a page kept without them is counted all the same.
@@ -187,7 +198,7 @@ class PageRecord implements PagesRecord {
 
   finish(): void {
     const record: RecordFile = {
-      version: VERSION,
+      version: PAGE_RECORD_VERSION,
       code: this.#code,
       context: this.#context,
       now: this.#settings.now,
@@ -226,16 +237,18 @@ class PageRecord implements PagesRecord {
     const series: string[] = [];
     for (const [number, event] of this.#events.entries()) {
       const line = last.events[number] ?? "";
-      const [key, digest, placement, lastSeries = NO_SERIES] = line.split(SEPARATOR);
-      if (key !== eventKey(event)) return distrust("events");
+      const digest = eventDigest(event);
       const seriesNow = this.#where.series(event) ?? NO_SERIES;
       series.push(seriesNow);
-      if (seriesNow !== lastSeries) movedSeries.add(lastSeries).add(seriesNow);
-      if (digest === eventDigest(event) && seriesNow === lastSeries) {
+      // The same digest is the same event, ids and all, as the last build read it.
+      if (line.startsWith(`${digest}${SEPARATOR}${seriesNow}${SEPARATOR}`)) {
         lines[number] = line;
         continue;
       }
-      // Another digest: edited, and trusted only where it was.
+      const [, lastSeries, placement, key] = line.split(SEPARATOR);
+      if (key !== eventKey(event)) return distrust("events");
+      if (seriesNow !== lastSeries) movedSeries.add(lastSeries ?? NO_SERIES).add(seriesNow);
+      // Another digest, or another series: edited, and trusted only where it was.
       if (placement !== this.#where.placement(event)) return distrust("placement");
       this.#edited.add(number);
       for (const scope of this.#where.scopes(event)) edited.add(scope);
@@ -244,7 +257,8 @@ class PageRecord implements PagesRecord {
     // rule, a share card): its pages moved only if that did.
     for (const scope of edited) {
       const value = this.#where.value(scope);
-      if (value === undefined || value !== last.values[scope]) this.#dirtyScopes.add(scope);
+      const before = Object.hasOwn(last.values, scope) ? last.values[scope] : undefined;
+      if (value === undefined || value !== before) this.#dirtyScopes.add(scope);
     }
     if (last.updatedAt !== this.#updatedAt) this.#dirtyScopes.add(scopeRead.siteUpdated);
     movedSeries.delete(NO_SERIES);
@@ -262,10 +276,13 @@ class PageRecord implements PagesRecord {
 
   /** The places' and series' values: the last record's where none of their events was edited. */
   #values(): Record<string, string> {
-    const values: Record<string, string> = {};
+    const values: Record<string, string> = Object.create(null);
     const last = this.#last?.values;
     for (const scope of this.#where.valued()) {
-      const kept = last && !this.#dirtyScopes.has(scope) ? last[scope] : undefined;
+      const kept =
+        last && !this.#dirtyScopes.has(scope) && Object.hasOwn(last, scope)
+          ? last[scope]
+          : undefined;
       const value = kept ?? this.#where.value(scope);
       if (value !== undefined) values[scope] = value;
     }
@@ -275,10 +292,10 @@ class PageRecord implements PagesRecord {
   #line(event: CalendarEvent): string {
     const where = this.#where;
     return [
-      eventKey(event),
       eventDigest(event),
-      where.placement(event),
       where.series(event) ?? NO_SERIES,
+      where.placement(event),
+      eventKey(event),
     ].join(SEPARATOR);
   }
 
@@ -304,7 +321,7 @@ class PageRecord implements PagesRecord {
   }
 }
 
-/** The fields of an event's line in the record: its key, digest, placement and series. */
+/** The fields of an event's line in the record: its digest, series, placement and key. */
 const SEPARATOR = "\t";
 const NO_SERIES = "-";
 
@@ -423,23 +440,78 @@ function recordContext(
   );
 }
 
+/** The record kept at `file`, or null: none, of another version, or damaged (the build then asks every page). */
 function readRecord(file: string): RecordFile | null {
+  let record: Partial<RecordFile>;
   try {
-    const record = JSON.parse(readFileSync(file, "utf8")) as RecordFile;
-    return record.version === VERSION ? record : null;
+    record = JSON.parse(readFileSync(file, "utf8")) as Partial<RecordFile>;
   } catch {
     return null;
   }
+  const texts = (value: unknown) =>
+    Array.isArray(value) && value.every((item) => typeof item === "string");
+  const textsByKey = (value: unknown) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === "string");
+  const time = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+  const valid =
+    record?.version === PAGE_RECORD_VERSION &&
+    typeof record.code === "string" &&
+    typeof record.context === "string" &&
+    time(record.now) &&
+    (record.until === null || time(record.until)) &&
+    (record.updatedAt === null || typeof record.updatedAt === "string") &&
+    texts(record.events) &&
+    texts(record.scopes) &&
+    textsByKey(record.values) &&
+    textsByKey(record.pages);
+  return valid ? (record as RecordFile) : null;
 }
 
-/** Written aside, then renamed: a reader never sees half a record. A failure costs the next build the asking. */
+/**
+ * Written aside, then renamed: a reader never sees half a record. Written a
+ * few thousand entries at a time rather than as one text (24 MB at 100,000
+ * events). A failure costs the next build the asking, nothing else.
+ */
 function writeRecord(file: string, record: RecordFile): void {
   const aside = `${file}.${process.pid}.tmp`;
+  let fd: number | null = null;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(aside, JSON.stringify(record));
+    fd = openSync(aside, "w");
+    const { events, pages, ...head } = record;
+    const out = fd;
+    const pieces = (texts: Iterable<string>) => {
+      let piece: string[] = [];
+      for (const text of texts) {
+        piece.push(text);
+        if (piece.length === 4096) {
+          writeSync(out, piece.join(""));
+          piece = [];
+        }
+      }
+      writeSync(out, piece.join(""));
+    };
+    writeSync(out, `${JSON.stringify(head).slice(0, -1)},"events":[`);
+    pieces(events.map((line, at) => `${at > 0 ? "," : ""}${JSON.stringify(line)}`));
+    writeSync(out, `],"pages":{`);
+    let first = true;
+    pieces(
+      (function* () {
+        for (const path in pages) {
+          yield `${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(pages[path])}`;
+          first = false;
+        }
+      })(),
+    );
+    writeSync(out, "}}");
+    closeSync(out);
+    fd = null;
     renameSync(aside, file);
   } catch {
+    if (fd !== null) closeSync(fd);
     rmSync(aside, { force: true });
   }
 }

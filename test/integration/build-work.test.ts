@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
+import { PAGE_RECORD_FILE, PAGE_RECORD_VERSION } from "../../src/eleventy/page-record.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { createSyntheticDataset, SERIES_LENGTH } from "../../src/portal/synthetic-dataset.ts";
 import { OTHER_DATES_SHOWN } from "../../src/series/series-index.ts";
@@ -548,7 +549,12 @@ describe("build work", () => {
       start: earlier(moved.start),
       end: earlier(moved.end),
     });
+    // A damaged record is left aside: the build asks every page, and keeps a new record.
+    const record = join(work, "cache", "main", PAGE_RECORD_FILE);
+    writeFileSync(record, JSON.stringify({ version: PAGE_RECORD_VERSION, events: 5, pages: [] }));
     const rescheduled = await build(site());
+    expect(count(rescheduled, "pageRecord.distrusted.none")).toBe(1);
+    expect(JSON.parse(readFileSync(record, "utf8")).events).toHaveLength(EVENTS);
     const expected = new Set([monthOf(moved.start), monthOf(earlier(moved.start))]);
     expect(expected.size).toBe(2);
     expect(count(rescheduled, "searchPartsBuilt")).toBe(2);
