@@ -1,5 +1,5 @@
 import { eventDigest } from "../model/event-digest.ts";
-import { noteScope, scopeRead } from "../model/shown-reads.ts";
+import { gathering, noteEvent, noteScope, scopeRead } from "../model/shown-reads.ts";
 import type { CalendarEvent, UpcomingAndPast } from "../model/types.ts";
 import { recentPast } from "../model/upcoming-and-past.ts";
 import { ObjectDigests } from "../render/object-digest.ts";
@@ -110,7 +110,7 @@ export function listingPagesInputs(
       }
       const page = item as Item;
       const scope = (FEED_SCOPE[template] ?? (() => "/"))(page);
-      return JSON.stringify([
+      const inputs = JSON.stringify([
         siteWide,
         site,
         template,
@@ -119,6 +119,10 @@ export function listingPagesInputs(
         filter("shareCard")(scope),
         SHOWS_TRIM.has(template) ? filter("icsTrim")(scope) : null,
       ]);
+      // For the page record: what the item shows, walked again rather than
+      // remembered with each object's digest (the digests are shared by pages).
+      if (gathering()) noteShown(page, events, summaries, calendars, 0);
+      return inputs;
     } catch {
       return undefined;
     }
@@ -189,11 +193,7 @@ function eventRows(
   const moreDates = filter("moreDates");
   const seriesOf = filter("seriesOf");
   const rows: ObjectDigests = new ObjectDigests((value) => {
-    if (summaries.has(value)) {
-      // A summary's fields (a place's name is its soonest event's) are its scope's.
-      noteScope(summaryScope(value as Item));
-      return shown(value as UpcomingAndPast, rows);
-    }
+    if (summaries.has(value)) return shown(value as UpcomingAndPast, rows);
     if (!events.has(value)) return shownOf(calendars, value);
     const event = value as CalendarEvent;
     const series = seriesOf(event) as { path: string } | null;
@@ -201,6 +201,46 @@ function eventRows(
   });
   return rows;
 }
+
+/**
+ * Notes, for the page record (src/model/shown-reads.ts), every event a
+ * page's item shows and the scope of every summary it shows with the most
+ * recent past events it lists: what `itemRows.of` read of the item, more or
+ * less (a series' page names a place's fields alone). Read after the
+ * inputs were made, so the item is known to be plain data without a cycle.
+ */
+function noteShown(
+  value: unknown,
+  events: Known,
+  summaries: Known,
+  calendars: Known,
+  depth: number,
+): void {
+  if (value === null || typeof value !== "object" || calendars.has(value)) return;
+  if (events.has(value)) {
+    noteEvent(value as CalendarEvent);
+    return;
+  }
+  if (summaries.has(value)) {
+    noteScope(summaryScope(value as Item));
+    for (const event of recentPast(value as UpcomingAndPast)) noteEvent(event);
+    return;
+  }
+  if (depth > MAX_DEPTH) {
+    // Deeper than any listing's item: what is below is not followed, so the page is asked every build.
+    noteScope(scopeRead.always);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) noteShown(item, events, summaries, calendars, depth + 1);
+    return;
+  }
+  for (const field of Object.values(value))
+    noteShown(field, events, summaries, calendars, depth + 1);
+}
+
+/** Deeper than any item the listings are given (a month's weeks, days and rows are four). */
+const MAX_DEPTH = 16;
 
 /** A place's or a category's summary's scope, as the page record names it. */
 function summaryScope(summary: Item): string {

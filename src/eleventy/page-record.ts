@@ -32,7 +32,7 @@ type Data = Record<string, unknown>;
  * they read (the events whose digests they took, and the scopes whose
  * derived values they show: src/model/shown-reads.ts). Without it, one
  * edited event made, hashed and looked up the inputs of every page
- * (docs/performance.md, "The record of which pages show which events").
+ * (docs/performance.md, "The page record").
  *
  * The next build trusts it only where nothing else moved, and asks every
  * page otherwise (and writes a new record):
@@ -42,8 +42,9 @@ type Data = Record<string, unknown>;
  *   shows of the site, the calendars, the site's share card and each
  *   calendar's feed links (`context`);
  * - the same events, in the same order, each where it was: its calendars,
- *   categories, place, series, start, end and status (`placement`), so
- *   that every list, month and page number holds the same events;
+ *   categories, place, start, end and status (`placement`), so that every
+ *   list, month and page number holds the same events (a new title may move
+ *   an event to another series: every date of both series counts as edited);
  * - a clock between the record's and the next moment at which anything
  *   date-relative moves (`until`: src/rebuild/next-change.ts).
  *
@@ -261,6 +262,7 @@ class PageRecord implements PagesRecord {
       if (value === undefined || value !== before) this.#dirtyScopes.add(scope);
     }
     if (last.updatedAt !== this.#updatedAt) this.#dirtyScopes.add(scopeRead.siteUpdated);
+    this.#dirtyScopes.add(scopeRead.always);
     movedSeries.delete(NO_SERIES);
     if (movedSeries.size > 0) {
       for (const [number, key] of series.entries()) {

@@ -9,10 +9,10 @@ import type { CalendarEvent } from "./types.ts";
  * when its calendar changed.
  *
  * Gathered by a dynamic scope rather than passed along: eventDigest is
- * called from every output's inputs, through memos of their own
- * (ObjectDigests replays what a remembered object read). Lists rather than
- * sets, duplicates and all: an object walked for a listing's inputs reads
- * one event or a few, and the reader makes a set of what it keeps.
+ * called from every output's inputs. What a memo answers without calling
+ * it again is noted by its reader: a listing walks its item again for the
+ * events it shows (src/eleventy/listing-page-inputs.ts). Lists rather than
+ * sets, duplicates and all: the record makes a set of what it keeps.
  */
 export class ShownReads {
   readonly events: CalendarEvent[] = [];
@@ -20,11 +20,6 @@ export class ShownReads {
 
   get empty(): boolean {
     return this.events.length === 0 && this.scopes.length === 0;
-  }
-
-  /** The one event read, when that is all (a memo keeps the event rather than this). */
-  get single(): CalendarEvent | undefined {
-    return this.events.length === 1 && this.scopes.length === 0 ? this.events[0] : undefined;
   }
 
   add(other: ShownReads): void {
@@ -61,13 +56,6 @@ export function noteScope(key: string): void {
   open?.scopes.push(key);
 }
 
-/** What a remembered value read when it was made, read again now that it is used. */
-export function noteReads(reads: ShownReads | CalendarEvent): void {
-  if (!open) return;
-  if (reads instanceof ShownReads) open.add(reads);
-  else open.events.push(reads);
-}
-
 /** The keys scopes are read by (a place's name, a category's summary...), one form for every reader. */
 export const scopeRead = {
   calendar: (id: string) => `calendar:${id}`,
@@ -76,4 +64,6 @@ export const scopeRead = {
   series: (calendarId: string, id: string) => `series:${calendarId}/${id}`,
   /** When the site's data last changed, which any edit moves (src/site/data-updated.ts). */
   siteUpdated: "updated:site",
+  /** What a record cannot follow: a page that reads it is asked every build. */
+  always: "always",
 };

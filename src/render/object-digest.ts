@@ -1,5 +1,3 @@
-import { gathering, gatherReads, noteReads, type ShownReads } from "../model/shown-reads.ts";
-import type { CalendarEvent } from "../model/types.ts";
 import { contentHash } from "./published-files.ts";
 
 /**
@@ -12,16 +10,11 @@ import { contentHash } from "./published-files.ts";
  * Only plain data is read: a Map, a Set, a class instance or a cycle
  * throws, since what it holds would otherwise be missed (the caller then
  * names no inputs and renders; src/eleventy/listing-page-inputs.ts).
- *
- * While reads are gathered (src/model/shown-reads.ts), an object remembers
- * what its digest read, and every later use of it reads that again.
  */
 export class ObjectDigests {
   readonly #leaf: (value: object) => string | undefined;
   readonly #known = new WeakMap<object, string>();
   readonly #open = new Set<object>();
-  /** What an object's digest read, while reads are gathered: the event alone where that is all. */
-  readonly #reads = new WeakMap<object, ShownReads | CalendarEvent>();
 
   constructor(leaf: (value: object) => string | undefined) {
     this.#leaf = leaf;
@@ -31,19 +24,8 @@ export class ObjectDigests {
   of(value: unknown): string {
     if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
     const known = this.#known.get(value);
-    if (known !== undefined) {
-      const reads = this.#reads.get(value);
-      if (reads) noteReads(reads);
-      return known;
-    }
-    let text: string;
-    if (gathering()) {
-      const [made, reads] = gatherReads(() => this.#leaf(value) ?? this.#fields(value));
-      text = made;
-      if (!reads.empty) this.#reads.set(value, reads.single ?? reads);
-    } else {
-      text = this.#leaf(value) ?? this.#fields(value);
-    }
+    if (known !== undefined) return known;
+    const text = this.#leaf(value) ?? this.#fields(value);
     const digest = text.length > 64 ? `#${contentHash(text)}` : text;
     this.#known.set(value, digest);
     return digest;
