@@ -123,8 +123,10 @@ class PageRecord implements PagesRecord {
   readonly #dirtyScopes = new Set<string>();
   readonly #scopeNumbers = new Map<string, number>();
   readonly #scopes: string[] = [];
-  /** Without a prototype: any text is a path of its own. */
-  readonly #pages: Record<string, string> = Object.create(null);
+  /** This build's pages, in the order visited: path -> "digest|event numbers|scope numbers". */
+  readonly #pages = new Map<string, string>();
+  /** One set for every page's event numbers, emptied after each. */
+  readonly #numbers = new Set<number>();
   /** The last record's line of each event it has unchanged, by number: this record's too. */
   #lines: readonly (string | undefined)[] = [];
   /** Verify: the digests the record vouched for, by path. */
@@ -170,7 +172,7 @@ class PageRecord implements PagesRecord {
   carried(template: string, item: unknown, path: string): void {
     const last = this.#last;
     const entry = last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
-    if (entry !== undefined) this.#pages[path] = entry;
+    if (entry !== undefined) this.#pages.set(path, entry);
     // An event page's inputs count its JSON-LD for the build report's rich results
     // (src/eleventy/event-page-inputs.ts); a page kept without them is counted all the same.
     if (template === EVENT_PAGE_TEMPLATE) this.#countJsonLd((item as { event: unknown }).event);
@@ -183,22 +185,31 @@ class PageRecord implements PagesRecord {
         `The page record vouched for ${path} (${template}), whose inputs changed: what they read is not all recorded.`,
       );
     }
-    const events = new Set<number>();
+    const numbers = this.#numbers;
+    numbers.clear();
     for (const event of reads.events) {
       const number = this.#eventNumbers.get(event);
       // An event the record cannot name (one gone from the portal, still shown as
       // cancelled): the page is asked every build until it no longer shows it.
       if (number === undefined) return;
-      events.add(number);
+      numbers.add(number);
     }
-    const scopes = new Set(reads.scopes);
-    for (const scope of this.#pageScopes(template, item)) scopes.add(scope);
-    const scopeNumbers = [...scopes].map((key) => this.#number(key));
-    this.#pages[path] = `${digest}|${[...events].join(",")}|${scopeNumbers.join(",")}`;
+    let scopes = "";
+    const seen = new Set<string>();
+    const add = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      scopes += `${scopes === "" ? "" : ","}${this.#number(key)}`;
+    };
+    for (const key of reads.scopes) add(key);
+    for (const key of this.#pageScopes(template, item)) add(key);
+    let events = "";
+    for (const number of numbers) events += `${events === "" ? "" : ","}${number}`;
+    this.#pages.set(path, `${digest}|${events}|${scopes}`);
   }
 
   finish(): void {
-    const record: RecordFile = {
+    const record = {
       version: PAGE_RECORD_VERSION,
       code: this.#code,
       context: this.#context,
@@ -477,7 +488,10 @@ function readRecord(file: string): RecordFile | null {
  * few thousand entries at a time rather than as one text (24 MB at 100,000
  * events). A failure costs the next build the asking, nothing else.
  */
-function writeRecord(file: string, record: RecordFile): void {
+function writeRecord(
+  file: string,
+  record: Omit<RecordFile, "pages"> & { readonly pages: ReadonlyMap<string, string> },
+): void {
   const aside = `${file}.${process.pid}.tmp`;
   let fd: number | null = null;
   try {
@@ -502,8 +516,8 @@ function writeRecord(file: string, record: RecordFile): void {
     let first = true;
     pieces(
       (function* () {
-        for (const path in pages) {
-          yield `${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(pages[path])}`;
+        for (const [path, entry] of pages) {
+          yield `${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`;
           first = false;
         }
       })(),
