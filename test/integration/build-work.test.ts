@@ -50,7 +50,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** One build into `output` with --metrics; the API cache is shared by every build of a test. */
+/**
+ * One build into `output` with --metrics; the API cache is shared by every build of a test.
+ * With the page record on (src/eleventy/page-record.ts), whose work these tests count too.
+ */
 async function build(
   output: string,
   env: Record<string, string> = {},
@@ -60,7 +63,7 @@ async function build(
     portal: target,
     cacheDir: join(work, "cache", target === portal ? "main" : "other"),
     metricsFile: join(work, `metrics-${++builds}.json`),
-    env,
+    env: { PAGE_RECORD: "on", ...env },
   })) as Metrics;
 }
 

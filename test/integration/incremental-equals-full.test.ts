@@ -691,7 +691,8 @@ const SEQUENCES: readonly {
   {
     name: "should write, after any edits and later clocks, the bytes a build from scratch with the same history writes",
     // Without share cards, the costliest part of a small build: the last case has them.
-    env: { SHARE_CARDS: "off" },
+    // With the page record on: a page it keeps must be the one a build from scratch writes.
+    env: { SHARE_CARDS: "off", PAGE_RECORD: "on" },
     steps: { minLength: 3, maxLength: 4 },
     parameters: { seed: 20260320, numRuns: 2 },
   },
