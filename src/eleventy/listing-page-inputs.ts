@@ -129,15 +129,6 @@ export function listingPagesInputs(
   };
 }
 
-/**
- * What the navigation and filter form show of the site, with its events by
- * their ids: of the calendars' and organizations' summaries, not their lists
- * of upcoming and past events, which only the site's index pages show (those
- * Eleventy renders every build); of the "when" pages, their links, not their
- * events. The day rolling over changes those lists, and with them here every
- * listing's page was named as changed: the months and series that it did not
- * change were rendered again to the same bytes (docs/performance.md, item 51).
- */
 /** What the listings' navigation and filter form show of the site (siteParts), for the page record. */
 export function listingSiteParts(portal: SiteData, filter: FilterLookup): string {
   return siteParts(
@@ -148,6 +139,15 @@ export function listingSiteParts(portal: SiteData, filter: FilterLookup): string
   );
 }
 
+/**
+ * What the navigation and filter form show of the site, with its events by
+ * their ids: of the calendars' and organizations' summaries, not their lists
+ * of upcoming and past events, which only the site's index pages show (those
+ * Eleventy renders every build); of the "when" pages, their links, not their
+ * events. The day rolling over changes those lists, and with them here every
+ * listing's page was named as changed: the months and series that it did not
+ * change were rendered again to the same bytes (docs/performance.md, item 51).
+ */
 function siteParts(
   portal: SiteData,
   events: Known,

@@ -18,10 +18,6 @@ export class ShownReads {
   readonly events: CalendarEvent[] = [];
   readonly scopes: string[] = [];
 
-  get empty(): boolean {
-    return this.events.length === 0 && this.scopes.length === 0;
-  }
-
   add(other: ShownReads): void {
     for (const event of other.events) this.events.push(event);
     for (const scope of other.scopes) this.scopes.push(scope);
@@ -43,7 +39,7 @@ export function gatherReads<T>(make: () => T): [T, ShownReads] {
   }
 }
 
-/** Whether reads are being gathered (a memo then keeps what each of its values read). */
+/** Whether reads are being gathered (a listing then walks its item for what it shows). */
 export function gathering(): boolean {
   return open !== null;
 }
