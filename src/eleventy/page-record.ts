@@ -151,7 +151,7 @@ class PageRecord implements PagesRecord {
 
   unchanged(_template: string, _item: unknown, path: string): string | undefined {
     const last = this.#last;
-    const entry = last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
+    const entry = this.#entry(path);
     if (last === null || entry === undefined) return undefined;
     const [digest = "", events = "", scopes = ""] = entry.split("|");
     if (events !== "" && this.#edited.size > 0) {
@@ -170,8 +170,7 @@ class PageRecord implements PagesRecord {
   }
 
   carried(template: string, item: unknown, path: string): void {
-    const last = this.#last;
-    const entry = last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
+    const entry = this.#entry(path);
     if (entry !== undefined) this.#pages.set(path, entry);
     // An event page's inputs count its JSON-LD for the build report's rich results
     // (src/eleventy/event-page-inputs.ts); a page kept without them is counted all the same.
@@ -285,6 +284,12 @@ class PageRecord implements PagesRecord {
     }
     this.#lines = lines;
     return last;
+  }
+
+  /** The last record's entry of a page, when it is trusted and has one. */
+  #entry(path: string): string | undefined {
+    const last = this.#last;
+    return last && Object.hasOwn(last.pages, path) ? last.pages[path] : undefined;
   }
 
   /** The places' and series' values: the last record's where none of their events was edited. */
@@ -401,8 +406,7 @@ class EventScopes {
 
   /** Its calendars, categories, place and series. */
   scopes(event: CalendarEvent): string[] {
-    const scopes = calendarIdsOf(event).map(scopeRead.calendar);
-    for (const category of event.categories) scopes.push(scopeRead.category(category.id));
+    const scopes = calendarsAndCategories(event);
     for (const scope of [this.place(event), this.series(event)]) if (scope) scopes.push(scope);
     return scopes;
   }
@@ -412,11 +416,9 @@ class EventScopes {
    * months and pages show it, and where.
    */
   placement(event: CalendarEvent): string {
-    const scopes = calendarIdsOf(event).map(scopeRead.calendar);
-    for (const category of event.categories) scopes.push(scopeRead.category(category.id));
     return contentHash(
       JSON.stringify([
-        scopes,
+        calendarsAndCategories(event),
         this.place(event),
         event.start,
         event.end,
@@ -425,6 +427,13 @@ class EventScopes {
       ]),
     );
   }
+}
+
+/** The scopes of an event's calendars and categories. */
+function calendarsAndCategories(event: CalendarEvent): string[] {
+  const scopes = calendarIdsOf(event).map(scopeRead.calendar);
+  for (const category of event.categories) scopes.push(scopeRead.category(category.id));
+  return scopes;
 }
 
 /** A place as a series shows it: its own fields, not its lists. */

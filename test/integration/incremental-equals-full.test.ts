@@ -161,12 +161,23 @@ const pick: fc.Arbitrary<Chosen> = fc.record({
   soon: fc.boolean(),
 });
 
+/** Edits that leave an event where it was: its title, its text, its image. */
+const titleEdit = fc.record({
+  field: fc.constant("title"),
+  title: fc.nat({ max: TITLES.length - 1 }),
+});
+const descriptionEdit = fc.record({
+  field: fc.constant("description"),
+  description: fc.nat({ max: DESCRIPTIONS.length - 1 }),
+});
+const imageEdit = fc.record({
+  field: fc.constant("image"),
+  image: fc.option(fc.nat({ max: IMAGES.length - 1 }), { nil: null }),
+});
+
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ field: fc.constant("title"), title: fc.nat({ max: TITLES.length - 1 }) }),
-  fc.record({
-    field: fc.constant("description"),
-    description: fc.nat({ max: DESCRIPTIONS.length - 1 }),
-  }),
+  titleEdit,
+  descriptionEdit,
   // A new date, earlier or later; far enough to leave its day, week or month.
   fc.record({
     field: fc.constant("times"),
@@ -180,10 +191,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     field: fc.constant("place"),
     place: fc.option(fc.nat({ max: LOCATIONS.length - 1 }), { nil: null }),
   }),
-  fc.record({
-    field: fc.constant("image"),
-    image: fc.option(fc.nat({ max: IMAGES.length - 1 }), { nil: null }),
-  }),
+  imageEdit,
   fc.record({
     field: fc.constant("categories"),
     categories: fc.nat({ max: CATEGORY_CHOICES.length - 1 }),
@@ -236,17 +244,7 @@ const contentStep: fc.Arbitrary<Step> = fc.record({
     fc.record({
       kind: fc.constant("edit"),
       pick,
-      edit: fc.oneof(
-        fc.record({ field: fc.constant("title"), title: fc.nat({ max: TITLES.length - 1 }) }),
-        fc.record({
-          field: fc.constant("description"),
-          description: fc.nat({ max: DESCRIPTIONS.length - 1 }),
-        }),
-        fc.record({
-          field: fc.constant("image"),
-          image: fc.option(fc.nat({ max: IMAGES.length - 1 }), { nil: null }),
-        }),
-      ) as fc.Arbitrary<Edit>,
+      edit: fc.oneof(titleEdit, descriptionEdit, imageEdit) as fc.Arbitrary<Edit>,
     }),
     { minLength: 1, maxLength: 3 },
   ),
