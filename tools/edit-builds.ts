@@ -13,6 +13,9 @@
 //     --node-flags=--max-semi-space-size=64      (Node's flags added after the script's)
 //   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps cold,edit \
 //     --setting PAGE_RECORD=verify                (a setting of every build, as many as given)
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --code .,. --steps cold,edit \
+//     --setting 1:PAGE_RECORD=on                  (of the second checkout's builds only: one
+//                                                  code with and without a setting, in turns)
 //
 // Steps: cold (the API cache emptied), warm (nothing changed), edit (one
 // more event's title edited), many (every 20th event's title edited, as the
@@ -28,6 +31,8 @@ import { startPortal } from "../src/portal/index.ts";
 import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
 
+/** --setting's form: [I:]NAME=VALUE. */
+const SETTING = /^(?:(\d+):)?([A-Z][A-Z0-9_]*)=(.*)$/s;
 const STEPS = new Set(["cold", "warm", "edit", "many", "day"]);
 const NOW = "2026-11-22T12:00:00Z";
 const DAY_MS = 86_400_000;
@@ -46,22 +51,30 @@ const { values } = parseArgs({
 });
 const [calendars, eventsPerCalendar] = (values.size ?? "").split("x").map(Number);
 const steps = (values.steps ?? "").split(",");
-if (!values.work || !calendars || !eventsPerCalendar || !steps.every((step) => STEPS.has(step))) {
+if (
+  !values.work ||
+  !calendars ||
+  !eventsPerCalendar ||
+  !steps.every((step) => STEPS.has(step)) ||
+  !(values.setting ?? []).every((setting) => SETTING.test(setting))
+) {
   console.error(
-    "usage: node --import tsx tools/edit-builds.ts --work DIR [--steps cold,warm,edit,many,day] [--size CxE] [--code DIR,DIR] [--latency MS] [--node-flags=FLAGS]",
+    "usage: node --import tsx tools/edit-builds.ts --work DIR [--steps cold,warm,edit,many,day] [--size CxE] [--code DIR,DIR] [--latency MS] [--node-flags=FLAGS] [--setting [I:]NAME=VALUE]",
   );
   process.exit(2);
 }
 const work = path.resolve(values.work);
 const checkouts = (values.code ?? ".").split(",").map((dir) => path.resolve(dir));
 const nodeFlags = (values["node-flags"] ?? "").split(" ").filter(Boolean);
-// --setting NAME=VALUE, as many as given: a setting of every build (PAGE_RECORD=verify).
-const extraSettings = Object.fromEntries(
-  (values.setting ?? []).map((setting) => [
-    setting.slice(0, setting.indexOf("=")),
-    setting.slice(setting.indexOf("=") + 1),
-  ]),
-);
+// --setting [I:]NAME=VALUE, as many as given: a setting of every build (PAGE_RECORD=verify),
+// or with I of the builds from the I-th checkout of --code only (from 0).
+const settingsOf = (at: number): Record<string, string> =>
+  Object.fromEntries(
+    (values.setting ?? []).flatMap((setting) => {
+      const [, only, name = "", value = ""] = SETTING.exec(setting) ?? [];
+      return only === undefined || Number(only) === at ? [[name, value]] : [];
+    }),
+  );
 
 const synthetic = { calendars, eventsPerCalendar };
 const portal = await startPortal({
@@ -104,7 +117,7 @@ try {
         EVENT_API_CONCURRENCY: "16",
         SITE_NOW: new Date(Date.parse(NOW) + days * DAY_MS).toISOString(),
         SITE_URL: "https://events.example.org",
-        ...extraSettings,
+        ...settingsOf(at),
       };
       const metricsFile = path.join(folder, `${index}-${step}.json`);
       const started = performance.now();

@@ -3,6 +3,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeSync,
@@ -71,12 +72,17 @@ export interface PageRecordSettings {
 }
 
 /** The record's form: a record of another is not read. */
-export const PAGE_RECORD_VERSION = 4;
+export const PAGE_RECORD_VERSION = 5;
 
 /** The record's file in the build's cache folder (each language's folder has its own). */
 export const PAGE_RECORD_FILE = "page-record.json";
 
-interface RecordFile {
+/**
+ * The record's first line: what decides whether the rest is read at all. A
+ * build on a new day or with new code or settings trusts no record, and
+ * leaves the rest (24 MB at 100,000 events) unread.
+ */
+interface RecordHead {
   readonly version: number;
   readonly code: string;
   readonly context: string;
@@ -84,6 +90,10 @@ interface RecordFile {
   readonly until: number | null;
   /** When the site's data last changed (SiteData.updatedAt). */
   readonly updatedAt: string | null;
+}
+
+/** The rest of the record, on its second line. */
+interface RecordBody {
   /** Each event in the data's order: its digest, series, placement and key, tab-separated. */
   readonly events: readonly string[];
   readonly scopes: readonly string[];
@@ -92,6 +102,8 @@ interface RecordFile {
   /** Path -> "digest|event numbers|scope numbers" (numbers comma-separated). */
   readonly pages: Readonly<Record<string, string>>;
 }
+
+type RecordFile = RecordHead & RecordBody;
 
 /**
  * The run's record: the last build's, where this build may trust it, and
@@ -125,8 +137,13 @@ class PageRecord implements PagesRecord {
   readonly #scopes: string[] = [];
   /** This build's pages, in the order visited: path -> "digest|event numbers|scope numbers". */
   readonly #pages = new Map<string, string>();
-  /** One set for every page's event numbers, emptied after each. */
-  readonly #numbers = new Set<number>();
+  /**
+   * The last page that named each event and scope, by number: a page names
+   * each once however often its inputs read it, without a set of its own.
+   */
+  readonly #eventSeen: Int32Array;
+  readonly #scopeSeen: number[] = [];
+  #asked = 0;
   /** The last record's line of each event it has unchanged, by number: this record's too. */
   #lines: readonly (string | undefined)[] = [];
   /** Verify: the digests the record vouched for, by path. */
@@ -141,7 +158,8 @@ class PageRecord implements PagesRecord {
     this.#events = portal.events;
     this.#updatedAt = portal.updatedAt;
     for (const [number, event] of portal.events.entries()) this.#eventNumbers.set(event, number);
-    this.#last = this.#trusted(readRecord(settings.file));
+    this.#eventSeen = new Int32Array(portal.events.length);
+    this.#last = this.#trusted(settings.file);
     if (this.#last) {
       for (const [number, key] of this.#last.scopes.entries()) this.#number(key, number);
     }
@@ -184,26 +202,26 @@ class PageRecord implements PagesRecord {
         `The page record vouched for ${path} (${template}), whose inputs changed: what they read is not all recorded.`,
       );
     }
-    const numbers = this.#numbers;
-    numbers.clear();
+    const visit = ++this.#asked;
+    let events = "";
     for (const event of reads.events) {
       const number = this.#eventNumbers.get(event);
       // An event the record cannot name (one gone from the portal, still shown as
       // cancelled): the page is asked every build until it no longer shows it.
       if (number === undefined) return;
-      numbers.add(number);
+      if (this.#eventSeen[number] === visit) continue;
+      this.#eventSeen[number] = visit;
+      events += events === "" ? `${number}` : `,${number}`;
     }
     let scopes = "";
-    const seen = new Set<string>();
     const add = (key: string) => {
-      if (seen.has(key)) return;
-      seen.add(key);
-      scopes += `${scopes === "" ? "" : ","}${this.#number(key)}`;
+      const number = this.#number(key);
+      if (this.#scopeSeen[number] === visit) return;
+      this.#scopeSeen[number] = visit;
+      scopes += scopes === "" ? `${number}` : `,${number}`;
     };
     for (const key of reads.scopes) add(key);
     for (const key of this.#pageScopes(template, item)) add(key);
-    let events = "";
-    for (const number of numbers) events += `${events === "" ? "" : ","}${number}`;
     this.#pages.set(path, `${digest}|${events}|${scopes}`);
   }
 
@@ -229,7 +247,7 @@ class PageRecord implements PagesRecord {
    * A title edit may take an event out of its series or into another
    * (src/series/series-key.ts): those series' events count as edited.
    */
-  #trusted(last: RecordFile | null): RecordFile | null {
+  #trusted(file: string): RecordFile | null {
     const { now } = this.#settings;
     const distrust = (reason: string) => {
       count(`pageRecord.distrusted.${reason}`);
@@ -237,10 +255,15 @@ class PageRecord implements PagesRecord {
       this.#dirtyScopes.clear();
       return null;
     };
-    if (!last) return distrust("none");
-    if (last.code !== this.#code) return distrust("code");
-    if (last.context !== this.#context) return distrust("context");
-    if (now < last.now || (last.until !== null && now >= last.until)) return distrust("clock");
+    const kept = readRecord(file);
+    if (!kept) return distrust("none");
+    const { head } = kept;
+    if (head.code !== this.#code) return distrust("code");
+    if (head.context !== this.#context) return distrust("context");
+    if (now < head.now || (head.until !== null && now >= head.until)) return distrust("clock");
+    const body = kept.body();
+    if (!body) return distrust("none");
+    const last: RecordFile = { ...head, ...body };
     if (last.events.length !== this.#events.length) return distrust("events");
     const lines: (string | undefined)[] = [];
     const movedSeries = new Set<string>();
@@ -462,34 +485,69 @@ function recordContext(
   );
 }
 
-/** The record kept at `file`, or null: none, of another version, or damaged (the build then asks every page). */
-function readRecord(file: string): RecordFile | null {
-  let record: Partial<RecordFile>;
+/**
+ * The record kept at `file`: its head, and its body read on demand; null
+ * when there is none, or it is of another version or damaged (the build then
+ * asks every page).
+ */
+function readRecord(file: string): { head: RecordHead; body(): RecordBody | null } | null {
+  let fd: number | null = null;
+  let start: Buffer;
   try {
-    record = JSON.parse(readFileSync(file, "utf8")) as Partial<RecordFile>;
+    fd = openSync(file, "r");
+    start = Buffer.alloc(HEAD_BYTES);
+    start = start.subarray(0, readSync(fd, start, 0, HEAD_BYTES, 0));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  const end = start.indexOf(0x0a);
+  const head = parsed(start.subarray(0, end === -1 ? 0 : end)) as Partial<RecordHead> | null;
+  const time = (value: unknown) => typeof value === "number" && Number.isFinite(value);
+  const validHead =
+    head?.version === PAGE_RECORD_VERSION &&
+    typeof head.code === "string" &&
+    typeof head.context === "string" &&
+    time(head.now) &&
+    (head.until === null || time(head.until)) &&
+    (head.updatedAt === null || typeof head.updatedAt === "string");
+  if (!validHead) return null;
+  const body = (): RecordBody | null => {
+    let whole: Buffer;
+    try {
+      whole = readFileSync(file);
+    } catch {
+      return null;
+    }
+    const rest = parsed(whole.subarray(end + 1)) as Partial<RecordBody> | null;
+    const texts = (value: unknown) =>
+      Array.isArray(value) && value.every((item) => typeof item === "string");
+    const textsByKey = (value: unknown) =>
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((item) => typeof item === "string");
+    const valid =
+      texts(rest?.events) &&
+      texts(rest?.scopes) &&
+      textsByKey(rest?.values) &&
+      textsByKey(rest?.pages);
+    return valid ? (rest as RecordBody) : null;
+  };
+  return { head: head as RecordHead, body };
+}
+
+/** The record's head line is well under this: a longer one is not a record. */
+const HEAD_BYTES = 4096;
+
+/** JSON's value of `bytes`, or null where they are not JSON. */
+function parsed(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
   } catch {
     return null;
   }
-  const texts = (value: unknown) =>
-    Array.isArray(value) && value.every((item) => typeof item === "string");
-  const textsByKey = (value: unknown) =>
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((item) => typeof item === "string");
-  const time = (value: unknown) => typeof value === "number" && Number.isFinite(value);
-  const valid =
-    record?.version === PAGE_RECORD_VERSION &&
-    typeof record.code === "string" &&
-    typeof record.context === "string" &&
-    time(record.now) &&
-    (record.until === null || time(record.until)) &&
-    (record.updatedAt === null || typeof record.updatedAt === "string") &&
-    texts(record.events) &&
-    texts(record.scopes) &&
-    textsByKey(record.values) &&
-    textsByKey(record.pages);
-  return valid ? (record as RecordFile) : null;
 }
 
 /**
@@ -506,7 +564,8 @@ function writeRecord(
   try {
     mkdirSync(dirname(file), { recursive: true });
     fd = openSync(aside, "w");
-    const { events, pages, ...head } = record;
+    const { version, code, context, now, until, updatedAt, events, pages, ...rest } = record;
+    const head: RecordHead = { version, code, context, now, until, updatedAt };
     const out = fd;
     const pieces = (texts: Iterable<string>) => {
       let piece: string[] = [];
@@ -519,7 +578,7 @@ function writeRecord(
       }
       writeSync(out, piece.join(""));
     };
-    writeSync(out, `${JSON.stringify(head).slice(0, -1)},"events":[`);
+    writeSync(out, `${JSON.stringify(head)}\n${JSON.stringify(rest).slice(0, -1)},"events":[`);
     pieces(events.map((line, at) => `${at > 0 ? "," : ""}${JSON.stringify(line)}`));
     writeSync(out, `],"pages":{`);
     let first = true;
