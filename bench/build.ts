@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { EVERY_SETTING } from "../src/config/every-setting.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
 
 /**
@@ -31,10 +32,6 @@ export interface BuildRun {
 }
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-
-/** Settings of the developer's shell that must not leak into a benchmark build. */
-const PROJECT_VARIABLES =
-  /^(EVENT_API_|SITE_|FEED_|CANCELLED_GRACE_DAYS|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_INTERVAL|SHARE_CARDS$|DEBUG$)/;
 
 export async function runBuild(options: {
   readonly output: string;
@@ -75,9 +72,12 @@ export async function runBuild(options: {
 /** The shell's environment without the project's settings, then the benchmark's. */
 export function benchEnv(
   settings: Readonly<Record<string, string>>,
+  shell: NodeJS.ProcessEnv = process.env,
 ): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(env)) if (PROJECT_VARIABLES.test(name)) delete env[name];
+  const env: Record<string, string | undefined> = { ...shell };
+  // The project's settings and DEBUG: a developer's shell must not leak them into a benchmark build.
+  for (const name of Object.keys(env))
+    if (EVERY_SETTING.has(name) || name === "DEBUG") delete env[name];
   return { ...env, PREVIOUS_MANIFEST_URL: "none", ...settings };
 }
 
