@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count, timed } from "../metrics.ts";
 import { calendarIdsOf } from "../model/event-calendars.ts";
@@ -18,6 +8,7 @@ import type { CalendarEvent } from "../model/types.ts";
 import type { PlaceSummary } from "../places/place-index.ts";
 import { contentHash } from "../render/published-files.ts";
 import type { FilterLookup, PagesRecord } from "../render/streamed-pages.ts";
+import { replaceFileSync } from "../replace-file-sync.ts";
 import type { SeriesSummary } from "../series/series-index.ts";
 import type { SiteData } from "../site/load.ts";
 import { EVENT_PAGE_TEMPLATE } from "./event-page-inputs.ts";
@@ -551,51 +542,45 @@ function parsed(bytes: Buffer): unknown {
 }
 
 /**
- * Written aside, then renamed: a reader never sees half a record. Written a
- * few thousand entries at a time rather than as one text (24 MB at 100,000
- * events). A failure costs the next build the asking, nothing else.
+ * Written aside, then renamed (replaceFileSync): a reader never sees half a
+ * record. Written a few thousand entries at a time rather than as one text
+ * (24 MB at 100,000 events). A failure costs the next build the asking,
+ * nothing else.
  */
 function writeRecord(
   file: string,
   record: Omit<RecordFile, "pages"> & { readonly pages: ReadonlyMap<string, string> },
 ): void {
-  const aside = `${file}.${process.pid}.tmp`;
-  let fd: number | null = null;
+  const { version, code, context, now, until, updatedAt, events, pages, ...rest } = record;
+  const head: RecordHead = { version, code, context, now, until, updatedAt };
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    fd = openSync(aside, "w");
-    const { version, code, context, now, until, updatedAt, events, pages, ...rest } = record;
-    const head: RecordHead = { version, code, context, now, until, updatedAt };
-    const out = fd;
-    const pieces = (texts: Iterable<string>) => {
-      let piece: string[] = [];
-      for (const text of texts) {
-        piece.push(text);
-        if (piece.length === 4096) {
-          writeSync(out, piece.join(""));
-          piece = [];
+    replaceFileSync(file, (append) => {
+      const pieces = (texts: Iterable<string>) => {
+        let piece: string[] = [];
+        for (const text of texts) {
+          piece.push(text);
+          if (piece.length === 4096) {
+            append(piece.join(""));
+            piece = [];
+          }
         }
-      }
-      writeSync(out, piece.join(""));
-    };
-    writeSync(out, `${JSON.stringify(head)}\n${JSON.stringify(rest).slice(0, -1)},"events":[`);
-    pieces(events.map((line, at) => `${at > 0 ? "," : ""}${JSON.stringify(line)}`));
-    writeSync(out, `],"pages":{`);
-    let first = true;
-    pieces(
-      (function* () {
-        for (const [path, entry] of pages) {
-          yield `${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`;
-          first = false;
-        }
-      })(),
-    );
-    writeSync(out, "}}");
-    closeSync(out);
-    fd = null;
-    renameSync(aside, file);
+        append(piece.join(""));
+      };
+      append(`${JSON.stringify(head)}\n${JSON.stringify(rest).slice(0, -1)},"events":[`);
+      pieces(events.map((line, at) => `${at > 0 ? "," : ""}${JSON.stringify(line)}`));
+      append(`],"pages":{`);
+      let first = true;
+      pieces(
+        (function* () {
+          for (const [path, entry] of pages) {
+            yield `${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(entry)}`;
+            first = false;
+          }
+        })(),
+      );
+      append("}}");
+    });
   } catch {
-    if (fd !== null) closeSync(fd);
-    rmSync(aside, { force: true });
+    // Only a cache.
   }
 }

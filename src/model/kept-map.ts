@@ -1,14 +1,7 @@
-import {
-  appendFileSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname } from "node:path";
+import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
+import { replaceFileSync } from "../replace-file-sync.ts";
 
 /**
  * The `code` of what Intl formatted (dates, times, zones' names): the code's
@@ -146,11 +139,8 @@ export class KeptMap<V> {
         count("kept.journalled", changes);
         return;
       }
-      mkdirSync(dirname(this.#path), { recursive: true });
-      const temporary = `${this.#path}.${process.pid}.tmp`;
       const whole = { code: this.#code, entries: Object.fromEntries(current) };
-      writeFileSync(temporary, this.#redact(JSON.stringify(whole)));
-      renameSync(temporary, this.#path);
+      replaceFileSync(this.#path, (append) => append(this.#redact(JSON.stringify(whole))));
       // A journal left by a failure here only adds values that are still right for their keys.
       rmSync(journal, { force: true });
       this.#journalled = 0;

@@ -3,17 +3,14 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  renameSync,
   rmSync,
   statSync,
-  writeSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { publishedStateFolder } from "../changes/state-location.ts";
 import { count } from "../metrics.ts";
 import { MapView } from "../render/map-view.ts";
@@ -31,6 +28,7 @@ import {
   type RenderedFrom,
   type RenderedInputs,
 } from "../render/published-files.ts";
+import { replaceFileSync } from "../replace-file-sync.ts";
 import { HASH_LENGTH } from "../short-hash.ts";
 import { FixedTexts } from "./fixed-texts.ts";
 
@@ -781,12 +779,9 @@ function writeWholeFileList(
   inputs: Pick<RenderedInputs, "get">,
   signatures: Pick<FileSignatures, "get">,
 ): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  const file = openSync(temporary, "w");
-  try {
+  replaceFileSync(path, (append) => {
     const list = randomBytes(12).toString("base64url");
-    writeSync(file, `{"version":${LIST_VERSION},"list":"${list}"}\n`);
+    append(`{"version":${LIST_VERSION},"list":"${list}"}\n`);
     let line = "";
     let onLine = 0;
     let files = 0;
@@ -799,16 +794,13 @@ function writeWholeFileList(
         inputs.get(filePath),
       )}`;
       if (++onLine === FILES_A_LINE) {
-        writeSync(file, `${line}]\n`);
+        append(`${line}]\n`);
         line = "";
         onLine = 0;
       }
     }
-    if (onLine > 0) writeSync(file, `${line}]\n`);
-    writeSync(file, `{"files":${files}}\n`);
-  } finally {
-    closeSync(file);
-  }
-  renameSync(temporary, path);
+    if (onLine > 0) append(`${line}]\n`);
+    append(`{"files":${files}}\n`);
+  });
   rmSync(`${path}${JOURNAL}`, { force: true });
 }
