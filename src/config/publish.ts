@@ -33,8 +33,8 @@ export interface PublishConfig {
   /**
    * PAGE_RECORD: whether a build keeps a record of what each page's inputs
    * read, so that the next asks only the pages an edit can have changed
-   * (src/eleventy/page-record.ts): off (the default: docs/performance.md,
-   * "The page record", has what it saves and costs), on, or verify (every
+   * (src/eleventy/page-record.ts): on (the default: docs/performance.md,
+   * "The page record", has what it saves and costs), off, or verify (every
    * page asked, and the build fails where the record was wrong).
    */
   readonly pageRecord: PageRecordMode;
@@ -76,7 +76,7 @@ export function readPublishConfig(env: NodeJS.ProcessEnv, siteUrl: string): Publ
 }
 
 function readPageRecord(raw: string | undefined): PageRecordMode {
-  const value = raw?.trim().toLowerCase() || "off";
+  const value = raw?.trim().toLowerCase() || "on";
   if (value === "on" || value === "off" || value === "verify") return value;
   throw new ConfigError(`PAGE_RECORD: expected on, off or verify, got "${raw}".`);
 }

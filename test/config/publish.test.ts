@@ -39,6 +39,16 @@ describe("readShrinkGuardConfig", () => {
 });
 
 describe("readPublishConfig", () => {
+  it("should keep the page record unless PAGE_RECORD says off or verify, and refuse anything else", () => {
+    const site = "https://example.org";
+    expect(readPublishConfig({}, site).pageRecord).toBe("on");
+    expect(readPublishConfig({ PAGE_RECORD: " OFF " }, site).pageRecord).toBe("off");
+    expect(readPublishConfig({ PAGE_RECORD: "verify" }, site).pageRecord).toBe("verify");
+    expect(() => readPublishConfig({ PAGE_RECORD: "bogus" }, site)).toThrow(
+      'PAGE_RECORD: expected on, off or verify, got "bogus".',
+    );
+  });
+
   it("should read the published site's manifest at SITE_URL unless told otherwise", () => {
     const site = "https://example.org/events";
     expect(readPublishConfig({}, site).publishedSite).toBe("https://example.org/events");
