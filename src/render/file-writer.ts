@@ -138,6 +138,9 @@ export class FileWriter {
    */
   keepDigest(path: string, digest: string): boolean {
     const sitePath = this.#sitePath(path);
+    // Found not to be the published file already (the record vouched for it, then its inputs
+    // were made): it is not read again.
+    if (this.#notPublished.has(sitePath)) return false;
     const tried = this.#keepRenderedFrom(sitePath, digest);
     // A copy found not to be the published file is not looked at again by the write that follows.
     if (tried === "tried") this.#notPublished.add(sitePath);
