@@ -10,8 +10,17 @@ import { describe, expect, it } from "vitest";
  */
 const FLOORS: readonly (readonly string[])[] = [
   // Leaves every layer may use: errors, work counters, the code's fingerprint,
-  // short digests, a module of the project started in a child process.
-  ["errors", "metrics", "code-fingerprint", "short-hash", "replace-file-sync", "fork-entry", "types"],
+  // short digests, a large file written whole or not at all, a module of the
+  // project started in a child process.
+  [
+    "errors",
+    "metrics",
+    "code-fingerprint",
+    "short-hash",
+    "replace-file-sync",
+    "fork-entry",
+    "types",
+  ],
   ["model"],
   // The messages stand below the settings, whose defaults visitors read (the site's title).
   ["i18n"],
