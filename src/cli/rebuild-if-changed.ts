@@ -1,6 +1,6 @@
 import { API_SETTINGS } from "../config/api.ts";
 import { readPortalOrSources } from "../config/build-config.ts";
-import { envSettings } from "../config/env-settings.ts";
+import { BUILD_HOOK_SETTINGS } from "../config/every-setting.ts";
 import { readShrinkGuardConfig, SHRINK_GUARD_SETTINGS } from "../config/publish.ts";
 import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { SOURCES_SETTINGS } from "../config/sources.ts";
@@ -27,7 +27,7 @@ const REBUILD_IF_CHANGED = defineCommand({
     ...SITE_SETTINGS,
     ...SHRINK_GUARD_SETTINGS,
     // Read below, passed on as it is.
-    ...envSettings("Build and deploy", ["BUILD_HOOK_URL"]),
+    ...BUILD_HOOK_SETTINGS,
   ],
 });
 

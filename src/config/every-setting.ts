@@ -5,7 +5,7 @@ import { CARDS_SETTINGS } from "./cards.ts";
 import { DEPLOY_SETTINGS } from "./deploy.ts";
 import { DIGEST_SETTINGS } from "./digest.ts";
 import { ENV_FILE_SETTINGS } from "./env-file.ts";
-import type { EnvSetting } from "./env-settings.ts";
+import { type EnvSetting, envSettings } from "./env-settings.ts";
 import { FEDIVERSE_SETTINGS } from "./fediverse.ts";
 import { IMAGES_SETTINGS } from "./images.ts";
 import { INDEXNOW_SETTINGS } from "./indexnow.ts";
@@ -40,12 +40,30 @@ export const SETTINGS_BY_READER: Readonly<Record<string, readonly EnvSetting[]>>
   "sources.ts": SOURCES_SETTINGS,
 };
 
-/**
- * The name of every setting the project reads: what a benchmark or a test
- * removes from the developer's shell before it gives a build its own, so
- * that a setting left in the shell (PAGE_RECORD=on, EVENT_EMBEDS=off) does
- * not change what it measures or checks.
- */
-export const EVERY_SETTING: ReadonlySet<string> = new Set(
-  Object.values(SETTINGS_BY_READER).flatMap((list) => list.map((setting) => setting.name)),
+/** What a command reads itself, passed on as it is: `npm run rebuild-if-changed`'s hook. */
+export const BUILD_HOOK_SETTINGS = envSettings("Build and deploy", ["BUILD_HOOK_URL"]);
+
+/** The name of every setting the project reads: the readers' and the commands' own. */
+const EVERY_SETTING: ReadonlySet<string> = new Set(
+  [...Object.values(SETTINGS_BY_READER), BUILD_HOOK_SETTINGS].flatMap((list) =>
+    list.map((setting) => setting.name),
+  ),
 );
+
+/**
+ * `shell` without any setting of the project, nor the names `alsoLeaveOut`
+ * matches: what a benchmark's or a test's build starts from before it is
+ * given its own settings, so that one left in the developer's shell
+ * (PAGE_RECORD=on, EVENT_EMBEDS=off) does not change what it measures or
+ * checks.
+ */
+export function withoutProjectSettings(
+  shell: NodeJS.ProcessEnv,
+  alsoLeaveOut?: RegExp,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...shell };
+  for (const name of Object.keys(env)) {
+    if (EVERY_SETTING.has(name) || alsoLeaveOut?.test(name)) delete env[name];
+  }
+  return env;
+}

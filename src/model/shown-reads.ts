@@ -12,7 +12,7 @@ import type { CalendarEvent } from "./types.ts";
  * called from every output's inputs. What a memo answers without calling
  * it again is noted by its reader: a listing walks its item again for the
  * events it shows (src/eleventy/listing-page-inputs.ts). Lists rather than
- * sets, duplicates and all: the record makes a set of what it keeps.
+ * sets, duplicates and all: the record names each once.
  */
 export class ShownReads {
   readonly events: CalendarEvent[] = [];

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { EVERY_SETTING } from "../../src/config/every-setting.ts";
+import { withoutProjectSettings } from "../../src/config/every-setting.ts";
 import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
 import { DEMO_SITE_URL } from "./demo-expectations.ts";
@@ -14,8 +14,9 @@ export { DEMO_SITE_URL };
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
- * Settings of the project that a developer's shell must not leak into a test
- * run: every setting a reader of src/config reads, and these families.
+ * Families of the project's settings that a developer's shell must not leak
+ * into a test run, besides every setting the project reads by name
+ * (withoutProjectSettings).
  */
 const PROJECT_VARIABLES =
   /^(EVENT_API_|EVENT_SOURCES_|SITE_|FEED_|CANCELLED_GRACE_DAYS|CHANGE_NOTICE_DAYS|ICS_MAX_BYTES|ALLOW_SHRINK|SHRINK_GUARD|PREVIOUS_MANIFEST_URL|REBUILD_|WEBSUB_|INCOMING_HOOK_BODY|BUILD_HOOK_URL|MAP_|COLLAPSE_SERIES|SHARE_CARDS|DIGEST_|SMTP_URL)/;
@@ -51,10 +52,7 @@ export function runScript(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CommandRun> {
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(base)) {
-    if (EVERY_SETTING.has(name) || PROJECT_VARIABLES.test(name)) delete base[name];
-  }
+  const base = withoutProjectSettings(process.env, PROJECT_VARIABLES);
   if (script === "src/cli/build.ts") noteBuild("cli");
   const command = entryCommand(script);
   return new Promise((done, fail) => {
