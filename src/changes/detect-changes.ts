@@ -207,11 +207,12 @@ export function detectChanges(
     // SEQUENCE never goes down for a UID, and rises with every change calendar apps must take.
     let sequence = Math.max(event.sequence, before.sequence);
     if (visibleChange && event.sequence <= before.sequence) sequence = before.sequence + 1;
-    const previousStarts = (
-      startChanged ? [...before.previousStarts, before.start] : [...before.previousStarts]
-    )
-      .filter((start) => !sameInstant(start, event.start))
-      .slice(-MAX_PREVIOUS_STARTS);
+    const previousStarts =
+      startChanged || before.previousStarts.length > 0
+        ? (startChanged ? [...before.previousStarts, before.start] : [...before.previousStarts])
+            .filter((start) => !sameInstant(start, event.start))
+            .slice(-MAX_PREVIOUS_STARTS)
+        : [];
     const rescheduledAt =
       previousStarts.length === 0 ? null : startChanged ? nowIso : before.rescheduledAt;
     const record = recordOf(event, {
@@ -225,9 +226,11 @@ export function detectChanges(
     records.push(record);
 
     const kind = changeKind(before, event, timeChanged);
-    // Corrections to events that are over are not news.
-    const over = Math.max(endMillis(before), endMillis(event)) < nowMs;
-    if (kind && !over) announce(kind, record, timeChanged ? before : null);
+    // Corrections to events that are over are not news (asked of a change only:
+    // the record's end is parsed for it alone).
+    if (kind && Math.max(endMillis(before), endMillis(event)) >= nowMs) {
+      announce(kind, record, timeChanged ? before : null);
+    }
     if (how === "moved") {
       const to = calendarNames.get(event.calendarId) ?? event.calendarId;
       report?.moved.push({
@@ -476,7 +479,7 @@ function mergedBefore(
 }
 
 function sameInstant(a: string, b: string): boolean {
-  return Date.parse(a) === Date.parse(b);
+  return a === b || Date.parse(a) === Date.parse(b);
 }
 
 /** ISO 8601 in UTC without milliseconds: "2026-03-20T12:00:00Z". */

@@ -12,7 +12,7 @@ import {
 } from "../../src/outputs/feeds-window.ts";
 import { PublicJson } from "../../src/outputs/public-json.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
-import { nextDateChange } from "../../src/rebuild/next-change.ts";
+import { DateChanges, nextDateChange } from "../../src/rebuild/next-change.ts";
 import { buildViews } from "../../src/site/views.ts";
 import { loadSnapshot } from "../../src/snapshot/load-snapshot.ts";
 import { NOW, NOW_DATETIME, NOW_MS } from "../helpers/clock.ts";
@@ -101,6 +101,24 @@ describe("nextDateChange", () => {
     expect([...kinds].sort()).toEqual(
       expect.arrayContaining(["ends", "the day changes in Europe/Amsterdam"]),
     );
+  });
+
+  it("should answer as the rebuild check's sorted moments do, at every moment and between", () => {
+    // A build asks once, in one pass; the check asks many times, by search:
+    // the same rule must give the same change either way.
+    const changes = new DateChanges(snapshot, WINDOWS);
+    let nowMs = NOW_MS - 40 * 86_400_000;
+    const reasons = new Set<string>();
+    for (let step = 0; step < 200; step++) {
+      for (const at of [nowMs, nowMs + 1_800_000]) {
+        const now = DateTime.fromMillis(at, { zone: "utc" });
+        const once = nextDateChange(snapshot, { now, ...WINDOWS }, 7_200_000);
+        expect(once).toEqual(changes.next(now, 7_200_000));
+        reasons.add(once?.reason ?? "");
+      }
+      nowMs = changes.next(DateTime.fromMillis(nowMs, { zone: "utc" }), 0)?.at ?? nowMs + 1;
+    }
+    expect(reasons.size).toBeGreaterThan(50);
   });
 
   it("should let event moments wait for the delay, but never the day change", () => {
