@@ -22,7 +22,7 @@ import {
   publishedUnderOtherCode,
   type UnchangedSite,
 } from "../publish/unchanged-build.ts";
-import { type NextChange, nextDateChange } from "../rebuild/next-change.ts";
+import { type NextChange, nextDateChange, withMoment } from "../rebuild/next-change.ts";
 import { writeBuildState } from "../rebuild/write-build-state.ts";
 import { writeAside } from "../render/disk-writes.ts";
 import { MapView } from "../render/map-view.ts";
@@ -278,8 +278,17 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
     // Every file on disk before the build state is written and the staging folder read.
     await timedAsync("write", () => disk.finish());
     const written = runs.length === site.languages.length ? joinedRuns(runs) : undefined;
+    // A calendar file cut to its size budget may change by date before any event moment.
+    const next = withMoment(
+      nextChange,
+      written?.plansChangeAt ?? null,
+      "a calendar file's size budget cuts its events otherwise",
+      config.publish.dateDelayMs,
+    );
     return {
       ...kept,
+      inputs: kept.inputs && { ...kept.inputs, nextChangeAt: next?.at ?? null },
+      nextChange: next,
       staging,
       published,
       written,
@@ -307,6 +316,11 @@ function joinedRuns(runs: readonly WrittenFiles[]): WrittenFiles | undefined {
     bytes: sum((run) => run.bytes),
     warnings: [...new Set(runs.flatMap((run) => run.warnings))],
     known: new Map(runs.flatMap((run) => [...run.known])),
+    plansChangeAt: runs.reduce<number | null>(
+      (first, { plansChangeAt: at }) =>
+        at === null || (first !== null && first <= at) ? first : at,
+      null,
+    ),
     perEvent: {
       eventIcs: sum((run) => run.perEvent.eventIcs),
       eventEmbeds: sum((run) => run.perEvent.eventEmbeds),

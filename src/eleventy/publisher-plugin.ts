@@ -124,6 +124,11 @@ export interface WrittenFiles {
   readonly perEvent: PerEventFiles;
   /** The run's share cards, which the site's other languages name (null without cards). */
   readonly shareCards: ShareCards | null;
+  /**
+   * When the calendar files' size plans could change by date alone
+   * (FeedScopes.plansChangeAt): a moment of the build's next date change.
+   */
+  readonly plansChangeAt: number | null;
 }
 
 export interface PerEventFiles {
@@ -227,7 +232,8 @@ export default function publisherPlugin(
                 {
                   file: join(options.cacheDir, PAGE_RECORD_FILE),
                   now: site.now.toMillis(),
-                  until: recorded.until,
+                  // A calendar file's trim, which pages show, may move by date before the rest.
+                  until: earliest(recorded.until, current().publication.scopes.plansChangeAt()),
                   verify: recorded.verify,
                   hostInputs,
                 },
@@ -342,6 +348,7 @@ export default function publisherPlugin(
           structuredDataCards,
         },
         shareCards: cards,
+        plansChangeAt: publication.scopes.plansChangeAt(),
       });
       // The run's data goes with the run. Eleventy keeps its last layouts in
       // a cache of its module, and through them its Nunjucks environment and
@@ -414,6 +421,11 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     }),
     turns: new EventLoopTurns(),
   };
+}
+
+/** The earlier of two moments (null: none). */
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
 }
 
 async function requireRun(run: Promise<Run> | undefined): Promise<Run> {

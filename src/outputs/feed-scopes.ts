@@ -257,6 +257,19 @@ export class FeedScopes {
   }
 
   /**
+   * The first moment at which the clock alone could change a plan made so
+   * far (CalendarPlan.changesAt), or null: a moment of the build's next date
+   * change, which the rebuild check and the page record wait for.
+   */
+  plansChangeAt(): number | null {
+    let first: number | null = null;
+    for (const { changesAt } of this.#plans.values()) {
+      if (changesAt !== null && (first === null || changesAt < first)) first = changesAt;
+    }
+    return first;
+  }
+
+  /**
    * How many of the events a scope's calendar.ics leaves out to fit its
    * budget reach no subscriber at all: every other file that holds them
    * (the site's, their calendar's, categories', pairs', place's, series')

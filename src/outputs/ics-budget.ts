@@ -77,6 +77,15 @@ export interface BudgetCut {
   readonly droppedCancelledCurrent: number;
   /** Over the budget even with a single event left: the budget is smaller than the header and one event. */
   readonly overBudget: boolean;
+  /**
+   * The first instant after `nowMs` at which the same items could be cut
+   * otherwise by the clock alone, besides an item's end (after which it is
+   * past: the build's next date change has every event's end, from the
+   * same rule): a left-out event coming within MIN_HORIZON_DAYS, or
+   * starting; two left-out cancellations changing which is farther from
+   * now. Null: none.
+   */
+  readonly changesAtMs: number | null;
 }
 
 /** Null when the file fits as it is. */
@@ -120,10 +129,13 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
     return count;
   };
   /** The items still in the file that are (not) cancellations and pass `keep`, in file order. */
-  const open = (cancelled: boolean, keep: (item: BudgetItem) => boolean) =>
-    items.flatMap((item, index) =>
-      item.cancelled === cancelled && !dropped[index] && keep(item) ? [index] : [],
-    );
+  const open = (cancelled: boolean, keep: (item: BudgetItem) => boolean) => {
+    const indexes: number[] = [];
+    items.forEach((item, index) => {
+      if (item.cancelled === cancelled && !dropped[index] && keep(item)) indexes.push(index);
+    });
+    return indexes;
+  };
   const isFuture = (fromMs: number) => (item: BudgetItem) => item.startMs > fromMs;
   const isPast = (item: BudgetItem) => item.endMs < nowMs;
 
@@ -169,8 +181,16 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
   };
 
   cutFuture(nowMs + MIN_HORIZON_DAYS * DAY_MS);
+  const beyondHorizon = horizonMs;
+  const droppedBeyond = droppedFuture;
   if (!fits()) shorten(false);
   if (!fits()) cutFuture(nowMs);
+  // The clock moves what the cut starts from: the nearest event left out for being
+  // far ahead stops being far ahead when it comes within the days kept; one left out
+  // of the nearer future, when it starts (then no later one was left out for being far).
+  const moments: number[] = [];
+  if (droppedFuture > droppedBeyond && horizonMs !== null) moments.push(horizonMs);
+  else if (beyondHorizon !== null) moments.push(beyondHorizon - MIN_HORIZON_DAYS * DAY_MS);
   const pastOldestFirst = (cancelled: boolean) =>
     open(cancelled, isPast).sort((a, b) => endOf(a) - endOf(b) || a - b);
   const droppedPast = fits() ? 0 : cutEach(pastOldestFirst(false));
@@ -198,6 +218,12 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
     ];
     // Stable: at equal distance the future goes first, as in the steps above.
     farthestFirst.sort((a, b) => b.distance - a.distance);
+    const flip = nextOrderChange(
+      farthestFirst.flatMap(({ run, ahead }) => (ahead ? [startOf(run[0] ?? 0)] : [])),
+      farthestFirst.flatMap(({ run, ahead }) => (ahead ? [] : [endOf(run[0] ?? 0)])),
+      nowMs,
+    );
+    if (flip !== null) moments.push(flip);
     for (const { run, ahead } of farthestFirst) {
       const count = fits() ? 0 : dropRun(run);
       if (count === 0) break;
@@ -211,6 +237,7 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
     }
   }
   const droppedCancelledCurrent = fits() ? 0 : cutEach(open(true, () => true));
+  if (cancelledHorizonMs !== null) moments.push(cancelledHorizonMs);
 
   return {
     dropped,
@@ -228,7 +255,38 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
     cancelledPastUntilMs,
     droppedCancelledCurrent,
     overBudget: !fits(),
+    changesAtMs: moments.length > 0 ? Math.min(...moments) : null,
   };
+}
+
+/**
+ * When a future start (`starts`) and a past end (`ends`) next change which
+ * is farther from the clock: the first midpoint of one of each after
+ * `nowMs`, while the future one is the farther (null: no such pair).
+ */
+function nextOrderChange(
+  starts: readonly number[],
+  ends: readonly number[],
+  nowMs: number,
+): number | null {
+  const ascending = [...ends].sort((a, b) => a - b);
+  let next: number | null = null;
+  for (const start of starts) {
+    // The earliest end with (start + end) / 2 > now: the pair whose distances meet first.
+    const after = 2 * nowMs - start;
+    let low = 0;
+    let high = ascending.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((ascending[middle] ?? 0) > after) high = middle;
+      else low = middle + 1;
+    }
+    const end = ascending[low];
+    if (end === undefined) continue;
+    const at = Math.ceil((start + end) / 2);
+    if (at > nowMs && (next === null || at < next)) next = at;
+  }
+  return next;
 }
 
 /** Consecutive indices with the same key, as groups. */

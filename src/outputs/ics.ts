@@ -120,6 +120,12 @@ export interface CalendarPlan {
   readonly trim: IcsTrim | null;
   /** The events of the window left out to fit the budget (none when it fits). */
   readonly dropped: readonly CalendarEvent[];
+  /**
+   * When the clock alone could cut the same events otherwise, besides an
+   * event's end (ics-budget.ts, changesAtMs): a moment of the build's next
+   * date change. Null: none.
+   */
+  readonly changesAt: number | null;
 }
 
 interface PlannedEvent {
@@ -145,9 +151,10 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
   const selected = selectSubscriptionEvents(timedEvents(events, options.warn), site);
   const full = selected.map((timed) => ({ timed, short: false }));
   const maxBytes = site.icsMaxBytes ?? null;
-  if (maxBytes === null) return { events: full, trim: null, dropped: [] };
+  if (maxBytes === null) return { events: full, trim: null, dropped: [], changesAt: null };
   const sizes = selected.map((timed) => veventSize(timed, options, false));
-  const zones = new Set(sizes.flatMap(([, zone]) => (zone ? [zone] : [])));
+  const zones = new Set<string>();
+  for (const [, zone] of sizes) if (zone) zones.add(zone);
   const fixedBytes = headBytes(options, [...zones]) + END_BYTES;
   const cut = fitToBudget({
     items: selected.map((timed, index) => ({
@@ -165,12 +172,13 @@ function computePlan(events: readonly CalendarEvent[], options: CalendarOptions)
       return timed ? veventSize(timed, options, true)[0] : 0;
     },
   });
-  if (!cut) return { events: full, trim: null, dropped: [] };
+  if (!cut) return { events: full, trim: null, dropped: [], changesAt: null };
   return {
     events: full.flatMap((planned, index) =>
       cut.dropped[index] ? [] : [{ ...planned, short: cut.shortened[index] === true }],
     ),
     dropped: selected.flatMap((timed, index) => (cut.dropped[index] ? [timed.event] : [])),
+    changesAt: cut.changesAtMs,
     trim: {
       maxBytes,
       fullBytes: cut.fullBytes,

@@ -125,6 +125,28 @@ export function nextDateChange(
   return nextChangeFrom(found, windows.now, delayMs, zonesOf(snapshot, windows));
 }
 
+/**
+ * `next` with one more moment at which the published site changes by date
+ * alone, found while rendering (a calendar file's size budget:
+ * FeedScopes.plansChangeAt), waited for as an event's moment is (`delayMs`).
+ */
+export function withMoment(
+  next: NextChange | null,
+  at: number | null,
+  reason: string,
+  delayMs: number,
+): NextChange | null {
+  if (at === null) return next;
+  const rebuildAt = at + delayMs;
+  if (next === null) return { at, reason, rebuildAt, rebuildReason: reason };
+  return {
+    ...(at < next.at ? { at, reason } : { at: next.at, reason: next.reason }),
+    ...(rebuildAt < next.rebuildAt
+      ? { rebuildAt, rebuildReason: reason }
+      : { rebuildAt: next.rebuildAt, rebuildReason: next.rebuildReason }),
+  };
+}
+
 /** The site's zone and its calendars': each one's midnight is a change. */
 function zonesOf(
   snapshot: Pick<PortalSnapshot, "calendars">,

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import ICAL from "ical.js";
 import ical from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -221,6 +222,86 @@ describe("fitToBudget", () => {
     const alone = fitted([item(-3), item(-1), item(4)], 1500, 1000);
     // Without cancellations the last left is the most recent past event (the order of step 3).
     expect(alone).toMatchObject({ dropped: [true, false, true], bytes: 2500, overBudget: true });
+  });
+});
+
+describe("when the clock alone changes a cut", () => {
+  /** The cut at `nowMs`, without the moment it names. */
+  const cutAt = (items: BudgetItem[], maxBytes: number, nowMs: number) => {
+    const cut = fitToBudget({ items, fixedBytes: 0, maxBytes, nowMs, shortBytes: () => 400 });
+    if (!cut) return null;
+    const { changesAtMs: _, ...rest } = cut;
+    return rest;
+  };
+
+  it("should name the moment an event left out for being far ahead comes within the horizon", () => {
+    // Left out, the far one makes the file fit; once within the horizon it stays, and a
+    // description is shortened instead. No event ends in between: only the cut says so.
+    const items = [
+      item(1, { descriptionBytes: 600 }),
+      item(2, { descriptionBytes: 600 }),
+      item(100, { descriptionBytes: 600 }),
+    ];
+    const cut = fitted(items, 0, 2500, 400);
+    const moment = (items[2]?.startMs ?? 0) - MIN_HORIZON_DAYS * DAY;
+    expect(cut?.dropped).toEqual([false, false, true]);
+    expect(cut?.changesAtMs).toBe(moment);
+    expect(cutAt(items, 2500, moment - 1)).toEqual(cutAt(items, 2500, NOW_MS));
+    expect(cutAt(items, 2500, moment)).toMatchObject({
+      dropped: [false, false, false],
+      shortened: [true, false, false],
+      horizonMs: null,
+    });
+  });
+
+  it("should name the moment an event left out of the nearer future starts", () => {
+    const items = [item(-1), item(1), item(2)];
+    const cut = fitted(items, 0, 2000);
+    expect(cut?.dropped).toEqual([false, false, true]);
+    expect(cut?.changesAtMs).toBe(items[2]?.startMs);
+    expect(cutAt(items, 2000, (items[2]?.startMs ?? 0) - 1)).toEqual(cutAt(items, 2000, NOW_MS));
+    expect(cutAt(items, 2000, items[2]?.startMs ?? 0)?.dropped).toEqual([true, false, false]);
+  });
+
+  it("should cut the same events at every moment before the one it names and the next end", () => {
+    const anItem = fc.record({
+      day: fc.integer({ min: -40, max: 200 }),
+      hours: fc.integer({ min: 0, max: 23 }),
+      length: fc.integer({ min: 1, max: 60 }),
+      bytes: fc.integer({ min: 300, max: 3000 }),
+      descriptionBytes: fc.oneof(fc.constant(0), fc.integer({ min: 100, max: 2000 })),
+      cancelled: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(anItem, { minLength: 2, maxLength: 14 }),
+        fc.integer({ min: 1000, max: 20_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (drawn, maxBytes, where) => {
+          const items = drawn
+            .map((each) => {
+              const startMs = NOW_MS + each.day * DAY + each.hours * 3_600_000;
+              return { ...each, startMs, endMs: startMs + each.length * 3_600_000 };
+            })
+            .sort((a, b) => a.startMs - b.startMs);
+          const cut = fitToBudget({
+            items,
+            fixedBytes: 0,
+            maxBytes,
+            nowMs: NOW_MS,
+            shortBytes: () => 400,
+          });
+          if (!cut) return;
+          // An item's end is the build's own date change (endedFrom: the instant after it).
+          const ends = items.map((each) => each.endMs + 1).filter((at) => at > NOW_MS);
+          const until = Math.min(cut.changesAtMs ?? Number.POSITIVE_INFINITY, ...ends);
+          const later = NOW_MS + Math.floor((Math.min(until, NOW_MS + 400 * DAY) - NOW_MS) * where);
+          expect(later).toBeLessThan(until);
+          expect(cutAt(items, maxBytes, later)).toEqual(cutAt(items, maxBytes, NOW_MS));
+        },
+      ),
+      { seed: 20261205, numRuns: 3000 },
+    );
   });
 });
 
