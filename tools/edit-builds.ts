@@ -17,6 +17,12 @@
 //     --setting 1:PAGE_RECORD=on                  (of the second checkout's builds only: one
 //                                                  code with and without a setting, in turns)
 //
+//   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps edit,edit --port 18123
+//                                                 (the portal at one address: a later run on the same
+//                                                  folders keeps their caches; at a new address every
+//                                                  event's details are fetched again, as from a new
+//                                                  portal, and its first build is no edited one)
+//
 // Steps: cold (the API cache emptied), warm (nothing changed), edit (one
 // more event's title edited), many (every 20th event's title edited, as the
 // benchmark's changed build), day (SITE_NOW a day later). Prints each
@@ -45,6 +51,7 @@ const { values } = parseArgs({
     size: { type: "string", default: "50x2000" },
     code: { type: "string", default: "." },
     latency: { type: "string", default: "0" },
+    port: { type: "string", default: "0" },
     "node-flags": { type: "string", default: "" },
     setting: { type: "string", multiple: true, default: [] },
   },
@@ -56,10 +63,11 @@ if (
   !calendars ||
   !eventsPerCalendar ||
   !steps.every((step) => STEPS.has(step)) ||
-  !(values.setting ?? []).every((setting) => SETTING.test(setting))
+  !(values.setting ?? []).every((setting) => SETTING.test(setting)) ||
+  !/^\d+$/.test(values.port ?? "")
 ) {
   console.error(
-    "usage: node --import tsx tools/edit-builds.ts --work DIR [--steps cold,warm,edit,many,day] [--size CxE] [--code DIR,DIR] [--latency MS] [--node-flags=FLAGS] [--setting [I:]NAME=VALUE]",
+    "usage: node --import tsx tools/edit-builds.ts --work DIR [--steps cold,warm,edit,many,day] [--size CxE] [--code DIR,DIR] [--latency MS] [--port N] [--node-flags=FLAGS] [--setting [I:]NAME=VALUE]",
   );
   process.exit(2);
 }
@@ -79,7 +87,7 @@ const settingsOf = (at: number): Record<string, string> =>
 const synthetic = { calendars, eventsPerCalendar };
 const portal = await startPortal({
   host: "127.0.0.1",
-  port: 0,
+  port: Number(values.port),
   now: NOW,
   seed: 1,
   synthetic,

@@ -55,7 +55,11 @@ export interface PageRecordSettings {
   readonly file: string;
   /** The build's clock (ms). */
   readonly now: number;
-  /** When the published site next changes by date alone (nextDateChange), or null. */
+  /**
+   * When the published site next changes by date alone (nextDateChange, or
+   * sooner where a calendar file's size budget would cut it otherwise:
+   * FeedScopes.plansChangeAt), or null.
+   */
   readonly until: number | null;
   readonly verify: boolean;
   /** What the host's transform does to every page (src/eleventy/publisher-plugin.ts). */
@@ -73,7 +77,7 @@ export const PAGE_RECORD_FILE = "page-record.json";
  * build on a new day or with new code or settings trusts no record, and
  * leaves the rest (24 MB at 100,000 events) unread.
  */
-interface RecordHead {
+export interface RecordHead {
   readonly version: number;
   readonly code: string;
   readonly context: string;
@@ -84,7 +88,7 @@ interface RecordHead {
 }
 
 /** The rest of the record, on its second line. */
-interface RecordBody {
+export interface RecordBody {
   /** Each event in the data's order: its digest, series, placement and key, tab-separated. */
   readonly events: readonly string[];
   readonly scopes: readonly string[];
@@ -481,7 +485,7 @@ function recordContext(
  * when there is none, or it is of another version or damaged (the build then
  * asks every page).
  */
-function readRecord(file: string): { head: RecordHead; body(): RecordBody | null } | null {
+export function readRecord(file: string): { head: RecordHead; body(): RecordBody | null } | null {
   let fd: number | null = null;
   let start: Buffer;
   try {
@@ -511,6 +515,8 @@ function readRecord(file: string): { head: RecordHead; body(): RecordBody | null
     } catch {
       return null;
     }
+    // The body of the record whose head was read: one replaced in between begins otherwise.
+    if (whole[end] !== 0x0a || !whole.subarray(0, end).equals(start.subarray(0, end))) return null;
     const rest = parsed(whole.subarray(end + 1)) as Partial<RecordBody> | null;
     const texts = (value: unknown) =>
       Array.isArray(value) && value.every((item) => typeof item === "string");
@@ -547,7 +553,7 @@ function parsed(bytes: Buffer): unknown {
  * (24 MB at 100,000 events). A failure costs the next build the asking,
  * nothing else.
  */
-function writeRecord(
+export function writeRecord(
   file: string,
   record: Omit<RecordFile, "pages"> & { readonly pages: ReadonlyMap<string, string> },
 ): void {
