@@ -19,9 +19,12 @@
 //
 //   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps edit,edit --port 18123
 //                                                 (the portal at one address: a later run on the same
-//                                                  folders keeps their caches; at a new address every
+//                                                  folders keeps their caches, and edits events the
+//                                                  runs before did not; at a new address every
 //                                                  event's details are fetched again, as from a new
-//                                                  portal, and its first build is no edited one)
+//                                                  portal, and its first build is no edited one.
+//                                                  Its clock starts at the first run's again: a
+//                                                  later run of "many" or "day" starts afresh)
 //
 // Steps: cold (the API cache emptied), warm (nothing changed), edit (one
 // more event's title edited), many (every 20th event's title edited, as the
@@ -29,7 +32,7 @@
 // build's seconds (spawn to exit), peak memory, files written and its
 // largest phases. Steps run in order; a later step cannot go back a day.
 import { spawn } from "node:child_process";
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type BuildMetrics, benchEnv } from "../bench/build.ts";
@@ -95,7 +98,12 @@ const portal = await startPortal({
   maxConcurrency: 16,
 });
 const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
-let edits = 0;
+// The events edited by the runs before on these folders are left alone: the portal
+// starts afresh, so an event edited again would get the revision and stamp it had then,
+// and read as the version the cache holds (a real portal never repeats them).
+const editsFile = path.join(work, "edits.json");
+let edits = await readFile(editsFile, "utf8").then(Number, () => 0);
+if (!Number.isSafeInteger(edits)) edits = 0;
 let days = 0;
 try {
   for (const [index, step] of steps.entries()) {
@@ -104,6 +112,8 @@ try {
       if (event)
         portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${index}]` });
       edits++;
+      await mkdir(work, { recursive: true });
+      await writeFile(editsFile, String(edits));
     }
     if (step === "many") {
       for (const [at, event] of dataset.events.entries()) {
