@@ -207,12 +207,11 @@ export function detectChanges(
     // SEQUENCE never goes down for a UID, and rises with every change calendar apps must take.
     let sequence = Math.max(event.sequence, before.sequence);
     if (visibleChange && event.sequence <= before.sequence) sequence = before.sequence + 1;
-    const previousStarts =
-      startChanged || before.previousStarts.length > 0
-        ? (startChanged ? [...before.previousStarts, before.start] : [...before.previousStarts])
-            .filter((start) => !sameInstant(start, event.start))
-            .slice(-MAX_PREVIOUS_STARTS)
-        : [];
+    const previousStarts = (
+      startChanged ? [...before.previousStarts, before.start] : before.previousStarts
+    )
+      .filter((start) => !sameInstant(start, event.start))
+      .slice(-MAX_PREVIOUS_STARTS);
     const rescheduledAt =
       previousStarts.length === 0 ? null : startChanged ? nowIso : before.rescheduledAt;
     const record = recordOf(event, {

@@ -12,6 +12,7 @@ import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { loadEleventy, siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
 import { timeZone } from "../model/time-zone.ts";
+import { earlierMoment } from "../outputs/ics-budget.ts";
 import type { PublishedFiles } from "../publish/output-files.ts";
 import { discardStaging, prepareStaging } from "../publish/publish.ts";
 import { lastPublishedFiles } from "../publish/publish-site.ts";
@@ -317,8 +318,7 @@ function joinedRuns(runs: readonly WrittenFiles[]): WrittenFiles | undefined {
     warnings: [...new Set(runs.flatMap((run) => run.warnings))],
     known: new Map(runs.flatMap((run) => [...run.known])),
     plansChangeAt: runs.reduce<number | null>(
-      (first, { plansChangeAt: at }) =>
-        at === null || (first !== null && first <= at) ? first : at,
+      (first, run) => earlierMoment(first, run.plansChangeAt),
       null,
     ),
     perEvent: {

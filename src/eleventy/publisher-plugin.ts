@@ -17,6 +17,7 @@ import { calendarTrimWarnings, EVENT_ICS_GROUP, feedFileGroups } from "../output
 import { FeedScopes } from "../outputs/feed-scopes.ts";
 import { renderEventIcs } from "../outputs/ics.ts";
 import { icsDataUrl } from "../outputs/ics-add-to-calendar.ts";
+import { earlierMoment } from "../outputs/ics-budget.ts";
 import { PublicJson } from "../outputs/public-json.ts";
 import { publicJsonFileGroups } from "../outputs/public-json-files.ts";
 import { type RichResults, RichResultsTally } from "../outputs/rich-results.ts";
@@ -233,7 +234,10 @@ export default function publisherPlugin(
                   file: join(options.cacheDir, PAGE_RECORD_FILE),
                   now: site.now.toMillis(),
                   // A calendar file's trim, which pages show, may move by date before the rest.
-                  until: earliest(recorded.until, current().publication.scopes.plansChangeAt()),
+                  until: earlierMoment(
+                    recorded.until,
+                    current().publication.scopes.plansChangeAt(),
+                  ),
                   verify: recorded.verify,
                   hostInputs,
                 },
@@ -421,11 +425,6 @@ async function startRun(options: PublisherOptions): Promise<Run> {
     }),
     turns: new EventLoopTurns(),
   };
-}
-
-/** The earlier of two moments (null: none). */
-function earliest(a: number | null, b: number | null): number | null {
-  return a === null ? b : b === null ? a : Math.min(a, b);
 }
 
 async function requireRun(run: Promise<Run> | undefined): Promise<Run> {

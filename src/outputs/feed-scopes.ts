@@ -26,6 +26,7 @@ import {
   planCalendar,
   type VeventMemo,
 } from "./ics.ts";
+import { earlierMoment } from "./ics-budget.ts";
 import {
   calendarCategoryScopes,
   type SubscriptionScopes,
@@ -263,9 +264,7 @@ export class FeedScopes {
    */
   plansChangeAt(): number | null {
     let first: number | null = null;
-    for (const { changesAt } of this.#plans.values()) {
-      if (changesAt !== null && (first === null || changesAt < first)) first = changesAt;
-    }
+    for (const { changesAt } of this.#plans.values()) first = earlierMoment(first, changesAt);
     return first;
   }
 

@@ -259,6 +259,11 @@ export function fitToBudget(input: BudgetInput): BudgetCut | null {
   };
 }
 
+/** The earlier of two moments (epoch ms; null: none), as plans' `changesAtMs` are joined. */
+export function earlierMoment(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
 /**
  * When a future start (`starts`) and a past end (`ends`) next change which
  * is farther from the clock: the first midpoint of one of each after
