@@ -40,7 +40,9 @@ describe("token redaction", () => {
     const kept = JSON.stringify({ entries: { e1: { body } } });
     expect(kept).not.toContain(token);
     expect(createRedactor(token)(kept)).toBe(
-      JSON.stringify({ entries: { e1: { body: '{"description":"Ask for [redacted] at the gate."}' } } }),
+      JSON.stringify({
+        entries: { e1: { body: '{"description":"Ask for [redacted] at the gate."}' } },
+      }),
     );
   });
 
