@@ -34,10 +34,8 @@ export function formatAuth(auth: AuthMode): string {
 
 /**
  * Removes the token from any text (error messages, causes, cache contents),
- * in raw, URL-encoded and JSON-escaped forms, escaped twice too: the
- * details store keeps each body's JSON text inside its own JSON
- * (src/api/details-store.ts). Tokens shorter than 4 characters are not
- * searched for: they would redact ordinary words.
+ * in raw, URL-encoded and JSON-escaped forms. Tokens shorter than 4
+ * characters are not searched for: they would redact ordinary words.
  */
 export function createRedactor(token: string): (text: string) => string {
   const forms = [
@@ -46,7 +44,6 @@ export function createRedactor(token: string): (text: string) => string {
       encodeURIComponent(token),
       new URLSearchParams({ t: token }).toString().slice(2),
       JSON.stringify(token).slice(1, -1),
-      JSON.stringify(JSON.stringify(token).slice(1, -1)).slice(1, -1),
     ]),
   ].filter((form) => form.length >= 4);
   return (text) => {
