@@ -3,8 +3,9 @@ import { ApiError } from "../errors.ts";
 import { isPlainObject, pickCalendarField, pickEventField } from "../model/field-map.ts";
 import type { WireCalendar, WireEvent, WireRecord } from "../model/wire.ts";
 import { contentHash } from "../short-hash.ts";
+import { rememberDetailsDigest } from "./details-digest.ts";
 import { unwrapDetails } from "./details-envelope.ts";
-import { DetailsStore, type DetailsVersion } from "./details-store.ts";
+import { DetailsStore } from "./details-store.ts";
 import { ApiNotFoundError } from "./errors.ts";
 import { HttpClient, type HttpStats } from "./http-client.ts";
 import { walkListPages } from "./list-pages.ts";
@@ -17,11 +18,6 @@ export interface FetchStats extends HttpStats {
   detailsReused: number;
   /** Details bodies written out and hashed for their digest: those the store kept none for. */
   detailsDigested: number;
-  /**
-   * Details bodies kept by the last build and parsed: those of events asked
-   * for again, or normalized again (src/api/details-store.ts).
-   */
-  detailsRead: number;
   /** List pages read (calendar list and event lists), from the portal or the cache. */
   pages: number;
   /** Requests sent for list pages and for details (304s included). */
@@ -82,7 +78,6 @@ export class PortalClient {
       cacheHits: 0,
       detailsReused: 0,
       detailsDigested: 0,
-      detailsRead: 0,
       pages: 0,
       listRequests: 0,
       detailRequests: 0,
@@ -143,29 +138,12 @@ export class PortalClient {
     eventId: string,
     listed?: WireRecord,
   ): Promise<WireRecord | null> {
-    return (await this.#detailsOf(calendarId, eventId, listed))?.record() ?? null;
-  }
-
-  /** getDetails' answer with its body's digest, the record made only when asked for. */
-  async #detailsOf(
-    calendarId: string,
-    eventId: string,
-    listed: WireRecord | undefined,
-  ): Promise<Details | null> {
     const store = this.#detailsStore(calendarId);
-    // The version kept beside the body: unchanged details are known without the body.
-    const version = store.version(eventId);
-    if (listed && version && this.#sameVersion(listed, version)) {
-      this.stats.detailsReused++;
-      return this.#kept(store, eventId, null);
-    }
     const cached = store.get(eventId);
-    if (cached) this.stats.detailsRead++;
     const stored = isPlainObject(cached?.value.body) ? this.#unwrap(cached.value.body) : null;
-    if (stored) store.setVersion(eventId, this.#version(stored));
-    if (stored && listed && cached && this.#sameVersion(listed, this.#version(stored))) {
+    if (stored && listed && cached && this.#sameVersion(listed, stored)) {
       this.stats.detailsReused++;
-      return this.#kept(store, eventId, stored);
+      return this.#withDigest(store, eventId, cached.value.body, stored);
     }
     // Made for a request only, not for each event whose details are reused.
     const url = this.endpoint("event-calendar", calendarId, "event", eventId, "details");
@@ -174,9 +152,7 @@ export class PortalClient {
       if (!isPlainObject(body.body)) {
         throw new ApiError(`The portal sent no JSON object for ${this.http.display(url)}.`);
       }
-      const record = this.#unwrap(body.body);
-      store.setVersion(eventId, this.#version(record));
-      return this.#kept(store, eventId, record);
+      return this.#withDigest(store, eventId, body.body, this.#unwrap(body.body));
     } catch (error) {
       if (error instanceof ApiNotFoundError) return null;
       throw error;
@@ -197,11 +173,7 @@ export class PortalClient {
     let store = this.#details.get(calendarId);
     if (!store) {
       const list = this.endpoint("event-calendar", calendarId, "events");
-      store = DetailsStore.load(
-        this.#cache,
-        `details ${this.http.display(list)}`,
-        contentHash(JSON.stringify(this.#config.fieldMap)),
-      );
+      store = DetailsStore.load(this.#cache, `details ${this.http.display(list)}`);
       this.#details.set(calendarId, store);
     }
     return store;
@@ -224,27 +196,27 @@ export class PortalClient {
     let detailsDone = 0;
     let detailsTotal = 0;
     // A list that repeats an event (paging while the portal changes) costs one request.
-    const pending = new Map<string, Promise<Details | null>>();
+    const pending = new Map<string, Promise<WireRecord | null>>();
     const details = (calendarId: string, eventId: string, event: WireRecord) => {
       const key = `${calendarId}\u0000${eventId}`;
       let request = pending.get(key);
       if (!request) {
-        request = this.#detailsOf(calendarId, eventId, event);
+        request = this.getDetails(calendarId, eventId, event);
         pending.set(key, request);
       }
       return request;
     };
     const withDetails = async (id: string, event: WireRecord): Promise<WireEvent | null> => {
       const eventId = eventIdOf(event, this.#config);
-      const found = eventId === null ? null : await details(id, eventId, event);
+      const record = eventId === null ? null : await details(id, eventId, event);
       progress?.({ phase: "details", done: ++detailsDone, total: detailsTotal });
-      if (eventId !== null && found === null) {
+      if (eventId !== null && record === null) {
         this.#warn(
           `calendar "${id}", event "${eventId}": skipped (listed, but its details answer 404)`,
         );
         return null;
       }
-      const wire = found ? wireEvent(event, found) : { listed: event, details: null };
+      const wire = { listed: event, details: record };
       this.#options.onEvent?.(id, wire);
       return wire;
     };
@@ -296,28 +268,21 @@ export class PortalClient {
   }
 
   /**
-   * The event's details as the store keeps them: the record (`record`,
-   * unwrapped from the body already read, else from the kept body when
-   * asked for), and the body's digest, kept in the store, else made once
-   * from its text and kept, but for a body that holds the token, which the
-   * store keeps without it.
+   * `record`, unwrapped from `body`, with the body's digest told to the
+   * normalized events' keys (src/api/details-digest.ts): the digest kept in
+   * the store, else made once and kept, but for a body that holds the token,
+   * which the store keeps without it.
    */
-  #kept(store: DetailsStore, eventId: string, record: WireRecord | null): Details | null {
-    const text = store.text(eventId);
-    if (text === undefined) return record && { digest: undefined, record: () => record };
+  #withDigest(store: DetailsStore, eventId: string, body: unknown, record: WireRecord): WireRecord {
     let digest = store.digest(eventId);
     if (digest === undefined) {
+      const text = JSON.stringify(body);
       digest = contentHash(text);
       this.stats.detailsDigested++;
       if (this.http.redact(text) === text) store.setDigest(eventId, digest);
     }
-    const unwrap = (): WireRecord => {
-      this.stats.detailsRead++;
-      const body: unknown = JSON.parse(text);
-      // Kept only as a JSON object (#detailsOf): this is the same record the build before read.
-      return this.#unwrap(isPlainObject(body) ? body : {});
-    };
-    return { digest, record: record ? () => record : unwrap };
+    rememberDetailsDigest(record, digest);
+    return record;
   }
 
   /** Details wrapped in `{ "data": { ... } }` and the like are read like list envelopes. */
@@ -325,23 +290,12 @@ export class PortalClient {
     return unwrapDetails(body, this.#config.fieldMap).record;
   }
 
-  /** What of a details record says which version it is: compared with the list's (#sameVersion). */
-  #version(details: WireRecord): DetailsVersion {
-    const map = this.#config.fieldMap;
-    const version: Record<string, unknown> = {};
-    for (const field of VERSION_FIELDS) {
-      const value = pickEventField([details], field, map);
-      if (value !== undefined) version[field] = value;
-    }
-    return version;
-  }
-
-  #sameVersion(listed: WireRecord, details: DetailsVersion): boolean {
+  #sameVersion(listed: WireRecord, details: WireRecord): boolean {
     const map = this.#config.fieldMap;
     let compared = false;
-    for (const field of VERSION_FIELDS) {
+    for (const field of ["revision", "updatedAt"] as const) {
       const a = pickEventField([listed], field, map);
-      const b = details[field];
+      const b = pickEventField([details], field, map);
       if (a === undefined || b === undefined) continue;
       // Mostly the same text: compared as it is before it is written out.
       if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return false;
@@ -438,32 +392,6 @@ export class PortalClient {
   #warn(message: string): void {
     this.#options.onWarning?.(message);
   }
-}
-
-/** The details fields that say which version of an event a record is. */
-const VERSION_FIELDS = ["revision", "updatedAt"] as const;
-
-/** An event's details: the record, made when first asked for, and its body's digest where known. */
-interface Details {
-  readonly digest: string | undefined;
-  record(): WireRecord;
-}
-
-/**
- * The event as the build reads it: its details record made on first use,
- * which for an event the normalized events' memo answers by the digest is
- * never (src/snapshot/normalize-memo.ts).
- */
-function wireEvent(listed: WireRecord, details: Details): WireEvent {
-  let record: WireRecord | undefined;
-  return {
-    listed,
-    get details() {
-      record ??= details.record();
-      return record;
-    },
-    ...(details.digest !== undefined && { detailsDigest: details.digest }),
-  };
 }
 
 export function calendarIdOf(record: WireRecord, config: ApiConfig): string | null {

@@ -4,7 +4,7 @@ import { normalizeEvent } from "./normalize-event.ts";
 import { compareCodeUnits, sortedByStart } from "./order.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "./types.ts";
 import { wellFormedText } from "./well-formed-text.ts";
-import type { WireCalendar, WireEvent } from "./wire.ts";
+import type { WireCalendar } from "./wire.ts";
 
 export interface SnapshotInput {
   /** API base URL without credentials or query string. */
@@ -19,11 +19,7 @@ export interface SnapshotNormalizeOptions extends NormalizeOptions {
   /** Called with each warning as it is found, so progress output can show it at once. */
   readonly onWarning?: (warning: string) => void;
   /** Replaces normalizeEvent, e.g. with one that remembers earlier builds' results. */
-  readonly normalizeWire?: (
-    event: WireEvent,
-    calendar: Calendar,
-    options: NormalizeOptions,
-  ) => ReturnType<typeof normalizeEvent>;
+  readonly normalizeEvent?: typeof normalizeEvent;
 }
 
 /**
@@ -44,10 +40,7 @@ export function normalizeSnapshot(
 
   const calendars = new Map<string, Calendar>();
   const events = new Map<string, CalendarEvent>();
-  const normalize =
-    options.normalizeWire ??
-    ((event: WireEvent, calendar: Calendar, settings: NormalizeOptions) =>
-      normalizeEvent(event.listed, event.details, calendar, settings));
+  const normalize = options.normalizeEvent ?? normalizeEvent;
   input.calendars.forEach((wire, index) => {
     const calendar = normalizeCalendar(wire.record, options);
     if (!calendar.ok) {
@@ -60,7 +53,7 @@ export function normalizeSnapshot(
     else calendars.set(id, calendar.value);
 
     wire.events.forEach((event, position) => {
-      const result = normalize(event, calendar.value, options);
+      const result = normalize(event.listed, event.details, calendar.value, options);
       if (!result.ok) {
         const name = nameOf(event.listed, position);
         warn(`calendar "${id}", event ${name}: skipped (${result.reason})`);

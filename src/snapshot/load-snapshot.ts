@@ -123,7 +123,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
         {
           ...settings,
           onWarning: (message) => reporter.warn(message),
-          normalizeWire: memo.normalizeWire,
+          normalizeEvent: memo.normalizeEvent,
         },
       );
       memo.save();
@@ -229,7 +229,7 @@ function earlyEvents(
       const calendar = byId.get(calendarId);
       if (!calendar) continue;
       try {
-        const result = memo.normalizeWire(wire, calendar, settings);
+        const result = memo.normalizeEvent(wire.listed, wire.details, calendar, settings);
         if (result.ok) onEvent(result.value, calendars);
       } catch {
         // Outside the fetch's promises, a throw would end the process: the

@@ -1,5 +1,6 @@
 import { hash as oneShotHash } from "node:crypto";
 import { join } from "node:path";
+import { detailsDigest } from "../api/details-digest.ts";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { eventTextDigest, rememberEventDigest } from "../model/event-digest.ts";
@@ -7,7 +8,7 @@ import { KeptMap } from "../model/kept-map.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
-import type { WireEvent } from "../model/wire.ts";
+import type { WireRecord } from "../model/wire.ts";
 import { SharedValues } from "./shared-values.ts";
 
 /**
@@ -48,14 +49,14 @@ export class NormalizeMemo {
   /** This build's events by the key of their entry: what `keep` names them by. */
   readonly #keys = new Map<CalendarEvent, string>();
   /**
-   * This build's answers by the event they were asked with. With share
+   * This build's answers by the list record they were asked with. With share
    * cards on, each event is asked twice, as its details arrive (loadSnapshot's
    * onEvent) and again with the whole snapshot: the second time, the same
-   * event is answered without its key, which is the two records written
+   * records are answered without their key, which is the two records written
    * out and hashed (0.07 s of one edited 10,000-event build, in a profile:
    * docs/performance.md, What changed, item 64).
    */
-  readonly #asked = new WeakMap<WireEvent, Asked>();
+  readonly #asked = new WeakMap<WireRecord, Asked>();
   /** The parts events have in common, each held once (read back or made, the same). */
   readonly #shared = new SharedValues();
 
@@ -82,28 +83,32 @@ export class NormalizeMemo {
     return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact), redact);
   }
 
-  /** normalizeEvent's answer, from the previous build when its inputs are unchanged. */
-  readonly normalizeWire = (
-    wire: WireEvent,
+  /** normalizeEvent, answered from the previous build when its inputs are unchanged. */
+  readonly normalizeEvent = (
+    listed: WireRecord,
+    details: WireRecord | null,
     calendar: Pick<Calendar, "id" | "timeZone">,
     options: NormalizeOptions,
   ): Entry => {
-    const asked = this.#asked.get(wire);
-    if (asked?.calendarId === calendar.id && asked.timeZone === calendar.timeZone) {
+    const asked = this.#asked.get(listed);
+    if (
+      asked?.details === details &&
+      asked.calendarId === calendar.id &&
+      asked.timeZone === calendar.timeZone
+    ) {
       return asked.entry;
     }
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone; the
-    // details by the digest of the body they were unwrapped from where the client told it
-    // (WireEvent.detailsDigest: then they are not read at all; how a body unwraps is the field
-    // map, in the memo's code), in an array, which no details record is, so that no record
-    // reads as a digest.
-    const { listed, detailsDigest: digest } = wire;
+    // details by the digest of the body they were unwrapped from where the client kept one
+    // (src/api/details-digest.ts; how a body unwraps is the field map, in the memo's code),
+    // in an array, which no details record is, so that no record reads as a digest.
+    const digest = details ? detailsDigest(details) : undefined;
     const key = hash(
       JSON.stringify([
         calendar.id,
         calendar.timeZone,
         listed,
-        digest === undefined ? wire.details : [digest],
+        digest === undefined ? details : [digest],
       ]),
     );
     count("normalize.keyed");
@@ -113,7 +118,7 @@ export class NormalizeMemo {
     if (entry) {
       count("normalize.reused");
     } else {
-      entry = normalizeEvent(listed, wire.details, calendar, options);
+      entry = normalizeEvent(listed, details, calendar, options);
       count("normalize.computed");
     }
     if (entry.ok) {
@@ -124,7 +129,8 @@ export class NormalizeMemo {
     }
     this.#kept.set(key, entry);
     if (entry.ok) this.#keys.set(entry.value, key);
-    this.#asked.set(wire, {
+    this.#asked.set(listed, {
+      details,
       calendarId: calendar.id,
       timeZone: calendar.timeZone,
       entry,
@@ -187,8 +193,9 @@ export class NormalizeMemo {
   }
 }
 
-/** What an event was asked with in this build, beside its records, and the answer. */
+/** What an event was asked with in this build, beside its list record, and the answer. */
 interface Asked {
+  readonly details: WireRecord | null;
   readonly calendarId: string;
   readonly timeZone: string;
   readonly entry: Entry;

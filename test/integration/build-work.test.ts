@@ -211,9 +211,8 @@ describe("build work", () => {
     expect(count(cold, "whenLinesMade")).toBeLessThanOrEqual(EVENTS);
     expect(count(cold, "normalize.computed")).toBe(EVENTS);
     // Each details body written out and hashed once, as it arrived: its digest, kept with it,
-    // keys its event's normalized entry (src/api/details-store.ts).
+    // keys its event's normalized entry (src/api/details-digest.ts).
     expect(count(cold, "fetch.detailsDigested")).toBe(EVENTS);
-    expect(count(cold, "fetch.detailsRead")).toBe(0);
     // Each event's records digested once, though asked for twice: as its details arrived (for
     // its share cards), and with the whole snapshot.
     expect(count(cold, "normalize.keyed")).toBe(EVENTS);
@@ -284,9 +283,6 @@ describe("build work", () => {
     // The details reused, each keyed by its kept digest: none written out again.
     expect(count(warm, "fetch.detailsReused")).toBe(EVENTS);
     expect(count(warm, "fetch.detailsDigested")).toBe(0);
-    // Known unchanged by the versions kept beside them, and their events answered by the
-    // digests: no kept body is parsed.
-    expect(count(warm, "fetch.detailsRead")).toBe(0);
     // Each event's text hashed once, as it was normalized: read back with it since, an
     // unchanged event is not written out and hashed again for the outputs it is an input of.
     expect(count(cold, "events.digested")).toBe(EVENTS);
@@ -354,8 +350,6 @@ describe("build work", () => {
     expect(count(changed, "fetch.detailRequests")).toBe(edited.length);
     expect(count(changed, "normalize.computed")).toBe(edited.length);
     expect(count(changed, "fetch.detailsDigested")).toBe(edited.length);
-    // Only the edited events' kept bodies are read, for the validators they were sent with.
-    expect(count(changed, "fetch.detailsRead")).toBe(edited.length);
     expect(count(changed, "normalize.reused")).toBe(EVENTS - edited.length);
     expect(count(changed, "events.digested")).toBe(edited.length);
     // What is kept between builds follows the change too: the normalized events (and the

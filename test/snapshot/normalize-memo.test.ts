@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rememberDetailsDigest } from "../../src/api/details-digest.ts";
 import { readMetrics } from "../../src/metrics.ts";
 import { eventDigest } from "../../src/model/event-digest.ts";
 import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
-import type { WireEvent, WireRecord } from "../../src/model/wire.ts";
+import type { WireRecord } from "../../src/model/wire.ts";
 import { contentHash } from "../../src/render/published-files.ts";
 import { NormalizeMemo } from "../../src/snapshot/normalize-memo.ts";
 
@@ -34,11 +35,7 @@ function build(cacheDir: string, records: readonly WireRecord[]): CalendarEvent[
   const memo = NormalizeMemo.load(cacheDir, OPTIONS, redact);
   // Each build reads the portal's answers afresh: records of their own.
   const events = records.map((listed) => {
-    const entry = memo.normalizeWire(
-      { listed: structuredClone(listed), details: null },
-      CALENDAR,
-      OPTIONS,
-    );
+    const entry = memo.normalizeEvent(structuredClone(listed), null, CALENDAR, OPTIONS);
     if (!entry.ok) throw new Error(entry.reason);
     return entry.value;
   });
@@ -76,39 +73,32 @@ describe("NormalizeMemo", () => {
     const listed = record("a");
     const details = { description: "<p>The long route, with a stop at the café.</p>" };
     const first = NormalizeMemo.load(cacheDir, OPTIONS, redact);
-    const told: WireEvent = {
-      listed: structuredClone(listed),
-      details: structuredClone(details),
-      detailsDigest: "body-1",
-    };
-    const made = first.normalizeWire(told, CALENDAR, OPTIONS);
+    const told = structuredClone(details);
+    rememberDetailsDigest(told, "body-1");
+    const made = first.normalizeEvent(structuredClone(listed), told, CALENDAR, OPTIONS);
     if (!made.ok) throw new Error(made.reason);
     expect(made.value.descriptionText).toContain("café");
     first.save();
 
-    // The next build: the same body's details, which must not be read, or even made, for the key.
+    // The next build: the same body's details, which must not be read for the key.
     const next = NormalizeMemo.load(cacheDir, OPTIONS, redact);
-    const unread: WireEvent = {
-      listed: structuredClone(listed),
-      get details(): WireRecord {
-        throw new Error("the details were read");
+    const unreadable = new Proxy<WireRecord>(
+      {},
+      {
+        get: () => {
+          throw new Error("the details were read");
+        },
       },
-      detailsDigest: "body-1",
-    };
+    );
+    rememberDetailsDigest(unreadable, "body-1");
     const reused = readMetrics().counters["normalize.reused"] ?? 0;
-    const again = next.normalizeWire(unread, CALENDAR, OPTIONS);
+    const again = next.normalizeEvent(structuredClone(listed), unreadable, CALENDAR, OPTIONS);
     expect(again).toEqual(made);
     expect((readMetrics().counters["normalize.reused"] ?? 0) - reused).toBe(1);
-    // Asked again for the same event (with the snapshot, after its cards): the same answer,
-    // still without the details.
-    expect(next.normalizeWire(unread, CALENDAR, OPTIONS)).toBe(again);
     // Another body's details: another key, normalized from what they say.
-    const other: WireEvent = {
-      listed: structuredClone(listed),
-      details: { description: "<p>The short route.</p>" },
-      detailsDigest: "body-2",
-    };
-    const changed = next.normalizeWire(other, CALENDAR, OPTIONS);
+    const other = { description: "<p>The short route.</p>" };
+    rememberDetailsDigest(other, "body-2");
+    const changed = next.normalizeEvent(structuredClone(listed), other, CALENDAR, OPTIONS);
     expect(changed.ok && changed.value.descriptionText).toContain("short route");
   });
 
