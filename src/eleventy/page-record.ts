@@ -6,7 +6,6 @@ import { eventDigest } from "../model/event-digest.ts";
 import { type ShownReads, scopeRead } from "../model/shown-reads.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import type { PlaceSummary } from "../places/place-index.ts";
-import type { FilesRecord } from "../render/file-group.ts";
 import { contentHash } from "../render/published-files.ts";
 import type { FilterLookup, PagesRecord } from "../render/streamed-pages.ts";
 import { replaceFileSync } from "../replace-file-sync.ts";
@@ -46,15 +45,9 @@ type Data = Record<string, unknown>;
  * published list has that digest for it (FileWriter.keepDigest): a record
  * of a build that was not published vouches for nothing that was not.
  *
- * It keeps the same of the files of one per event that read nothing but
- * their event and what every page shares (FileGroup.eventOf: an event's
- * card, oEmbed answer, download): each one's inputs' digest, by event. Such
- * a file is asked when its event was edited, or its place or series moved
- * (what a share card may show), and kept by that digest otherwise.
- *
- * With `verify` (PAGE_RECORD=verify), every page and file is asked all the
- * same, and one the record vouched for whose inputs changed fails the
- * build: what the tests build incrementally with.
+ * With `verify` (PAGE_RECORD=verify), every page is asked all the same,
+ * and a page the record vouched for whose inputs changed fails the build:
+ * what the tests build incrementally with.
  */
 
 export interface PageRecordSettings {
@@ -74,7 +67,7 @@ export interface PageRecordSettings {
 }
 
 /** The record's form: a record of another is not read. */
-export const PAGE_RECORD_VERSION = 6;
+export const PAGE_RECORD_VERSION = 5;
 
 /** The record's file in the build's cache folder (each language's folder has its own). */
 export const PAGE_RECORD_FILE = "page-record.json";
@@ -103,8 +96,6 @@ export interface RecordBody {
   readonly values: Readonly<Record<string, string>>;
   /** Path -> "digest|event numbers|scope numbers" (numbers comma-separated). */
   readonly pages: Readonly<Record<string, string>>;
-  /** A file group's inputs' digests by event number ("" where none): FileGroup.eventOf. */
-  readonly files: Readonly<Record<string, readonly string[]>>;
 }
 
 type RecordFile = RecordHead & RecordBody;
@@ -117,13 +108,13 @@ export function pageRecord(
   settings: PageRecordSettings,
   globals: Data,
   filter: FilterLookup,
-): (PagesRecord & FilesRecord) | undefined {
+): PagesRecord | undefined {
   const portal = globals.portal as SiteData | undefined;
   if (!portal) return undefined;
   return timed("render", () => new PageRecord(settings, globals, portal, filter));
 }
 
-class PageRecord implements PagesRecord, FilesRecord {
+class PageRecord implements PagesRecord {
   readonly #settings: PageRecordSettings;
   readonly #where: EventScopes;
   readonly #context: string;
@@ -150,10 +141,8 @@ class PageRecord implements PagesRecord, FilesRecord {
   #asked = 0;
   /** The last record's line of each event it has unchanged, by number: this record's too. */
   #lines: readonly (string | undefined)[] = [];
-  /** Verify: the digests the record vouched for, by path (and a file's by group and event). */
+  /** Verify: the digests the record vouched for, by path. */
   readonly #vouched = new Map<string, string>();
-  /** This build's digests of the files of one per event, by group: FilesRecord. */
-  readonly #files = new Map<string, string[]>();
   readonly #countJsonLd: (event: unknown) => unknown;
 
   constructor(settings: PageRecordSettings, globals: Data, portal: SiteData, filter: FilterLookup) {
@@ -231,51 +220,6 @@ class PageRecord implements PagesRecord, FilesRecord {
     this.#pages.set(path, `${digest}|${events}|${scopes}`);
   }
 
-  fileUnchanged(group: string, event: CalendarEvent): string | undefined {
-    const number = this.#eventNumbers.get(event);
-    const digest = number === undefined ? undefined : this.#last?.files[group]?.[number];
-    if (!digest || this.#edited.has(number as number)) return undefined;
-    // What its share card may show of its place and series, as for its page.
-    const where = this.#where;
-    for (const scope of [where.place(event), where.series(event)]) {
-      if (scope !== null && this.#dirtyScopes.has(scope)) return undefined;
-    }
-    count("pageRecord.vouchedFiles");
-    if (this.#settings.verify) {
-      this.#vouched.set(fileKey(group, number as number), digest);
-      return undefined;
-    }
-    return digest;
-  }
-
-  fileCarried(group: string, event: CalendarEvent): void {
-    const number = this.#eventNumbers.get(event);
-    const digest = number === undefined ? undefined : this.#last?.files[group]?.[number];
-    if (digest) this.#fileDigests(group)[number as number] = digest;
-  }
-
-  fileAsked(group: string, event: CalendarEvent, digest: string): void {
-    const number = this.#eventNumbers.get(event);
-    // An event the record cannot name (one gone, its download a cancellation): asked every build.
-    if (number === undefined) return;
-    const vouched = this.#vouched.get(fileKey(group, number));
-    if (vouched !== undefined && vouched !== digest) {
-      throw new Error(
-        `The page record vouched for the ${group} file of event ${eventKey(event)}, whose inputs changed: what they read is not all recorded.`,
-      );
-    }
-    this.#fileDigests(group)[number] = digest;
-  }
-
-  #fileDigests(group: string): string[] {
-    let digests = this.#files.get(group);
-    if (!digests) {
-      digests = Array.from({ length: this.#events.length }, () => "");
-      this.#files.set(group, digests);
-    }
-    return digests;
-  }
-
   finish(): void {
     const record = {
       version: PAGE_RECORD_VERSION,
@@ -288,7 +232,6 @@ class PageRecord implements PagesRecord, FilesRecord {
       scopes: this.#scopes,
       values: this.#values(),
       pages: this.#pages,
-      files: Object.fromEntries(this.#files),
     };
     timed("write", () => writeRecord(this.#settings.file, record));
   }
@@ -412,11 +355,6 @@ class PageRecord implements PagesRecord, FilesRecord {
     }
     return number;
   }
-}
-
-/** The key a file the record vouched for is verified by. */
-function fileKey(group: string, number: number): string {
-  return `${group}\0${number}`;
 }
 
 /** The fields of an event's line in the record: its digest, series, placement and key. */
@@ -582,18 +520,16 @@ export function readRecord(file: string): { head: RecordHead; body(): RecordBody
     const rest = parsed(whole.subarray(end + 1)) as Partial<RecordBody> | null;
     const texts = (value: unknown) =>
       Array.isArray(value) && value.every((item) => typeof item === "string");
-    const byKey = (value: unknown, valid: (item: unknown) => boolean) =>
+    const textsByKey = (value: unknown) =>
       typeof value === "object" &&
       value !== null &&
       !Array.isArray(value) &&
-      Object.values(value).every(valid);
-    const textsByKey = (value: unknown) => byKey(value, (item) => typeof item === "string");
+      Object.values(value).every((item) => typeof item === "string");
     const valid =
       texts(rest?.events) &&
       texts(rest?.scopes) &&
       textsByKey(rest?.values) &&
-      textsByKey(rest?.pages) &&
-      byKey(rest?.files, texts);
+      textsByKey(rest?.pages);
     return valid ? (rest as RecordBody) : null;
   };
   return { head: head as RecordHead, body };

@@ -181,15 +181,12 @@ export default function publisherPlugin(
   // Eleventy awaits "eleventy.before", so every template and filter of the run sees it.
   let run: Promise<Run> | undefined;
   let ready: Run | undefined;
-  // The run's page record, made with the streamed pages, kept once the other files are written too.
-  let record: ReturnType<typeof pageRecord>;
   const current = (): Run => {
     if (!ready) throw new Error("The site's data is not loaded yet.");
     return ready;
   };
   eleventyConfig.on("eleventy.before", async () => {
     ready = undefined;
-    record = undefined;
     run = startRun(options);
     ready = await run;
   });
@@ -229,10 +226,10 @@ export default function publisherPlugin(
       };
       const recorded = options.pageRecord;
       // A split build visits its share of the pages: its record would name only those.
-      const made =
+      const record =
         recorded && shard === WHOLE_BUILD
-          ? (globals: Record<string, unknown>, filter: FilterLookup) => {
-              record = pageRecord(
+          ? (globals: Record<string, unknown>, filter: FilterLookup) =>
+              pageRecord(
                 {
                   file: join(options.cacheDir, PAGE_RECORD_FILE),
                   now: site.now.toMillis(),
@@ -246,11 +243,9 @@ export default function publisherPlugin(
                 },
                 globals,
                 filter,
-              );
-              return record;
-            }
+              )
           : undefined;
-      return { output: options.output, writer, turns, mine, inputs, record: made };
+      return { output: options.output, writer, turns, mine, inputs, record };
     },
   });
   if (!root) {
@@ -319,9 +314,7 @@ export default function publisherPlugin(
         writer,
         turns,
         mine,
-        record,
       );
-      record?.finish();
       const { cards } = publication;
       let cardsSummary: CardsSummary | null = null;
       let structuredDataCards = 0;
@@ -367,7 +360,6 @@ export default function publisherPlugin(
       // for as long as the process, through the publish step that follows.
       run = undefined;
       ready = undefined;
-      record = undefined;
     },
   );
 }

@@ -85,7 +85,6 @@ export function fediverseFileGroups(
       render: (page) => renderEventDocument(page.event, site, account),
       // All the object is made from: the account, the site's address and the event whole.
       inputs: (page) => JSON.stringify([accountJson, site.urls.siteUrl, eventDigest(page.event)]),
-      eventOf: (page) => page.event,
       shardKey: (page) => input.shardKey(page.event),
     }),
   ];

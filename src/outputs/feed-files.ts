@@ -10,7 +10,6 @@ import {
   calendarFile,
   calendarIcsInputs,
   eventIcsInputs,
-  ownTime,
   type PublishedVevent,
   renderEventIcs,
 } from "./ics.ts";
@@ -126,8 +125,6 @@ export function feedFileGroups(
       shardKey: eventShardKey,
       render: (event) => renderEventIcs(event, eventIcsOptions),
       inputs: (event) => eventIcsInputs(event, eventIcsOptions),
-      // Its inputs read when the data last changed only where the event does not say when it did.
-      eventOf: (event) => (ownTime(event) ? event : undefined),
       // The last group to use the VEVENTs: the scope calendars were written before.
       done: () => scopes.vevents.clear(),
     }),

@@ -248,11 +248,8 @@ export function calendarIcsInputs(options: CalendarOptions, plan: CalendarPlan):
   ]);
 }
 
-/**
- * Whether the event itself says when it last changed (its DTSTAMP's source),
- * worked out once; else its DTSTAMP is when the data last changed.
- */
-export function ownTime(event: CalendarEvent): boolean {
+/** Whether the event itself says when it last changed (its DTSTAMP's source), worked out once. */
+function ownTime(event: CalendarEvent): boolean {
   let known = ownTimes.get(event);
   if (known === undefined) {
     known = (instantDate(event.updatedAt) ?? instantDate(event.createdAt)) !== null;

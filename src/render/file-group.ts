@@ -1,8 +1,7 @@
 import { count, timed } from "../metrics.ts";
-import type { CalendarEvent } from "../model/types.ts";
 import type { FileContent } from "./disk-writes.ts";
 import type { EventLoopTurns } from "./event-loop-turns.ts";
-import { type FileWriter, inputsDigest } from "./file-writer.ts";
+import type { FileWriter } from "./file-writer.ts";
 
 /**
  * Files of one kind that a function writes rather than a template: feeds,
@@ -28,15 +27,6 @@ export interface FileGroup<T = unknown> {
    * nothing render reads, the build's clock included where it matters.
    */
   readonly inputs?: (item: T) => string;
-  /**
-   * For a group of one file per event: the item's event, when its inputs
-   * read nothing but that event and what every page shares (the settings,
-   * the calendars: src/eleventy/page-record.ts), the clock only through
-   * what moves with the build's next date change. The build's record then
-   * keeps the file, its inputs not made, while the event is unedited.
-   * Undefined for an item that reads more (when the data last changed).
-   */
-  readonly eventOf?: (item: T) => CalendarEvent | undefined;
   /**
    * What of a split build an item belongs to (src/shards): an event's key
    * for a group of one file per event. Without it the group is site-wide.
@@ -70,35 +60,20 @@ export function singleFile(
   });
 }
 
-/**
- * What the last build recorded of the files of one per event (FileGroup.eventOf):
- * the build's page record (src/eleventy/page-record.ts).
- */
-export interface FilesRecord {
-  /** The digest of the file's inputs when the record vouches that they are those of its last build. */
-  fileUnchanged(group: string, event: CalendarEvent): string | undefined;
-  /** The file was kept by that digest: its entry goes on to the next record as it was. */
-  fileCarried(group: string, event: CalendarEvent): void;
-  /** The file's inputs were made: their digest. */
-  fileAsked(group: string, event: CalendarEvent, digest: string): void;
-}
-
 /** Files written per group name (rendered or kept), for the build's report and host limits. */
 export type GroupCounts = ReadonlyMap<string, number>;
 
 /**
  * Renders and writes the groups' files, letting the event loop turn now and
  * then; with `mine`, only the items of this build's share (a key of
- * `shardKey`, or null for a site-wide file). With `record`, a file of one
- * per event it vouches for is kept by the digest it was rendered from, its
- * inputs not made. Returns how many files each group wrote.
+ * `shardKey`, or null for a site-wide file). Returns how many files each
+ * group wrote.
  */
 export async function writeFileGroups(
   groups: readonly FileGroup[],
   writer: FileWriter,
   turns: EventLoopTurns,
   mine: (key: string | null) => boolean = () => true,
-  record?: FilesRecord,
 ): Promise<GroupCounts> {
   const written = new Map<string, number>();
   for (const group of groups) {
@@ -107,35 +82,20 @@ export async function writeFileGroups(
       group.done?.();
       continue;
     }
-    const recorded = group.inputs && group.eventOf && record;
     let rendered = 0;
     let kept = 0;
-    let vouched = 0;
     for (const item of group.items) {
       if (shardKey && !mine(shardKey(item))) continue;
       if (turns.due()) await turns.take();
-      const path = group.path(item);
-      const event = recorded ? group.eventOf?.(item) : undefined;
-      const known = event && recorded ? recorded.fileUnchanged(group.name, event) : undefined;
-      if (known !== undefined && event && timed("write", () => writer.keepDigest(path, known))) {
-        recorded?.fileCarried(group.name, event);
-        kept++;
-        vouched++;
-        group.after?.(item);
-        continue;
-      }
       const inputs = group.inputs && timed(group.phase, () => group.inputs?.(item));
-      const digest = inputs === undefined ? undefined : inputsDigest(inputs);
-      if (event && digest !== undefined) recorded?.fileAsked(group.name, event, digest);
       const render = () => timed(group.phase, () => group.render(item));
-      if (timed("write", () => writer.writeDigest(path, render, digest))) rendered++;
+      if (timed("write", () => writer.write(group.path(item), render, inputs))) rendered++;
       else kept++;
       group.after?.(item);
     }
     written.set(group.name, (written.get(group.name) ?? 0) + rendered + kept);
     count(`rendered.${group.name}`, rendered);
     if (group.inputs) count(`reused.${group.name}`, kept);
-    if (recorded) count(`vouched.${group.name}`, vouched);
     group.done?.();
   }
   return written;

@@ -96,16 +96,8 @@ export class FileWriter {
    * when it was rendered.
    */
   write(path: string, render: FileContent | (() => FileContent), inputs?: string): boolean {
-    return this.writeDigest(path, render, inputs === undefined ? undefined : inputsDigest(inputs));
-  }
-
-  /** `write`, given the digest of the inputs (`inputsDigest`) rather than the inputs. */
-  writeDigest(
-    path: string,
-    render: FileContent | (() => FileContent),
-    digest: string | undefined,
-  ): boolean {
     const sitePath = this.#sitePath(path);
+    const digest = inputs === undefined ? undefined : inputsDigest(inputs);
     const tried = this.#notPublished.delete(sitePath)
       ? "tried"
       : digest === undefined

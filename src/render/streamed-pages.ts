@@ -65,9 +65,7 @@ export interface StreamTarget {
   /**
    * What the last build learnt of each page's inputs (src/eleventy/page-record.ts):
    * a page it vouches for is kept by the digest it was rendered from, its
-   * inputs not made; every other page's inputs are made with what they read
-   * gathered. The target's owner keeps it (`finish`) once the run's other
-   * files are written too.
+   * inputs not made; every other page's inputs are made with what they read gathered.
    */
   readonly record?: (globals: Data, filter: FilterLookup) => PagesRecord | undefined;
 }
@@ -80,7 +78,7 @@ export interface PagesRecord {
   carried(template: string, item: unknown, path: string): void;
   /** The page's inputs were made: their digest, and what they read. */
   asked(template: string, item: unknown, path: string, digest: string, reads: ShownReads): void;
-  /** Every page and file was visited: the record is kept for the next build. */
+  /** Every page was visited: the record is kept for the next build. */
   finish(): void;
 }
 
@@ -169,4 +167,5 @@ export async function renderStreamedPages(
     if (inputsOf) count(`reused.${name}`, kept);
     if (record) count(`vouched.${name}`, vouched);
   }
+  pagesRecord?.finish();
 }

@@ -22,7 +22,6 @@ const record = (now: number) => ({
   scopes: ["calendar:a"],
   values: {},
   pages: new Map([["calendars/a/index.html", `page-${now}||0`]]),
-  files: { "event card": [`card-${now}`] },
 });
 
 describe("the page record's file", () => {
@@ -33,7 +32,6 @@ describe("the page record's file", () => {
     const read = readRecord(file);
     expect(read?.head).toMatchObject({ now: 1, until: 3_600_001, code: "code" });
     expect(read?.body()).toMatchObject({
-      files: { "event card": ["card-1"] },
       events: ["digest-1\tseries\tplacement\tkey"],
       pages: { "calendars/a/index.html": "page-1||0" },
     });

@@ -433,15 +433,6 @@ describe("build work", () => {
       pages + count(changed, `reused.${EVENT_PAGES}`) - count(changed, `vouched.${EVENT_PAGES}`);
     expect(eventPagesAsked).toBeGreaterThanOrEqual(pages);
     expect(eventPagesAsked).toBeLessThanOrEqual(editedEvents);
-    // The files of one per event, by the same record (FileGroup.eventOf): those of an event
-    // it names unedited are kept by the digest they were last rendered from, their inputs
-    // not made; each file of an edited event is asked.
-    for (const group of PER_EVENT_FILES) {
-      expect(count(cold, `vouched.${group}`), group).toBe(0);
-      const filesAsked = EVENTS - count(changed, `vouched.${group}`);
-      expect(filesAsked, group).toBeGreaterThanOrEqual(edited.length);
-      expect(filesAsked, group).toBeLessThanOrEqual(editedEvents);
-    }
     // Listings: those of the edited events' calendars, categories and series (their share
     // cards and subscriptions' trims are their events'), and those that show an edited event.
     expect(asked(changed) - eventPagesAsked).toBeLessThan(allListings);

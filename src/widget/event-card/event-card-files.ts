@@ -49,8 +49,6 @@ export function eventCardFileGroups(
       items,
       path: ({ calendar, event }) => `${paths.embedEvent(calendar.id, event.id)}index.html`,
       shardKey: ({ event }) => eventShardKey(event),
-      // Inline, its download is the event's .ics, which may read when the data last changed.
-      eventOf: ({ event }) => (site.eventIcs === "inline" ? undefined : event),
       render: ({ calendar, event }) => renderEventCard(cardInput(calendar, event)),
       // Nothing on a card reads the build's clock (event-card-page.ts).
       inputs: ({ calendar, event }) => {
@@ -73,7 +71,6 @@ export function eventCardFileGroups(
       items,
       path: ({ calendar, event }) => paths.oembedEvent(calendar.id, event.id),
       shardKey: ({ event }) => eventShardKey(event),
-      eventOf: ({ event }) => event,
       render: ({ calendar, event }) =>
         writeEventOembedJson(event, calendar, site, thumbnailOf(event)),
       inputs: ({ calendar, event }) =>
