@@ -29,6 +29,8 @@ export interface RebuildIfChangedOptions {
   readonly nowMs: number;
   /** BUILD_HOOK_URL; unset: report the change and request nothing (GitHub Actions, cron). */
   readonly hookUrl: string | undefined;
+  /** The caller builds on a change itself (npm run publish-on-change): no hook is named. */
+  readonly buildsItself?: boolean;
   /** The shrink guard's settings, as the build reads them (default: its limits, not allowed). */
   readonly shrinkGuard?: ShrinkGuardConfig;
   /** Time limit for reading the build state and the portal (ms). */
@@ -127,6 +129,10 @@ export async function rebuildIfChanged(
     );
   }
   const allowed = shrink.verdict === "allowed";
+  if (options.buildsItself) {
+    say(`changed: ${what}; building${allowed ? " with ALLOW_SHRINK=1" : ""}`);
+    return { ...base, changed: true, ok: checked, requested: false, lines };
+  }
   if (!options.hookUrl?.trim()) {
     say(`changed: ${what}; BUILD_HOOK_URL is not set, so no rebuild was requested`);
     return { ...base, changed: true, ok: checked, requested: false, lines };

@@ -88,6 +88,13 @@ const ENTRIES: readonly Entry[] = [
     setting: "BUILD_HOOK_URL",
   },
   {
+    command: "npm run publish-on-change",
+    script: "src/cli/publish-on-change.ts",
+    options: ["--every", "--output", "--copy"],
+    setting: "EVENT_API_URL",
+    output: true,
+  },
+  {
     command: "npm run ping-hub",
     script: "src/cli/ping-hub.ts",
     options: ["--published"],

@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { Readable } from "node:stream";
 import { withoutProjectSettings } from "../../src/config/every-setting.ts";
 import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
@@ -52,24 +53,9 @@ export function runScript(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CommandRun> {
-  const base = withoutProjectSettings(process.env, PROJECT_VARIABLES);
   if (script === "src/cli/build.ts") noteBuild("cli");
-  const command = entryCommand(script);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...command.args, ...args], {
-      cwd: ROOT,
-      env: {
-        ...base,
-        ...command.env,
-        SITE_NOW: NOW,
-        SITE_URL: DEMO_SITE_URL,
-        // Tests talk to loopback only: the shrink guard compares with local output.
-        PREVIOUS_MANIFEST_URL: "none",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: SCRIPT_TIME_LIMIT_MS,
-    });
+    const child = startScript(script, args, env);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -80,6 +66,33 @@ export function runScript(
     });
     child.on("error", fail);
     child.on("close", (status) => done({ status, stdout, stderr, log: `${stdout}${stderr}` }));
+  });
+}
+
+/**
+ * Starts one of the project's entry points as runScript does, for a test
+ * that talks to it while it runs (a server, a loop that runs until stopped);
+ * the test stops it.
+ */
+export function startScript(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): ChildProcessByStdio<null, Readable, Readable> {
+  const command = entryCommand(script);
+  return spawn(process.execPath, [...command.args, ...args], {
+    cwd: ROOT,
+    env: {
+      ...withoutProjectSettings(process.env, PROJECT_VARIABLES),
+      ...command.env,
+      SITE_NOW: NOW,
+      SITE_URL: DEMO_SITE_URL,
+      // Tests talk to loopback only: the shrink guard compares with local output.
+      PREVIOUS_MANIFEST_URL: "none",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: SCRIPT_TIME_LIMIT_MS,
   });
 }
 

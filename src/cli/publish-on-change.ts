@@ -1,0 +1,120 @@
+import { spawn } from "node:child_process";
+import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
+import { API_SETTINGS } from "../config/api.ts";
+import { readPortalOrSources } from "../config/build-config.ts";
+import { readShrinkGuardConfig, SHRINK_GUARD_SETTINGS } from "../config/publish.ts";
+import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
+import { SOURCES_SETTINGS } from "../config/sources.ts";
+import { UsageError } from "../errors.ts";
+import { runPublishLoop } from "../rebuild/publish-loop.ts";
+import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
+import { defineCommand } from "./command-line.ts";
+import { failureLine, runCli } from "./run.ts";
+
+/**
+ * `npm run publish-on-change [-- --every <seconds>] [--output <dir>] [--copy <command>]`:
+ * the check of `npm run rebuild-if-changed` and `npm run build` in one
+ * process that runs until it is stopped, for a server of one's own
+ * (docs/deploy.md, "Publishing on change without cron"). Each build is
+ * `npm run build` in a child process, so that its memory is the system's
+ * again when it ends; the copy is `--copy`'s command, run by `sh -c`.
+ */
+const PUBLISH_ON_CHANGE = defineCommand({
+  run: "npm run publish-on-change",
+  summary:
+    "Checks the portal against the output folder every few seconds, as rebuild-if-changed does, and on a change runs npm run build into it and then --copy's command (the copy to the web server's folder); runs until SIGTERM or Ctrl-C, ending the step under way.",
+  options: {
+    every: {
+      type: "string",
+      value: "<seconds>",
+      default: "20",
+      meaning: "seconds between checks while nothing changes (at least 1)",
+    },
+    output: {
+      type: "string",
+      value: "<dir>",
+      meaning: `the folder built into and checked against (default ${DEFAULT_OUTPUT})`,
+    },
+    copy: {
+      type: "string",
+      value: "<command>",
+      meaning: "a shell command run after each build that succeeded, such as an rsync",
+    },
+  },
+  settings: [...API_SETTINGS, ...SOURCES_SETTINGS, ...SITE_SETTINGS, ...SHRINK_GUARD_SETTINGS],
+});
+
+runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
+  const every = Number(values.every);
+  if (!Number.isFinite(every) || every < 1) {
+    throw new UsageError(
+      `--every: expected a number of seconds, at least 1, got "${values.every}"`,
+    );
+  }
+  const output = values.output ?? DEFAULT_OUTPUT;
+  const config = readPortalOrSources(process.env);
+  const site = readSiteConfig(process.env);
+  // SITE_NOW pins the clock of every check, as it pins the build's; otherwise each check's own time.
+  const pinnedNow = process.env.SITE_NOW?.trim() ? site.now.toMillis() : undefined;
+  const shrinkGuard = readShrinkGuardConfig(process.env);
+  const env = { ...process.env };
+  const stop = new AbortController();
+  for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => stop.abort());
+  const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+
+  stamp(
+    `publish-on-change: checking every ${every} s against ${output}${values.copy ? ", copying with --copy after each build" : ""}`,
+  );
+  await runPublishLoop({
+    everyMs: every * 1000,
+    signal: stop.signal,
+    buildFirst: `building ${output} at start: the code or the settings may be new since its last build`,
+    log: stamp,
+    describe: (error) => (failureLine(error) ?? String(error)).replace(/^error: /, ""),
+    check: () =>
+      rebuildIfChanged({
+        config,
+        published: output,
+        nowMs: pinnedNow ?? Date.now(),
+        hookUrl: undefined,
+        buildsItself: true,
+        shrinkGuard,
+      }),
+    build: (signal) =>
+      run(npmCommand(["run", "-s", "build", "--", "--output", output]), env, signal),
+    ...(values.copy
+      ? { publish: (signal: AbortSignal) => run(["sh", "-c", values.copy ?? ""], env, signal) }
+      : {}),
+  });
+  stamp("publish-on-change: stopped");
+  return 0;
+});
+
+/** `npm <args>` through the npm that started this command, or the one on PATH. */
+function npmCommand(args: readonly string[]): readonly string[] {
+  const npm = process.env.npm_execpath;
+  return npm?.endsWith(".js") ? [process.execPath, npm, ...args] : ["npm", ...args];
+}
+
+/** Runs a command with this process's output; its exit code (1 if it could not start). */
+function run(
+  [file = "", ...args]: readonly string[],
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(file, args, { env, stdio: ["ignore", "inherit", "inherit"] });
+    const stopChild = () => child.kill("SIGTERM");
+    signal.addEventListener("abort", stopChild, { once: true });
+    const end = (code: number) => {
+      signal.removeEventListener("abort", stopChild);
+      done(code);
+    };
+    // A command that cannot start ends with "error" and perhaps no "close"; a promise settles once.
+    child.on("error", (error) => {
+      console.error(`error: ${file} could not start: ${error.message}`);
+      end(1);
+    });
+    child.on("close", (code) => end(code ?? 1));
+  });
+}
