@@ -44,6 +44,9 @@ const PUBLISH_ON_CHANGE = defineCommand({
   settings: [...API_SETTINGS, ...SOURCES_SETTINGS, ...SITE_SETTINGS, ...SHRINK_GUARD_SETTINGS],
 });
 
+/** Far beyond a check's few seconds at 100,000 events (docs/performance.md, "Edit to live"). */
+const CHECK_DEADLINE_MS = 300_000;
+
 runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
   const every = Number(values.every);
   if (!Number.isFinite(every) || every < 1) {
@@ -78,6 +81,8 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
         nowMs: pinnedNow ?? Date.now(),
         hookUrl: undefined,
         buildsItself: true,
+        // A portal that stops answering is a check that cannot tell, not a loop that hangs.
+        deadlineMs: CHECK_DEADLINE_MS,
         shrinkGuard,
       }),
     build: (signal) =>

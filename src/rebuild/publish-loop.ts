@@ -117,7 +117,7 @@ export async function runPublishLoop(options: PublishLoopOptions): Promise<Publi
       failedBuilds++;
       failures++;
       log(
-        `the build failed (exit ${code}); the site stays as it was, and the change is built again after ${seconds(backoff())}`,
+        `the build failed (exit ${code}); the site stays as it was; trying again in ${seconds(backoff())}`,
       );
       await wait(backoff());
       continue;

@@ -103,7 +103,7 @@ describe("the publish loop", () => {
     expect(
       run.lines
         .filter((line) => line.startsWith("the build failed"))
-        .map((line) => /after ([\d.]+) s$/.exec(line)?.[1]),
+        .map((line) => /trying again in ([\d.]+) s$/.exec(line)?.[1]),
     ).toEqual(["0.2", "0.4", "0.5", "0.5"]);
   });
 

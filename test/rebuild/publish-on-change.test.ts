@@ -30,6 +30,40 @@ beforeAll(async () => {
   portal = await startPortal({ port: 0, now: NOW, dataset: PORTAL });
 });
 
+interface RunningLoop {
+  /** What it printed so far, stdout and stderr. */
+  readonly log: () => string;
+  /** Why a wait can end now: it exited. */
+  readonly failed: () => string | null;
+  /** Stops it with SIGTERM; its exit code. */
+  readonly stop: () => Promise<number | null>;
+}
+
+/** `npm run publish-on-change` with `args`, as a server runs it, until the test stops it. */
+function startLoop(args: readonly string[], env: Record<string, string>): RunningLoop {
+  const child = startScript("src/cli/publish-on-change.ts", args, env);
+  let log = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    log += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    log += chunk;
+  });
+  let exit: number | null | undefined;
+  child.on("close", (code) => {
+    exit = code;
+  });
+  return {
+    log: () => log,
+    failed: () => (exit === undefined ? null : `it exited (${exit}):\n${log}`),
+    stop: async () => {
+      child.kill("SIGTERM");
+      await waitUntil("it stopped", () => exit !== undefined, { limitMs: 60_000 });
+      return exit ?? null;
+    },
+  };
+}
+
 afterAll(async () => {
   await portal.close();
   rmSync(root, { recursive: true, force: true });
@@ -40,8 +74,7 @@ describe("npm run publish-on-change", () => {
     const site = join(root, "_site");
     const served = join(root, "www");
     mkdirSync(served);
-    const child = startScript(
-      "src/cli/publish-on-change.ts",
+    const loop = startLoop(
       ["--every", "1", "--output", site, "--copy", `cp -R '${site}/.' '${served}/'`],
       // The loop and what it publishes, not the pictures links share as.
       buildApiEnv(portal, root, { SHARE_CARDS: "off" }),
@@ -49,28 +82,19 @@ describe("npm run publish-on-change", () => {
     // Its two builds (at start, and for the edit), each an `npm run build`.
     noteBuild("cli");
     noteBuild("cli");
-    let log = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      log += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      log += chunk;
-    });
-    let exit: number | null | undefined;
-    child.on("close", (code) => {
-      exit = code;
-    });
-    const failed = () => (exit === undefined ? null : `it exited (${exit}):\n${log}`);
-    const published = () => log.match(/ published in [\d.]+ s; checking again now/g)?.length ?? 0;
-
+    const { failed } = loop;
+    const published = () =>
+      loop.log().match(/ published in [\d.]+ s; checking again now/g)?.length ?? 0;
+    let exit: number | null;
     try {
       await waitUntil("the build at start published", () => published() === 1, { failed });
       await waitUntil(
         "a check that finds nothing to do",
-        () => log.includes("unchanged: the portal shows what the published site was built from"),
+        () =>
+          loop.log().includes("unchanged: the portal shows what the published site was built from"),
         { failed },
       );
-      expect(existsSync(join(served, "index.html")), log).toBe(true);
+      expect(existsSync(join(served, "index.html")), loop.log()).toBe(true);
 
       const event = PORTAL.events.find(
         (e) => e.calendarId === "sport" && Date.parse(e.start) > NOW_MS,
@@ -85,10 +109,10 @@ describe("npm run publish-on-change", () => {
       );
       await waitUntil("the publication said", () => published() === 2, { failed });
     } finally {
-      child.kill("SIGTERM");
-      await waitUntil("it stopped", () => exit !== undefined, { limitMs: 60_000 });
+      exit = await loop.stop();
     }
 
+    const log = loop.log();
     expect(exit, log).toBe(0);
     expect(log).toContain("changed: 1 event updated in 1 calendar; building\n");
     expect(log.trim().split("\n").at(-1)).toMatch(/ publish-on-change: stopped$/);
@@ -96,6 +120,37 @@ describe("npm run publish-on-change", () => {
     expect(published(), log).toBe(2);
     expect(log).not.toContain("failed");
     expect(log).not.toContain(portal.token);
+  });
+
+  it("should keep running when a build fails, with the site left as it was, the reason said and the token never printed", async () => {
+    const site = join(root, "refused", "_site");
+    const rejected = "ecp_not-a-token-this-portal-issued_0123456789";
+    noteBuild("cli");
+    const loop = startLoop(
+      ["--every", "1", "--output", site],
+      buildApiEnv(portal, join(root, "refused"), {
+        EVENT_API_TOKEN: rejected,
+        SHARE_CARDS: "off",
+      }),
+    );
+    let exit: number | null;
+    try {
+      await waitUntil(
+        "the failed build said",
+        () => loop.log().includes("the build failed (exit 1); the site stays as it was"),
+        { failed: loop.failed },
+      );
+    } finally {
+      exit = await loop.stop();
+    }
+
+    const log = loop.log();
+    expect(exit, log).toBe(0);
+    // The build's own line says why (the token), and nothing was published.
+    expect(log).toMatch(/^error: .*token/im);
+    expect(log).not.toContain(" published in ");
+    expect(existsSync(join(site, "index.html"))).toBe(false);
+    expect(log).not.toContain(rejected);
   });
 
   it("should refuse an interval under a second with one line, exit 2, before reading any setting", async () => {
