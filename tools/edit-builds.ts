@@ -36,14 +36,12 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type BuildMetrics, benchEnv } from "../bench/build.ts";
-import { startPortal } from "../src/portal/index.ts";
-import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
+import { PORTAL_NOW, parseSize, portalSettings, startSyntheticPortal } from "./synthetic-portal.ts";
 
 /** --setting's form: [I:]NAME=VALUE. */
 const SETTING = /^(?:(\d+):)?([A-Z][A-Z0-9_]*)=(.*)$/s;
 const STEPS = new Set(["cold", "warm", "edit", "many", "day"]);
-const NOW = "2026-11-22T12:00:00Z";
 const DAY_MS = 86_400_000;
 const BUILD_TIMEOUT_MS = 3_600_000;
 
@@ -59,12 +57,11 @@ const { values } = parseArgs({
     setting: { type: "string", multiple: true, default: [] },
   },
 });
-const [calendars, eventsPerCalendar] = (values.size ?? "").split("x").map(Number);
+const size = parseSize(values.size);
 const steps = (values.steps ?? "").split(",");
 if (
   !values.work ||
-  !calendars ||
-  !eventsPerCalendar ||
+  !size ||
   !steps.every((step) => STEPS.has(step)) ||
   !(values.setting ?? []).every((setting) => SETTING.test(setting)) ||
   !/^\d+$/.test(values.port ?? "")
@@ -87,17 +84,10 @@ const settingsOf = (at: number): Record<string, string> =>
     }),
   );
 
-const synthetic = { calendars, eventsPerCalendar };
-const portal = await startPortal({
-  host: "127.0.0.1",
+const { portal, dataset } = await startSyntheticPortal(size, {
   port: Number(values.port),
-  now: NOW,
-  seed: 1,
-  synthetic,
   latencyMs: Number(values.latency),
-  maxConcurrency: 16,
 });
-const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
 // The events edited by the runs before on these folders are left alone: the portal
 // starts afresh, so an event edited again would get the revision and stamp it had then,
 // and read as the version the cache holds (a real portal never repeats them).
@@ -127,14 +117,8 @@ try {
       await mkdir(folder, { recursive: true });
       if (step === "cold") await rm(path.join(folder, "cache"), { recursive: true, force: true });
       const settings = {
-        EVENT_API_URL: portal.url,
-        EVENT_API_TOKEN: portal.token,
-        EVENT_API_CACHE_DIR: path.join(folder, "cache"),
-        EVENT_API_PAGE_SIZE_PARAM: "limit",
-        EVENT_API_PAGE_SIZE: "100",
-        EVENT_API_CONCURRENCY: "16",
-        SITE_NOW: new Date(Date.parse(NOW) + days * DAY_MS).toISOString(),
-        SITE_URL: "https://events.example.org",
+        ...portalSettings(portal, path.join(folder, "cache")),
+        SITE_NOW: new Date(Date.parse(PORTAL_NOW) + days * DAY_MS).toISOString(),
         ...settingsOf(at),
       };
       const metricsFile = path.join(folder, `${index}-${step}.json`);

@@ -21,11 +21,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { benchEnv } from "../bench/build.ts";
 import { paths } from "../src/model/url-scheme.ts";
-import { startPortal } from "../src/portal/index.ts";
-import { createSyntheticDataset } from "../src/portal/synthetic-dataset.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
+import { parseSize, portalSettings, startSyntheticPortal } from "./synthetic-portal.ts";
 
-const NOW = "2026-11-22T12:00:00Z";
 const FIRST_BUILD_LIMIT_MS = 3_600_000;
 const EDIT_LIMIT_MS = 600_000;
 
@@ -39,10 +37,10 @@ const { values } = parseArgs({
     port: { type: "string", default: "0" },
   },
 });
-const [calendars, eventsPerCalendar] = (values.size ?? "").split("x").map(Number);
+const size = parseSize(values.size);
 const every = Number(values.every);
 const edits = Number(values.edits);
-if (!values.work || !calendars || !eventsPerCalendar || !(every >= 1) || !(edits >= 1)) {
+if (!values.work || !size || !(every >= 1) || !(edits >= 1)) {
   console.error(
     "usage: node --import tsx tools/edit-to-live.ts --work DIR [--size CxE] [--every SECONDS] [--edits N] [--latency MS] [--port N]",
   );
@@ -52,17 +50,10 @@ const work = path.resolve(values.work);
 const output = path.join(work, "site");
 await mkdir(work, { recursive: true });
 
-const synthetic = { calendars, eventsPerCalendar };
-const portal = await startPortal({
-  host: "127.0.0.1",
+const { portal, dataset } = await startSyntheticPortal(size, {
   port: Number(values.port),
-  now: NOW,
-  seed: 1,
-  synthetic,
   latencyMs: Number(values.latency),
-  maxConcurrency: 16,
 });
-const dataset = createSyntheticDataset({ ...synthetic, seed: 1, now: new Date(NOW) });
 
 const command = npmScript("publish-on-change");
 const child = spawn(
@@ -70,16 +61,7 @@ const child = spawn(
   [...command.args, "--every", String(every), "--output", output],
   {
     env: {
-      ...benchEnv({
-        EVENT_API_URL: portal.url,
-        EVENT_API_TOKEN: portal.token,
-        EVENT_API_CACHE_DIR: path.join(work, "cache"),
-        EVENT_API_PAGE_SIZE_PARAM: "limit",
-        EVENT_API_PAGE_SIZE: "100",
-        EVENT_API_CONCURRENCY: "16",
-        SITE_NOW: NOW,
-        SITE_URL: "https://events.example.org",
-      }),
+      ...benchEnv(portalSettings(portal, path.join(work, "cache"))),
       ...command.env,
     },
     stdio: ["ignore", "pipe", "inherit"],
@@ -147,7 +129,7 @@ try {
   }
   const mean = delays.reduce((sum, d) => sum + d, 0) / delays.length;
   console.log(
-    `edit to live, a check every ${every} s, ${calendars * eventsPerCalendar} events: mean ${mean.toFixed(1)} s, longest ${Math.max(...delays).toFixed(1)} s`,
+    `edit to live, a check every ${every} s, ${size.calendars * size.eventsPerCalendar} events: mean ${mean.toFixed(1)} s, longest ${Math.max(...delays).toFixed(1)} s`,
   );
 } finally {
   child.kill("SIGTERM");
