@@ -3,8 +3,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 /**
  * `npm run publish-on-change`: the check and the build of a server of one's
  * own in one long-running process, so that the wait for the next check is
- * seconds, not cron's minute. Each round checks the portal against the
- * output folder; a change runs the build, then the copy to where the site
+ * seconds, not cron's minute. It builds once when it starts (the code or
+ * the settings may be new since the last build, which no check of the
+ * portal sees), then each round checks the portal against the output
+ * folder; a change runs the build, then the copy to where the site
  * is served; right after a publication it checks again (an edit made while
  * it built waits for no interval), otherwise it waits `everyMs`. A build or
  * copy that fails is tried again after a wait that doubles each time, up to
