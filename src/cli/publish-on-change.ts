@@ -62,7 +62,9 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
   const shrinkGuard = readShrinkGuardConfig(process.env);
   const env = { ...process.env };
   const stop = new AbortController();
-  for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => stop.abort());
+  // `on`, not `once`: npm passes the signal on, so a Ctrl-C or a service's stop comes twice,
+  // and a second one without a handler would end the process before it stops its build.
+  for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => stop.abort());
   const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
   stamp(

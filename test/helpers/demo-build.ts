@@ -82,18 +82,45 @@ export function startScript(
   const command = entryCommand(script);
   return spawn(process.execPath, [...command.args, ...args], {
     cwd: ROOT,
-    env: {
-      ...withoutProjectSettings(process.env, PROJECT_VARIABLES),
-      ...command.env,
-      SITE_NOW: NOW,
-      SITE_URL: DEMO_SITE_URL,
-      // Tests talk to loopback only: the shrink guard compares with local output.
-      PREVIOUS_MANIFEST_URL: "none",
-      ...env,
-    },
+    env: testEnv({ ...command.env, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
     timeout: SCRIPT_TIME_LIMIT_MS,
   });
+}
+
+/**
+ * Starts `npm run -s <name> -- <args>` itself, npm included, in a process
+ * group of its own: what a terminal's Ctrl-C or a service manager's stop
+ * reaches is the whole group (`process.kill(-child.pid, signal)`), npm
+ * passing the signal on as well.
+ */
+export function startNpmScript(
+  name: string,
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): ChildProcessByStdio<null, Readable, Readable> {
+  // The npm that runs the tests, or the one on PATH.
+  const npm = process.env.npm_execpath;
+  const [file, ...before] = npm?.endsWith(".js") ? [process.execPath, npm] : ["npm"];
+  return spawn(file ?? "npm", [...before, "run", "-s", name, "--", ...args], {
+    cwd: ROOT,
+    env: testEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+    timeout: SCRIPT_TIME_LIMIT_MS,
+  });
+}
+
+/** The test settings (pinned clock, SITE_URL, no remote manifest lookup) under `env`, nothing of the shell's. */
+function testEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return {
+    ...withoutProjectSettings(process.env, PROJECT_VARIABLES),
+    SITE_NOW: NOW,
+    SITE_URL: DEMO_SITE_URL,
+    // Tests talk to loopback only: the shrink guard compares with local output.
+    PREVIOUS_MANIFEST_URL: "none",
+    ...env,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { paths } from "../../src/model/url-scheme.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { noteBuild } from "../helpers/build-log.ts";
 import { NOW, NOW_MS } from "../helpers/clock.ts";
-import { runScript, startScript } from "../helpers/demo-build.ts";
+import { runScript, startNpmScript, startScript } from "../helpers/demo-build.ts";
 import { demoPart, startingBetween } from "../helpers/demo-parts.ts";
 import { buildApiEnv } from "../helpers/portal-env.ts";
 import { waitUntil } from "../helpers/wait.ts";
@@ -35,13 +35,23 @@ interface RunningLoop {
   readonly log: () => string;
   /** Why a wait can end now: it exited. */
   readonly failed: () => string | null;
-  /** Stops it with SIGTERM; its exit code. */
+  /** Stops it (SIGTERM; started through npm, Ctrl-C's SIGINT to its group); its exit code. */
   readonly stop: () => Promise<number | null>;
 }
 
-/** `npm run publish-on-change` with `args`, as a server runs it, until the test stops it. */
-function startLoop(args: readonly string[], env: Record<string, string>): RunningLoop {
-  const child = startScript("src/cli/publish-on-change.ts", args, env);
+/**
+ * `npm run publish-on-change` with `args`, as a server runs it, until the
+ * test stops it: its entry point as the script starts it, or with `npm`
+ * the npm script itself, npm included.
+ */
+function startLoop(
+  args: readonly string[],
+  env: Record<string, string>,
+  { npm = false } = {},
+): RunningLoop {
+  const child = npm
+    ? startNpmScript("publish-on-change", args, env)
+    : startScript("src/cli/publish-on-change.ts", args, env);
   let log = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     log += chunk;
@@ -57,7 +67,8 @@ function startLoop(args: readonly string[], env: Record<string, string>): Runnin
     log: () => log,
     failed: () => (exit === undefined ? null : `it exited (${exit}):\n${log}`),
     stop: async () => {
-      child.kill("SIGTERM");
+      if (npm && child.pid) process.kill(-child.pid, "SIGINT");
+      else child.kill("SIGTERM");
       await waitUntil("it stopped", () => exit !== undefined, { limitMs: 60_000 });
       return exit ?? null;
     },
@@ -151,6 +162,31 @@ describe("npm run publish-on-change", () => {
     expect(log).not.toContain(" published in ");
     expect(existsSync(join(site, "index.html"))).toBe(false);
     expect(log).not.toContain(rejected);
+  });
+
+  it("should stop the build under way on Ctrl-C through npm, which passes the signal on a second time, and leave no output behind", async () => {
+    const folder = join(root, "stopped");
+    noteBuild("cli");
+    const loop = startLoop(
+      ["--every", "1", "--output", join(folder, "_site")],
+      buildApiEnv(portal, folder, { SHARE_CARDS: "off" }),
+      { npm: true },
+    );
+    let exit: number | null;
+    try {
+      await waitUntil("the build at start begun", () => loop.log().includes("Portal: "), {
+        failed: loop.failed,
+      });
+    } finally {
+      exit = await loop.stop();
+    }
+
+    const log = loop.log();
+    expect(exit, log).toBe(0);
+    expect(log.trim().split("\n").at(-1)).toMatch(/ publish-on-change: stopped$/);
+    expect(log).not.toContain(" published in ");
+    // The build's staging folder went with it; nothing was published.
+    expect(readdirSync(folder).filter((name) => name.startsWith("_site"))).toEqual([]);
   });
 
   it("should refuse an interval under a second with one line, exit 2, before reading any setting", async () => {
