@@ -9,6 +9,7 @@ import { UsageError } from "../errors.ts";
 import { runPublishLoop } from "../rebuild/publish-loop.ts";
 import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
 import { defineCommand } from "./command-line.ts";
+import { npmCommand } from "./npm-command.ts";
 import { failureLine, runCli } from "./run.ts";
 
 /**
@@ -28,7 +29,7 @@ const PUBLISH_ON_CHANGE = defineCommand({
       type: "string",
       value: "<seconds>",
       default: "20",
-      meaning: "seconds between checks while nothing changes (at least 1)",
+      meaning: "seconds between checks while nothing changes (1 to 86400)",
     },
     output: {
       type: "string",
@@ -49,10 +50,14 @@ const CHECK_DEADLINE_MS = 300_000;
 
 runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
   const every = Number(values.every);
-  if (!Number.isFinite(every) || every < 1) {
+  if (!(every >= 1)) {
     throw new UsageError(
       `--every: expected a number of seconds, at least 1, got "${values.every}"`,
     );
+  }
+  // A longer timer overflows Node's and fires at once: a check every millisecond.
+  if (every > 86_400) {
+    throw new UsageError(`--every: expected at most 86400 seconds (a day), got "${values.every}"`);
   }
   const output = values.output ?? DEFAULT_OUTPUT;
   const config = readPortalOrSources(process.env);
@@ -60,7 +65,6 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
   // SITE_NOW pins the clock of every check, as it pins the build's; otherwise each check's own time.
   const pinnedNow = process.env.SITE_NOW?.trim() ? site.now.toMillis() : undefined;
   const shrinkGuard = readShrinkGuardConfig(process.env);
-  const env = { ...process.env };
   const stop = new AbortController();
   // `on`, not `once`: npm passes the signal on, so a Ctrl-C or a service's stop comes twice,
   // and a second one without a handler would end the process before it stops its build.
@@ -87,30 +91,19 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
         deadlineMs: CHECK_DEADLINE_MS,
         shrinkGuard,
       }),
-    build: (signal) =>
-      run(npmCommand(["run", "-s", "build", "--", "--output", output]), env, signal),
+    build: (signal) => run(npmCommand(["run", "-s", "build", "--", "--output", output]), signal),
     ...(values.copy
-      ? { publish: (signal: AbortSignal) => run(["sh", "-c", values.copy ?? ""], env, signal) }
+      ? { publish: (signal: AbortSignal) => run(["sh", "-c", values.copy ?? ""], signal) }
       : {}),
   });
   stamp("publish-on-change: stopped");
   return 0;
 });
 
-/** `npm <args>` through the npm that started this command, or the one on PATH. */
-function npmCommand(args: readonly string[]): readonly string[] {
-  const npm = process.env.npm_execpath;
-  return npm?.endsWith(".js") ? [process.execPath, npm, ...args] : ["npm", ...args];
-}
-
 /** Runs a command with this process's output; its exit code (1 if it could not start). */
-function run(
-  [file = "", ...args]: readonly string[],
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<number> {
+function run([file = "", ...args]: readonly string[], signal: AbortSignal): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(file, args, { env, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(file, args, { stdio: ["ignore", "inherit", "inherit"] });
     const stopChild = () => child.kill("SIGTERM");
     signal.addEventListener("abort", stopChild, { once: true });
     const end = (code: number) => {

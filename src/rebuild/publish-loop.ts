@@ -77,21 +77,28 @@ export async function runPublishLoop(options: PublishLoopOptions): Promise<Publi
     if (line !== lastSaid) log(line);
     lastSaid = line;
   };
+  // The copy of the last build to where the site is served: false when it failed (said and
+  // waited for, and owed until it succeeds) or the loop was stopped.
+  const copied = async (): Promise<boolean> => {
+    const code = options.publish ? await options.publish(signal) : 0;
+    if (signal.aborted) return false;
+    copyOwed = code !== 0;
+    if (!copyOwed) return true;
+    failures++;
+    log(`the copy failed (exit ${code}); trying it again in ${seconds(backoff())}`);
+    await wait(backoff());
+    return false;
+  };
+  const published = (line: string) => {
+    failures = 0;
+    publications++;
+    log(line);
+  };
 
   for (let round = 0; !signal.aborted && round < (options.maxRounds ?? Infinity); round++) {
-    if (copyOwed && options.publish) {
-      const code = await options.publish(signal);
-      if (signal.aborted) break;
-      if (code !== 0) {
-        failures++;
-        log(`the copy failed again (exit ${code}); trying again in ${seconds(backoff())}`);
-        await wait(backoff());
-        continue;
-      }
-      copyOwed = false;
-      failures = 0;
-      publications++;
-      log("published: the copy of the last build succeeded");
+    if (copyOwed) {
+      if (!(await copied())) continue;
+      published("published: the copy of the last build succeeded");
     }
 
     let outcome: CheckOutcome;
@@ -124,24 +131,11 @@ export async function runPublishLoop(options: PublishLoopOptions): Promise<Publi
       await wait(backoff());
       continue;
     }
-    if (options.publish) {
-      const copied = await options.publish(signal);
-      if (signal.aborted) break;
-      if (copied !== 0) {
-        buildOwed = undefined;
-        failures++;
-        copyOwed = true;
-        log(
-          `built, but the copy failed (exit ${copied}); trying it again in ${seconds(backoff())}`,
-        );
-        await wait(backoff());
-        continue;
-      }
-    }
     buildOwed = undefined;
-    failures = 0;
-    publications++;
-    log(`published in ${((performance.now() - started) / 1000).toFixed(1)} s; checking again now`);
+    if (!(await copied())) continue;
+    published(
+      `published in ${((performance.now() - started) / 1000).toFixed(1)} s; checking again now`,
+    );
   }
   return { checks, builds, failedBuilds, publications };
 }

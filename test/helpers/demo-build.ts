@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { npmCommand } from "../../src/cli/npm-command.ts";
 import { withoutProjectSettings } from "../../src/config/every-setting.ts";
 import { noteBuild } from "./build-log.ts";
 import { NOW } from "./clock.ts";
@@ -99,10 +100,8 @@ export function startNpmScript(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
 ): ChildProcessByStdio<null, Readable, Readable> {
-  // The npm that runs the tests, or the one on PATH.
-  const npm = process.env.npm_execpath;
-  const [file, ...before] = npm?.endsWith(".js") ? [process.execPath, npm] : ["npm"];
-  return spawn(file ?? "npm", [...before, "run", "-s", name, "--", ...args], {
+  const [file, ...npmArgs] = npmCommand(["run", "-s", name, "--", ...args]);
+  return spawn(file, npmArgs, {
     cwd: ROOT,
     env: testEnv(env),
     stdio: ["ignore", "pipe", "pipe"],

@@ -196,4 +196,12 @@ describe("npm run publish-on-change", () => {
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain('--every: expected a number of seconds, at least 1, got "0.5"');
   });
+
+  it("should refuse an interval longer than a day with one line, exit 2, since a longer timer would fire at once", async () => {
+    const run = await runScript("src/cli/publish-on-change.ts", ["--every", "1e12"]);
+
+    expect(run.status, run.log).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain('--every: expected at most 86400 seconds (a day), got "1e12"');
+  });
 });
