@@ -19,8 +19,9 @@
 //
 //   node --import tsx tools/edit-builds.ts --work /dev/shm/turns --steps edit,edit --port 18123
 //                                                 (the portal at one address: a later run on the same
-//                                                  folders keeps their caches, and edits events the
-//                                                  runs before did not; at a new address every
+//                                                  folders keeps their caches, makes the edits of the
+//                                                  runs before again, then edits events they did
+//                                                  not, so its first edit is one edited event; at a new address every
 //                                                  event's details are fetched again, as from a new
 //                                                  portal, and its first build is no edited one.
 //                                                  Its clock starts at the first run's again: a
@@ -88,22 +89,38 @@ const { portal, dataset } = await startSyntheticPortal(size, {
   port: Number(values.port),
   latencyMs: Number(values.latency),
 });
-// The events edited by the runs before on these folders are left alone: the portal
-// starts afresh, so an event edited again would get the revision and stamp it had then,
-// and read as the version the cache holds (a real portal never repeats them).
+// The runs before on these folders edited events of the portal, which starts afresh
+// here: their edits are made again, in order and with the same titles, so that each
+// event reads as the version the caches hold (the portal's clock is fixed, so an edit
+// made again gets the revision and stamp it had then) and a run's first edit is one
+// edited event, not that edit and the last run's undone. The next edit is of an
+// event not edited before.
 const editsFile = path.join(work, "edits.json");
-let edits = await readFile(editsFile, "utf8").then(Number, () => 0);
-if (!Number.isSafeInteger(edits)) edits = 0;
+const edited: number[] = await readFile(editsFile, "utf8").then(
+  (text) => {
+    const kept: unknown = JSON.parse(text);
+    if (Array.isArray(kept) && kept.every(Number.isSafeInteger)) return kept;
+    // A count, as this tool kept before it made the edits again: which titles they had is not known.
+    console.error(
+      `${editsFile} names no edits this tool can make again: use another --work folder.`,
+    );
+    process.exit(2);
+  },
+  () => [],
+);
+const editEvent = (nth: number, step: number) => {
+  const event = dataset.events[((dataset.events.length >> 1) + nth) % dataset.events.length];
+  if (event) portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${step}]` });
+};
+for (const [nth, step] of edited.entries()) editEvent(nth, step);
 let days = 0;
 try {
   for (const [index, step] of steps.entries()) {
     if (step === "edit") {
-      const event = dataset.events[((dataset.events.length >> 1) + edits) % dataset.events.length];
-      if (event)
-        portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${index}]` });
-      edits++;
+      editEvent(edited.length, index);
+      edited.push(index);
       await mkdir(work, { recursive: true });
-      await writeFile(editsFile, String(edits));
+      await writeFile(editsFile, JSON.stringify(edited));
     }
     if (step === "many") {
       for (const [at, event] of dataset.events.entries()) {
