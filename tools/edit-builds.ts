@@ -25,7 +25,8 @@
 //                                                  event's details are fetched again, as from a new
 //                                                  portal, and its first build is no edited one.
 //                                                  Its clock starts at the first run's again: a
-//                                                  later run of "many" or "day" starts afresh)
+//                                                  later run of "many" or "day" starts afresh, and
+//                                                  its first build sees a "many" before undone)
 //
 // Steps: cold (the API cache emptied), warm (nothing changed), edit (one
 // more event's title edited), many (every 20th event's title edited, as the
@@ -96,18 +97,22 @@ const { portal, dataset } = await startSyntheticPortal(size, {
 // edited event, not that edit and the last run's undone. The next edit is of an
 // event not edited before.
 const editsFile = path.join(work, "edits.json");
-const edited: number[] = await readFile(editsFile, "utf8").then(
-  (text) => {
-    const kept: unknown = JSON.parse(text);
-    if (Array.isArray(kept) && kept.every(Number.isSafeInteger)) return kept;
-    // A count, as this tool kept before it made the edits again: which titles they had is not known.
-    console.error(
-      `${editsFile} names no edits this tool can make again: use another --work folder.`,
-    );
-    process.exit(2);
+const edited = await readFile(editsFile, "utf8").then(
+  (text): number[] | null => {
+    try {
+      const kept: unknown = JSON.parse(text);
+      return Array.isArray(kept) && kept.every(Number.isSafeInteger) ? kept : null;
+    } catch {
+      return null;
+    }
   },
-  () => [],
+  (): number[] => [],
 );
+if (!edited) {
+  // A count, as this tool kept before it made the edits again: which titles they had is not known.
+  console.error(`${editsFile} names no edits this tool can make again: use another --work folder.`);
+  process.exit(2);
+}
 const editEvent = (nth: number, step: number) => {
   const event = dataset.events[((dataset.events.length >> 1) + nth) % dataset.events.length];
   if (event) portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${step}]` });
