@@ -86,10 +86,6 @@ const settingsOf = (at: number): Record<string, string> =>
     }),
   );
 
-const { portal, dataset } = await startSyntheticPortal(size, {
-  port: Number(values.port),
-  latencyMs: Number(values.latency),
-});
 // The runs before on these folders edited events of the portal, which starts afresh
 // here: their edits are made again, in order and with the same titles, so that each
 // event reads as the version the caches hold (the portal's clock is fixed, so an edit
@@ -113,6 +109,11 @@ if (!edited) {
   console.error(`${editsFile} names no edits this tool can make again: use another --work folder.`);
   process.exit(2);
 }
+
+const { portal, dataset } = await startSyntheticPortal(size, {
+  port: Number(values.port),
+  latencyMs: Number(values.latency),
+});
 const editEvent = (nth: number, step: number) => {
   const event = dataset.events[((dataset.events.length >> 1) + nth) % dataset.events.length];
   if (event) portal.updateEvent(event.calendarId, event.id, { title: `${event.title} [${step}]` });
