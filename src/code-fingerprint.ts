@@ -15,6 +15,11 @@ export function codeFingerprint(): string {
   return fingerprint;
 }
 
+/** The fingerprint of the code on disk now, which a process started earlier may not be running. */
+export function codeFingerprintNow(): string {
+  return computeFingerprint();
+}
+
 let fingerprint: string | undefined;
 
 const PROJECT_DIR = join(import.meta.dirname, "..");

@@ -12,7 +12,8 @@
 //   node --import tsx tools/edit-to-live.ts --work /dev/shm/live --size 50x2000 --every 20 --edits 4
 //
 // Prints each edit's delay, their mean and the longest, and the builds'
-// seconds as the command said them. Every wait is bounded (the first build
+// seconds as the command said them. `--fresh-builds` passes the command's
+// own: each build started when the change is found, not ahead. Every wait is bounded (the first build
 // by an hour, each edit by ten minutes).
 import { spawn } from "node:child_process";
 import { mkdir, readFile } from "node:fs/promises";
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     edits: { type: "string", default: "4" },
     latency: { type: "string", default: "0" },
     port: { type: "string", default: "0" },
+    "fresh-builds": { type: "boolean", default: false },
   },
 });
 const size = parseSize(values.size);
@@ -42,7 +44,7 @@ const every = Number(values.every);
 const edits = Number(values.edits);
 if (!values.work || !size || !(every >= 1) || !(edits >= 1)) {
   console.error(
-    "usage: node --import tsx tools/edit-to-live.ts --work DIR [--size CxE] [--every SECONDS] [--edits N] [--latency MS] [--port N]",
+    "usage: node --import tsx tools/edit-to-live.ts --work DIR [--size CxE] [--every SECONDS] [--edits N] [--latency MS] [--port N] [--fresh-builds]",
   );
   process.exit(2);
 }
@@ -58,7 +60,14 @@ const { portal, dataset } = await startSyntheticPortal(size, {
 const command = npmScript("publish-on-change");
 const child = spawn(
   process.execPath,
-  [...command.args, "--every", String(every), "--output", output],
+  [
+    ...command.args,
+    "--every",
+    String(every),
+    "--output",
+    output,
+    ...(values["fresh-builds"] ? ["--fresh-builds"] : []),
+  ],
   {
     env: {
       ...benchEnv(portalSettings(portal, path.join(work, "cache"))),

@@ -3,8 +3,10 @@ import { dirname, resolve } from "node:path";
 import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { BUILD_SETTINGS, type BuildConfig, readBuildConfig } from "../config/build-config.ts";
+import { loadEleventy } from "../eleventy/site-eleventy.ts";
 import { UsageError } from "../errors.ts";
 import { readMetrics, timed, timedAsync } from "../metrics.ts";
+import { KeptReads } from "../model/kept-reads.ts";
 import { richResultsMetrics } from "../outputs/rich-results.ts";
 import { buildWarningsPath, writeBuildWarnings } from "../publish/build-warnings.ts";
 import { checkHostLimits } from "../publish/host-limits.ts";
@@ -14,6 +16,8 @@ import { publishSite } from "../publish/publish-site.ts";
 import { formatBuildReport } from "../publish/report.ts";
 import { parseManifestCounts } from "../publish/shrink-guard.ts";
 import { keepUnchanged } from "../publish/unchanged-build.ts";
+import { readAhead } from "../ready/read-ahead.ts";
+import { STARTED_UNDER_OTHER_CODE, startedUnder, waitForGo } from "../ready/wait-for-go.ts";
 import { buildShape } from "../shards/build-shape.ts";
 import { describeShard, owns, parseShard, WHOLE_BUILD } from "../shards/shard.ts";
 import { writeShardRecord } from "../shards/shard-record.ts";
@@ -71,6 +75,11 @@ const BUILD = defineCommand({
       meaning:
         "list every warning in the report, not only the first ten (all are kept in EVENT_API_CACHE_DIR either way)",
     },
+    ready: {
+      type: "boolean",
+      meaning:
+        'read what the last build kept, then wait for a line "go" on the standard input before fetching; end, doing nothing, if the input ends first (npm run publish-on-change starts its next build so)',
+    },
   },
   settings: BUILD_SETTINGS,
 });
@@ -85,6 +94,15 @@ runCli(BUILD, async ({ values }) => {
   const output = values.output ?? DEFAULT_OUTPUT;
   // The published site this build compares with: its own output, or the shards' merge's.
   const target = sharded ? (values.target ?? DEFAULT_OUTPUT) : output;
+  const ready = values.ready ? await readyToGo(target) : undefined;
+  if (ready === "not needed") return 0;
+  if (ready === "started again") {
+    console.log(
+      "The code or the .env file changed while this build waited to go: a build started afresh runs instead.",
+    );
+    return STARTED_UNDER_OTHER_CODE;
+  }
+  // From here on the build's clock runs: a build started ahead takes its time when told to go.
   const started = performance.now();
   const config = readBuildConfig(process.env);
   const { site } = config;
@@ -96,7 +114,16 @@ runCli(BUILD, async ({ values }) => {
   const cards = await openShareCards(config.cacheDir, config.cards);
   try {
     // The site's data stays inside the render stage; publishing gets what it needs.
-    const rendered = await renderSite({ config, portal, cards, shard, sharded, output, target });
+    const rendered = await renderSite({
+      config,
+      portal,
+      cards,
+      shard,
+      sharded,
+      output,
+      target,
+      ...(ready ? { reads: ready } : {}),
+    });
     if (rendered.kind === "unchanged") {
       await publishUnchanged(rendered, {
         config,
@@ -217,6 +244,26 @@ runCli(BUILD, async ({ values }) => {
     await cards?.studio.close();
   }
 });
+
+/**
+ * `--ready`: the kept files read ahead (src/ready), then the wait for "go"
+ * on the standard input. Settings that cannot be read are the build's to
+ * report, once, after the go: nothing is read ahead then.
+ */
+async function readyToGo(target: string): Promise<KeptReads | "not needed" | "started again"> {
+  const current = startedUnder();
+  let reads: KeptReads | undefined;
+  try {
+    reads = readAhead(readBuildConfig(process.env), target);
+  } catch {
+    reads = undefined;
+  }
+  // Eleventy's module too, which a build otherwise loads while the portal answers.
+  await loadEleventy();
+  if (!(await waitForGo(process.stdin))) return "not needed";
+  if (!current()) return "started again";
+  return reads ?? new KeptReads();
+}
 
 /**
  * A build that found its site's inputs as the last publish recorded them

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { API_SETTINGS } from "../config/api.ts";
 import { readPortalOrSources } from "../config/build-config.ts";
@@ -6,6 +5,8 @@ import { readShrinkGuardConfig, SHRINK_GUARD_SETTINGS } from "../config/publish.
 import { readSiteConfig, SITE_SETTINGS } from "../config/site.ts";
 import { SOURCES_SETTINGS } from "../config/sources.ts";
 import { UsageError } from "../errors.ts";
+import { BuildsAhead } from "../ready/builds-ahead.ts";
+import { runCommand } from "../ready/child-command.ts";
 import { runPublishLoop } from "../rebuild/publish-loop.ts";
 import { rebuildIfChanged } from "../rebuild/rebuild-if-changed.ts";
 import { defineCommand } from "./command-line.ts";
@@ -18,7 +19,9 @@ import { failureLine, runCli } from "./run.ts";
  * process that runs until it is stopped, for a server of one's own
  * (docs/deploy.md, "Publishing on change without cron"). Each build is
  * `npm run build` in a child process, so that its memory is the system's
- * again when it ends; the copy is `--copy`'s command, run by `sh -c`.
+ * again when it ends, started ahead to read what the last build kept while
+ * the loop waits for a change (src/ready/builds-ahead.ts); the copy is
+ * `--copy`'s command, run by `sh -c`.
  */
 const PUBLISH_ON_CHANGE = defineCommand({
   run: "npm run publish-on-change",
@@ -40,6 +43,11 @@ const PUBLISH_ON_CHANGE = defineCommand({
       type: "string",
       value: "<command>",
       meaning: "a shell command run after each build that succeeded, such as an rsync",
+    },
+    "fresh-builds": {
+      type: "boolean",
+      meaning:
+        "start each build when a change is found, rather than ahead with the last build's kept files read (which holds their memory between changes)",
     },
   },
   settings: [...API_SETTINGS, ...SOURCES_SETTINGS, ...SITE_SETTINGS, ...SHRINK_GUARD_SETTINGS],
@@ -70,6 +78,9 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
   // and a second one without a handler would end the process before it stops its build.
   for (const name of ["SIGINT", "SIGTERM"] as const) process.on(name, () => stop.abort());
   const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  const builds = new BuildsAhead(npmCommand(["run", "-s", "build", "--", "--output", output]), {
+    fresh: values["fresh-builds"] === true,
+  });
 
   stamp(
     `publish-on-change: checking every ${every} s against ${output}${values.copy ? ", copying with --copy after each build" : ""}`,
@@ -91,30 +102,12 @@ runCli(PUBLISH_ON_CHANGE, async ({ values }) => {
         deadlineMs: CHECK_DEADLINE_MS,
         shrinkGuard,
       }),
-    build: (signal) => run(npmCommand(["run", "-s", "build", "--", "--output", output]), signal),
+    build: (signal) => builds.build(signal),
     ...(values.copy
-      ? { publish: (signal: AbortSignal) => run(["sh", "-c", values.copy ?? ""], signal) }
+      ? { publish: (signal: AbortSignal) => runCommand(["sh", "-c", values.copy ?? ""], signal) }
       : {}),
   });
+  await builds.stop();
   stamp("publish-on-change: stopped");
   return 0;
 });
-
-/** Runs a command with this process's output; its exit code (1 if it could not start). */
-function run([file = "", ...args]: readonly string[], signal: AbortSignal): Promise<number> {
-  return new Promise((done) => {
-    const child = spawn(file, args, { stdio: ["ignore", "inherit", "inherit"] });
-    const stopChild = () => child.kill("SIGTERM");
-    signal.addEventListener("abort", stopChild, { once: true });
-    const end = (code: number) => {
-      signal.removeEventListener("abort", stopChild);
-      done(code);
-    };
-    // A command that cannot start ends with "error" and perhaps no "close"; a promise settles once.
-    child.on("error", (error) => {
-      console.error(`error: ${file} could not start: ${error.message}`);
-      end(1);
-    });
-    child.on("close", (code) => end(code ?? 1));
-  });
-}

@@ -11,6 +11,7 @@ import { siteInLanguage } from "../config/site.ts";
 import type { WrittenFiles } from "../eleventy/publisher-plugin.ts";
 import { loadEleventy, siteEleventy } from "../eleventy/site-eleventy.ts";
 import { timed, timedAsync } from "../metrics.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import { timeZone } from "../model/time-zone.ts";
 import { earlierMoment } from "../outputs/ics-budget.ts";
 import type { PublishedFiles } from "../publish/output-files.ts";
@@ -56,6 +57,8 @@ export interface RenderSiteInput {
   readonly output: string;
   /** The published site this build compares with: `output`, or the shards' merge's. */
   readonly target: string;
+  /** The kept files a build started ahead read (src/ready); read now when absent. */
+  readonly reads?: KeptReads;
 }
 
 export interface RenderedSite {
@@ -161,6 +164,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         // As soon as the lists say the site is large, so that reading and normalizing
         // the details (a heap of 1.3 GB in one warm 100,000-event build) run with it too.
         onListed: sizeHeap.listed,
+        reads: input.reads,
       });
       const dataConfig = {
         ...config,
@@ -228,7 +232,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
   };
 
   // What the last publish left: files this build would write again unchanged are kept.
-  const published = input.sharded ? null : lastPublishedFiles(config, input.output);
+  const published = input.sharded ? null : lastPublishedFiles(config, input.output, input.reads);
   // Nothing published to keep (a first build, or a shard's share), or published under
   // other code (an upgrade): every file is rendered, the case of the heap's highest peak.
   // Many events changed, or the day turned: much of the site is.
@@ -263,6 +267,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
         shard,
         published,
         disk,
+        reads: input.reads,
         loadData: handover.loadData,
         onWritten: handover.onWritten,
         pageRecord:

@@ -16,6 +16,16 @@ export interface EnvFileResult {
 /** What loadEnvFile reads besides the file itself. */
 export const ENV_FILE_SETTINGS = envSettings("The .env file", ["ENV_FILE"]);
 
+/** The .env file's path (ENV_FILE, or `.env` in `root`); null with ENV_FILE=none. */
+export function envFilePath(
+  env: NodeJS.ProcessEnv = process.env,
+  root: string = process.cwd(),
+): string | null {
+  const named = env.ENV_FILE?.trim();
+  if (named?.toLowerCase() === "none") return null;
+  return path.resolve(root, named || ".env");
+}
+
 /**
  * Reads settings from a `.env` file in the project root (the folder the npm
  * scripts run in), so the block `npm run check-api` prints can be saved once.
@@ -30,8 +40,8 @@ export function loadEnvFile(
   root: string = process.cwd(),
 ): EnvFileResult {
   const named = env.ENV_FILE?.trim();
-  if (named?.toLowerCase() === "none") return { file: null, applied: [], overridden: [] };
-  const file = path.resolve(root, named || ".env");
+  const file = envFilePath(env, root);
+  if (file === null) return { file: null, applied: [], overridden: [] };
   let text: string;
   try {
     text = readFileSync(file, "utf8");

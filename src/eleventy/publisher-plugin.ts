@@ -11,6 +11,7 @@ import { pagePathOf } from "../hosts/page-policy.ts";
 import { siteHeaderRules } from "../hosts/site-rules.ts";
 import type { MediaFile } from "../media/localize-images.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { paths } from "../model/url-scheme.ts";
 import { calendarTrimWarnings, EVENT_ICS_GROUP, feedFileGroups } from "../outputs/feed-files.ts";
@@ -107,6 +108,8 @@ export interface PublisherOptions {
    * whether it is verified (PAGE_RECORD=verify); null or absent: no record.
    */
   readonly pageRecord?: { readonly until: number | null; readonly verify: boolean } | null;
+  /** The kept files a build started ahead read (src/ready); read now when absent. */
+  readonly reads?: KeptReads;
 }
 
 export interface WrittenFiles {
@@ -389,6 +392,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
   const sizes = VeventSizes.load(
     options.cacheDir,
     JSON.stringify([options.site.url, options.site.lang]),
+    options.reads,
   );
   const scopes = new FeedScopes(data, options.site, warn, sizes);
   // Every calendar file's size budget is worked out here, once, rather than
@@ -413,7 +417,7 @@ async function startRun(options: PublisherOptions): Promise<Run> {
       site: options.site,
       scopes,
       searchFacts: searchFacts(data, options.site),
-      richResults: RichResultsTally.load(options.cacheDir),
+      richResults: RichResultsTally.load(options.cacheDir, options.reads),
       cards: cards ?? null,
     },
     searchIndex,

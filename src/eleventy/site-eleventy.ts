@@ -2,6 +2,7 @@ import type Eleventy from "@11ty/eleventy";
 import type { ShareCards, ShareCardsSetup } from "../cards/share-cards.ts";
 import type { DeployTarget } from "../config/deploy.ts";
 import type { SiteConfig } from "../config/site.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { DiskWrites } from "../render/disk-writes.ts";
 import type { PublishedFiles } from "../render/published-files.ts";
 import type { Shard } from "../shards/shard.ts";
@@ -40,6 +41,8 @@ export interface SiteEleventyOptions {
   readonly rootCards?: ShareCards | null;
   /** The streamed pages' record (src/eleventy/page-record.ts); none when absent. */
   readonly pageRecord?: PublisherOptions["pageRecord"];
+  /** The kept files a build started ahead read (src/ready); read now when absent. */
+  readonly reads?: KeptReads;
   /**
    * Whether another Eleventy renders in this process with other settings
    * (the site's other languages). Eleventy keeps the layouts it compiled in
@@ -88,6 +91,7 @@ export async function siteEleventy(options: SiteEleventyOptions): Promise<Eleven
         folder: options.folder,
         rootCards: options.rootCards,
         pageRecord: options.pageRecord,
+        reads: options.reads,
       });
       if (options.oneOfSeveral) eleventyConfig.setUseTemplateCache(false);
       options.configure?.(eleventyConfig);

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { replaceFileSync } from "../replace-file-sync.ts";
+import type { KeptReads } from "./kept-reads.ts";
 
 /**
  * The `code` of what Intl formatted (dates, times, zones' names): the code's
@@ -61,15 +62,18 @@ export class KeptMap<V> {
   /**
    * The map a build with this `code` kept at `path`; an empty one that saves
    * nothing without a path. `redact` is applied to every text written (a
-   * map of what a portal sent must never hold its token).
+   * map of what a portal sent must never hold its token). `reads`: the file
+   * as a build started ahead read it, while unchanged (src/ready).
    */
   static load<V>(
     path: string | null,
     code: string,
     valid: (value: unknown) => value is V,
     redact: (text: string) => string = (text) => text,
+    reads?: KeptReads,
   ): KeptMap<V> {
-    const kept = path ? read(path, valid) : NONE;
+    const readNow = () => read(path ?? "", valid);
+    const kept = path ? (reads ? reads.kept(path, readNow) : readNow()) : NONE;
     return new KeptMap(path, code, redact, kept.code === code ? kept : NONE);
   }
 

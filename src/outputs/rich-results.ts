@@ -17,6 +17,7 @@ import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { eventDigest } from "../model/event-digest.ts";
 import { KeptMap } from "../model/kept-map.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { CalendarEvent } from "../model/types.ts";
 
 type JsonLd = Readonly<Record<string, unknown>>;
@@ -161,9 +162,11 @@ export class RichResultsTally {
   }
 
   /** The tally, with what the last build with this code kept in `cacheDir`. */
-  static load(cacheDir: string): RichResultsTally {
+  static load(cacheDir: string, reads?: KeptReads): RichResultsTally {
     const path = join(cacheDir, "rich-results.json");
-    return new RichResultsTally(KeptMap.load(path, codeFingerprint(), isRulesMet));
+    return new RichResultsTally(
+      KeptMap.load(path, codeFingerprint(), isRulesMet, undefined, reads),
+    );
   }
 
   /** Counts a page's JSON-LD; `key` (richResultsKey) keeps what it meets for the next build. */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { KeptMap } from "../model/kept-map.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { CalendarEvent } from "../model/types.ts";
 import { contentHash } from "../render/published-files.ts";
 
@@ -29,11 +30,11 @@ export class VeventSizes {
   }
 
   /** The sizes a build with this code kept in `cacheDir` for `context` (a site's language); none without a folder. */
-  static load(cacheDir: string | null, context: string): VeventSizes {
+  static load(cacheDir: string | null, context: string, reads?: KeptReads): VeventSizes {
     const path = cacheDir
       ? join(cacheDir, `vevent-sizes-${contentHash(context).slice(0, 12)}.json`)
       : null;
-    return new VeventSizes(KeptMap.load(path, codeFingerprint(), isVeventSize));
+    return new VeventSizes(KeptMap.load(path, codeFingerprint(), isVeventSize, undefined, reads));
   }
 
   /**

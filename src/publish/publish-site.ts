@@ -6,6 +6,7 @@ import type { PublishedState } from "../changes/published-state.ts";
 import type { BuildConfig } from "../config/build-config.ts";
 import { PublishError } from "../errors.ts";
 import { count, timed, timedAsync } from "../metrics.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import { paths } from "../model/url-scheme.ts";
 import { type KnownFiles, siteFile } from "../render/published-files.ts";
 import { checkSignaturesAside } from "../render/signatures-aside.ts";
@@ -69,14 +70,17 @@ export interface PublishOutcome {
 /**
  * The files the last publish into `output` left there, from the list it
  * kept; null when there is no list or no folder (a first build, another
- * machine): the build then writes every file.
+ * machine): the build then writes every file. `reads`: the list as a
+ * build started ahead read it, while unchanged (src/ready).
  */
 export function lastPublishedFiles(
   config: PublishSiteInput["config"],
   output: string,
+  reads?: KeptReads,
 ): PublishedFiles | null {
   if (!existsSync(output)) return null;
-  const list = readFileList(fileListPath(config, output));
+  const path = fileListPath(config, output);
+  const list = reads ? reads.kept(path, () => readFileList(path)) : readFileList(path);
   if (!list) return null;
   const folder = resolve(output);
   // The kept files' stats, taken on another thread while the site renders.

@@ -5,6 +5,7 @@ import { ResponseCache } from "../api/response-cache.ts";
 import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { count, timedAsync } from "../metrics.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
@@ -38,6 +39,8 @@ export interface LoadSnapshotOptions {
    * data as an unreachable portal does, and the warning names it.
    */
   readonly source?: { readonly id: string; readonly name: string };
+  /** The kept files a build started ahead read (src/ready); read now when absent. */
+  readonly reads?: KeptReads;
 }
 
 /** What the build fetched: the snapshot, the lists it was read from, the summary figures. */
@@ -95,6 +98,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     settings,
     client.http.redact,
     options.source?.id,
+    options.reads,
   );
   if (options.onEvent) early = earlyEvents(source, settings, memo, options.onEvent);
   const key = lastGoodKey(config, options.defaultTimeZone);

@@ -5,6 +5,7 @@ import { codeFingerprint } from "../code-fingerprint.ts";
 import { count } from "../metrics.ts";
 import { eventTextDigest, rememberEventDigest } from "../model/event-digest.ts";
 import { KeptMap } from "../model/kept-map.ts";
+import type { KeptReads } from "../model/kept-reads.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
@@ -75,12 +76,13 @@ export class NormalizeMemo {
     options: NormalizeOptions,
     redact: (text: string) => string,
     source?: string,
+    reads?: KeptReads,
   ): NormalizeMemo {
     const path = memoPath(cacheDir, source);
     const code = hash(
       JSON.stringify([options.fieldMap, options.defaultTimeZone, codeFingerprint()]),
     );
-    return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact), redact);
+    return new NormalizeMemo(path, KeptMap.load(path, code, isEntry, redact, reads), redact);
   }
 
   /** normalizeEvent, answered from the previous build when its inputs are unchanged. */

@@ -2,7 +2,7 @@ import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { npmCommand } from "../../src/cli/npm-command.ts";
 import { withoutProjectSettings } from "../../src/config/every-setting.ts";
 import { noteBuild } from "./build-log.ts";
@@ -85,6 +85,25 @@ export function startScript(
     cwd: ROOT,
     env: testEnv({ ...command.env, ...env }),
     stdio: ["ignore", "pipe", "pipe"],
+    timeout: SCRIPT_TIME_LIMIT_MS,
+  });
+}
+
+/**
+ * Starts one of the project's entry points as startScript does, with a pipe
+ * to its standard input (a build started ahead waits there for "go").
+ */
+export function startScriptWithInput(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): ChildProcessByStdio<Writable, Readable, Readable> {
+  if (script === "src/cli/build.ts") noteBuild("cli");
+  const command = entryCommand(script);
+  return spawn(process.execPath, [...command.args, ...args], {
+    cwd: ROOT,
+    env: testEnv({ ...command.env, ...env }),
+    stdio: ["pipe", "pipe", "pipe"],
     timeout: SCRIPT_TIME_LIMIT_MS,
   });
 }
