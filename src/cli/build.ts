@@ -258,8 +258,9 @@ async function readyToGo(target: string): Promise<KeptReads | "not needed" | "st
   } catch {
     reads = undefined;
   }
-  // Eleventy's module too, which a build otherwise loads while the portal answers.
-  await loadEleventy();
+  // Eleventy's module too, which a build otherwise loads while the portal answers
+  // (one that cannot load fails the build after the go, with its message).
+  await loadEleventy().catch(() => {});
   if (!(await waitForGo(process.stdin))) return "not needed";
   if (!current()) return "started again";
   return reads ?? new KeptReads();
