@@ -48,6 +48,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["eleventy"],
   ["publish"],
   ["rebuild"],
+  // A build started ahead: what it reads before its go, and publish-on-change's builds.
+  ["ready"],
   ["cli"],
   // The browser scripts, wherever they live (src/browser, src/site/browser,
   // src/widget/browser): a program of their own, bundled, never imported by
