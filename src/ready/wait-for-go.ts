@@ -10,6 +10,9 @@ export const STARTED_UNDER_OTHER_CODE = 75;
 /** The line that tells a build started ahead to go. */
 export const GO = "go";
 
+/** The longest unfinished line kept while waiting: "go" with room for spaces around it. */
+const GO_LINE_LIMIT = 64;
+
 /**
  * Waits for the line "go" on `input`: true then, false when the input ends
  * first (the build was not needed, and does nothing). Other lines are
@@ -29,7 +32,8 @@ export function waitForGo(input: Readable): Promise<boolean> {
     const onData = (chunk: Buffer | string) => {
       text += String(chunk);
       const lines = text.split("\n");
-      text = lines.pop() ?? "";
+      // What follows the last line's end, kept no longer than a go line can be: a line without end costs nothing.
+      text = (lines.pop() ?? "").slice(-GO_LINE_LIMIT);
       if (lines.some((line) => line.trim() === GO)) settle(true);
     };
     const onEnd = () => settle(text.trim() === GO);
