@@ -55,6 +55,8 @@ export interface PortalClientOptions {
   readonly onEvent?: (calendarId: string, event: WireEvent) => void;
   /** Injected for tests of the backoff. */
   readonly random?: () => number;
+  /** Where the names of the response-cache files it reads or writes go (pruneResponseCache). */
+  readonly cacheUsed?: Set<string>;
 }
 
 /**
@@ -82,7 +84,9 @@ export class PortalClient {
       listRequests: 0,
       detailRequests: 0,
     });
-    this.#cache = new ResponseCache(config.cacheDir, this.http.redact);
+    this.#cache = new ResponseCache(config.cacheDir, this.http.redact, {
+      used: options.cacheUsed,
+    });
   }
 
   async close(): Promise<void> {

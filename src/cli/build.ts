@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { pruneResponseCache } from "../api/response-cache.ts";
 import { openShareCards } from "../cards/share-cards.ts";
 import { DEFAULT_OUTPUT } from "../changes/state-location.ts";
 import { BUILD_SETTINGS, type BuildConfig, readBuildConfig } from "../config/build-config.ts";
@@ -163,6 +164,7 @@ runCli(BUILD, async ({ values }) => {
           state: owns(shard, null) ? rendered.state : null,
         });
         await timedAsync("publish", () => publishAtomically(staging, output));
+        pruneUnused(config, rendered.cacheUsed);
         const seconds = (performance.now() - started) / 1000;
         console.log(
           `Shard ${describeShard(shard)}: ${files.files} files of its share in ${output}, ${seconds.toFixed(1)} s; put the shards together with npm run merge-shards -- --output ${target} ${output} ...`,
@@ -180,6 +182,7 @@ runCli(BUILD, async ({ values }) => {
         known,
         ...(rendered.inputs ? { inputs: rendered.inputs } : {}),
       });
+      pruneUnused(config, rendered.cacheUsed);
       const host = checkHostLimits({
         target: config.deploy.target,
         count: outcome.files,
@@ -287,6 +290,7 @@ async function publishUnchanged(
   const outcome = await timedAsync("publish", () =>
     keepUnchanged({ config, output, unchanged: kept.unchanged, fetchedAt: kept.fetchedAt }),
   );
+  pruneUnused(config, kept.cacheUsed);
   const counts = parseManifestCounts(outcome.manifest);
   const events = "manifest" in counts ? counts.manifest.totals.events : 0;
   const { warnings } = kept.unchanged.warnings;
@@ -324,6 +328,17 @@ async function publishUnchanged(
     unchanged: true,
     seconds,
   });
+}
+
+/**
+ * Once the site is published, the response cache's entries no build has
+ * used for a while go (pruneResponseCache): a portal's old address, a
+ * calendar gone. Left as they are after a build from the last good data
+ * (`used` null).
+ */
+function pruneUnused(config: BuildConfig, used: ReadonlySet<string> | null): void {
+  if (!used) return;
+  timed("publish", () => pruneResponseCache(config.cacheDir, used, config.site.now.toMillis()));
 }
 
 /** For npm run bench and the tests that count work (docs/performance.md): the figures, then the phases and counters. */

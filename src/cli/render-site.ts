@@ -89,6 +89,8 @@ export interface RenderedSite {
   readonly shardData: ShardData | null;
   /** What the site was rendered from, for the next build (src/publish/unchanged-build.ts); null for a shard. */
   readonly inputs: PublishedInputs | null;
+  /** The response-cache files the fetch used, to prune the others once published; null: not to prune. */
+  readonly cacheUsed: ReadonlySet<string> | null;
 }
 
 /** A site found as its last publish left it (src/publish/unchanged-build.ts): nothing rendered. */
@@ -101,6 +103,8 @@ export interface KeptSite {
   /** Each source's outcome, in a site of several (src/sources); null: one portal. */
   readonly sources: readonly SourceOutcome[] | null;
   readonly merged: readonly string[];
+  /** The response-cache files the fetch used, to prune the others once published; null: not to prune. */
+  readonly cacheUsed: ReadonlySet<string> | null;
 }
 
 export async function renderSite(input: RenderSiteInput): Promise<RenderedSite | KeptSite> {
@@ -197,12 +201,14 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
           calendars: fetched.snapshot.calendars.length,
           sources: fetched.sources,
           merged: fetched.merged,
+          cacheUsed: fetched.cacheUsed,
         };
       }
       return {
         kind: "data" as const,
         digest,
         lists: fetched.lists,
+        cacheUsed: fetched.cacheUsed,
         sources: fetched.sources,
         merged: fetched.merged,
         ...(await siteDataFrom(fetched.snapshot, images, dataConfig)),
@@ -212,7 +218,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
     }
   })();
   if (loaded.kind === "unchanged") return loaded;
-  const { lists, sources, merged, data, changes, digest } = loaded;
+  const { lists, sources, merged, data, changes, digest, cacheUsed } = loaded;
   sizeHeap.listed(data.events.length); // a stored snapshot (EVENT_API_ALLOW_STALE) lists nothing
   const nextChange = nextDateChange(data, site, config.publish.dateDelayMs, changes.next);
   const kept = {
@@ -224,6 +230,7 @@ async function loadAndRender(input: RenderSiteInput): Promise<Rendered | KeptSit
     lists,
     sources,
     merged,
+    cacheUsed,
     calendars: data.calendars.length,
     changes: changes.report,
     state: changes.next,

@@ -49,6 +49,12 @@ export interface FetchedPortal {
   /** Every list page as read, for the build state (src/rebuild); null from the stale cache. */
   readonly lists: PortalLists | null;
   readonly summary: LoadSummary;
+  /**
+   * The response-cache files this fetch read or wrote, by name, for the
+   * build to prune the others once published (pruneResponseCache); null
+   * when built from the last good data, which leaves the cache as it was.
+   */
+  readonly cacheUsed: ReadonlySet<string> | null;
 }
 
 export interface LoadSummary {
@@ -81,8 +87,10 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
   const settings = { fieldMap: config.fieldMap, defaultTimeZone: options.defaultTimeZone };
   const source = { source: config.baseUrl, fetchedAt: options.now.toISOString() };
   let early: EarlyEvents | null = null;
+  const cacheUsed = new Set<string>();
   const client = new PortalClient(config, {
     signal: options.signal,
+    cacheUsed,
     onProgress: (progress) => {
       reporter.update(progress);
       if (progress.phase === "details") options.onListed?.(progress.total);
@@ -92,7 +100,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     onCalendars: (records) => early?.calendars(records),
     onEvent: (calendarId, event) => early?.event(calendarId, event),
   });
-  const store = new ResponseCache(config.cacheDir, client.http.redact);
+  const store = new ResponseCache(config.cacheDir, client.http.redact, { used: cacheUsed });
   const memo = NormalizeMemo.load(
     config.cacheDir,
     settings,
@@ -137,7 +145,12 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     // Its events are the memo's, just saved: kept by their keys, not written a second time.
     const kept = memo.keep(snapshot);
     if (kept) await timedAsync("fetch", () => store.set(lastGood, kept));
-    return { snapshot, lists: lists.result(client), summary: summarize(snapshot, false) };
+    return {
+      snapshot,
+      lists: lists.result(client),
+      summary: summarize(snapshot, false),
+      cacheUsed,
+    };
   } catch (error) {
     const { source } = options;
     const fallsBack = source ? error instanceof ApiError : error instanceof ApiUnavailableError;
@@ -165,7 +178,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
       ...keptSnapshot,
       warnings: Object.freeze([...keptSnapshot.warnings, notice]),
     });
-    return { snapshot, lists: null, summary: summarize(snapshot, true) };
+    return { snapshot, lists: null, summary: summarize(snapshot, true), cacheUsed: null };
   } finally {
     await client.close();
   }

@@ -62,7 +62,8 @@ export async function loadIcsSource(
   options: IcsLoadOptions,
 ): Promise<FetchedFeed> {
   const started = performance.now();
-  const store = new ResponseCache(source.cacheDir, (text) => text);
+  const cacheUsed = new Set<string>();
+  const store = new ResponseCache(source.cacheDir, (text) => text, { used: cacheUsed });
   const key = `ics snapshot ${createHash("sha256").update(source.url).digest("hex")} ${options.defaultTimeZone}`;
   const summary = (snapshot: PortalSnapshot, stale: boolean) => {
     const line = `Feed: ${snapshot.events.length} events, ${snapshot.warnings.length} warnings${stale ? ", last good data" : ""}`;
@@ -92,7 +93,7 @@ export async function loadIcsSource(
     const notice = `${named}: ${error.message.replace(/\.$/, "")}; using its data from ${stored.value.fetchedAt} (${formatMs(stored.ageMs)} ago).`;
     options.sink?.write(`\n!!! ${notice}\n`);
     const snapshot = { ...stored.value, warnings: [...stored.value.warnings, notice] };
-    return { snapshot, lists: null, feed: null, summary: summary(snapshot, true) };
+    return { snapshot, lists: null, feed: null, summary: summary(snapshot, true), cacheUsed: null };
   }
   const { text } = fetched;
   const warnings: string[] = [];
@@ -112,7 +113,13 @@ export async function loadIcsSource(
     { fieldMap: EMPTY_FIELD_MAP, defaultTimeZone: options.defaultTimeZone },
   );
   await store.set(key, snapshot);
-  return { snapshot, lists: null, feed: fetched.validators, summary: summary(snapshot, false) };
+  return {
+    snapshot,
+    lists: null,
+    feed: fetched.validators,
+    summary: summary(snapshot, false),
+    cacheUsed,
+  };
 }
 
 /** Each VEVENT, and each date of a recurring one in the window, as a wire record. */

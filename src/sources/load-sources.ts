@@ -140,6 +140,7 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
     return {
       snapshot,
       lists: null,
+      cacheUsed: cacheUsedByAll(fetched.map(({ loaded }) => loaded.cacheUsed)),
       sources: outcomes,
       merged: joined.warnings,
       summary: {
@@ -157,6 +158,16 @@ export async function loadSources(options: LoadSourcesOptions): Promise<FetchedS
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * The cache files every source used, for the build to prune the others; null
+ * when any source was built from its last good data: the sources share one
+ * cache folder, and what that source did not touch is what it needs next.
+ */
+function cacheUsedByAll(used: readonly (ReadonlySet<string> | null)[]): ReadonlySet<string> | null {
+  if (used.some((names) => names === null)) return null;
+  return new Set(used.flatMap((names) => [...(names ?? [])]));
+}
 
 /** A source's calendars and events in its namespace, with the source named. */
 function namespacer(source: SourceConfig) {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
@@ -244,9 +244,17 @@ describe("a site of two organizations", () => {
 
   it("should build from a stopped organization's last good data, with a warning naming it", async () => {
     const before = uids(calendarFile(both, "clubs~sport"));
+    // The response cache's entries: eleventy-fetch's files, by name.
+    const cached = () =>
+      readdirSync(cacheDir)
+        .filter((name) => name.startsWith("eleventy-fetch-"))
+        .sort();
+    const cachedBefore = cached();
     await portals[1]?.close();
     const after = await build([arts(), clubs()]);
     expect(after.status, after.log).toBe(0);
+    // A source built from its last good data: the build prunes no source's answers.
+    expect(cached()).toEqual(cachedBefore);
     expect(after.log).toMatch(
       /source clubs \(Sports Clubs\): .*; using its data from 2026-03-20T12:00:00\.000Z/,
     );
