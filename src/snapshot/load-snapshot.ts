@@ -6,11 +6,12 @@ import type { ApiConfig } from "../config/api.ts";
 import { ApiError } from "../errors.ts";
 import { count, timedAsync } from "../metrics.ts";
 import type { KeptReads } from "../model/kept-reads.ts";
-import type { NormalizeOptions } from "../model/normalize-calendar.ts";
+import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import { normalizeSnapshot } from "../model/normalize-snapshot.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireEvent, WireRecord } from "../model/wire.ts";
 import { lastGoodKey } from "./last-good-key.ts";
+import { NormalizeAside } from "./normalize-aside.ts";
 import { type KeptSnapshot, NormalizeMemo } from "./normalize-memo.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 
@@ -129,7 +130,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     const wire = await timedAsync("fetch", () => client.fetchAll());
     const snapshot = await timedAsync("normalize", async () => {
       // Every event has been given to onEvent before the snapshot is returned.
-      early?.finish();
+      await early?.finish();
       const normalized = normalizeSnapshot(
         { ...source, calendars: wire, warnings },
         {
@@ -180,7 +181,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Fetche
     });
     return { snapshot, lists: null, summary: summarize(snapshot, true), cacheUsed: null };
   } finally {
-    await client.close();
+    await Promise.all([client.close(), early?.close()]);
   }
 }
 
@@ -204,12 +205,18 @@ function lastGoodSnapshot(
  * done there it delayed every answer that arrived meanwhile, and with it the
  * next request of that slot. A cold build of 10,000 events (20 ms a request,
  * 16 at once) read the portal in 22 s that way, against 15 s without cards.
+ * Even so, between the turns, it cost the fetch 2 s (docs/performance.md,
+ * Known limits, "Share cards in a cold build"): an event the memo does not
+ * know is now normalized on a thread of its own (NormalizeAside), and only
+ * the memo's look-up and the hand-over stay on the build's thread.
  */
 interface EarlyEvents {
   calendars(records: readonly WireRecord[]): void;
   event(calendarId: string, event: WireEvent): void;
-  /** Works through the events still waiting, once the portal is read. */
-  finish(): void;
+  /** Works through the events still waiting, once the portal is read, and waits for those normalized aside. */
+  finish(): Promise<void>;
+  /** Stops the thread that normalizes them (NormalizeAside), however the fetch ended. */
+  close(): Promise<void>;
 }
 
 function earlyEvents(
@@ -223,6 +230,9 @@ function earlyEvents(
   // The events not worked through yet are queue[done...].
   const queue: [string, WireEvent][] = [];
   let done = 0;
+  // A new event is normalized on a thread of its own; its cards are asked for when it is back.
+  const aside = new NormalizeAside();
+  const away: Promise<void>[] = [];
   return {
     calendars: (records: readonly WireRecord[]) => {
       const listed = normalizeSnapshot(
@@ -236,7 +246,11 @@ function earlyEvents(
       queue.push([calendarId, wire]);
       if (queue.length - done === 1) setImmediate(work);
     },
-    finish: () => work(Number.POSITIVE_INFINITY),
+    finish: async () => {
+      work(Number.POSITIVE_INFINITY);
+      await Promise.all(away);
+    },
+    close: () => aside.close(),
   };
 
   function work(sliceMs = EARLY_SLICE_MS): void {
@@ -246,8 +260,9 @@ function earlyEvents(
       const calendar = byId.get(calendarId);
       if (!calendar) continue;
       try {
-        const result = memo.normalizeEvent(wire.listed, wire.details, calendar, settings);
-        if (result.ok) onEvent(result.value, calendars);
+        const result = memo.normalizeAside(wire.listed, wire.details, calendar, settings, aside);
+        if (result instanceof Promise) away.push(result.then(handOn, () => {}));
+        else handOn(result);
       } catch {
         // Outside the fetch's promises, a throw would end the process: the
         // snapshot's own pass and the build's cards meet the same trouble
@@ -256,6 +271,14 @@ function earlyEvents(
     }
     if (done < queue.length) setImmediate(work);
     else queue.length = done = 0;
+  }
+
+  function handOn(result: Normalized<CalendarEvent> | null): void {
+    try {
+      if (result?.ok) onEvent(result.value, calendars);
+    } catch {
+      // As above: the build's cards meet it again.
+    }
   }
 }
 

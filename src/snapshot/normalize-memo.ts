@@ -10,6 +10,7 @@ import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.t
 import { normalizeEvent } from "../model/normalize-event.ts";
 import type { Calendar, CalendarEvent, PortalSnapshot } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
+import type { NormalizeAside } from "./normalize-aside.ts";
 import { SharedValues } from "./shared-values.ts";
 
 /**
@@ -92,14 +93,49 @@ export class NormalizeMemo {
     calendar: Pick<Calendar, "id" | "timeZone">,
     options: NormalizeOptions,
   ): Entry => {
-    const asked = this.#asked.get(listed);
-    if (
-      asked?.details === details &&
-      asked.calendarId === calendar.id &&
-      asked.timeZone === calendar.timeZone
-    ) {
-      return asked.entry;
-    }
+    const known = this.#known(listed, details, calendar);
+    if ("entry" in known) return known.entry;
+    count("normalize.computed");
+    return this.#record(known.key, normalizeEvent(listed, details, calendar, options), listed, {
+      details,
+      calendar,
+    });
+  };
+
+  /**
+   * normalizeEvent as above, a new event's normalized on `aside`'s thread:
+   * what the build's thread would have spent on it, it spends on the
+   * answers of the portal. Null when the thread gave no answer: the event
+   * is then normalized by `normalizeEvent` when the snapshot asks for it.
+   */
+  normalizeAside(
+    listed: WireRecord,
+    details: WireRecord | null,
+    calendar: Pick<Calendar, "id" | "timeZone">,
+    options: NormalizeOptions,
+    aside: NormalizeAside,
+  ): Entry | Promise<Entry | null> {
+    const known = this.#known(listed, details, calendar);
+    if ("entry" in known) return known.entry;
+    return aside.normalize(listed, details, calendar, options).then((entry) => {
+      if (!entry) return null;
+      // Asked meanwhile: the answer given then stands.
+      const asked = this.#askedBefore(listed, details, calendar);
+      if (asked) return asked;
+      count("normalize.computed");
+      count("normalize.computedAside");
+      return this.#record(known.key, entry, listed, { details, calendar });
+    });
+  }
+
+  /** The entry this build or the last made of these records, or the key to keep a new one by. */
+  #known(
+    listed: WireRecord,
+    details: WireRecord | null,
+    calendar: Pick<Calendar, "id" | "timeZone">,
+  ): { readonly entry: Entry } | { readonly key: string } {
+    const asked = this.#askedBefore(listed, details, calendar);
+    if (asked) return { entry: asked };
     // Exactly what normalizeEvent reads: the two records and its calendar's id and zone; the
     // details by the digest of the body they were unwrapped from where the client kept one
     // (src/api/details-digest.ts; how a body unwraps is the field map, in the memo's code),
@@ -114,15 +150,41 @@ export class NormalizeMemo {
       ]),
     );
     count("normalize.keyed");
-    let entry = this.#kept.get(key);
+    const entry = this.#kept.get(key);
     // Asked again in this build with other records of the same content: not counted again.
-    if (entry && this.#kept.isKept(key)) return entry;
+    if (entry && this.#kept.isKept(key)) return { entry };
     if (entry) {
       count("normalize.reused");
-    } else {
-      entry = normalizeEvent(listed, details, calendar, options);
-      count("normalize.computed");
+      return { entry: this.#record(key, entry, listed, { details, calendar }) };
     }
+    return { key };
+  }
+
+  /** The entry given for these very records earlier in this build. */
+  #askedBefore(
+    listed: WireRecord,
+    details: WireRecord | null,
+    calendar: Pick<Calendar, "id" | "timeZone">,
+  ): Entry | undefined {
+    const asked = this.#asked.get(listed);
+    return asked?.details === details &&
+      asked.calendarId === calendar.id &&
+      asked.timeZone === calendar.timeZone
+      ? asked.entry
+      : undefined;
+  }
+
+  /** Keeps a normalized entry (`made` by normalizeEvent, here or aside, or read back) for the records it was made of. */
+  #record(
+    key: string,
+    made: Entry,
+    listed: WireRecord,
+    of: {
+      readonly details: WireRecord | null;
+      readonly calendar: Pick<Calendar, "id" | "timeZone">;
+    },
+  ): Entry {
+    let entry = made;
     if (entry.ok) {
       // Before anyone else holds it (the snapshot freezes its events).
       this.#shared.shareParts(entry.value);
@@ -132,13 +194,13 @@ export class NormalizeMemo {
     this.#kept.set(key, entry);
     if (entry.ok) this.#keys.set(entry.value, key);
     this.#asked.set(listed, {
-      details,
-      calendarId: calendar.id,
-      timeZone: calendar.timeZone,
+      details: of.details,
+      calendarId: of.calendar.id,
+      timeZone: of.calendar.timeZone,
       entry,
     });
     return entry;
-  };
+  }
 
   /**
    * The digest of the event as the next build reads it back: written out

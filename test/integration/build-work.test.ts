@@ -210,6 +210,9 @@ describe("build work", () => {
     expect(count(cold, "whenLinesMade")).toBeGreaterThan(0);
     expect(count(cold, "whenLinesMade")).toBeLessThanOrEqual(EVENTS);
     expect(count(cold, "normalize.computed")).toBe(EVENTS);
+    // Each on a thread of its own as its details arrived (for its share cards), not on the
+    // build's, whose event loop reads the portal's answers meanwhile (NormalizeAside).
+    expect(count(cold, "normalize.computedAside")).toBe(EVENTS);
     // Each details body written out and hashed once, as it arrived: its digest, kept with it,
     // keys its event's normalized entry (src/api/details-digest.ts).
     expect(count(cold, "fetch.detailsDigested")).toBe(EVENTS);

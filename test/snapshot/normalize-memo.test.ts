@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { rememberDetailsDigest } from "../../src/api/details-digest.ts";
 import { readMetrics } from "../../src/metrics.ts";
@@ -9,7 +10,9 @@ import { EMPTY_FIELD_MAP } from "../../src/model/field-map.ts";
 import type { CalendarEvent } from "../../src/model/types.ts";
 import type { WireRecord } from "../../src/model/wire.ts";
 import { contentHash } from "../../src/render/published-files.ts";
+import { NormalizeAside } from "../../src/snapshot/normalize-aside.ts";
 import { NormalizeMemo } from "../../src/snapshot/normalize-memo.ts";
+import { hostileDetails } from "../helpers/hostile-records.ts";
 
 const work = mkdtempSync(join(tmpdir(), "ecp-normalize-memo-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -114,5 +117,63 @@ describe("NormalizeMemo", () => {
     expect(JSON.stringify(second)).not.toContain(TOKEN);
     expect(eventDigest(second as CalendarEvent)).toBe(contentHash(JSON.stringify(second)));
     expect(eventDigest(second as CalendarEvent)).not.toBe(eventDigest(first as CalendarEvent));
+  });
+});
+
+/** A copy of the record as a thread receives it; null when it is nested too deep to copy. */
+function copyOf(listed: WireRecord): WireRecord | null {
+  try {
+    return structuredClone(listed);
+  } catch {
+    return null;
+  }
+}
+
+describe("NormalizeMemo.normalizeAside", () => {
+  it("makes on its thread the entries normalizeEvent makes on the build's, hostile records too", async () => {
+    const records: WireRecord[] = [
+      record("a"),
+      record("b", "<script>alert(1)</script><p onclick='x()'>Walk</p>"),
+      { id: "no-start", title: "Nothing to place in time" },
+      ...fc.sample(hostileDetails, { numRuns: 120, seed: 39 }).map((details, i) => ({
+        ...details,
+        id: `hostile-${i}`,
+      })),
+    ];
+    const here = NormalizeMemo.load(join(work, "here"), OPTIONS, redact);
+    const there = NormalizeMemo.load(join(work, "there"), OPTIONS, redact);
+    const aside = new NormalizeAside();
+    try {
+      const before = readMetrics().counters["normalize.computedAside"] ?? 0;
+      let copied = 0;
+      for (const listed of records) {
+        const copy = copyOf(listed);
+        // Nested deeper than the portal client lets a record through (src/model/wire-depth.ts).
+        if (!copy) continue;
+        copied++;
+        const expected = here.normalizeEvent(copyOf(listed) ?? {}, null, CALENDAR, OPTIONS);
+        const answer = await there.normalizeAside(copy, null, CALENDAR, OPTIONS, aside);
+        expect(answer, String(listed.id)).toEqual(expected);
+        // The snapshot's pass, asking again for the same records, gets the same entry.
+        expect(there.normalizeEvent(copy, null, CALENDAR, OPTIONS)).toBe(answer);
+      }
+      // Most hostile records nest too deep to copy; enough do not.
+      expect(copied).toBeGreaterThanOrEqual(20);
+      expect((readMetrics().counters["normalize.computedAside"] ?? 0) - before).toBe(copied);
+    } finally {
+      await aside.close();
+    }
+  });
+
+  it("answers null once its thread is stopped, for the build's own pass to normalize", async () => {
+    const memo = NormalizeMemo.load(join(work, "stopped"), OPTIONS, redact);
+    const aside = new NormalizeAside();
+    const listed = record("late");
+    const pending = memo.normalizeAside(listed, null, CALENDAR, OPTIONS, aside);
+    await aside.close();
+    expect(await pending).toBeNull();
+    expect(await memo.normalizeAside(record("later"), null, CALENDAR, OPTIONS, aside)).toBeNull();
+    const entry = memo.normalizeEvent(listed, null, CALENDAR, OPTIONS);
+    expect(entry.ok && entry.value.id).toBe("late");
   });
 });
