@@ -119,9 +119,11 @@ export class NormalizeMemo {
     if ("entry" in known) return known.entry;
     return aside.normalize(listed, details, calendar, options).then((entry) => {
       if (!entry) return null;
-      // Asked meanwhile: the answer given then stands.
+      // Asked meanwhile, or its content kept meanwhile from other records: that answer stands.
       const asked = this.#askedBefore(listed, details, calendar);
       if (asked) return asked;
+      const kept = this.#kept.isKept(known.key) ? this.#kept.get(known.key) : undefined;
+      if (kept) return kept;
       count("normalize.computed");
       count("normalize.computedAside");
       return this.#record(known.key, entry, listed, { details, calendar });
