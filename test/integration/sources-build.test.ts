@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNUSED_RECORD } from "../../src/api/response-cache.ts";
 import { type DatasetEvent, type RunningPortal, startPortal } from "../../src/portal/index.ts";
 import { buildWarningsPath } from "../../src/publish/build-warnings.ts";
 import { NOW } from "../helpers/clock.ts";
@@ -250,6 +251,11 @@ describe("a site of two organizations", () => {
         .filter((name) => name.startsWith("eleventy-fetch-"))
         .sort();
     const cachedBefore = cached();
+    // Every entry on record as unused for years: a build that prunes would remove them all.
+    const unusedSince = Object.fromEntries(
+      cachedBefore.filter((name) => !name.includes(".")).map((name) => [name, 0]),
+    );
+    writeFileSync(join(cacheDir, UNUSED_RECORD), JSON.stringify({ version: 1, unusedSince }));
     await portals[1]?.close();
     const after = await build([arts(), clubs()]);
     expect(after.status, after.log).toBe(0);
