@@ -1,5 +1,6 @@
 import { type ChildProcess, type ForkOptions, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 
 const LAUNCHER = fileURLToPath(new URL("./launch.mjs", import.meta.url));
 
@@ -15,4 +16,13 @@ export function forkEntry(
   options: Omit<ForkOptions, "execArgv">,
 ): ChildProcess {
   return fork(LAUNCHER, [fileURLToPath(entry), ...args], { ...options, execArgv: [] });
+}
+
+/**
+ * One of the project's TypeScript modules run on a thread of its own,
+ * started through the same launcher (src/launch.mjs): its own bundle of the
+ * code, whatever loaders this process runs with.
+ */
+export function threadEntry(entry: URL): Worker {
+  return new Worker(LAUNCHER, { argv: [fileURLToPath(entry)] });
 }

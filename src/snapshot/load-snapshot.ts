@@ -232,7 +232,8 @@ function earlyEvents(
   let done = 0;
   // A new event is normalized on a thread of its own; its cards are asked for when it is back.
   const aside = new NormalizeAside();
-  const away: Promise<void>[] = [];
+  // Only those not back yet: a 100,000-event build does not hold a promise per event.
+  const away = new Set<Promise<void>>();
   return {
     calendars: (records: readonly WireRecord[]) => {
       const listed = normalizeSnapshot(
@@ -248,7 +249,7 @@ function earlyEvents(
     },
     finish: async () => {
       work(Number.POSITIVE_INFINITY);
-      await Promise.all(away);
+      await Promise.all([...away]);
     },
     close: () => aside.close(),
   };
@@ -261,8 +262,12 @@ function earlyEvents(
       if (!calendar) continue;
       try {
         const result = memo.normalizeAside(wire.listed, wire.details, calendar, settings, aside);
-        if (result instanceof Promise) away.push(result.then(handOn, () => {}));
-        else handOn(result);
+        if (result instanceof Promise) {
+          const back: Promise<void> = result
+            .then(handOn, () => {})
+            .finally(() => away.delete(back));
+          away.add(back);
+        } else handOn(result);
       } catch {
         // Outside the fetch's promises, a throw would end the process: the
         // snapshot's own pass and the build's cards meet the same trouble

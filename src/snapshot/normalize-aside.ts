@@ -1,12 +1,9 @@
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { threadEntry } from "../fork-entry.ts";
 import type { Normalized, NormalizeOptions } from "../model/normalize-calendar.ts";
 import type { Calendar, CalendarEvent } from "../model/types.ts";
 import type { WireRecord } from "../model/wire.ts";
 import type { NormalizeJob } from "./normalize-worker.ts";
-
-const LAUNCHER = fileURLToPath(new URL("../launch.mjs", import.meta.url));
-const WORKER = fileURLToPath(new URL("./normalize-worker.ts", import.meta.url));
 
 /**
  * normalizeEvent on a thread of its own (src/snapshot/normalize-worker.ts),
@@ -60,7 +57,7 @@ export class NormalizeAside {
     const worker = this.#worker;
     this.#worker = null;
     this.#stopped = true;
-    this.#answerAll(null);
+    this.#answerAllNull();
     await worker?.terminate();
   }
 
@@ -68,8 +65,7 @@ export class NormalizeAside {
     if (this.#worker || this.#stopped) return this.#worker;
     let worker: Worker;
     try {
-      // Started as the npm scripts start a command (src/launch.mjs): its own bundle of the code.
-      worker = new Worker(LAUNCHER, { argv: [WORKER] });
+      worker = threadEntry(new URL("./normalize-worker.ts", import.meta.url));
     } catch {
       this.#stopped = true;
       return null;
@@ -89,7 +85,7 @@ export class NormalizeAside {
         this.#worker = null;
         this.#stopped = true;
       }
-      this.#answerAll(null);
+      this.#answerAllNull();
     };
     worker.on("error", stopped);
     worker.on("exit", stopped);
@@ -97,8 +93,8 @@ export class NormalizeAside {
     return worker;
   }
 
-  #answerAll(entry: null): void {
-    for (const resolve of this.#waiting.values()) resolve(entry);
+  #answerAllNull(): void {
+    for (const resolve of this.#waiting.values()) resolve(null);
     this.#waiting.clear();
   }
 }
