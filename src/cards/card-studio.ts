@@ -7,6 +7,12 @@ import type { CardSize } from "./card-layout.ts";
 import { rendererFingerprint } from "./card-renderer.ts";
 import { CardStore } from "./card-store.ts";
 import type { JobReport, RenderJob, WorkerSetup } from "./card-worker.ts";
+import {
+  BACKGROUND_NICENESS,
+  type DrawingPolicy,
+  idleLaunch,
+  setDrawingPolicy,
+} from "./drawing-priority.ts";
 
 /** One card file: its key, size and where the build keeps it. */
 export interface CardFile {
@@ -48,12 +54,6 @@ export interface CardStudioOptions {
   readonly concurrency?: number;
 }
 
-/**
- * The drawing process's niceness: the operating system runs it when the
- * build leaves a core idle, and gives the build the CPU when both want it.
- */
-const BACKGROUND_PRIORITY = 10;
-
 interface Pending {
   readonly title: string;
   readonly keys: readonly string[];
@@ -74,6 +74,10 @@ interface Pending {
  */
 export class CardStudio {
   readonly #setup: WorkerSetup;
+  /** How the drawing process starts under the idle policy, where it may leave it (src/cards/drawing-priority.ts). */
+  readonly #idleLaunch: readonly string[] | null;
+  /** The drawing process's policy now (where #idleLaunch is set). */
+  #policy: DrawingPolicy = "normal";
   /** Started by the first card to draw: a build that draws none starts no process. */
   #worker: ChildProcess | null = null;
   readonly #store: CardStore;
@@ -93,8 +97,14 @@ export class CardStudio {
   #peakRssMB = 0;
   #broken: Error | null = null;
 
-  private constructor(setup: WorkerSetup, store: CardStore, fingerprint: string) {
+  private constructor(
+    setup: WorkerSetup,
+    store: CardStore,
+    fingerprint: string,
+    idle: readonly string[] | null,
+  ) {
     this.#setup = setup;
+    this.#idleLaunch = idle;
     this.#store = store;
     this.#fingerprint = fingerprint;
   }
@@ -105,7 +115,7 @@ export class CardStudio {
       dir,
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
-    return new CardStudio(setup, new CardStore(dir), rendererFingerprint());
+    return new CardStudio(setup, new CardStore(dir), rendererFingerprint(), idleLaunch());
   }
 
   /**
@@ -117,15 +127,20 @@ export class CardStudio {
    */
   #drawing(): ChildProcess {
     if (this.#worker) return this.#worker;
+    // Started under the idle policy unless the build already waits for cards.
+    const idle = this.#waiters === 0 ? this.#idleLaunch : null;
+    this.#policy = idle ? "idle" : "normal";
     const worker = forkEntry(
       new URL("./card-worker.ts", import.meta.url),
       [JSON.stringify(this.#setup)],
       // Structured clone, as between threads: the content goes as it is.
       { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] },
+      idle ?? [],
     );
     count("cards.processStarted");
     try {
-      if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_PRIORITY);
+      // The build gets the CPU first: also under the normal policy, while the build waits for cards.
+      if (worker.pid !== undefined) setPriority(worker.pid, BACKGROUND_NICENESS);
     } catch {
       // Not allowed here: the cards then share the CPU with the build evenly.
     }
@@ -219,6 +234,11 @@ export class CardStudio {
     };
   }
 
+  /** The drawing process's id, once it started. */
+  get drawingProcessId(): number | null {
+    return this.#worker?.pid ?? null;
+  }
+
   /**
    * Cards rendered since the last call (or since the studio opened): a
    * build's own, those drawn while it fetched included, when `npm start`
@@ -258,10 +278,19 @@ export class CardStudio {
     await exited;
   }
 
-  /** Whether the drawing process (and its channel) keeps this process alive. */
+  /**
+   * Whether the drawing process (and its channel) keeps this process alive:
+   * while the build waits for cards. Then they are what it waits for, and
+   * run under the normal policy; else under the idle one, where it started.
+   */
   #hold(alive: boolean): void {
     const worker = this.#worker;
     if (!worker) return;
+    const policy = alive ? "normal" : "idle";
+    if (this.#idleLaunch && policy !== this.#policy && !this.#broken && worker.pid !== undefined) {
+      this.#policy = policy;
+      setDrawingPolicy(worker.pid, policy);
+    }
     const channel = worker.channel as { ref(): void; unref(): void } | null | undefined;
     if (alive) {
       worker.ref();
