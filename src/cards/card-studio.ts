@@ -289,6 +289,8 @@ export class CardStudio {
     const policy = alive ? "normal" : "idle";
     if (this.#idleLaunch && policy !== this.#policy && !this.#broken && worker.pid !== undefined) {
       this.#policy = policy;
+      // Counted: once as the build starts waiting and once as it stops, never per card.
+      count("cards.policyChanged");
       setDrawingPolicy(worker.pid, policy);
     }
     const channel = worker.channel as { ref(): void; unref(): void } | null | undefined;

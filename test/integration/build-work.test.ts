@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idleLaunch } from "../../src/cards/drawing-priority.ts";
 import { LISTING_TEMPLATES } from "../../src/eleventy/listing-page-inputs.ts";
 import { PAGE_RECORD_FILE, PAGE_RECORD_VERSION } from "../../src/eleventy/page-record.ts";
 import { type RunningPortal, startPortal } from "../../src/portal/index.ts";
@@ -249,6 +250,10 @@ describe("build work", () => {
     expect(notEnded).toBeLessThan(EVENTS - 20);
     expect(count(cold, "cards.rendered")).toBe(count(cold, "rendered.cards"));
     expect(count(cold, "cards.processStarted")).toBe(1);
+    // The drawing process's scheduling policy (src/cards/drawing-priority.ts) changes as the
+    // build starts waiting for its cards and as it stops, where it may (else never): a
+    // `chrt` each time, so never per card or page.
+    expect(count(cold, "cards.policyChanged")).toBe(idleLaunch() === null ? 0 : 2);
     expect(count(cold, "rendered.cards")).toBeGreaterThan(4 * withCards);
     expect(count(cold, "rendered.cards")).toBeLessThan(4 * withCards + 100);
 
