@@ -28,14 +28,22 @@ export function idleLaunch(): readonly string[] | null {
   return canLeaveIdle() ? ["chrt", "--idle", "0"] : null;
 }
 
-/** Every thread of the process under this policy; false when `chrt` could not. */
+/**
+ * Every thread of the process under this policy; false when `chrt` could
+ * not. Twice: a thread started while the first pass went through the
+ * process's threads, by one it had not reached yet, has its creator's old
+ * policy; the second pass reaches it, and any thread started after the
+ * first pass takes the new policy from its creator.
+ */
 export function setDrawingPolicy(pid: number, policy: DrawingPolicy): boolean {
   const flag = policy === "idle" ? "--idle" : "--other";
   try {
-    execFileSync("chrt", ["--all-tasks", flag, "--pid", "0", String(pid)], {
-      stdio: "ignore",
-      timeout: 5_000,
-    });
+    for (let pass = 0; pass < 2; pass++) {
+      execFileSync("chrt", ["--all-tasks", flag, "--pid", "0", String(pid)], {
+        stdio: "ignore",
+        timeout: 5_000,
+      });
+    }
     return true;
   } catch {
     return false;
