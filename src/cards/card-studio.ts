@@ -74,10 +74,11 @@ interface Pending {
  */
 export class CardStudio {
   readonly #setup: WorkerSetup;
-  /** How the drawing process starts under the idle policy, where it may leave it (src/cards/drawing-priority.ts). */
-  readonly #idleLaunch: readonly string[] | null;
-  /** The drawing process's policy now (where #idleLaunch is set). */
-  #policy: DrawingPolicy = "normal";
+  /**
+   * The drawing process's scheduling policy, where it may leave the idle
+   * one (src/cards/drawing-priority.ts); null where only its niceness is set.
+   */
+  #policy: DrawingPolicy | null = null;
   /** Started by the first card to draw: a build that draws none starts no process. */
   #worker: ChildProcess | null = null;
   readonly #store: CardStore;
@@ -97,14 +98,8 @@ export class CardStudio {
   #peakRssMB = 0;
   #broken: Error | null = null;
 
-  private constructor(
-    setup: WorkerSetup,
-    store: CardStore,
-    fingerprint: string,
-    idle: readonly string[] | null,
-  ) {
+  private constructor(setup: WorkerSetup, store: CardStore, fingerprint: string) {
     this.#setup = setup;
-    this.#idleLaunch = idle;
     this.#store = store;
     this.#fingerprint = fingerprint;
   }
@@ -115,7 +110,7 @@ export class CardStudio {
       dir,
       concurrency: Math.max(1, options.concurrency ?? availableParallelism()),
     };
-    return new CardStudio(setup, new CardStore(dir), rendererFingerprint(), idleLaunch());
+    return new CardStudio(setup, new CardStore(dir), rendererFingerprint());
   }
 
   /**
@@ -127,15 +122,16 @@ export class CardStudio {
    */
   #drawing(): ChildProcess {
     if (this.#worker) return this.#worker;
+    // Asked here, not as the studio opens: most builds draw no card.
+    const launch = idleLaunch();
     // Started under the idle policy unless the build already waits for cards.
-    const idle = this.#waiters === 0 ? this.#idleLaunch : null;
-    this.#policy = idle ? "idle" : "normal";
+    this.#policy = launch === null ? null : this.#waiters === 0 ? "idle" : "normal";
     const worker = forkEntry(
       new URL("./card-worker.ts", import.meta.url),
       [JSON.stringify(this.#setup)],
       // Structured clone, as between threads: the content goes as it is.
       { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] },
-      idle ?? [],
+      launch !== null && this.#policy === "idle" ? launch : [],
     );
     count("cards.processStarted");
     try {
@@ -287,7 +283,7 @@ export class CardStudio {
     const worker = this.#worker;
     if (!worker) return;
     const policy = alive ? "normal" : "idle";
-    if (this.#idleLaunch && policy !== this.#policy && !this.#broken && worker.pid !== undefined) {
+    if (this.#policy && policy !== this.#policy && !this.#broken && worker.pid !== undefined) {
       this.#policy = policy;
       // Counted: once as the build starts waiting and once as it stops, never per card.
       count("cards.policyChanged");
