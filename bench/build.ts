@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { withoutProjectSettings } from "../src/config/every-setting.ts";
@@ -18,6 +19,8 @@ export interface BuildMetrics {
   readonly pages: number;
   readonly seconds: number;
   readonly peakRssMB: number;
+  /** The build process's own CPU time, every thread, user and system. */
+  readonly cpuSeconds: number;
   readonly phases: Readonly<Record<string, number>>;
   readonly counters: Readonly<Record<string, number>>;
 }
@@ -27,8 +30,24 @@ export interface BuildRun {
   /** Spawn to exit: Node and TypeScript start-up included. */
   readonly wallSeconds: number;
   readonly metrics: BuildMetrics | null;
+  /** Where Linux tells it: what the machine's cores did for this build. */
+  readonly cpu: BuildCpu | null;
   /** The last lines of the log when the build failed. */
   readonly error?: string;
+}
+
+/**
+ * CPU seconds, user and system, spent while one build ran. Their sum over
+ * the machine's cores is the shortest the build could take here, however
+ * its work were spread: the bound a scheduling change cannot pass.
+ */
+export interface BuildCpu {
+  /** The build's own process, every thread (its --metrics). */
+  readonly build: number;
+  /** The processes it started and waited for: the share cards' drawing, Pagefind's indexing. */
+  readonly processes: number;
+  /** This process meanwhile: the portal the build talks to, which runs here. */
+  readonly portal: number;
 }
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -44,6 +63,7 @@ export async function runBuild(options: {
   const command = npmScript("build");
   const env = { ...benchEnv(options.env), ...command.env };
   const started = performance.now();
+  const cpuOf = countBuildCpu();
   const { code, log } = await run(
     [
       ...command.args,
@@ -57,16 +77,63 @@ export async function runBuild(options: {
     options.timeoutMs,
   );
   const wallSeconds = (performance.now() - started) / 1000;
+  const cpuAtExit = cpuOf.ended();
   if (code !== 0) {
     return {
       ok: false,
       wallSeconds,
       metrics: null,
+      cpu: null,
       error: log.trim().split("\n").slice(-5).join("\n"),
     };
   }
   const metrics = JSON.parse(await readFile(options.metricsFile, "utf8")) as BuildMetrics;
-  return { ok: true, wallSeconds, metrics };
+  return { ok: true, wallSeconds, metrics, cpu: cpuAtExit(metrics) };
+}
+
+/**
+ * Counts the CPU of one build about to be spawned from this process, the
+ * only child to end meanwhile: `ended()` once it has exited, then the
+ * result from its --metrics.
+ */
+export function countBuildCpu(): {
+  ended(): (metrics: Pick<BuildMetrics, "cpuSeconds">) => BuildCpu | null;
+} {
+  const ownBefore = process.cpuUsage();
+  const childrenBefore = waitedChildrenSeconds();
+  return {
+    ended() {
+      const own = process.cpuUsage(ownBefore);
+      const childrenAfter = waitedChildrenSeconds();
+      return (metrics) =>
+        childrenBefore === null || childrenAfter === null || typeof metrics.cpuSeconds !== "number"
+          ? null
+          : {
+              build: metrics.cpuSeconds,
+              // The build's whole tree, less its own process as it reported it
+              // (the few milliseconds of its exit after that count here).
+              processes: Math.max(0, childrenAfter - childrenBefore - metrics.cpuSeconds),
+              portal: (own.user + own.system) / 1e6,
+            };
+    },
+  };
+}
+
+/**
+ * The CPU time of this process's children that have ended and been waited
+ * for, each with its own waited children (Linux's /proc/self/stat, cutime
+ * and cstime, in the 100 ticks a second /proc counts in); null elsewhere.
+ */
+function waitedChildrenSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // After the name's closing parenthesis come the fields from the third on: cutime is the 16th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The shell's environment without the project's settings, then the benchmark's. */

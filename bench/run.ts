@@ -442,6 +442,7 @@ function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
     renderFloorSeconds: round3(floor.seconds),
     renderRatio: round3(renderSeconds / floor.seconds),
     totalRatio: round3(run.wallSeconds / (floor.seconds + fetchFloorSeconds)),
+    cpu: cpuFigures(run, floor.seconds + fetchFloorSeconds),
     peakRssMB: metrics.peakRssMB,
     files: metrics.files,
     filesPerSecond: Math.round(metrics.files / run.wallSeconds),
@@ -474,6 +475,31 @@ function figures(run: BuildRun, floor: RenderFloor, fetchFloorSeconds: number) {
 }
 
 type Figures = ReturnType<typeof figures>;
+
+/**
+ * The CPU a build kept the machine's cores busy with, and the shortest it
+ * could take here with that work spread perfectly over them: against the
+ * floors, the ratio no reordering of the same work can go below.
+ */
+function cpuFigures(run: BuildRun, bothFloorsSeconds: number) {
+  if (!run.cpu) return null;
+  const { build, processes, portal } = run.cpu;
+  const totalSeconds = build + processes + portal;
+  const boundSeconds = totalSeconds / availableParallelism();
+  return {
+    buildSeconds: round3(build),
+    processesSeconds: round3(processes),
+    portalSeconds: round3(portal),
+    totalSeconds: round3(totalSeconds),
+    cores: availableParallelism(),
+    boundSeconds: round3(boundSeconds),
+    boundRatio: round3(boundSeconds / bothFloorsSeconds),
+    /** The same without the portal, which a real site's machine does not run. */
+    boundWithoutPortalRatio: round3(
+      (build + processes) / availableParallelism() / bothFloorsSeconds,
+    ),
+  };
+}
 
 function print(
   label: string,
@@ -532,6 +558,26 @@ function print(
     f.cardsBusySeconds.toFixed(2),
     f.cardsBusySeconds > 0 ? fmt(f.cardsRendered / f.cardsBusySeconds) : "-",
   ]);
+  if (result.cold.cpu) {
+    const cores = result.cold.cpu.cores;
+    byBuild(
+      ["CPU s: build", "its processes", "portal", "total", `total / ${cores} cores`, "busy"],
+      (f) =>
+        f.cpu
+          ? [
+              f.cpu.buildSeconds.toFixed(2),
+              f.cpu.processesSeconds.toFixed(2),
+              f.cpu.portalSeconds.toFixed(2),
+              f.cpu.totalSeconds.toFixed(2),
+              f.cpu.boundSeconds.toFixed(2),
+              `${Math.round((100 * f.cpu.boundSeconds) / f.totalSeconds)}%`,
+            ]
+          : ["-", "-", "-", "-", "-", "-"],
+    );
+    console.log(
+      "  (its processes: the share cards' drawing and Pagefind's; portal: this process, which serves the builds;\n   total / cores: the shortest the build could take here with the same work, however it were spread; busy: that against its time)",
+    );
+  }
   byBuild(
     [
       "requests",
@@ -592,6 +638,18 @@ function print(
         ...[cold, warm, changed].map((f) => x(f.totalSeconds / f.renderFloorSeconds)),
       ],
       ["total / both floors", ...[cold, warm, changed].map((f) => x(f.totalRatio))],
+      ...(cold.cpu
+        ? [
+            [
+              `CPU / ${cold.cpu.cores} cores / both floors`,
+              ...[cold, warm, changed].map((f) => (f.cpu ? x(f.cpu.boundRatio) : "-")),
+            ],
+            [
+              "  the same, portal left out",
+              ...[cold, warm, changed].map((f) => (f.cpu ? x(f.cpu.boundWithoutPortalRatio) : "-")),
+            ],
+          ]
+        : []),
     ],
   );
   // What a build costs against the cold one: it should follow the change, not the site.

@@ -32,12 +32,14 @@
 // more event's title edited), many (every 20th event's title edited, as the
 // benchmark's changed build), day (SITE_NOW a day later). Prints each
 // build's seconds (spawn to exit), peak memory, files written and its
-// largest phases. Steps run in order; a later step cannot go back a day.
+// largest phases, and where Linux tells it the CPU it took: its own process,
+// the processes it started (cards, Pagefind) and the portal in this one.
+// Steps run in order; a later step cannot go back a day.
 import { spawn } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type BuildMetrics, benchEnv } from "../bench/build.ts";
+import { type BuildMetrics, benchEnv, countBuildCpu } from "../bench/build.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
 import { PORTAL_NOW, parseSize, portalSettings, startSyntheticPortal } from "./synthetic-portal.ts";
 
@@ -146,6 +148,7 @@ try {
       };
       const metricsFile = path.join(folder, `${index}-${step}.json`);
       const started = performance.now();
+      const cpuOf = countBuildCpu();
       const { code, tail } = await build(checkout, settings, [
         "--output",
         path.join(folder, "site"),
@@ -153,6 +156,7 @@ try {
         metricsFile,
       ]);
       const seconds = (performance.now() - started) / 1000;
+      const cpuAtExit = cpuOf.ended();
       if (code !== 0) {
         throw new Error(`The ${step} build from ${checkout} failed (exit ${code}):\n${tail}`);
       }
@@ -163,8 +167,12 @@ try {
         .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
         .join(", ");
       const written = metrics.counters["files.written"] ?? metrics.files;
+      const cpu = cpuAtExit(metrics);
+      const cpuLine = cpu
+        ? `; CPU s: build ${cpu.build.toFixed(2)}, its processes ${cpu.processes.toFixed(2)}, portal ${cpu.portal.toFixed(2)}`
+        : "";
       console.log(
-        `${step} (${checkout}): ${seconds.toFixed(2)} s, ${metrics.peakRssMB} MB, ${written} files written; ${phases}`,
+        `${step} (${checkout}): ${seconds.toFixed(2)} s, ${metrics.peakRssMB} MB, ${written} files written; ${phases}${cpuLine}`,
       );
     }
   }

@@ -344,9 +344,12 @@ function pruneUnused(config: BuildConfig, used: ReadonlySet<string> | null): voi
 /** For npm run bench and the tests that count work (docs/performance.md): the figures, then the phases and counters. */
 async function writeMetrics(path: string | undefined, figures: Record<string, unknown>) {
   if (!path) return;
+  const usage = process.resourceUsage();
   const metrics = {
     ...figures,
-    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMB: Math.round(usage.maxRSS / 1024),
+    // This process's threads only; the bench adds the processes it started.
+    cpuSeconds: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1e3) / 1e3,
     ...readMetrics(),
   };
   await writeFile(path, `${JSON.stringify(metrics, null, 2)}\n`);
