@@ -39,13 +39,15 @@ describe.skipIf(!linux && process.env.CI !== "true")(`countBuildCpu${why}`, () =
        process.stdout.write(JSON.stringify({ cpuSeconds: (u.userCPUTime + u.systemCPUTime) / 1e6 }));`,
     );
     const output = await new Promise<string>((resolve, reject) => {
-      const process_ = spawn(process.execPath, ["-e", child], { stdio: ["ignore", "pipe", "inherit"] });
+      const build = spawn(process.execPath, ["-e", child], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       let text = "";
-      process_.stdout.on("data", (chunk: Buffer) => {
+      build.stdout.on("data", (chunk: Buffer) => {
         text += chunk.toString("utf8");
       });
-      process_.on("error", reject);
-      process_.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}`))));
+      build.on("error", reject);
+      build.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}`))));
       // The portal's share: this process's own CPU while the build runs.
       burn(BURN_MS);
     });
