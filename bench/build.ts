@@ -30,7 +30,11 @@ export interface BuildRun {
   /** Spawn to exit: Node and TypeScript start-up included. */
   readonly wallSeconds: number;
   readonly metrics: BuildMetrics | null;
-  /** Where Linux tells it: what the machine's cores did for this build. */
+  /**
+   * Where Linux tells it: what the machine's cores did for this build. Only
+   * for a build run alone from this process (the shards' builds run at once
+   * share their counts, and nothing reads them there).
+   */
   readonly cpu: BuildCpu | null;
   /** The last lines of the log when the build failed. */
   readonly error?: string;
