@@ -59,7 +59,8 @@ const BUILD = defineCommand({
     metrics: {
       type: "string",
       value: "<file.json>",
-      meaning: "also write the build's phase times, work counts, peak memory and CPU time to this file",
+      meaning:
+        "also write the build's phase times, work counts, peak memory and CPU time to this file",
     },
     shard: {
       type: "string",
