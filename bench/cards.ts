@@ -25,7 +25,7 @@ import { calendarEvent } from "../test/helpers/events.ts";
 const CARDS_BENCH = defineCommand({
   run: "node --import tsx bench/cards.ts",
   summary:
-    "The share cards' renderers on the same card: Takumi, which the build uses, against Satori with resvg (npm install --no-save satori @resvg/resvg-js first). Prints cards per second one at a time and several at once, CPU time and bytes per card, and each process's peak RSS.",
+    "The share cards' renderers on the same card: Takumi, which the build uses, against Satori with resvg (npm install --no-save satori @resvg/resvg-js first). Prints cards per second one at a time and several at once, CPU time and bytes per card, each process's peak RSS, and where a Takumi card's CPU goes (layout, the card without its texts, the texts' glyphs).",
   options: {
     count: {
       type: "string",
@@ -58,6 +58,13 @@ interface Figures {
   readonly peakRssMB: number;
   /** Takumi only: an event's four cards (SHARE_CARDS=all) at once. */
   readonly eventSetPerSecond?: number;
+  /**
+   * Takumi only, CPU ms per card of its parts: the layout with its texts
+   * shaped (`measure`, nothing drawn), and the card without its texts (the
+   * paper and the band, drawn and encoded). The rest of `cpuMsPerCard` is
+   * drawing the texts' glyphs.
+   */
+  readonly parts?: { readonly layoutMs: number; readonly blankMs: number };
 }
 
 if (values.library) {
@@ -98,6 +105,12 @@ if (values.library) {
   if (takumi?.eventSetPerSecond) {
     console.log(
       `\n  takumi, SHARE_CARDS=all: ${takumi.eventSetPerSecond.toFixed(0)} events/s (an event's four cards: ${[OG_SIZE, ...STRUCTURED_DATA_SIZES].map((s) => `${s.width}x${s.height}`).join(", ")})`,
+    );
+  }
+  if (takumi?.parts) {
+    const { layoutMs, blankMs } = takumi.parts;
+    console.log(
+      `  takumi, a card's CPU ms: ${takumi.cpuMsPerCard.toFixed(1)}, of which the layout with its texts shaped ${layoutMs.toFixed(1)}, the card without its texts drawn and encoded ${blankMs.toFixed(1)}, the texts' glyphs drawn the rest (${Math.max(0, takumi.cpuMsPerCard - layoutMs - blankMs).toFixed(1)})`,
     );
   }
 }
@@ -157,12 +170,41 @@ async function benchTakumi(): Promise<Figures> {
     );
   }
   const setMs = performance.now() - started;
+  const { width: w, height: h } = OG_SIZE;
+  const layoutMs = await cpuMsEach((index) =>
+    renderer.measure(cardNode(sampleContent(index), OG_SIZE, null), { width: w, height: h }),
+  );
+  const blankMs = await cpuMsEach((index) =>
+    renderer.render(withoutTexts(cardNode(sampleContent(index), OG_SIZE, null)), {
+      width: w,
+      height: h,
+      format: "png",
+    }),
+  );
   return {
     library: "takumi",
     ...serial,
     concurrentPerSecond: (count / concurrentMs) * 1000,
     peakRssMB: peakRssMB(),
     eventSetPerSecond: (events / setMs) * 1000,
+    parts: { layoutMs, blankMs },
+  };
+}
+
+/** CPU ms of `work`, `count` times one after the other. */
+async function cpuMsEach(work: (index: number) => Promise<unknown>): Promise<number> {
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < count; i++) await work(i);
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000 / count;
+}
+
+/** The same boxes with every text left out. */
+function withoutTexts(node: Node): Node {
+  if (node.type !== "container") return node;
+  return {
+    ...node,
+    children: (node.children ?? []).filter((child) => child.type !== "text").map(withoutTexts),
   };
 }
 
