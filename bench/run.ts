@@ -329,6 +329,10 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
     const cold = await build("cold", () =>
       rm(env.EVENT_API_CACHE_DIR, { recursive: true, force: true }),
     );
+    // The render floor at once, beside the build compared with it: Eleventy's bare
+    // speed on this machine moves by the hour, by half between runs of one day.
+    const files = cold.metrics?.files ?? 0;
+    const renderFloor = await measureRenderFloor(files, work);
     const warm = await build("warm");
     const changed = dataset.events.filter((_, index) => index % CHANGE_EVERY === 0);
     let round = 0;
@@ -382,8 +386,6 @@ async function benchSize(calendars: number, eventsPerCalendar: number) {
       );
     }
 
-    const files = cold.metrics?.files ?? 0;
-    const renderFloor = await measureRenderFloor(files, work);
     const fetch = fetchFloor({
       calendars,
       eventsPerCalendar,
