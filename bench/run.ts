@@ -486,20 +486,19 @@ type Figures = ReturnType<typeof figures>;
 function cpuFigures(run: BuildRun, bothFloorsSeconds: number) {
   if (!run.cpu) return null;
   const { build, processes, portal } = run.cpu;
+  const cores = availableParallelism();
   const totalSeconds = build + processes + portal;
-  const boundSeconds = totalSeconds / availableParallelism();
+  const boundSeconds = totalSeconds / cores;
   return {
     buildSeconds: round3(build),
     processesSeconds: round3(processes),
     portalSeconds: round3(portal),
     totalSeconds: round3(totalSeconds),
-    cores: availableParallelism(),
+    cores,
     boundSeconds: round3(boundSeconds),
     boundRatio: round3(boundSeconds / bothFloorsSeconds),
     /** The same without the portal, which a real site's machine does not run. */
-    boundWithoutPortalRatio: round3(
-      (build + processes) / availableParallelism() / bothFloorsSeconds,
-    ),
+    boundWithoutPortalRatio: round3((build + processes) / cores / bothFloorsSeconds),
   };
 }
 

@@ -125,13 +125,14 @@ export class CardStudio {
     // Asked here, not as the studio opens: most builds draw no card.
     const launch = idleLaunch();
     // Started under the idle policy unless the build already waits for cards.
-    this.#policy = launch === null ? null : this.#waiters === 0 ? "idle" : "normal";
+    const idle = launch !== null && this.#waiters === 0;
+    this.#policy = launch === null ? null : idle ? "idle" : "normal";
     const worker = forkEntry(
       new URL("./card-worker.ts", import.meta.url),
       [JSON.stringify(this.#setup)],
       // Structured clone, as between threads: the content goes as it is.
       { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] },
-      launch !== null && this.#policy === "idle" ? launch : [],
+      idle ? launch : [],
     );
     count("cards.processStarted");
     try {

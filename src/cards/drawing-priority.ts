@@ -30,10 +30,11 @@ export function idleLaunch(): readonly string[] | null {
 
 /**
  * Every thread of the process under this policy, as far as `chrt` could
- * (where it could not, the niceness stays). Twice: a thread started while the first pass went through the
- * process's threads, by one it had not reached yet, has its creator's old
- * policy; the second pass reaches it, and any thread started after the
- * first pass takes the new policy from its creator.
+ * (where it could not, the niceness stays). Twice: a thread started while
+ * the first pass went through the process's threads, by one it had not
+ * reached yet, has its creator's old policy; the second pass reaches it,
+ * and any thread started after the first pass takes the new policy from
+ * its creator.
  */
 export function setDrawingPolicy(pid: number, policy: DrawingPolicy): void {
   const flag = policy === "idle" ? "--idle" : "--other";

@@ -12,9 +12,6 @@ import { countBuildCpu } from "../../bench/build.ts";
  */
 
 const BURN_MS = 300;
-/** Spends `ms` of its own CPU time, then does what `then` says. */
-const burner = (ms: number, then: string) =>
-  `const s = process.cpuUsage(); while ((process.cpuUsage(s).user + process.cpuUsage(s).system) / 1000 < ${ms}) {} ${then}`;
 
 const linux = existsSync("/proc/self/stat");
 const why = linux ? "" : " (skipped: it reads Linux's /proc, which this system lacks)";
@@ -23,9 +20,12 @@ const why = linux ? "" : " (skipped: it reads Linux's /proc, which this system l
 function burn(ms: number): void {
   const started = process.cpuUsage();
   while ((process.cpuUsage(started).user + process.cpuUsage(started).system) / 1000 < ms) {
-    // spinning on purpose: the "portal" working while the build runs
+    // spinning on purpose: work that takes CPU time, whatever the machine's speed
   }
 }
+
+/** A script for `node -e` that spends `ms` of its own CPU time with `burn`, then runs `then`. */
+const burner = (ms: number, then: string) => `(${burn.toString()})(${ms}); ${then}`;
 
 describe.skipIf(!linux && process.env.CI !== "true")(`countBuildCpu${why}`, () => {
   it("should count the build's process from its metrics and the processes it waited for beside it", async () => {
