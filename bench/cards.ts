@@ -62,9 +62,14 @@ interface Figures {
    * Takumi only, CPU ms per card of its parts: the layout with its texts
    * shaped (`measure`, nothing drawn), and the card without its texts (the
    * paper and the band, drawn and encoded). The rest of `cpuMsPerCard` is
-   * drawing the texts' glyphs.
+   * drawing the texts' glyphs. `emptyMs`: a white PNG of the card's size with
+   * nothing on it, what any card of that size costs the renderer.
    */
-  readonly parts?: { readonly layoutMs: number; readonly blankMs: number };
+  readonly parts?: {
+    readonly layoutMs: number;
+    readonly blankMs: number;
+    readonly emptyMs: number;
+  };
 }
 
 if (values.library) {
@@ -108,9 +113,12 @@ if (values.library) {
     );
   }
   if (takumi?.parts) {
-    const { layoutMs, blankMs } = takumi.parts;
+    const { layoutMs, blankMs, emptyMs } = takumi.parts;
     console.log(
       `  takumi, a card's CPU ms: ${takumi.cpuMsPerCard.toFixed(1)}, of which the layout with its texts shaped ${layoutMs.toFixed(1)}, the card without its texts drawn and encoded ${blankMs.toFixed(1)}, the texts' glyphs drawn the rest (${Math.max(0, takumi.cpuMsPerCard - layoutMs - blankMs).toFixed(1)})`,
+    );
+    console.log(
+      `  takumi, a white ${OG_SIZE.width}x${OG_SIZE.height} PNG with nothing on it: ${emptyMs.toFixed(1)} CPU ms, what any card of that size costs`,
     );
   }
 }
@@ -181,13 +189,20 @@ async function benchTakumi(): Promise<Figures> {
       format: "png",
     }),
   );
+  const empty: Node = {
+    type: "container",
+    style: { width: w, height: h, backgroundColor: "#fff" },
+  };
+  const emptyMs = await cpuMsEach(() =>
+    renderer.render(empty, { width: w, height: h, format: "png" }),
+  );
   return {
     library: "takumi",
     ...serial,
     concurrentPerSecond: (count / concurrentMs) * 1000,
     peakRssMB: peakRssMB(),
     eventSetPerSecond: (events / setMs) * 1000,
-    parts: { layoutMs, blankMs },
+    parts: { layoutMs, blankMs, emptyMs },
   };
 }
 

@@ -72,6 +72,8 @@ export interface LayoutFigures {
   readonly maxPartMs: number;
   /** The largest peak memory of Pagefind's process over the parts (VmHWM); null where unknown. */
   readonly peakMB: number | null;
+  /** The CPU time of Pagefind's processes over the parts, in seconds; null where unknown. */
+  readonly cpuSeconds: number | null;
   readonly files: number;
   readonly totalBytes: number;
 }
@@ -203,12 +205,16 @@ function layoutFigures(
 ): LayoutFigures {
   const sizes = parts.map((part) => part.records);
   const peaks = parts.flatMap((part) => (part.peakMB === null ? [] : [part.peakMB]));
+  const cpu = parts.map((part) => part.cpuSeconds);
   return {
     parts: parts.length,
     recordsPerPart: { min: Math.min(...sizes), max: Math.max(...sizes) },
     buildMs,
     maxPartMs: Math.max(0, ...parts.map((part) => part.ms)),
     peakMB: peaks.length ? Math.max(...peaks) : null,
+    cpuSeconds: cpu.every((seconds) => seconds !== null)
+      ? cpu.reduce((sum, seconds) => sum + seconds, 0)
+      : null,
     files: stats.files,
     totalBytes: stats.bytes,
   };
@@ -229,7 +235,16 @@ async function writeSingleIndex(
   }
   const ms = performance.now() - started;
   return layoutFigures(
-    [{ key: "all", records: records.length, built: true, ms, peakMB: output.peakMB }],
+    [
+      {
+        key: "all",
+        records: records.length,
+        built: true,
+        ms,
+        peakMB: output.peakMB,
+        cpuSeconds: output.cpuSeconds,
+      },
+    ],
     ms,
     { files: writer.files, bytes: writer.bytes },
   );
@@ -263,6 +278,7 @@ async function writePartedIndex(
       built: true,
       ms: performance.now() - partStarted,
       peakMB: output.peakMB,
+      cpuSeconds: output.cpuSeconds,
     });
   }
   if (bundle) {
@@ -484,7 +500,7 @@ export function formatSearchIndexBench(result: SearchIndexBenchResult): string {
   const n = (value: number) => value.toLocaleString("en");
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const layout = (name: string, f: LayoutFigures) =>
-    `  ${name.padEnd(22)} ${String(f.parts).padStart(5)}  ${`${n(f.recordsPerPart.min)}-${n(f.recordsPerPart.max)}`.padStart(13)}  ${s(f.buildMs).padStart(8)}  ${s(f.maxPartMs).padStart(9)}  ${(f.peakMB === null ? "-" : `${n(f.peakMB)} MB`).padStart(9)}  ${n(f.files).padStart(7)}  ${kb(f.totalBytes).padStart(10)}`;
+    `  ${name.padEnd(22)} ${String(f.parts).padStart(5)}  ${`${n(f.recordsPerPart.min)}-${n(f.recordsPerPart.max)}`.padStart(13)}  ${s(f.buildMs).padStart(8)}  ${s(f.maxPartMs).padStart(9)}  ${(f.peakMB === null ? "-" : `${n(f.peakMB)} MB`).padStart(9)}  ${(f.cpuSeconds === null ? "-" : s(f.cpuSeconds * 1000)).padStart(9)}  ${n(f.files).padStart(7)}  ${kb(f.totalBytes).padStart(10)}`;
   const cell = (q: QueryFigures) => `${q.requests} / ${kb(q.bytes)}`.padStart(17);
   const byKind = (query: string, q: QueryFigures) =>
     `  ${query.padEnd(34)} ${Object.entries(q.byKind)
@@ -499,7 +515,7 @@ export function formatSearchIndexBench(result: SearchIndexBenchResult): string {
   );
   return [
     `Search index, ${n(result.events)} events (${n(result.records)} records), load average ${result.loadAverage.toFixed(1)}`,
-    "  layout                 parts  records/part   build s  slowest s  Pagefind    files     all KB",
+    "  layout                 parts  records/part   build s  slowest s  Pagefind  its CPU s    files     all KB",
     layout("in parts by month", result.months),
     layout("one index (before)", result.single),
     layout("in parts by calendar", result.calendars),

@@ -18,6 +18,8 @@ export interface PagefindOutput {
   readonly files: readonly IndexFile[];
   /** The peak resident memory of Pagefind's process (VmHWM), in MB; null where /proc cannot tell. */
   readonly peakMB: number | null;
+  /** The CPU time Pagefind's process took, every thread, in seconds; null where /proc cannot tell. */
+  readonly cpuSeconds: number | null;
 }
 
 export async function runPagefind(
@@ -39,41 +41,47 @@ export async function runPagefind(
     // and closing its process then would leave that file cut short.
     const built = await index.getFiles();
     if (built.errors.length) throw failure(built.errors);
-    return { files: built.files as readonly IndexFile[], peakMB: pagefindPeakMB() };
+    return { files: built.files as readonly IndexFile[], ...pagefindFigures() };
   } finally {
     await pagefind.close();
   }
 }
 
 /**
- * The peak memory of this process's Pagefind child, read from Linux's /proc
- * while it still runs (its high-water mark: VmHWM). Pagefind's Node API does
- * not expose the child, so it is found by its parent and its name. Only a
- * figure for the build's metrics and the benchmark; null elsewhere.
+ * The peak memory and CPU time of this process's Pagefind child, read from
+ * Linux's /proc while it still runs: its high-water mark (VmHWM) and its
+ * threads' user and system time (stat's utime and stime, in the 100 ticks a
+ * second /proc counts in). Pagefind's Node API does not expose the child, so
+ * it is found by its parent and its name. Figures for the build's metrics
+ * and the benchmark only; null elsewhere.
  */
-function pagefindPeakMB(): number | null {
+function pagefindFigures(): { peakMB: number | null; cpuSeconds: number | null } {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return null;
+    return { peakMB: null, cpuSeconds: null };
   }
-  let peak: number | null = null;
+  let peakMB: number | null = null;
+  let cpuSeconds: number | null = null;
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       // "pid (name) state ppid ...": the name may hold spaces, so read from its closing parenthesis.
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (parent !== process.pid || !name.startsWith("pagefind")) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== process.pid || !name.startsWith("pagefind")) continue;
+      // After the name come the fields from the third on: utime is the 14th, stime the 15th.
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (Number.isFinite(ticks)) cpuSeconds = (cpuSeconds ?? 0) + ticks / 100;
       const kB = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      if (kB) peak = Math.max(peak ?? 0, Math.round(Number(kB) / 1024));
+      if (kB) peakMB = Math.max(peakMB ?? 0, Math.round(Number(kB) / 1024));
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
-  return peak;
+  return { peakMB, cpuSeconds };
 }
 
 export function failure(errors: readonly string[]): PublishError {

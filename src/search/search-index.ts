@@ -65,6 +65,8 @@ export interface PartFigures {
   readonly ms: number;
   /** Pagefind's peak memory while indexing it, in MB (null when reused or unknown). */
   readonly peakMB: number | null;
+  /** The CPU time of Pagefind's process for it, in seconds (0 when reused; null when unknown). */
+  readonly cpuSeconds: number | null;
 }
 
 /** Builds the records for a site: the labels come from the site's language. */
@@ -167,13 +169,29 @@ export async function buildSearchIndex(
     count("searchRecordsIndexed", part.records);
     peak("searchPartMaxMs", Math.round(ms));
     if (output.peakMB !== null) peak("searchIndexerPeakMB", output.peakMB);
+    if (output.cpuSeconds !== null)
+      count("searchIndexerCpuMs", Math.round(output.cpuSeconds * 1000));
     if (!cache?.writePart(part.fingerprint, files)) part.files = files;
-    part.figures = { key: part.key, records: part.records, built: true, ms, peakMB: output.peakMB };
+    part.figures = {
+      key: part.key,
+      records: part.records,
+      built: true,
+      ms,
+      peakMB: output.peakMB,
+      cpuSeconds: output.cpuSeconds,
+    };
   }
   const figures = owned.map((part): PartFigures => {
     if (part.figures) return part.figures;
     count("searchPartsReused");
-    return { key: part.key, records: part.records, built: false, ms: 0, peakMB: null };
+    return {
+      key: part.key,
+      records: part.records,
+      built: false,
+      ms: 0,
+      peakMB: null,
+      cpuSeconds: 0,
+    };
   });
   // The whole index is new when any part is; counted for the build's report and tests.
   count(figures.some((part) => part.built) ? "searchIndexBuilt" : "searchIndexReused");
