@@ -72,6 +72,8 @@ function pagefindFigures(): { peakMB: number | null; cpuSeconds: number | null }
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[1]) !== process.pid || !name.startsWith("pagefind")) continue;
+      // The last part's process, ended but not yet waited for, is not this one.
+      if (fields[0] === "Z") continue;
       // After the name come the fields from the third on: utime is the 14th, stime the 15th.
       const ticks = Number(fields[11]) + Number(fields[12]);
       if (Number.isFinite(ticks)) cpuSeconds = (cpuSeconds ?? 0) + ticks / 100;
