@@ -42,24 +42,24 @@ describe("the response cache", () => {
     );
 
   it("should remove a moved portal's answers once unused for 30 days, and nothing when it builds from its last good data", async () => {
-    // The same events at three addresses, as a portal moved elsewhere, then again.
-    const at = async (folder: string, days: number, env: Record<string, string> = {}) => {
-      const portal = await startSyntheticPortal(2, 4);
+    // The same events at three addresses, as a portal moved elsewhere, then again: each on
+    // a loopback address of its own, since a free port may be the one a closed portal had.
+    const at = async (host: string, folder: string, days: number) => {
+      const portal = await startSyntheticPortal(2, 4, { host });
       const run = await build(folder, days, {
         EVENT_API_URL: portal.url,
         EVENT_API_TOKEN: portal.token,
-        ...env,
       });
       await portal.close();
       expect(run.status, logOf(run)).toBe(0);
       return portal;
     };
-    await at("a", 0);
+    await at("127.0.0.1", "a", 0);
     const first = entries(cacheDir);
     // The calendar list, each calendar's list and details, the last good data: two files each.
     expect(first.length).toBeGreaterThanOrEqual(12);
 
-    const second = await at("b", 1);
+    const second = await at("127.0.0.2", "b", 1);
     const both = entries(cacheDir);
     const secondOwn = both.filter((name) => !first.includes(name));
     expect(secondOwn).toHaveLength(first.length);
@@ -79,7 +79,7 @@ describe("the response cache", () => {
 
     // A build that fetched afresh: the first address's answers go, the second's (unused for
     // less than 30 days) stay beside the third's.
-    await at("c", 2 + UNUSED_DAYS);
+    await at("127.0.0.3", "c", 2 + UNUSED_DAYS);
     const last = entries(cacheDir);
     expect(last.filter((name) => first.includes(name))).toEqual([]);
     expect(last).toEqual(expect.arrayContaining(secondOwn));
