@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { withoutProjectSettings } from "../src/config/every-setting.ts";
+import { procStat } from "../src/proc-stat.ts";
 import { npmScript } from "../test/helpers/npm-script.ts";
 
 /**
@@ -123,21 +123,9 @@ export function countBuildCpu(): {
   };
 }
 
-/**
- * The CPU time of this process's children that have ended and been waited
- * for, each with its own waited children (Linux's /proc/self/stat, cutime
- * and cstime, in the 100 ticks a second /proc counts in); null elsewhere.
- */
-function waitedChildrenSeconds(): number | null {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    // After the name's closing parenthesis come the fields from the third on: cutime is the 16th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? ticks / 100 : null;
-  } catch {
-    return null;
-  }
+/** The CPU time of this process's children that have ended and been waited for; null where /proc cannot tell. */
+export function waitedChildrenSeconds(): number | null {
+  return procStat("self")?.waitedChildrenCpuSeconds ?? null;
 }
 
 /** The shell's environment without the project's settings, then the benchmark's. */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import * as pagefind from "pagefind";
 import { PublishError } from "../errors.ts";
+import { procStat } from "../proc-stat.ts";
 import type { SearchRecord } from "./search-records.ts";
 import type { IndexFile } from "./stable-index.ts";
 
@@ -50,10 +51,9 @@ export async function runPagefind(
 /**
  * The peak memory and CPU time of this process's Pagefind child, read from
  * Linux's /proc while it still runs: its high-water mark (VmHWM) and its
- * threads' user and system time (stat's utime and stime, in the 100 ticks a
- * second /proc counts in). Pagefind's Node API does not expose the child, so
- * it is found by its parent and its name. Figures for the build's metrics
- * and the benchmark only; null elsewhere.
+ * threads' user and system time (procStat). Pagefind's Node API does not
+ * expose the child, so it is found by its parent and its name. Figures for
+ * the build's metrics and the benchmark only; null elsewhere.
  */
 function pagefindFigures(): { peakMB: number | null; cpuSeconds: number | null } {
   let entries: string[];
@@ -66,17 +66,12 @@ function pagefindFigures(): { peakMB: number | null; cpuSeconds: number | null }
   let cpuSeconds: number | null = null;
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue;
+    const stat = procStat(Number(pid));
+    if (stat?.parentPid !== process.pid || !stat.name.startsWith("pagefind")) continue;
+    // The last part's process, ended but not yet waited for, is not this one.
+    if (stat.state === "Z") continue;
+    cpuSeconds = (cpuSeconds ?? 0) + stat.cpuSeconds;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // "pid (name) state ppid ...": the name may hold spaces, so read from its closing parenthesis.
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) !== process.pid || !name.startsWith("pagefind")) continue;
-      // The last part's process, ended but not yet waited for, is not this one.
-      if (fields[0] === "Z") continue;
-      // After the name come the fields from the third on: utime is the 14th, stime the 15th.
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      if (Number.isFinite(ticks)) cpuSeconds = (cpuSeconds ?? 0) + ticks / 100;
       const kB = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
       if (kB) peakMB = Math.max(peakMB ?? 0, Math.round(Number(kB) / 1024));
     } catch {

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
+import { waitedChildrenSeconds } from "../../bench/build.ts";
 import { runPagefind } from "../../src/search/pagefind-indexer.ts";
 import type { SearchRecord } from "../../src/search/search-records.ts";
 
@@ -27,17 +28,10 @@ function record(i: number): SearchRecord {
   };
 }
 
-/** CPU seconds Linux has counted for this process's children that ended and were waited for. */
-function waitedChildrenSeconds(): number {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 describe.skipIf(!linux && process.env.CI !== "true")(`runPagefind's figures${why}`, () => {
   it("should report the CPU time and peak memory of Pagefind's process, no more than Linux charged to it", async () => {
     const records = Array.from({ length: RECORDS }, (_, i) => record(i));
-    const childrenBefore = waitedChildrenSeconds();
+    const childrenBefore = waitedChildrenSeconds() ?? 0;
     const started = performance.now();
     const output = await runPagefind(records, "en");
     const wallSeconds = (performance.now() - started) / 1000;
@@ -52,10 +46,10 @@ describe.skipIf(!linux && process.env.CI !== "true")(`runPagefind's figures${why
 
     // Once the process has ended, Linux counts it among this process's
     // children: the figure read while it ran is at most that.
-    let charged = waitedChildrenSeconds() - childrenBefore;
+    let charged = (waitedChildrenSeconds() ?? 0) - childrenBefore;
     for (let tries = 0; tries < 50 && charged < (output.cpuSeconds ?? 0); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      charged = waitedChildrenSeconds() - childrenBefore;
+      charged = (waitedChildrenSeconds() ?? 0) - childrenBefore;
     }
     expect(output.cpuSeconds).toBeLessThanOrEqual(charged + 0.02);
   });
