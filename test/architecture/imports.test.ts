@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const FLOORS: readonly (readonly string[])[] = [
   // Leaves every layer may use: errors, work counters, the code's fingerprint,
   // short digests, a large file written whole or not at all, a module of the
-  // project started in a child process.
+  // project started in a child process, what /proc says of a process.
   [
     "errors",
     "metrics",
@@ -19,6 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
     "short-hash",
     "replace-file-sync",
     "fork-entry",
+    "proc-stat",
     "types",
   ],
   ["model"],
